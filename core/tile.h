@@ -1,0 +1,58 @@
+/* All state of one Tensix tile, allocated once (tile_create) and never resized.
+ *
+ * Agents and their order within a cycle (docs/architecture.md): cores TRISC0, TRISC1, TRISC2,
+ * BRISC; the Tensix pipes and backend units join this list as they are built. The scheduler
+ * (core/tile.c) always advances the agent with the smallest (next cycle, agent index), so two
+ * agents acting in the same cycle act in that fixed order and results never depend on the host. */
+#ifndef TENSIM_CORE_TILE_H
+#define TENSIM_CORE_TILE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../riscv/core.h"
+#include "../sync/fifo.h"
+#include "arch.h"
+#include "error.h"
+
+#define CYCLE_NEVER UINT64_MAX
+#define LOCAL_RAM_MAX 8192
+
+struct tile {
+    const struct arch *arch;
+    uint64_t now; /* cycle of the agent step in progress */
+
+    uint8_t *l1;               /* arch->l1_size bytes */
+    struct rv_insn *predecode; /* one slot per L1 word; RV_UNDECODED until first fetch */
+    uint8_t local_ram[NUM_CORES][LOCAL_RAM_MAX];
+
+    struct rv_core core[NUM_CORES];
+    struct tensix_thread thread[NUM_THREADS];
+
+    struct sim_error err;
+    FILE *out, *errout; /* where guest writes (ecall 64) go */
+    uint64_t cycles;    /* total cycles of the finished run */
+    /* L1 ranges taken by loaded programs, to reject programs of different cores that overlap */
+    struct loaded_range { uint32_t lo, hi; int core; } loaded[32];
+    unsigned nloaded;
+    uint32_t wall_clock_latch; /* WALL_CLOCK_H: high half latched by the last WALL_CLOCK_L access */
+};
+
+struct tile *tile_create(const struct arch *arch);
+void tile_destroy(struct tile *t);
+/* Power-on state: memories zero, all cores off with their reset pc. */
+void tile_reset(struct tile *t);
+/* Start core `id` at `pc` (the loader calls this with the ELF entry). */
+void tile_start_core(struct tile *t, int id, uint32_t pc);
+
+/* Raise an error (first one wins). `core` may be -1. Returns 0 so callers can `return`. */
+int tile_error(struct tile *t, enum err_kind kind, int core, uint32_t pc, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Append a line to the error's detail text. */
+void tile_error_detail(struct tile *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Run until every started core has halted and the coprocessor has drained, an error, or
+ * max_cycles (0 = no limit). Returns the error kind (ERR_NONE on a clean finish). */
+enum err_kind tile_run(struct tile *t, uint64_t max_cycles);
+
+#endif

@@ -1,0 +1,211 @@
+#include "map.h"
+
+#include "../core/tile.h"
+
+#define T_CORES ((1u << CORE_TRISC0) | (1u << CORE_TRISC1) | (1u << CORE_TRISC2))
+#define B_CORE (1u << CORE_BRISC)
+#define ALL_CORES (T_CORES | B_CORE)
+#define BH 1u
+#define WH 2u
+#define BOTH (BH | WH)
+
+/* BHR:README.md memory map and load-latency table; WH differences from spec/memory-map.md §1.
+ * Latencies are the documented minimums ("at least N"); contention is not modelled yet. */
+static const struct region regions[] = {
+    {0xFFB11000, 0xFFB11FFF, "TDMA-RISC", REG_UNIMPLEMENTED, 4, ALL_CORES, BH, 0},
+    {0xFFB11000, 0xFFB11FFF, "TDMA-RISC", REG_UNIMPLEMENTED, 7, ALL_CORES, WH, 0},
+    {0xFFB12000, 0xFFB12FFF, "tile control/debug/status", REG_TILE_CTRL, 7, ALL_CORES, BOTH, 0},
+    {0xFFB13000, 0xFFB13FFF, "PIC", REG_UNIMPLEMENTED, 7, ALL_CORES, BOTH, 0},
+    {0xFFB14000, 0xFFB15FFF, "BRISC local data RAM (slow path)", REG_LOCAL_SLOW, 8, ALL_CORES, BH,
+     CORE_BRISC},
+    {0xFFB16000, 0xFFB17FFF, "NCRISC local data RAM (slow path)", REG_UNIMPLEMENTED, 8, ALL_CORES,
+     BH, 0},
+    {0xFFB18000, 0xFFB19FFF, "TRISC0 local data RAM (slow path)", REG_LOCAL_SLOW, 8, ALL_CORES, BH,
+     CORE_TRISC0},
+    {0xFFB1A000, 0xFFB1BFFF, "TRISC1 local data RAM (slow path)", REG_LOCAL_SLOW, 8, ALL_CORES, BH,
+     CORE_TRISC1},
+    {0xFFB1C000, 0xFFB1DFFF, "TRISC2 local data RAM (slow path)", REG_LOCAL_SLOW, 8, ALL_CORES, BH,
+     CORE_TRISC2},
+    {0xFFB20000, 0xFFB2FFFF, "NoC 0 registers", REG_UNIMPLEMENTED, 7, ALL_CORES, BOTH, 0},
+    {0xFFB30000, 0xFFB3FFFF, "NoC 1 registers", REG_UNIMPLEMENTED, 7, ALL_CORES, BOTH, 0},
+    {0xFFB40000, 0xFFB7FFFF, "NoC overlay", REG_UNIMPLEMENTED, 7, ALL_CORES, BOTH, 0},
+    {0xFFB80000, 0xFFB80023, "MOP expander configuration", REG_UNIMPLEMENTED, 7, T_CORES, BOTH, 0},
+    {0xFFBD8000, 0xFFBDFFFF, "Tensix Dst window", REG_UNIMPLEMENTED, 4, T_CORES, BH, 0},
+    {0xFFE00000, 0xFFE00FFF, "Tensix GPRs", REG_UNIMPLEMENTED, 4, ALL_CORES, BOTH, 0},
+    {0xFFE40000, 0xFFE6FFFF, "Tensix instruction push", REG_INSTRN_PUSH, 3, ALL_CORES, BOTH, 0},
+    {0xFFE80000, 0xFFE80003, "PCBuf", REG_UNIMPLEMENTED, 3, ALL_CORES, BOTH, 0},
+    {0xFFE80004, 0xFFE8001F, "Manual TTSync", REG_UNIMPLEMENTED, 3, T_CORES, BOTH, 0},
+    {0xFFE80020, 0xFFE8FFFF, "Tensix semaphores", REG_UNIMPLEMENTED, 3, T_CORES, BOTH, 0},
+    {0xFFE90000, 0xFFEAFFFF, "PCBuf (BRISC side)", REG_UNIMPLEMENTED, 3, B_CORE, BOTH, 0},
+    {0xFFEC0000, 0xFFEC3FFF, "mailboxes", REG_UNIMPLEMENTED, 3, ALL_CORES, BOTH, 0},
+    {0xFFEF0000, 0xFFEFFFFF, "Tensix backend configuration", REG_UNIMPLEMENTED, 4, ALL_CORES, BOTH,
+     0},
+};
+
+const struct region *map_find(const struct tile *t, int core, uint32_t addr)
+{
+    static const struct region l1 = {0, 0, "L1", REG_L1, 8, ALL_CORES, BOTH, 0};
+    static const struct region local = {MEM_LOCAL_BASE, 0, "local data RAM", REG_LOCAL, 2,
+                                        ALL_CORES, BOTH, 0};
+    if (addr < t->arch->l1_size)
+        return &l1;
+    if (addr - MEM_LOCAL_BASE < t->arch->local_ram_size[core])
+        return &local;
+    unsigned arch_bit = t->arch->id == ARCH_WORMHOLE ? WH : BH;
+    for (unsigned i = 0; i < sizeof regions / sizeof regions[0]; i++) {
+        const struct region *r = &regions[i];
+        if (addr >= r->base && addr <= r->last && (r->archs & arch_bit) && (r->cores >> core & 1))
+            return r;
+    }
+    return 0;
+}
+
+static uint32_t read_le(const uint8_t *p, unsigned size)
+{
+    uint32_t v = 0;
+    for (unsigned i = 0; i < size; i++)
+        v |= (uint32_t)p[i] << (8 * i);
+    return v;
+}
+
+static void write_le(uint8_t *p, unsigned size, uint32_t v)
+{
+    for (unsigned i = 0; i < size; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static enum mmio_status unmapped(struct tile *t, int core, uint32_t addr, const char *what)
+{
+    /* On silicon such loads usually hang and stores may vanish (WHR:README.md, "Faults"). */
+    tile_error(t, ERR_BAD_ACCESS, core, t->core[core].pc,
+               "%s of 0x%08x: no memory region at this address for %s", what, addr,
+               core_name(core));
+    return MMIO_ERROR;
+}
+
+static enum mmio_status unimplemented(struct tile *t, int core, uint32_t addr,
+                                      const struct region *r, const char *what)
+{
+    tile_error(t, ERR_UNIMPLEMENTED, core, t->core[core].pc,
+               "unimplemented region %s: %s of 0x%08x", r->name, what, addr);
+    return MMIO_ERROR;
+}
+
+/* Tile control registers (offsets from spec/memory-map.md §4). Only the wall clock is built. */
+enum { WALL_CLOCK_L = 0x1F0, WALL_CLOCK_L_LIVE_H = 0x1F4, WALL_CLOCK_H = 0x1F8 };
+
+static enum mmio_status tile_ctrl_load(struct tile *t, int core, uint32_t addr, uint32_t *val)
+{
+    switch (addr - 0xFFB12000u) {
+    case WALL_CLOCK_L:
+        /* Reading the low half latches the high half (WHT:TileControlDebugStatus.md). */
+        t->wall_clock_latch = (uint32_t)(t->now >> 32);
+        *val = (uint32_t)t->now;
+        return MMIO_OK;
+    case WALL_CLOCK_L_LIVE_H:
+        *val = (uint32_t)(t->now >> 32);
+        return MMIO_OK;
+    case WALL_CLOCK_H:
+        *val = t->wall_clock_latch;
+        return MMIO_OK;
+    default:
+        tile_error(t, ERR_UNIMPLEMENTED, core, t->core[core].pc,
+                   "unimplemented register RISCV_DEBUG_REGS+0x%03x (load of 0x%08x)",
+                   addr - 0xFFB12000u, addr);
+        return MMIO_ERROR;
+    }
+}
+
+static enum mmio_status tile_ctrl_store(struct tile *t, int core, uint32_t addr)
+{
+    if (addr - 0xFFB12000u == WALL_CLOCK_L) {
+        t->wall_clock_latch = (uint32_t)(t->now >> 32); /* a write only latches */
+        return MMIO_OK;
+    }
+    tile_error(t, ERR_UNIMPLEMENTED, core, t->core[core].pc,
+               "unimplemented register RISCV_DEBUG_REGS+0x%03x (store to 0x%08x)",
+               addr - 0xFFB12000u, addr);
+    return MMIO_ERROR;
+}
+
+static uint8_t *slow_local(struct tile *t, const struct region *r, uint32_t addr)
+{
+    /* The 8 KiB windows of the 4 KiB TRISC RAMs alias (spec/memory-map.md §7 item 2). */
+    uint32_t size = t->arch->local_ram_size[r->arg];
+    return &t->local_ram[r->arg][(addr - r->base) % size];
+}
+
+enum mmio_status mmio_load(struct tile *t, int core, uint32_t addr, unsigned size, uint32_t *val,
+                           unsigned *latency)
+{
+    const struct region *r = map_find(t, core, addr);
+    if (!r)
+        return unmapped(t, core, addr, "load");
+    *latency = r->load_latency;
+    switch (r->kind) {
+    case REG_LOCAL_SLOW:
+        *val = read_le(slow_local(t, r, addr), size);
+        return MMIO_OK;
+    case REG_TILE_CTRL:
+        return tile_ctrl_load(t, core, addr & ~3u, val);
+    case REG_INSTRN_PUSH:
+        *val = 0; /* write-only; loads are not documented to do anything */
+        tile_error(t, ERR_UNDEF_BEHAVIOUR, core, t->core[core].pc,
+                   "load from the Tensix instruction push window 0x%08x", addr);
+        return MMIO_ERROR;
+    default:
+        return unimplemented(t, core, addr, r, "load");
+    }
+}
+
+enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned size, uint32_t val)
+{
+    const struct region *r = map_find(t, core, addr);
+    if (!r)
+        return unmapped(t, core, addr, "store");
+    switch (r->kind) {
+    case REG_LOCAL_SLOW:
+        write_le(slow_local(t, r, addr), size, val);
+        return MMIO_OK;
+    case REG_TILE_CTRL:
+        return tile_ctrl_store(t, core, addr & ~3u);
+    case REG_INSTRN_PUSH: {
+        unsigned window = (addr - MEM_INSTRN_BUF_BASE) >> 16; /* 0, 1, 2 */
+        if (size != 4) {
+            tile_error(t, ERR_UNDEF_BEHAVIOUR, core, t->core[core].pc,
+                       "%u-byte store to the Tensix instruction push window 0x%08x (only sw "
+                       "pushes an instruction)",
+                       size, addr);
+            return MMIO_ERROR;
+        }
+        if (core != CORE_BRISC && window != 0) {
+            /* BHR:PushTensixInstruction.md: from a T core this store hangs the core. */
+            tile_error(t, ERR_UNDEF_BEHAVIOUR, core, t->core[core].pc,
+                       "store to INSTRN%u_BUF_BASE (0x%08x) from %s hangs the core", window, addr,
+                       core_name(core));
+            return MMIO_ERROR;
+        }
+        return tensix_push(t, core, core == CORE_BRISC ? window : (unsigned)core, &val, 1);
+    }
+    default:
+        return unimplemented(t, core, addr, r, "store");
+    }
+}
+
+enum mmio_status tensix_push(struct tile *t, int core, unsigned thread, const uint32_t *w,
+                             unsigned n)
+{
+    struct tensix_thread *th = &t->thread[thread];
+    /* TRISC pushes enter before the MOP expander, BRISC pushes after it (spec/sync-timing.md §1). */
+    struct tt_fifo *f = core == CORE_BRISC ? &th->fifo2 : &th->fifo1;
+    if (!tt_fifo_push(f, w, n)) {
+        struct rv_core *c = &t->core[core];
+        c->wait = WAIT_TENSIX_FIFO;
+        c->wait_arg = thread;
+        th->blocked_cores |= 1u << core;
+        return MMIO_BLOCK;
+    }
+    th->pushed += n;
+    t->core[core].st.tensix_pushes += n;
+    return MMIO_OK;
+}

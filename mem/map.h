@@ -1,0 +1,49 @@
+/* The address map seen by the baby RISC-V cores (spec/memory-map.md §1, BHR:README.md).
+ *
+ * L1 and the core's own local data RAM are handled inline by the core (riscv/core.c); every
+ * other address goes through the region table here. A region that exists on silicon but is not
+ * modelled yet answers with "unimplemented region <name>", never with a silent zero. */
+#ifndef TENSIM_MEM_MAP_H
+#define TENSIM_MEM_MAP_H
+
+#include <stdint.h>
+
+struct tile;
+
+enum region_kind {
+    REG_L1,
+    REG_LOCAL,        /* own local data RAM at MEM_LOCAL_BASE */
+    REG_LOCAL_SLOW,   /* another core's local RAM through the shared slow mapping (BH) */
+    REG_INSTRN_PUSH,  /* INSTRN_BUF_BASE / INSTRN1 / INSTRN2 */
+    REG_TILE_CTRL,    /* tile control / debug / status (wall clock implemented) */
+    REG_UNIMPLEMENTED /* exists on silicon, not modelled yet */
+};
+
+struct region {
+    uint32_t base, last; /* inclusive range */
+    const char *name;
+    enum region_kind kind;
+    uint8_t load_latency; /* minimum load latency in cycles (BHR:README.md load table) */
+    uint8_t cores;        /* bit per enum core_id that can see the region */
+    uint8_t archs;        /* 1 = Blackhole, 2 = Wormhole */
+    uint8_t arg;          /* kind-specific: owning core of a slow local-RAM window */
+};
+
+/* Region containing addr for this core and architecture, or NULL (unmapped). */
+const struct region *map_find(const struct tile *t, int core, uint32_t addr);
+
+enum mmio_status { MMIO_OK, MMIO_BLOCK, MMIO_ERROR };
+
+/* Accesses outside L1 and the fast local RAM. `size` is 1, 2 or 4 and addr is aligned.
+ * Loads return the latency in *latency. MMIO_BLOCK: the core must wait (its wait fields are
+ * set) and retry the instruction when woken. MMIO_ERROR: an error was raised in the tile. */
+enum mmio_status mmio_load(struct tile *t, int core, uint32_t addr, unsigned size, uint32_t *val,
+                           unsigned *latency);
+enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned size, uint32_t val);
+
+/* Push Tensix instruction words from core `core` as one group (a fused .ttinsn group or a
+ * single store). MMIO_BLOCK when the FIFO cannot take them this cycle. */
+enum mmio_status tensix_push(struct tile *t, int core, unsigned thread, const uint32_t *w,
+                             unsigned n);
+
+#endif

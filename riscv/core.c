@@ -1,0 +1,674 @@
+/* The RV32 executor and its timing (docs/timing-model.md, "RISC-V cores").
+ *
+ * Functional effects happen when an instruction issues; timing is carried by timestamps:
+ * `wake` (next issue), `ready[]` (register results), the store queue's finish cycles. */
+#include "core.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/tile.h"
+#include "../mem/map.h"
+#include "csr.h"
+
+static const char *const core_names[NUM_CORES] = {"TRISC0", "TRISC1", "TRISC2", "BRISC"};
+
+const char *core_name(int id) { return id >= 0 && id < NUM_CORES ? core_names[id] : "?"; }
+
+static const char *const stall_keys[STALL_COUNT] = {
+#define X(name, key, text) [name] = key,
+    CORE_STALL_REASONS(X)
+#undef X
+};
+static const char *const stall_texts[STALL_COUNT] = {
+#define X(name, key, text) [name] = text,
+    CORE_STALL_REASONS(X)
+#undef X
+};
+
+const char *core_stall_key(enum core_stall s) { return stall_keys[s]; }
+const char *core_stall_text(enum core_stall s) { return stall_texts[s]; }
+
+void rv_core_reset(struct rv_core *c, int id, uint32_t pc)
+{
+    memset(c, 0, sizeof *c);
+    c->id = id;
+    c->pc = pc;
+    c->state = CORE_OFF;
+    c->cfg0 = CFG0_RESET;
+    memset(c->bht, 1, sizeof c->bht); /* weakly not-taken */
+    c->rng = 0x9E3779B9u ^ (uint32_t)(id + 1) * 0x85EBCA6Bu;
+}
+
+void rv_unblock(struct rv_core *c, uint64_t now)
+{
+    if (c->state != CORE_BLOCKED)
+        return;
+    if (c->wait == WAIT_TENSIX_FIFO)
+        c->st.stall[STALL_FIFO_FULL] += now - c->blocked_since;
+    c->state = CORE_RUNNING;
+    c->wait = WAIT_NONE;
+    c->wake = now;
+}
+
+static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static inline uint32_t rd_le(const uint8_t *p, unsigned size)
+{
+    switch (size) {
+    case 1:
+        return p[0];
+    case 2:
+        return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+    default:
+        return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    }
+}
+
+static inline void wr_le(uint8_t *p, unsigned size, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    if (size > 1)
+        p[1] = (uint8_t)(v >> 8);
+    if (size > 2) {
+        p[2] = (uint8_t)(v >> 16);
+        p[3] = (uint8_t)(v >> 24);
+    }
+}
+
+/* ---- L0 data cache (Blackhole): 4 lines of 16 bytes, not coherent (BHR:README.md) ---- */
+
+static void l0_flush(struct rv_core *c)
+{
+    for (unsigned i = 0; i < L0_MAX; i++)
+        c->l0[i].valid = false;
+    c->st.l0_flushes++;
+}
+
+static bool l0_enabled(const struct tile *t, const struct rv_core *c)
+{
+    return t->arch->rv.l0d_lines && !(c->cfg0 & CFG0_DIS_LOW_CACHE);
+}
+
+/* Load through the L0: returns the latency; *val comes from the cached copy on a hit, which may
+ * be stale if another agent wrote L1 since the line was filled (as on silicon). */
+static unsigned l1_load(struct tile *t, struct rv_core *c, uint32_t addr, unsigned size,
+                        uint32_t *val)
+{
+    const struct rv_timing *tm = &t->arch->rv;
+    if (!l0_enabled(t, c)) {
+        *val = rd_le(t->l1 + addr, size);
+        return tm->load_l1;
+    }
+    uint32_t line = addr & ~15u;
+    for (unsigned i = 0; i < tm->l0d_lines; i++) {
+        struct l0_line *l = &c->l0[i];
+        if (l->valid && l->tag == line) {
+            *val = rd_le(l->data + (addr & 15), size);
+            c->st.l0_hits++;
+            /* Each hit flushes the whole cache with probability ~0.8 % unless
+             * cfg0.DisLowCachePeriodicFlush is set; a per-core xorshift keeps it deterministic. */
+            if (!(c->cfg0 & CFG0_DIS_L0_PERIODIC_FLUSH)) {
+                uint32_t x = c->rng;
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                c->rng = x;
+                if (x % 125 == 0)
+                    l0_flush(c);
+            }
+            return tm->load_l1_hit;
+        }
+    }
+    struct l0_line *l = &c->l0[c->l0_victim];
+    c->l0_victim = (c->l0_victim + 1) % tm->l0d_lines;
+    l->valid = true;
+    l->tag = line;
+    memcpy(l->data, t->l1 + line, 16);
+    c->st.l0_misses++;
+    *val = rd_le(t->l1 + addr, size);
+    return tm->load_l1;
+}
+
+/* ---- store queue (BHR:README.md "Load/Store Unit"; cfg0.StMergeTimer, DisStMerge) ---- */
+
+static void sq_seal(struct rv_core *c, const struct rv_timing *tm, struct store_entry *e,
+                    uint64_t when)
+{
+    uint64_t start = max64(c->sq_last_finish, when);
+    e->finish = start + (e->mask == 0xFFFF ? tm->store_l1_full : tm->store_l1_cycles);
+    e->sealed = true;
+    c->sq_last_finish = e->finish;
+}
+
+static struct store_entry *sq_tail(struct rv_core *c)
+{
+    return c->sq_count ? &c->sq[(c->sq_head + c->sq_count - 1) % SQ_MAX] : 0;
+}
+
+static unsigned merge_window(const struct tile *t, const struct rv_core *c)
+{
+    if (!t->arch->rv.store_merge_window || (c->cfg0 & CFG0_DIS_ST_MERGE))
+        return 0;
+    return (c->cfg0 >> CFG0_ST_MERGE_TIMER_SHIFT) & CFG0_ST_MERGE_TIMER_MASK;
+}
+
+/* Bring the queue up to cycle `now`: seal a tail whose merge timer ran out, drop finished
+ * entries. */
+static void sq_advance(struct tile *t, struct rv_core *c, uint64_t now)
+{
+    struct store_entry *tail = sq_tail(c);
+    if (tail && !tail->sealed && now >= tail->created + merge_window(t, c))
+        sq_seal(c, &t->arch->rv, tail, tail->created + merge_window(t, c));
+    while (c->sq_count && c->sq[c->sq_head].sealed && c->sq[c->sq_head].finish <= now) {
+        c->sq_head = (c->sq_head + 1) % SQ_MAX;
+        c->sq_count--;
+    }
+}
+
+/* Cycle at which every queued store has drained (sealing the tail now). */
+static uint64_t sq_drain(struct tile *t, struct rv_core *c, uint64_t now)
+{
+    sq_advance(t, c, now);
+    struct store_entry *tail = sq_tail(c);
+    if (tail && !tail->sealed)
+        sq_seal(c, &t->arch->rv, tail, now);
+    return c->sq_count ? c->sq_last_finish : now;
+}
+
+static bool sq_overlaps(const struct rv_core *c, uint32_t addr, unsigned size)
+{
+    uint16_t bytes = (uint16_t)(((1u << size) - 1) << (addr & 15));
+    for (unsigned i = 0; i < c->sq_count; i++) {
+        const struct store_entry *e = &c->sq[(c->sq_head + i) % SQ_MAX];
+        if (e->line == (addr & ~15u) && (e->mask & bytes))
+            return true;
+    }
+    return false;
+}
+
+/* Cycle at which an L1 store issued at `now` can enter the queue (now if it merges or there is
+ * room). */
+static uint64_t sq_ready(struct tile *t, struct rv_core *c, uint64_t now, uint32_t addr)
+{
+    sq_advance(t, c, now);
+    struct store_entry *tail = sq_tail(c);
+    uint32_t off = addr & 15;
+    if (tail && !tail->sealed && tail->line == (addr & ~15u) &&
+        (off > tail->last_off ? off - tail->last_off : tail->last_off - off) <= 4)
+        return now;
+    if (c->sq_count < t->arch->rv.store_queue_depth)
+        return now;
+    if (tail && !tail->sealed)
+        sq_seal(c, &t->arch->rv, tail, now);
+    return c->sq[c->sq_head].finish;
+}
+
+static void sq_store(struct tile *t, struct rv_core *c, uint64_t now, uint32_t addr, unsigned size)
+{
+    const struct rv_timing *tm = &t->arch->rv;
+    uint32_t off = addr & 15;
+    uint16_t bytes = (uint16_t)(((1u << size) - 1) << off);
+    struct store_entry *tail = sq_tail(c);
+    if (tail && !tail->sealed && tail->line == (addr & ~15u) &&
+        (off > tail->last_off ? off - tail->last_off : tail->last_off - off) <= 4) {
+        tail->mask |= bytes;
+        tail->last_off = off;
+        tail->created = now; /* the merge timer restarts after every store */
+        return;
+    }
+    if (tail && !tail->sealed)
+        sq_seal(c, tm, tail, now);
+    struct store_entry *e = &c->sq[(c->sq_head + c->sq_count) % SQ_MAX];
+    c->sq_count++;
+    *e = (struct store_entry){.line = addr & ~15u, .last_off = off, .mask = bytes, .created = now};
+    if (!merge_window(t, c))
+        sq_seal(c, tm, e, now);
+}
+
+/* ---- host interface (ecall) ---- */
+
+static bool guest_bytes(struct tile *t, struct rv_core *c, uint32_t addr, uint32_t len,
+                        const uint8_t **p)
+{
+    if (addr < t->arch->l1_size && len <= t->arch->l1_size - addr) {
+        *p = t->l1 + addr;
+        return true;
+    }
+    uint32_t lsize = t->arch->local_ram_size[c->id];
+    if (addr - MEM_LOCAL_BASE < lsize && len <= lsize - (addr - MEM_LOCAL_BASE)) {
+        *p = t->local_ram[c->id] + (addr - MEM_LOCAL_BASE);
+        return true;
+    }
+    return false;
+}
+
+/* a7 = 93: exit(a0). a7 = 64: write(a0 = 1 stdout / 2 stderr, a1 = buffer, a2 = length). */
+static bool ecall(struct tile *t, struct rv_core *c, uint64_t now)
+{
+    uint32_t nr = c->x[17];
+    if (nr == 93) {
+        c->exit_code = (int)c->x[10];
+        c->state = CORE_HALTED;
+        c->halt_cycle = now + 1;
+        return true;
+    }
+    if (nr == 64) {
+        uint32_t fd = c->x[10], addr = c->x[11], len = c->x[12];
+        const uint8_t *p;
+        if (fd != 1 && fd != 2) {
+            c->x[10] = (uint32_t)-1;
+            return true;
+        }
+        if (!guest_bytes(t, c, addr, len, &p)) {
+            tile_error(t, ERR_BAD_ACCESS, c->id, c->pc,
+                       "write(%u, 0x%08x, %u): buffer is not inside L1 or local data RAM", fd, addr,
+                       len);
+            return false;
+        }
+        FILE *f = fd == 1 ? t->out : t->errout;
+        if (f)
+            fwrite(p, 1, len, f);
+        c->x[10] = len;
+        return true;
+    }
+    tile_error(t, ERR_UNIMPLEMENTED, c->id, c->pc,
+               "ecall with a7 = %u (tensim implements 64 write and 93 exit)", nr);
+    return false;
+}
+
+/* ---- helpers for the execute switch ---- */
+
+static uint32_t csr_write(uint32_t old, uint32_t v) { (void)old; return v; }
+static uint32_t csr_set(uint32_t old, uint32_t v) { return old | v; }
+static uint32_t csr_clear(uint32_t old, uint32_t v) { return old & ~v; }
+
+static unsigned bitlen(uint32_t v) { return v ? 32 - (unsigned)__builtin_clz(v) : 0; }
+
+/* EX1 occupancy of div/divu/rem/remu (BHR:README.md): 2 cycles for a divisor of 0 or 1 and for
+ * INT_MIN / -1; otherwise 6 to 33 "dependent upon the magnitude of the dividend". We model one
+ * cycle per significant dividend bit plus one, never below the measured 6 (calibration.md). */
+static unsigned div_cycles(const struct rv_timing *tm, bool is_signed, uint32_t a, uint32_t b)
+{
+    if (b == 0 || b == 1 || (is_signed && a == 0x80000000u && b == 0xFFFFFFFFu))
+        return tm->div_fast_cycles;
+    uint32_t mag = is_signed && (int32_t)a < 0 ? 0u - a : a;
+    unsigned n = bitlen(mag) + 1;
+    return n < tm->div_cycles ? tm->div_cycles : n;
+}
+
+static uint32_t amo(enum rv_op op, uint32_t old, uint32_t b)
+{
+    switch (op) {
+    case RV_AMOADD: return old + b;
+    case RV_AMOSWAP: return b;
+    case RV_AMOXOR: return old ^ b;
+    case RV_AMOOR: return old | b;
+    case RV_AMOAND: return old & b;
+    case RV_AMOMIN: return (int32_t)old < (int32_t)b ? old : b;
+    case RV_AMOMAX: return (int32_t)old > (int32_t)b ? old : b;
+    case RV_AMOMINU: return old < b ? old : b;
+    default: return old > b ? old : b; /* RV_AMOMAXU */
+    }
+}
+
+static void undefined(struct tile *t, struct rv_core *c, uint32_t word)
+{
+    char dis[64];
+    rv_disasm(word, c->pc, dis, sizeof dis);
+    tile_error(t, ERR_UNDEF_INSN, c->id, c->pc, "%s", dis);
+}
+
+static inline void set_ready(struct rv_core *c, unsigned rd, uint64_t when)
+{
+    if (rd) {
+        c->ready[rd] = when;
+        if (when > c->pending_until)
+            c->pending_until = when;
+    }
+}
+
+/* Push the .ttinsn at pc and, on Blackhole TRISCs with cfg0.DisTriscCache clear, up to three
+ * adjacent ones fused into the same cycle (BHR:README.md "Frontend"). Returns the number of
+ * words pushed, 0 when the core blocked or an error was raised. */
+static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first)
+{
+    uint32_t words[4] = {first};
+    unsigned n = 1;
+    unsigned max = c->id == CORE_BRISC || (c->cfg0 & CFG0_DIS_TRISC_CACHE) ? 1
+                                                                            : t->arch->ttinsn_fuse_max;
+    while (n < max) {
+        uint32_t pc = c->pc + 4 * n;
+        if (pc >= t->arch->l1_size)
+            break;
+        struct rv_insn *p = &t->predecode[pc >> 2];
+        if (p->op == RV_UNDECODED)
+            *p = rv_decode(rd_le(t->l1 + pc, 4));
+        if (p->op != RV_TTINSN)
+            break;
+        words[n++] = (uint32_t)p->imm;
+    }
+    /* BRISC's .ttinsn goes to thread 0 after its MOP expander, like a store to INSTRN_BUF_BASE. */
+    unsigned thread = c->id == CORE_BRISC ? 0 : (unsigned)c->id;
+    enum mmio_status s = tensix_push(t, c->id, thread, words, n);
+    return s == MMIO_OK ? n : 0;
+}
+
+void rv_run(struct tile *t, struct rv_core *c, uint64_t limit)
+{
+    const struct rv_timing *tm = &t->arch->rv;
+    uint8_t *const l1 = t->l1;
+    const uint32_t l1_size = t->arch->l1_size;
+    uint8_t *const local = t->local_ram[c->id];
+    const uint32_t local_size = t->arch->local_ram_size[c->id];
+
+    while (c->state == CORE_RUNNING && c->wake < limit) {
+        uint64_t now = c->wake;
+        const uint32_t pc = c->pc;
+        if (pc >= l1_size || (pc & 3)) {
+            t->now = now;
+            tile_error(t, ERR_BAD_ACCESS, c->id, pc,
+                       (pc & 3) ? "instruction fetch from misaligned address 0x%08x"
+                                : "instruction fetch from 0x%08x: cores execute only from L1",
+                       pc);
+            return;
+        }
+        struct rv_insn *slot = &t->predecode[pc >> 2];
+        if (__builtin_expect(slot->op == RV_UNDECODED, 0))
+            *slot = rv_decode(rd_le(l1 + pc, 4));
+        const struct rv_insn in = *slot;
+
+        /* Scoreboard: wait for pending results this instruction reads or overwrites. */
+        if (__builtin_expect(now < c->pending_until, 0)) {
+            uint64_t r = max64(max64(c->ready[in.rs1], c->ready[in.rs2]), c->ready[in.rd]);
+            if (r > now) {
+                c->st.stall[STALL_OPERAND] += r - now;
+                c->wake = now = r;
+                if (now >= limit)
+                    return;
+            }
+        }
+        t->now = now;
+
+        const uint32_t a = c->x[in.rs1], b = c->x[in.rs2];
+        const int32_t imm = in.imm;
+        uint32_t next = pc + 4;
+        uint32_t v = 0;
+        unsigned cost = 1;
+        enum core_stall why = STALL_OPERAND;
+
+        switch ((enum rv_op)in.op) {
+        case RV_LUI: v = (uint32_t)imm; break;
+        case RV_AUIPC: v = pc + (uint32_t)imm; break;
+        case RV_ADDI: v = a + (uint32_t)imm; break;
+        case RV_SLTI: v = (int32_t)a < imm; break;
+        case RV_SLTIU: v = a < (uint32_t)imm; break;
+        case RV_XORI: v = a ^ (uint32_t)imm; break;
+        case RV_ORI: v = a | (uint32_t)imm; break;
+        case RV_ANDI: v = a & (uint32_t)imm; break;
+        case RV_SLLI: v = a << imm; break;
+        case RV_SRLI: v = a >> imm; break;
+        case RV_SRAI: v = (uint32_t)((int32_t)a >> imm); break;
+        case RV_ADD: v = a + b; break;
+        case RV_SUB: v = a - b; break;
+        case RV_SLL: v = a << (b & 31); break;
+        case RV_SLT: v = (int32_t)a < (int32_t)b; break;
+        case RV_SLTU: v = a < b; break;
+        case RV_XOR: v = a ^ b; break;
+        case RV_SRL: v = a >> (b & 31); break;
+        case RV_SRA: v = (uint32_t)((int32_t)a >> (b & 31)); break;
+        case RV_OR: v = a | b; break;
+        case RV_AND: v = a & b; break;
+        case RV_SH1ADD: v = (a << 1) + b; break;
+        case RV_SH2ADD: v = (a << 2) + b; break;
+        case RV_SH3ADD: v = (a << 3) + b; break;
+        case RV_ANDN: v = a & ~b; break;
+        case RV_ORN: v = a | ~b; break;
+        case RV_XNOR: v = ~(a ^ b); break;
+        case RV_CLZ: v = a ? (uint32_t)__builtin_clz(a) : 32; break;
+        case RV_CTZ: v = a ? (uint32_t)__builtin_ctz(a) : 32; break;
+        case RV_CPOP: v = (uint32_t)__builtin_popcount(a); break;
+        case RV_SEXTB: v = (uint32_t)(int32_t)(int8_t)a; break;
+        case RV_SEXTH: v = (uint32_t)(int32_t)(int16_t)a; break;
+        case RV_ZEXTH: v = a & 0xFFFF; break;
+        case RV_MIN: v = (int32_t)a < (int32_t)b ? a : b; break;
+        case RV_MINU: v = a < b ? a : b; break;
+        case RV_MAX: v = (int32_t)a > (int32_t)b ? a : b; break;
+        case RV_MAXU: v = a > b ? a : b; break;
+        case RV_ROL: v = (a << (b & 31)) | (a >> ((32 - (b & 31)) & 31)); break;
+        case RV_ROR: v = (a >> (b & 31)) | (a << ((32 - (b & 31)) & 31)); break;
+        case RV_RORI: v = (a >> imm) | (a << ((32 - imm) & 31)); break;
+        case RV_ORCB:
+            v = 0;
+            for (unsigned i = 0; i < 32; i += 8)
+                if ((a >> i) & 0xFF)
+                    v |= 0xFFu << i;
+            break;
+        case RV_REV8: v = __builtin_bswap32(a); break;
+
+        case RV_MUL: v = a * b; set_ready(c, in.rd, now + tm->mul_latency); break;
+        case RV_MULH: v = (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32); set_ready(c, in.rd, now + tm->mul_latency); break;
+        case RV_MULHSU: v = (uint32_t)(((int64_t)(int32_t)a * (int64_t)(uint64_t)b) >> 32); set_ready(c, in.rd, now + tm->mul_latency); break;
+        case RV_MULHU: v = (uint32_t)(((uint64_t)a * b) >> 32); set_ready(c, in.rd, now + tm->mul_latency); break;
+        case RV_DIV:
+            v = b == 0 ? 0xFFFFFFFFu
+                : (a == 0x80000000u && b == 0xFFFFFFFFu) ? a
+                : (uint32_t)((int32_t)a / (int32_t)b);
+            cost = div_cycles(tm, true, a, b), why = STALL_DIV;
+            break;
+        case RV_DIVU: v = b ? a / b : 0xFFFFFFFFu; cost = div_cycles(tm, false, a, b), why = STALL_DIV; break;
+        case RV_REM:
+            v = b == 0 ? a
+                : (a == 0x80000000u && b == 0xFFFFFFFFu) ? 0
+                : (uint32_t)((int32_t)a % (int32_t)b);
+            cost = div_cycles(tm, true, a, b), why = STALL_DIV;
+            break;
+        case RV_REMU: v = b ? a % b : a; cost = div_cycles(tm, false, a, b), why = STALL_DIV; break;
+
+        case RV_JAL:
+            /* Direct jumps are always predicted (calibration.md: jal 1 cycle). */
+            v = next;
+            next = pc + (uint32_t)imm;
+            break;
+        case RV_JALR: {
+            uint32_t target = (a + (uint32_t)imm) & ~1u;
+            unsigned i = (pc >> 2) % BHT_SIZE;
+            v = next;
+            c->st.branches++;
+            if (c->btb[i] != target) {
+                c->btb[i] = target;
+                c->st.mispredicts++;
+                cost += tm->mispredict_penalty, why = STALL_BRANCH;
+            }
+            next = target;
+            break;
+        }
+        case RV_BEQ: case RV_BNE: case RV_BLT: case RV_BGE: case RV_BLTU: case RV_BGEU: {
+            bool taken;
+            switch (in.op) {
+            case RV_BEQ: taken = a == b; break;
+            case RV_BNE: taken = a != b; break;
+            case RV_BLT: taken = (int32_t)a < (int32_t)b; break;
+            case RV_BGE: taken = (int32_t)a >= (int32_t)b; break;
+            case RV_BLTU: taken = a < b; break;
+            default: taken = a >= b; break;
+            }
+            /* Bimodal 2-bit predictor: the documents give the penalty, not the predictor. */
+            uint8_t *ctr = &c->bht[(pc >> 2) % BHT_SIZE];
+            c->st.branches++;
+            if ((*ctr >= 2) != taken) {
+                c->st.mispredicts++;
+                cost += tm->mispredict_penalty, why = STALL_BRANCH;
+            }
+            if (taken && *ctr < 3)
+                ++*ctr;
+            else if (!taken && *ctr > 0)
+                --*ctr;
+            if (taken)
+                next = pc + (uint32_t)imm;
+            goto no_write;
+        }
+
+        case RV_LB: case RV_LH: case RV_LW: case RV_LBU: case RV_LHU: {
+            static const uint8_t size_of[] = {[RV_LB] = 1, [RV_LH] = 2, [RV_LW] = 4, [RV_LBU] = 1, [RV_LHU] = 2};
+            unsigned size = size_of[in.op];
+            /* Unaligned addresses are rounded down (WHR:README.md "Faults"). */
+            uint32_t addr = (a + (uint32_t)imm) & ~(size - 1);
+            unsigned lat;
+            c->st.loads++;
+            if (addr < l1_size) {
+                uint64_t after = now;
+                if (c->sq_count && sq_overlaps(c, addr, size))
+                    after = sq_drain(t, c, now); /* overlapping loads drain the queue first */
+                lat = l1_load(t, c, addr, size, &v) + (unsigned)(after - now);
+            } else if (addr - MEM_LOCAL_BASE < local_size) {
+                v = rd_le(local + (addr - MEM_LOCAL_BASE), size);
+                lat = tm->load_local;
+            } else {
+                enum mmio_status s = mmio_load(t, c->id, addr, size, &v, &lat);
+                if (s == MMIO_ERROR)
+                    return;
+            }
+            if (in.op == RV_LB) v = (uint32_t)(int32_t)(int8_t)v;
+            else if (in.op == RV_LH) v = (uint32_t)(int32_t)(int16_t)v;
+            set_ready(c, in.rd, now + lat);
+            break;
+        }
+        case RV_SB: case RV_SH: case RV_SW: {
+            unsigned size = in.op == RV_SB ? 1 : in.op == RV_SH ? 2 : 4;
+            uint32_t addr = (a + (uint32_t)imm) & ~(size - 1);
+            if (addr < l1_size) {
+                uint64_t when = sq_ready(t, c, now, addr);
+                if (when > now) { /* queue full: retry the store once an entry has drained */
+                    c->st.stall[STALL_STORE_QUEUE] += when - now;
+                    c->wake = when;
+                    continue;
+                }
+                wr_le(l1 + addr, size, b);
+                t->predecode[addr >> 2].op = RV_UNDECODED; /* stores to code re-decode */
+                for (unsigned i = 0; i < L0_MAX; i++) /* stores flush their L0 line */
+                    if (c->l0[i].valid && c->l0[i].tag == (addr & ~15u))
+                        c->l0[i].valid = false;
+                sq_store(t, c, now, addr, size);
+            } else if (addr - MEM_LOCAL_BASE < local_size) {
+                wr_le(local + (addr - MEM_LOCAL_BASE), size, b);
+            } else {
+                enum mmio_status s = mmio_store(t, c->id, addr, size, b);
+                if (s == MMIO_ERROR)
+                    return;
+                if (s == MMIO_BLOCK) {
+                    c->state = CORE_BLOCKED;
+                    c->blocked_since = now;
+                    return;
+                }
+            }
+            c->st.stores++;
+            goto no_write;
+        }
+        case RV_AMOADD: case RV_AMOSWAP: case RV_AMOXOR: case RV_AMOOR: case RV_AMOAND:
+        case RV_AMOMIN: case RV_AMOMAX: case RV_AMOMINU: case RV_AMOMAXU: {
+            uint32_t addr = a & ~3u;
+            if (!t->arch->has_zaamo) {
+                undefined(t, c, rd_le(l1 + pc, 4));
+                return;
+            }
+            if (addr >= l1_size) {
+                tile_error(t, ERR_UNDEF_BEHAVIOUR, c->id, pc,
+                           "atomic on 0x%08x: atomics are only defined on L1", addr);
+                return;
+            }
+            /* Atomics are ordered after this core's queued stores and flush the L0. */
+            uint64_t after = c->sq_count ? sq_drain(t, c, now) : now;
+            v = rd_le(l1 + addr, 4);
+            wr_le(l1 + addr, 4, amo((enum rv_op)in.op, v, b));
+            t->predecode[addr >> 2].op = RV_UNDECODED;
+            l0_flush(c);
+            set_ready(c, in.rd, after + tm->amo_l1);
+            break;
+        }
+
+        case RV_FENCE: case RV_FENCEI: {
+            /* BH fence drains the store queue, waits for loads and flushes the L0
+             * (BHR:MemoryOrdering.md); WH fence is a NOP. */
+            uint64_t drained = max64(sq_drain(t, c, now), c->pending_until);
+            if (t->arch->rv.l0d_lines)
+                l0_flush(c);
+            if (drained > now) {
+                c->st.stall[STALL_STORE_QUEUE] += drained - now;
+                now = drained;
+                t->now = now;
+            }
+            cost = tm->fence_cycles, why = STALL_SERIAL;
+            goto no_write;
+        }
+        case RV_CSRRW: case RV_CSRRS: case RV_CSRRC: case RV_CSRRWI: case RV_CSRRSI: case RV_CSRRCI: {
+            bool imm_form = in.op >= RV_CSRRWI;
+            uint32_t operand = imm_form ? in.rs1 : a;
+            bool is_write = in.op == RV_CSRRW || in.op == RV_CSRRWI || in.rs1 != 0;
+            uint32_t (*fn)(uint32_t, uint32_t) = in.op == RV_CSRRW || in.op == RV_CSRRWI ? csr_write
+                                               : in.op == RV_CSRRS || in.op == RV_CSRRSI ? csr_set
+                                                                                         : csr_clear;
+            if (!csr_access(t, c, now, (unsigned)imm, is_write, fn, operand, &v))
+                return;
+            /* CSR instructions serialise the pipeline unless cfg0.DisCsrSync (BHR:README.md EX1). */
+            if (!(c->cfg0 & CFG0_DIS_CSR_SYNC))
+                cost = tm->csr_cycles, why = STALL_SERIAL;
+            break;
+        }
+        case RV_ECALL:
+            if (!ecall(t, c, now))
+                return;
+            c->pc = next;
+            c->st.instret++;
+            c->st.op_count[in.op]++;
+            c->st.active++;
+            c->wake = now + 1;
+            continue;
+        case RV_EBREAK: {
+            tile_error(t, ERR_BREAKPOINT, c->id, pc, "ebreak");
+            char regs[1024];
+            rv_dump_regs(c, regs, sizeof regs);
+            tile_error_detail(t, "%s", regs);
+            return;
+        }
+        case RV_TTINSN: {
+            unsigned n = push_ttinsn(t, c, (uint32_t)imm);
+            if (!n) {
+                if (c->wait == WAIT_TENSIX_FIFO) {
+                    c->state = CORE_BLOCKED;
+                    c->blocked_since = now;
+                }
+                return;
+            }
+            /* A fused group retires as one instruction per .ttinsn in a single cycle. */
+            c->st.instret += n - 1;
+            c->st.op_count[RV_TTINSN] += n - 1;
+            next = pc + 4 * n;
+            goto no_write;
+        }
+        case RV_UNDECODED:
+        case RV_ILLEGAL:
+        case RV_OP_COUNT:
+            undefined(t, c, rd_le(l1 + pc, 4));
+            return;
+        }
+        if (in.rd)
+            c->x[in.rd] = v;
+    no_write:
+        c->pc = next;
+        c->st.instret++;
+        c->st.op_count[in.op]++;
+        c->st.active++;
+        if (cost > 1)
+            c->st.stall[why] += cost - 1;
+        c->wake = now + cost;
+    }
+}
+
+void rv_dump_regs(const struct rv_core *c, char *buf, size_t n)
+{
+    size_t used = (size_t)snprintf(buf, n, "  pc=0x%08x", c->pc);
+    for (unsigned i = 1; i < 32 && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%-4s=0x%08x", (i % 4 == 0) ? "\n  " : "  ",
+                                 rv_reg_names[i], c->x[i]);
+}

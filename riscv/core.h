@@ -1,0 +1,119 @@
+/* One baby RISC-V core (TRISC0-2 or BRISC): architectural state, the timing state the model
+ * needs (scoreboard, branch predictor, store queue, L0 data cache) and its statistics.
+ *
+ * Timing model (docs/timing-model.md): the core issues at most one instruction per cycle into
+ * EX1. `wake` is the cycle of the next issue. Results that take longer than one cycle (loads,
+ * mul, atomics) mark their destination register busy until a ready cycle; an instruction that
+ * reads or overwrites a busy register waits. Multi-cycle occupancy of EX1 (div, CSR, fence,
+ * mispredicts) simply moves `wake` forward. Every cycle between 0 and `wake` is attributed to
+ * exactly one of: active (an instruction issued) or one stall reason. */
+#ifndef TENSIM_RISCV_CORE_H
+#define TENSIM_RISCV_CORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "decode.h"
+
+struct tile;
+
+enum core_state { CORE_OFF, CORE_RUNNING, CORE_BLOCKED, CORE_HALTED };
+
+/* X(name, json key, description) */
+#define CORE_STALL_REASONS(X)                                                              \
+    X(STALL_OPERAND, "operand", "waiting for a load/mul/atomic result (scoreboard)")        \
+    X(STALL_DIV, "div", "divider occupying EX1")                                            \
+    X(STALL_BRANCH, "mispredict", "bubble after a mispredicted branch or jump")             \
+    X(STALL_SERIAL, "serialise", "CSR/fence/ecall waiting for older instructions to retire") \
+    X(STALL_STORE_QUEUE, "store_queue", "store queue full or draining")                     \
+    X(STALL_MEMORY, "memory", "memory port busy (atomics, blocking loads)")                 \
+    X(STALL_FIFO_FULL, "tensix_fifo_full", "Tensix instruction FIFO full")
+
+enum core_stall {
+#define X(name, key, text) name,
+    CORE_STALL_REASONS(X)
+#undef X
+    STALL_COUNT
+};
+
+/* What a blocked core waits on (it has no wake cycle of its own). */
+enum core_wait { WAIT_NONE, WAIT_TENSIX_FIFO };
+
+struct core_stats {
+    uint64_t instret;
+    uint64_t active; /* cycles in which an instruction issued */
+    uint64_t stall[STALL_COUNT];
+    uint64_t op_count[RV_OP_COUNT];
+    uint64_t branches, mispredicts;
+    uint64_t loads, stores, l0_hits, l0_misses, l0_flushes;
+    uint64_t tensix_pushes; /* Tensix instructions pushed (sw to INSTRN_BUF or .ttinsn) */
+};
+
+#define BHT_SIZE 256 /* 2-bit counters, indexed by pc bits [9:2] */
+#define SQ_MAX 4
+#define L0_MAX 4
+
+struct store_entry {
+    uint32_t line;     /* 16-byte aligned L1 address */
+    uint32_t last_off; /* start offset of the newest merged store, for the +/-4 rule */
+    uint16_t mask;     /* bytes written */
+    bool sealed;       /* no further merging; finish is valid */
+    uint64_t created;
+    uint64_t finish; /* cycle the entry has left the queue (valid once sealed) */
+};
+
+struct l0_line {
+    bool valid;
+    uint32_t tag; /* 16-byte aligned L1 address */
+    uint8_t data[16];
+};
+
+struct rv_core {
+    /* architectural state */
+    uint32_t x[32];
+    uint32_t pc;
+    uint32_t cfg0; /* CSR 0x7C0 */
+    uint32_t pmacfg[2];
+    uint32_t scratch[4];     /* CSRs 0x7C3-0x7C6 */
+    int64_t cycle_offset;    /* writes to cycle/mcycle shift the visible counter */
+    int64_t instret_offset;
+
+    /* run state */
+    int id; /* enum core_id */
+    enum core_state state;
+    uint64_t wake; /* next issue cycle (meaningful while RUNNING) */
+    enum core_wait wait;
+    uint32_t wait_arg;
+    uint64_t blocked_since;
+    int exit_code;
+    uint64_t halt_cycle;
+
+    /* timing state */
+    uint64_t ready[32]; /* cycle each register's pending result lands */
+    uint64_t pending_until; /* max(ready[]): no register is busy from this cycle on */
+    uint8_t bht[BHT_SIZE];
+    uint32_t btb[BHT_SIZE]; /* last jalr target per index */
+    struct store_entry sq[SQ_MAX];
+    unsigned sq_head, sq_count;
+    uint64_t sq_last_finish; /* finish of the most recently sealed entry */
+    struct l0_line l0[L0_MAX];
+    unsigned l0_victim;
+    uint32_t rng; /* xorshift32 state for the L0 periodic flush; fixed seed => deterministic */
+
+    struct core_stats st;
+};
+
+void rv_core_reset(struct rv_core *c, int id, uint32_t pc);
+/* Run core c until its next issue cycle reaches `limit`, it blocks, halts or an error is
+ * raised in the tile. */
+void rv_run(struct tile *t, struct rv_core *c, uint64_t limit);
+/* Make a blocked core runnable again from cycle `now` (the blocked cycles are attributed to
+ * the reason it waited for). */
+void rv_unblock(struct rv_core *c, uint64_t now);
+/* Append "x1=... x2=..." register dump lines to buf. */
+void rv_dump_regs(const struct rv_core *c, char *buf, size_t n);
+const char *core_name(int id);
+const char *core_stall_key(enum core_stall s);
+const char *core_stall_text(enum core_stall s);
+
+#endif

@@ -1,0 +1,114 @@
+#include "csr.h"
+
+#include "../core/tile.h"
+
+static uint32_t *plain_state(struct rv_core *c, unsigned csr)
+{
+    switch (csr) {
+    case 0x7C0:
+        return &c->cfg0;
+    case 0x7C1:
+    case 0x7C2:
+        return &c->pmacfg[csr - 0x7C1];
+    case 0x7C3:
+    case 0x7C4:
+    case 0x7C5:
+    case 0x7C6:
+        return &c->scratch[csr - 0x7C3]; /* cfg1, hwa_mask, hwa_cfg, vgsrc: scratch */
+    default:
+        return 0;
+    }
+}
+
+/* Read the 64-bit counter behind a counter CSR; writes move the counter by changing an offset
+ * so that it keeps counting from the written value (cycle/instret are writable aliases on BH). */
+static bool counter(struct rv_core *c, uint64_t now, unsigned csr, int64_t **offset, uint64_t *value,
+                    bool *high)
+{
+    switch (csr) {
+    case 0xB00:
+    case 0xC00:
+    case 0xB80:
+    case 0xC80:
+        *offset = &c->cycle_offset;
+        *value = now + (uint64_t)c->cycle_offset;
+        break;
+    case 0xB02:
+    case 0xC02:
+    case 0xB82:
+    case 0xC82:
+        *offset = &c->instret_offset;
+        *value = c->st.instret + (uint64_t)c->instret_offset;
+        break;
+    default:
+        return false;
+    }
+    *high = (csr & 0x080) != 0;
+    return true;
+}
+
+bool csr_access(struct tile *t, struct rv_core *c, uint64_t now, unsigned csr, bool write,
+                uint32_t (*update)(uint32_t, uint32_t), uint32_t operand, uint32_t *old)
+{
+    uint32_t *state = plain_state(c, csr);
+    if (state) {
+        *old = *state;
+        if (write)
+            *state = update(*state, operand);
+        return true;
+    }
+    int64_t *offset;
+    uint64_t value;
+    bool high;
+    if (counter(c, now, csr, &offset, &value, &high)) {
+        *old = high ? (uint32_t)(value >> 32) : (uint32_t)value;
+        if (write) {
+            uint32_t nv = update(*old, operand);
+            uint64_t v = high ? (value & 0xFFFFFFFFu) | (uint64_t)nv << 32
+                              : (value & ~(uint64_t)0xFFFFFFFFu) | nv;
+            uint64_t base = (offset == &c->cycle_offset) ? now : c->st.instret;
+            *offset = (int64_t)(v - base);
+        }
+        return true;
+    }
+    switch (csr) {
+    case 0x300: /* mstatus: read-only constant, writes ignored */
+        *old = 0x80006600u;
+        return true;
+    case 0x301: /* misa */
+        *old = 0x40201123u;
+        return true;
+    case 0xF14: /* mhartid: always zero */
+        *old = 0;
+        return true;
+    case 0x320: /* mcountinhibit cannot stop mcycle/minstret; other counters are not built */
+        *old = 0;
+        return true;
+    case 0x003:
+    case 0x008:
+    case 0x009:
+    case 0x00A:
+    case 0x323:
+    case 0x324:
+    case 0xB03:
+    case 0xB04:
+    case 0xB83:
+    case 0xB84:
+    case 0xBCA:
+    case 0xC20:
+    case 0xC21:
+    case 0xC22:
+        tile_error(t, ERR_UNIMPLEMENTED, c->id, c->pc, "unimplemented CSR 0x%03x", csr);
+        return false;
+    default:
+        if (csr >= 0xBC0 && csr <= 0xBC9) {
+            tile_error(t, ERR_UNIMPLEMENTED, c->id, c->pc,
+                       "unimplemented CSR 0x%03x (Tensix status CSRs come with the instruction pipe)",
+                       csr);
+            return false;
+        }
+        tile_error(t, ERR_UNDEF_INSN, c->id, c->pc, "access to CSR 0x%03x, which %s does not have",
+                   csr, core_name(c->id));
+        return false;
+    }
+}

@@ -1,0 +1,32 @@
+#include "fifo.h"
+
+void tt_fifo_init(struct tt_fifo *f, unsigned depth, unsigned accept_limit)
+{
+    f->head = f->count = 0;
+    f->depth = depth > TT_FIFO_MAX ? TT_FIFO_MAX : depth;
+    f->accept_limit = accept_limit;
+}
+
+/* Blackhole FIFO1 takes pushes while it holds at most 28 entries, so a single push can fill it
+ * to 29 and a fused group of four to 32 (BHR:PushTensixInstruction.md, "29-32"). */
+bool tt_fifo_push(struct tt_fifo *f, const uint32_t *w, unsigned n)
+{
+    if (f->accept_limit ? f->count > f->accept_limit : f->count + n > f->depth)
+        return false;
+    if (f->count + n > f->depth)
+        return false;
+    for (unsigned i = 0; i < n; i++)
+        f->word[(f->head + f->count + i) % TT_FIFO_MAX] = w[i];
+    f->count += n;
+    return true;
+}
+
+bool tt_fifo_pop(struct tt_fifo *f, uint32_t *w)
+{
+    if (!f->count)
+        return false;
+    *w = f->word[f->head];
+    f->head = (f->head + 1) % TT_FIFO_MAX;
+    f->count--;
+    return true;
+}

@@ -1,0 +1,3 @@
+    .globl _start
+_start:
+1:  j 1b

@@ -1,0 +1,6 @@
+#include "guest.h"
+    .globl _start
+_start:
+    nop
+    .word 0xffffffff
+    EXIT(0)

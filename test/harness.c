@@ -1,0 +1,75 @@
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+struct tile *test_tile(enum arch_id arch)
+{
+    struct tile *t = tile_create(arch_get(arch));
+    t->out = t->errout = 0;
+    return t;
+}
+
+struct prog prog_at(struct tile *t, uint32_t base) { return (struct prog){t, base, base}; }
+
+void emit(struct prog *p, uint32_t w)
+{
+    memcpy(p->t->l1 + p->pc, &w, 4);
+    p->t->predecode[p->pc >> 2].op = RV_UNDECODED;
+    p->pc += 4;
+}
+
+void emit_li(struct prog *p, unsigned rd, uint32_t v)
+{
+    uint32_t hi = (v + 0x800) & 0xfffff000u;
+    int32_t lo = (int32_t)(v - hi);
+    if (hi) {
+        E(p, LUI, rd, 0, 0, (int32_t)hi);
+        if (lo)
+            E(p, ADDI, rd, rd, 0, lo);
+    } else {
+        E(p, ADDI, rd, 0, 0, lo);
+    }
+}
+
+void emit_exit(struct prog *p)
+{
+    E(p, ADDI, 17, 0, 0, 93);
+    emit(p, 0x00000073); /* ecall */
+}
+
+enum err_kind run_core(struct prog *p, int core, uint64_t max_cycles)
+{
+    tile_start_core(p->t, core, p->base);
+    return tile_run(p->t, max_cycles);
+}
+
+uint64_t core_cycles(const struct rv_core *c)
+{
+    uint64_t n = c->st.active;
+    for (int s = 0; s < STALL_COUNT; s++)
+        n += c->st.stall[s];
+    return n;
+}
+
+int run_tensim(const char *args, char *out, size_t n)
+{
+    const char *bin = getenv("TENSIM_BIN");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin ? bin : "build/tensim", args);
+    FILE *f = popen(cmd, "r");
+    if (!f)
+        return -1;
+    size_t used = fread(out, 1, n - 1, f);
+    out[used] = 0;
+    int status = pclose(f);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+const char *guest(const char *name)
+{
+    static _Thread_local char path[256];
+    snprintf(path, sizeof path, "build/%s", name);
+    return path;
+}

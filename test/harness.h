@@ -1,0 +1,36 @@
+/* Helpers shared by the Criterion tests: small tiles, programs assembled in C with rv_encode,
+ * and running the tensim binary to check messages and exit codes. */
+#ifndef TENSIM_TEST_HARNESS_H
+#define TENSIM_TEST_HARNESS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../core/tile.h"
+#include "../riscv/decode.h"
+
+/* A program under construction: words written to L1 from `base`. */
+struct prog {
+    struct tile *t;
+    uint32_t base, pc;
+};
+
+struct tile *test_tile(enum arch_id arch);
+struct prog prog_at(struct tile *t, uint32_t base);
+void emit(struct prog *p, uint32_t word);
+#define E(p, op, rd, rs1, rs2, imm) emit(p, rv_encode(RV_##op, rd, rs1, rs2, imm))
+/* li rd, value (lui + addi as needed) */
+void emit_li(struct prog *p, unsigned rd, uint32_t value);
+/* exit(a0) via ecall 93 */
+void emit_exit(struct prog *p);
+/* Start TRISC `core` at p->base and run to the end; returns the error kind. */
+enum err_kind run_core(struct prog *p, int core, uint64_t max_cycles);
+/* Cycles the core took (active + stalls). */
+uint64_t core_cycles(const struct rv_core *c);
+
+/* Run the tensim binary with `args`; returns its exit status, output (stdout+stderr) in out. */
+int run_tensim(const char *args, char *out, size_t n);
+/* Path of a built guest program or kernel: "build/guest/NAME.elf". */
+const char *guest(const char *name);
+
+#endif

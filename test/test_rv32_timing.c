@@ -1,0 +1,200 @@
+/* Cycle cost of each RISC-V instruction class, from the documented rules (BHR:README.md and
+ * shared/calibration.md, repeated in docs/timing-model.md). Each test spells out the cycle at
+ * which every instruction issues. "exit" is addi a7 + ecall: 2 cycles. */
+#include <criterion/criterion.h>
+
+#include "harness.h"
+
+#define BASE 0x6000u
+
+static struct tile *t;
+static struct prog p;
+
+static void setup(void)
+{
+    t = test_tile(ARCH_BLACKHOLE);
+    p = prog_at(t, BASE);
+}
+static void teardown(void) { tile_destroy(t); }
+
+static const struct rv_core *run(void)
+{
+    emit_exit(&p);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 100000), ERR_NONE, "%s", t->err.text);
+    const struct rv_core *c = &t->core[0];
+    cr_assert_eq(core_cycles(c), c->halt_cycle, "active + stalls must equal the core's cycles");
+    cr_assert_eq(t->cycles, c->halt_cycle);
+    return c;
+}
+
+TestSuite(rv_timing, .init = setup, .fini = teardown);
+
+Test(rv_timing, alu_one_per_cycle)
+{
+    for (int i = 0; i < 10; i++)
+        E(&p, ADDI, 5, 5, 0, 1); /* dependent chain: forwarding, no stall */
+    E(&p, SH2ADD, 6, 5, 5, 0);
+    E(&p, CPOP, 7, 6, 0, 0);
+    const struct rv_core *c = run();
+    cr_expect_eq(c->halt_cycle, 14);
+    cr_expect_eq(c->st.active, 14);
+}
+
+Test(rv_timing, l1_load_miss_then_l0_hit)
+{
+    E(&p, LUI, 5, 0, 0, 0x20000); /* 0 */
+    E(&p, LW, 6, 5, 0, 0);        /* 1: L0 miss, result at 9 */
+    E(&p, LW, 8, 5, 0, 4);        /* 2: same 16-byte line, L0 hit, result at 4 */
+    E(&p, ADDI, 9, 8, 0, 1);      /* 4 (waits 1) */
+    E(&p, ADDI, 10, 6, 0, 1);     /* 9 (waits 4) */
+    const struct rv_core *c = run(); /* exit at 10, 11 */
+    cr_expect_eq(c->halt_cycle, 12);
+    cr_expect_eq(c->st.stall[STALL_OPERAND], 5);
+    cr_expect_eq(c->st.l0_misses, 1);
+    cr_expect_eq(c->st.l0_hits, 1);
+}
+
+Test(rv_timing, l1_load_without_l0_on_wormhole)
+{
+    tile_destroy(t);
+    t = test_tile(ARCH_WORMHOLE);
+    p = prog_at(t, BASE);
+    E(&p, LUI, 5, 0, 0, 0x20000); /* 0 */
+    E(&p, LW, 6, 5, 0, 0);        /* 1: result at 9 */
+    E(&p, LW, 8, 5, 0, 4);        /* 2: result at 10 (no L0 cache on WH) */
+    E(&p, ADDI, 9, 8, 0, 1);      /* 10 */
+    const struct rv_core *c = run();
+    cr_expect_eq(c->halt_cycle, 13);
+}
+
+Test(rv_timing, local_ram_load_two_cycles)
+{
+    E(&p, LUI, 5, 0, 0, (int32_t)0xFFB00000); /* 0 */
+    E(&p, LW, 6, 5, 0, 0);                    /* 1: result at 3 */
+    E(&p, ADDI, 7, 6, 0, 1);                  /* 3 */
+    const struct rv_core *c = run();
+    cr_expect_eq(c->halt_cycle, 6);
+    cr_expect_eq(c->st.stall[STALL_OPERAND], 1);
+}
+
+Test(rv_timing, mul_latency_two_issue_one)
+{
+    E(&p, ADDI, 5, 0, 0, 3); /* 0 */
+    E(&p, MUL, 6, 5, 5, 0);  /* 1 */
+    E(&p, MUL, 7, 5, 5, 0);  /* 2: independent, no stall */
+    E(&p, ADD, 8, 7, 6, 0);  /* 4: x7 ready at 4 */
+    const struct rv_core *c = run();
+    cr_expect_eq(c->halt_cycle, 7);
+    cr_expect_eq(c->st.stall[STALL_OPERAND], 1);
+    cr_expect_eq(c->x[8], 18);
+}
+
+static uint64_t div_cost(enum rv_op op, uint32_t a, uint32_t b)
+{
+    emit_li(&p, 5, a);
+    emit_li(&p, 6, b);
+    uint32_t before = (p.pc - BASE) / 4;
+    emit(&p, rv_encode(op, 7, 5, 6, 0));
+    const struct rv_core *c = run();
+    return c->halt_cycle - before - 2;
+}
+
+Test(rv_timing, div_small_dividend_six_cycles) { cr_expect_eq(div_cost(RV_DIVU, 20, 3), 6); }
+Test(rv_timing, div_by_zero_two_cycles) { cr_expect_eq(div_cost(RV_DIV, 12345, 0), 2); }
+Test(rv_timing, div_by_one_two_cycles) { cr_expect_eq(div_cost(RV_REMU, 0xFFFFFFFF, 1), 2); }
+Test(rv_timing, div_overflow_two_cycles) { cr_expect_eq(div_cost(RV_REM, 0x80000000, 0xFFFFFFFF), 2); }
+Test(rv_timing, div_full_width_dividend_33_cycles) { cr_expect_eq(div_cost(RV_DIVU, 0xFFFFFFFF, 3), 33); }
+Test(rv_timing, div_signed_uses_magnitude) { cr_expect_eq(div_cost(RV_DIV, (uint32_t)-1000, 7), 11); }
+
+Test(rv_timing, branch_mispredicts_cost_five)
+{
+    E(&p, ADDI, 5, 0, 0, 3);                    /* 0 */
+    E(&p, ADDI, 5, 5, 0, -1);                   /* 1, 7, 9 */
+    emit(&p, rv_encode(RV_BNE, 0, 5, 0, -4));   /* 2 taken, mispredicted: next at 7
+                                                   8 taken, predicted
+                                                   10 not taken, mispredicted: next at 15 */
+    const struct rv_core *c = run();            /* exit 15, 16 */
+    cr_expect_eq(c->halt_cycle, 17);
+    cr_expect_eq(c->st.mispredicts, 2);
+    cr_expect_eq(c->st.stall[STALL_BRANCH], 8);
+}
+
+Test(rv_timing, jal_one_cycle_jalr_learns_target)
+{
+    E(&p, JAL, 1, 0, 0, 8);   /* 0 -> 8 */
+    E(&p, ADDI, 0, 0, 0, 0);
+    E(&p, ADDI, 5, 0, 0, 2);  /* 1 */
+    uint32_t loop = p.pc;
+    emit_li(&p, 6, loop + 16); /* 2, 3 */
+    E(&p, JALR, 0, 6, 0, 0);   /* first time: unknown target, mispredict */
+    E(&p, ADDI, 0, 0, 0, 0);
+    E(&p, ADDI, 5, 5, 0, -1);
+    emit(&p, rv_encode(RV_BNE, 0, 5, 0, (int32_t)(loop - p.pc)));
+    /* pass 1: li 2,3; jalr 4 (+4 penalty) -> 9; addi 9; bne 10 taken mispredict -> 15
+       pass 2: li 15,16; jalr 17 (predicted); addi 18; bne 19 not taken, ctr 2 predicts taken,
+       mispredict -> 24; exit 24, 25 */
+    const struct rv_core *c = run();
+    cr_expect_eq(c->halt_cycle, 26);
+    cr_expect_eq(c->st.mispredicts, 3);
+}
+
+Test(rv_timing, csr_and_fence_four_cycles)
+{
+    E(&p, CSRRS, 5, 0, 0, 0x7C0); /* 0-3 */
+    emit(&p, 0x0ff0000f);          /* fence: 4-7 */
+    const struct rv_core *c = run();
+    cr_expect_eq(c->halt_cycle, 10);
+    cr_expect_eq(c->st.stall[STALL_SERIAL], 6);
+}
+
+Test(rv_timing, store_queue_fills_after_four_uncoalesced_stores)
+{
+    E(&p, LUI, 5, 0, 0, 0x20000); /* 0 */
+    for (int i = 0; i < 5; i++)   /* different 16-byte lines: no coalescing, 5 cycles each */
+        E(&p, SW, 0, 5, 0, 16 * i);
+    /* stores issue at 1, 2, 3, 4; entries drain at 7, 12, 17, 22; the fifth waits for the
+       first entry to leave: issues at 7 */
+    const struct rv_core *c = run();
+    cr_expect_eq(c->halt_cycle, 10);
+    cr_expect_eq(c->st.stall[STALL_STORE_QUEUE], 2);
+}
+
+Test(rv_timing, coalesced_full_line_drains_in_one_cycle)
+{
+    E(&p, LUI, 5, 0, 0, 0x20000); /* 0 */
+    for (int i = 0; i < 4; i++)   /* 1..4: offsets 0,4,8,12 merge into one full 16-byte entry */
+        E(&p, SW, 0, 5, 0, 4 * i);
+    emit(&p, 0x0ff0000f); /* 5: fence seals and drains it: done at 6, then 4 cycles */
+    const struct rv_core *c = run();
+    cr_expect_eq(c->halt_cycle, 12);
+    cr_expect_eq(c->st.stall[STALL_STORE_QUEUE], 1);
+}
+
+Test(rv_timing, uncoalesced_store_drains_in_five)
+{
+    E(&p, LUI, 5, 0, 0, 0x20000); /* 0 */
+    E(&p, SW, 0, 5, 0, 0);        /* 1 */
+    emit(&p, 0x0ff0000f);          /* 2: seals at 2, drained at 7, then 4 cycles */
+    const struct rv_core *c = run();
+    cr_expect_eq(c->halt_cycle, 13);
+    cr_expect_eq(c->st.stall[STALL_STORE_QUEUE], 5);
+}
+
+Test(rv_timing, load_overlapping_queued_store_waits_for_drain)
+{
+    E(&p, LUI, 5, 0, 0, 0x20000); /* 0 */
+    E(&p, SW, 0, 5, 0, 0);        /* 1 */
+    E(&p, LW, 6, 5, 0, 0);        /* 2: overlaps: queue drains at 7, then 8-cycle miss: 15 */
+    E(&p, ADDI, 7, 6, 0, 0);      /* 15 */
+    const struct rv_core *c = run();
+    cr_expect_eq(c->halt_cycle, 18);
+}
+
+Test(rv_timing, amo_latency_twelve)
+{
+    E(&p, LUI, 5, 0, 0, 0x20000);  /* 0 */
+    E(&p, AMOADD, 6, 5, 0, 0);     /* 1: result at 13 */
+    E(&p, ADDI, 7, 6, 0, 0);       /* 13 */
+    const struct rv_core *c = run();
+    cr_expect_eq(c->halt_cycle, 16);
+}

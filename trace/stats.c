@@ -1,0 +1,124 @@
+#include "stats.h"
+
+#include <inttypes.h>
+
+#include "../core/tile.h"
+
+static uint64_t core_cycles(const struct rv_core *c)
+{
+    /* Cycles from reset to the core's end (halt, block or now): active + stalls. */
+    uint64_t n = c->st.active;
+    for (int s = 0; s < STALL_COUNT; s++)
+        n += c->st.stall[s];
+    return n;
+}
+
+void stats_report(const struct tile *t, FILE *f)
+{
+    fprintf(f, "tensim: %s tile, %" PRIu64 " cycles (%.3f us at %s)\n", t->arch->name, t->cycles,
+            (double)t->cycles / (t->arch->id == ARCH_WORMHOLE ? 1000.0 : 1350.0),
+            t->arch->id == ARCH_WORMHOLE ? "1.0 GHz" : "1.35 GHz");
+    fprintf(f, "%-7s %12s %12s %6s  %s\n", "core", "instret", "cycles", "IPC", "stall cycles");
+    for (int i = 0; i < NUM_CORES; i++) {
+        const struct rv_core *c = &t->core[i];
+        if (c->state == CORE_OFF)
+            continue;
+        uint64_t cyc = core_cycles(c);
+        fprintf(f, "%-7s %12" PRIu64 " %12" PRIu64 " %6.3f ", core_name(i), c->st.instret, cyc,
+                cyc ? (double)c->st.instret / (double)cyc : 0.0);
+        int any = 0;
+        for (int s = 0; s < STALL_COUNT; s++) {
+            if (c->st.stall[s]) {
+                fprintf(f, " %s=%" PRIu64, core_stall_key(s), c->st.stall[s]);
+                any = 1;
+            }
+        }
+        fprintf(f, "%s\n", any ? "" : " none");
+    }
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static const char *state_name(enum core_state s)
+{
+    switch (s) {
+    case CORE_OFF: return "off";
+    case CORE_RUNNING: return "running";
+    case CORE_BLOCKED: return "blocked";
+    default: return "halted";
+    }
+}
+
+void stats_json(const struct tile *t, FILE *f)
+{
+    fprintf(f, "{\n  \"schema\": \"tensim-stats\",\n  \"version\": 1,\n");
+    fprintf(f, "  \"arch\": \"%s\",\n  \"cycles\": %" PRIu64 ",\n", t->arch->name, t->cycles);
+    fprintf(f, "  \"error\": ");
+    if (t->err.kind == ERR_NONE) {
+        fprintf(f, "null,\n");
+    } else {
+        fprintf(f, "{\"category\": ");
+        json_str(f, err_kind_text(t->err.kind));
+        fprintf(f, ", \"exit_code\": %d, \"where\": ", err_kind_exit_code(t->err.kind));
+        json_str(f, t->err.where);
+        fprintf(f, ", \"pc\": %" PRIu32 ", \"cycle\": %" PRIu64 ", \"message\": ", t->err.pc, t->err.cycle);
+        json_str(f, t->err.text);
+        fprintf(f, "},\n");
+    }
+    fprintf(f, "  \"cores\": {");
+    const char *sep = "";
+    for (int i = 0; i < NUM_CORES; i++) {
+        const struct rv_core *c = &t->core[i];
+        if (c->state == CORE_OFF)
+            continue;
+        const struct core_stats *s = &c->st;
+        uint64_t cyc = core_cycles(c);
+        fprintf(f, "%s\n    \"%s\": {\n", sep, core_name(i));
+        fprintf(f, "      \"state\": \"%s\", \"exit_code\": %d, \"pc\": %" PRIu32 ",\n",
+                state_name(c->state), c->exit_code, c->pc);
+        fprintf(f, "      \"cycles\": %" PRIu64 ", \"instret\": %" PRIu64 ", \"active\": %" PRIu64
+                   ", \"ipc\": %.6f,\n",
+                cyc, s->instret, s->active, cyc ? (double)s->instret / (double)cyc : 0.0);
+        fprintf(f, "      \"stalls\": {");
+        for (int k = 0; k < STALL_COUNT; k++)
+            fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", core_stall_key(k), s->stall[k]);
+        fprintf(f, "},\n");
+        fprintf(f,
+                "      \"branches\": %" PRIu64 ", \"mispredicts\": %" PRIu64 ", \"loads\": %" PRIu64
+                ", \"stores\": %" PRIu64 ", \"l0_hits\": %" PRIu64 ", \"l0_misses\": %" PRIu64
+                ", \"l0_flushes\": %" PRIu64 ", \"tensix_pushes\": %" PRIu64 ",\n",
+                s->branches, s->mispredicts, s->loads, s->stores, s->l0_hits, s->l0_misses,
+                s->l0_flushes, s->tensix_pushes);
+        fprintf(f, "      \"opcodes\": {");
+        const char *osep = "";
+        for (int op = 0; op < RV_OP_COUNT; op++) {
+            if (!s->op_count[op])
+                continue;
+            fprintf(f, "%s", osep);
+            json_str(f, rv_desc(op)->mnemonic);
+            fprintf(f, ": %" PRIu64, s->op_count[op]);
+            osep = ", ";
+        }
+        fprintf(f, "}\n    }");
+        sep = ",";
+    }
+    fprintf(f, "\n  },\n  \"threads\": {");
+    for (int i = 0; i < NUM_THREADS; i++) {
+        const struct tensix_thread *th = &t->thread[i];
+        fprintf(f, "%s\n    \"T%d\": {\"pushed\": %" PRIu64 ", \"fifo1\": %u, \"fifo2\": %u}",
+                i ? "," : "", i, th->pushed, th->fifo1.count, th->fifo2.count);
+    }
+    fprintf(f, "\n  }\n}\n");
+}

@@ -1,0 +1,77 @@
+/* The Tensix instruction set, expanded from units/tensix.def: the form table, a decoder, field
+ * extraction and a disassembler, for Blackhole and Wormhole B0. Everything here is const. */
+#ifndef TENSIM_UNITS_TENSIX_ISA_H
+#define TENSIM_UNITS_TENSIX_ISA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Which part of the tile executes an instruction (spec/instructions.md, one table per unit). */
+enum tt_unit {
+    TT_UNIT_MOP,        /* frontend MOP expander */
+    TT_UNIT_REPLAY,     /* frontend replay expander */
+    TT_UNIT_AUTOTTSYNC, /* frontend Auto TTSync (Blackhole) */
+    TT_UNIT_SYNC,
+    TT_UNIT_CFG,
+    TT_UNIT_THCON,
+    TT_UNIT_MISC,
+    TT_UNIT_FPU,
+    TT_UNIT_SFPU,
+    TT_UNIT_UNPACK,
+    TT_UNIT_PACK,
+    TT_UNIT_XMOV,
+    TT_UNIT_NONE, /* opcode with no ISA page: unit not documented */
+    TT_UNIT_COUNT
+};
+
+enum tt_arch_bit { TT_ARCH_BH = 1, TT_ARCH_WH = 2 };
+
+enum tt_form_id {
+#define TT_INSN(form, mnemonic, opcode, unit, archs, mask, match) TT_FORM_##form,
+#define TT_FIELD(form, field, hi, lo)
+#include "tensix.def"
+#undef TT_INSN
+#undef TT_FIELD
+    TT_FORM_COUNT
+};
+
+struct tt_field {
+    const char *name;
+    uint8_t hi, lo; /* bit range [hi:lo] inside [23:0] */
+};
+
+struct tt_form {
+    const char *name;     /* form identifier, e.g. "STALLWAIT_BH" */
+    const char *mnemonic; /* e.g. "STALLWAIT" */
+    uint8_t opcode;       /* bits [31:24] */
+    uint8_t unit;         /* enum tt_unit */
+    uint8_t archs;        /* enum tt_arch_bit, or-ed */
+    uint8_t nfields;
+    uint32_t mask, match; /* the word is this form when (word & mask) == match (bits [23:0]) */
+    const struct tt_field *field; /* nfields entries, most significant first */
+};
+
+/* Indexed by enum tt_form_id, in tensix.def order. */
+extern const struct tt_form tt_forms[TT_FORM_COUNT];
+
+/* The form of `word` on one architecture (TT_ARCH_BH or TT_ARCH_WH), NULL if undefined there. */
+const struct tt_form *tt_decode(unsigned arch_bit, uint32_t word);
+
+/* Value of field i of form f in word (unsigned; sign-extend where the ISA says signed). */
+static inline uint32_t tt_field_get(const struct tt_form *f, unsigned i, uint32_t word)
+{
+    const struct tt_field *d = &f->field[i];
+    return (word >> d->lo) & (0xFFFFFFFFu >> (31 - (d->hi - d->lo)));
+}
+
+/* One line of disassembly, e.g. "SEMINIT NewMax=1 NewValue=0 SemaphoreMask=0x4", or
+ * ".tt 0xDEADBEEF (undefined)". Returns what snprintf would: the full length. */
+int tt_disasm(unsigned arch_bit, uint32_t word, char *buf, size_t n);
+
+const char *tt_unit_name(enum tt_unit u);
+
+/* True when some word valid on arch_bit would match both forms (a == b counts). */
+bool tt_forms_overlap(const struct tt_form *a, const struct tt_form *b, unsigned arch_bit);
+
+#endif
