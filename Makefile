@@ -107,7 +107,7 @@ GUEST_S   := $(wildcard test/guest/*.S)
 GUEST_ELF := $(GUEST_S:test/guest/%.S=$(B)/guest/%.elf)
 $(B)/guest/%.elf: test/guest/%.S test/guest/guest.h riscv/sdk/trisc0.ld riscv/sdk/common.ld | $(B)/.deps
 	@mkdir -p $(@D)
-	$(RVCC) -march=rv32ima_zicsr_zba_zbb -mabi=ilp32 -nostdlib -nostartfiles -Itest/guest \
+	$(RVCC) -march=rv32ima_zicsr_zifencei_zba_zbb -mabi=ilp32 -nostdlib -nostartfiles -Itest/guest \
 	  -Wl,--no-warn-rwx-segments -Lriscv/sdk -T riscv/sdk/$(if $(findstring brisc,$*),brisc,trisc0).ld -o $@ $<
 
 kernels: $(KERNELS) $(GUEST_ELF)
