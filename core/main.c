@@ -107,7 +107,7 @@ static int cmd_run(int argc, char **argv)
         }
         if (i + 1 >= argc)
             return usage_error("%s needs a value", a);
-        const char *v = argv[++i];
+        char *v = argv[++i]; /* argv strings are ours to split in place */
         if (core >= 0) {
             if (prog[core])
                 return usage_error("two programs for %s", a);
@@ -121,22 +121,21 @@ static int cmd_run(int argc, char **argv)
         } else if (!strcmp(a, "--stats")) {
             stats_file = v;
         } else if (!strcmp(a, "--load")) {
-            const char *at = strrchr(v, '@');
-            if (!at || nloads == MAX_XFER || parse_u64(at + 1, &loads[nloads].addr))
+            char *at = strrchr(v, '@');
+            if (!at || at == v || nloads == MAX_XFER || parse_u64(at + 1, &loads[nloads].addr))
                 return usage_error("--load wants FILE@ADDR, got %s", v);
-            char *file = strdup(v);
-            file[at - v] = 0;
-            loads[nloads++].file = file;
+            *at = 0;
+            loads[nloads++].file = v;
         } else if (!strcmp(a, "--dump")) {
-            char *spec = strdup(v), *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : 0;
+            char *c1 = strchr(v, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : 0;
             if (!c2 || ndumps == MAX_XFER)
                 return usage_error("--dump wants ADDR:LEN:FILE, got %s", v);
             *c1 = *c2 = 0;
             struct xfer *x = &dumps[ndumps];
-            if (parse_u64(spec, &x->addr) || parse_u64(c1 + 1, &x->len) || !c2[1])
+            if (parse_u64(v, &x->addr) || parse_u64(c1 + 1, &x->len) || !c2[1])
                 return usage_error("--dump wants ADDR:LEN:FILE, got %s", v);
             if (x->addr > arch->l1_size || x->len > arch->l1_size - x->addr)
-                return usage_error("--dump range %s is outside L1", v);
+                return usage_error("--dump range starting at %s is outside L1", v);
             x->file = c2 + 1;
             ndumps++;
         } else {
@@ -171,9 +170,10 @@ static int cmd_run(int argc, char **argv)
         sim_print_error(&t->err, stderr);
         status = err_kind_exit_code(t->err.kind);
     } else {
+        /* A guest exit code the host cannot represent (a multiple of 256) still fails. */
         for (int k = 0; k < NUM_CORES && !status; k++)
-            if (t->core[k].state == CORE_HALTED)
-                status = t->core[k].exit_code & 0xFF;
+            if (t->core[k].state == CORE_HALTED && t->core[k].exit_code)
+                status = (t->core[k].exit_code & 0xFF) ? (t->core[k].exit_code & 0xFF) : 1;
         for (unsigned i = 0; i < ndumps; i++)
             if (dump_raw(t, &dumps[i]))
                 status = err_kind_exit_code(ERR_HOST);

@@ -36,7 +36,7 @@ static int32_t immediate(enum rv_format f, uint32_t w)
     case RVF_SH:
         return (w >> 20) & 31;
     case RVF_S:
-        return ((int32_t)w >> 25 << 5) | ((w >> 7) & 31);
+        return sext((w >> 25) << 5 | ((w >> 7) & 31), 12);
     case RVF_B:
         return sext(((w >> 31) & 1) << 12 | ((w >> 7) & 1) << 11 | ((w >> 25) & 63) << 5 |
                         ((w >> 8) & 15) << 1,

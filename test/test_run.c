@@ -1,0 +1,128 @@
+/* The tensim command end to end: the SDK examples, --stats, --load/--dump, determinism. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static char out[65536];
+
+#define PIPELINE "--trisc0 build/kernels/pipeline-unpack.elf --trisc1 build/kernels/pipeline-math.elf " \
+                 "--trisc2 build/kernels/pipeline-pack.elf"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "cannot read %s", path);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return strdup(buf);
+}
+
+/* Value of "key": N after the first occurrence of `scope` in json. */
+static unsigned long long field(const char *json, const char *scope, const char *key)
+{
+    const char *p = strstr(json, scope);
+    cr_assert(p, "no %s", scope);
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\": ", key);
+    p = strstr(p, pat);
+    cr_assert(p, "no %s in %s", key, scope);
+    return strtoull(p + strlen(pat), 0, 10);
+}
+
+Test(run, hello_prints_and_exits_zero)
+{
+    cr_expect_eq(run_tensim("run -q build/kernels/hello.elf", out, sizeof out), 0, "%s", out);
+    cr_expect_str_eq(out, "hello from TRISC0: crc32(\"123456789\") = 0xcbf43926\n");
+}
+
+Test(run, three_core_pipeline_with_stats)
+{
+    cr_expect_eq(run_tensim("run --stats /tmp/tensim-test-stats.json " PIPELINE, out, sizeof out), 0,
+                 "%s", out);
+    cr_expect(strstr(out, "pack: 8 blocks of 64 words, checksum 0x18af0d8e, 0 mismatches") != NULL,
+              "%s", out);
+    cr_expect(strstr(out, "TRISC2 ") != NULL, "report lists TRISC2:\n%s", out);
+    char *json = slurp("/tmp/tensim-test-stats.json");
+    static const char *const cores[] = {"\"TRISC0\"", "\"TRISC1\"", "\"TRISC2\""};
+    static const char *const stalls[] = {"operand", "div", "mispredict", "serialise",
+                                         "store_queue", "memory", "tensix_fifo_full"};
+    unsigned long long total = field(json, "\"cycles\"", "cycles"), longest = 0;
+    for (int c = 0; c < 3; c++) {
+        unsigned long long sum = field(json, cores[c], "active");
+        for (size_t s = 0; s < sizeof stalls / sizeof stalls[0]; s++)
+            sum += field(json, cores[c], stalls[s]);
+        cr_expect_eq(sum, field(json, cores[c], "cycles"), "%s: active + stalls", cores[c]);
+        cr_expect_eq(field(json, cores[c], "exit_code"), 0);
+        if (sum > longest)
+            longest = sum;
+    }
+    cr_expect_eq(longest, total, "the run ends when the last core halts");
+    cr_expect(strstr(json, "\"BRISC\"") == NULL, "cores without a program are not listed");
+    free(json);
+    unlink("/tmp/tensim-test-stats.json");
+}
+
+Test(run, deterministic)
+{
+    char first[65536];
+    cr_assert_eq(run_tensim("run --stats /tmp/tensim-det1.json " PIPELINE, first, sizeof first), 0);
+    cr_assert_eq(run_tensim("run --stats /tmp/tensim-det2.json " PIPELINE, out, sizeof out), 0);
+    cr_expect_str_eq(first, out);
+    char *a = slurp("/tmp/tensim-det1.json"), *b = slurp("/tmp/tensim-det2.json");
+    cr_expect_str_eq(a, b);
+    free(a);
+    free(b);
+    unlink("/tmp/tensim-det1.json");
+    unlink("/tmp/tensim-det2.json");
+}
+
+Test(run, load_and_dump)
+{
+    const uint32_t in[4] = {1, 2, 0xfffffffe, 41};
+    FILE *f = fopen("/tmp/tensim-in.bin", "wb");
+    fwrite(in, 4, 4, f);
+    fclose(f);
+    cr_assert_eq(run_tensim("run -q --load /tmp/tensim-in.bin@0x30000 "
+                            "--dump 0x30100:16:/tmp/tensim-out.bin build/guest/copy_l1.elf",
+                            out, sizeof out),
+                 0, "%s", out);
+    uint32_t got[4] = {0};
+    f = fopen("/tmp/tensim-out.bin", "rb");
+    cr_assert(f);
+    cr_expect_eq(fread(got, 4, 4, f), 4);
+    fclose(f);
+    const uint32_t want[4] = {2, 3, 0xffffffff, 42};
+    cr_expect_arr_eq(got, want, sizeof want);
+    unlink("/tmp/tensim-in.bin");
+    unlink("/tmp/tensim-out.bin");
+}
+
+Test(run, load_that_does_not_fit)
+{
+    FILE *f = fopen("/tmp/tensim-big.bin", "wb");
+    fwrite("12345678", 1, 8, f);
+    fclose(f);
+    cr_expect_eq(run_tensim("run --load /tmp/tensim-big.bin@0x17fffc build/guest/exit7.elf", out,
+                            sizeof out),
+                 101);
+    cr_expect(strstr(out, "/tmp/tensim-big.bin: does not fit in L1 at 0x17fffc (4 bytes of room)"),
+              "%s", out);
+    unlink("/tmp/tensim-big.bin");
+}
+
+Test(run, stats_on_error_names_the_category)
+{
+    cr_expect_eq(run_tensim("run -q --stats /tmp/tensim-err.json build/guest/undefined.elf", out,
+                            sizeof out),
+                 102);
+    char *json = slurp("/tmp/tensim-err.json");
+    cr_expect(strstr(json, "\"category\": \"undefined instruction\", \"exit_code\": 102") != NULL,
+              "%s", json);
+    free(json);
+    unlink("/tmp/tensim-err.json");
+}
