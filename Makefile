@@ -101,6 +101,7 @@ $(eval $(call kernel,hello,trisc0,$(EX)/hello.c))
 $(eval $(call kernel,pipeline-unpack,trisc0,$(EX)/pipeline/unpack.c))
 $(eval $(call kernel,pipeline-math,trisc1,$(EX)/pipeline/math.c))
 $(eval $(call kernel,pipeline-pack,trisc2,$(EX)/pipeline/pack.c))
+$(eval $(call kernel,tt-push,trisc0,test/kernels/tt_push.c))
 
 # Bare-metal test programs: assembly only, linked at TRISC0's window (BRISC's for brisc_*).
 GUEST_S   := $(wildcard test/guest/*.S)

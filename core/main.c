@@ -134,14 +134,15 @@ static int cmd_run(int argc, char **argv)
             struct xfer *x = &dumps[ndumps];
             if (parse_u64(v, &x->addr) || parse_u64(c1 + 1, &x->len) || !c2[1])
                 return usage_error("--dump wants ADDR:LEN:FILE, got %s", v);
-            if (x->addr > arch->l1_size || x->len > arch->l1_size - x->addr)
-                return usage_error("--dump range starting at %s is outside L1", v);
             x->file = c2 + 1;
             ndumps++;
         } else {
             return usage_error("unknown option %s", a);
         }
     }
+    for (unsigned i = 0; i < ndumps; i++) /* checked here: --arch may come after --dump */
+        if (dumps[i].addr > arch->l1_size || dumps[i].len > arch->l1_size - dumps[i].addr)
+            return usage_error("--dump range of %s is outside L1", dumps[i].file);
     int any = 0;
     for (int k = 0; k < NUM_CORES; k++)
         any |= prog[k] != 0;

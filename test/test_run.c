@@ -126,3 +126,19 @@ Test(run, stats_on_error_names_the_category)
     free(json);
     unlink("/tmp/tensim-err.json");
 }
+
+Test(run, sdk_encoders_reach_fifo1)
+{
+    /* Nothing drains FIFO1 yet, so the run ends "unimplemented" and lists what is queued. */
+    cr_expect_eq(run_tensim("run -q build/kernels/tt-push.elf", out, sizeof out), 105, "%s", out);
+    cr_expect(strstr(out, "thread T0: FIFO1 holds 3 instructions, first SEMINIT NewMax=1 NewValue=0 "
+                          "SemaphoreMask=0x4") != NULL,
+              "%s", out);
+}
+
+Test(run, dump_outside_l1_is_a_usage_error)
+{
+    cr_expect_eq(run_tensim("run --dump 0x17fff0:32:/tmp/x.bin build/guest/exit7.elf", out, sizeof out),
+                 100);
+    cr_expect(strstr(out, "--dump range of /tmp/x.bin is outside L1") != NULL, "%s", out);
+}
