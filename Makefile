@@ -70,6 +70,14 @@ $(B)/sdk/tensix_ops.h: $(B)/gen_tensix_ops
 	@mkdir -p $(@D)
 	$< > $@.tmp && mv $@.tmp $@
 
+# The kernel-side configuration field constants come from the two configuration-register tables.
+$(B)/gen_cfg_defines: riscv/sdk/gen_cfg_defines.c units/cfg_bh.def units/cfg_wh.def units/cfg.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O1 -Iunits $< -o $@
+$(B)/sdk/tensix_cfg.h: $(B)/gen_cfg_defines
+	@mkdir -p $(@D)
+	$< > $@.tmp && mv $@.tmp $@
+
 # ---- kernels (RISC-V) -----------------------------------------------------------------------
 RVCC    := riscv64-unknown-elf-gcc
 # Code is compiled for the cores' ISA; the link names plain rv32im so that gcc picks the rv32im
@@ -80,7 +88,7 @@ RVLDFLAGS := -march=rv32im -mabi=ilp32 --specs=picolibc.specs -nostartfiles -Wl,
              -Wl,--no-warn-rwx-segments -Lriscv/sdk
 SDK_OBJ := $(B)/rv/riscv/sdk/crt0.o $(B)/rv/riscv/sdk/tensim_stdio.o
 
-$(B)/rv/%.o: %.c riscv/sdk/tensim.h $(B)/sdk/tensix_ops.h | $(B)/.deps
+$(B)/rv/%.o: %.c riscv/sdk/tensim.h $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h | $(B)/.deps
 	@mkdir -p $(@D)
 	$(RVCC) $(RVCFLAGS) -c $< -o $@
 $(B)/rv/%.o: %.S | $(B)/.deps
@@ -146,4 +154,4 @@ bench: $(B)/.deps $(BENCHSRC:bench/%.c=$(B)/bench/%) $(B)/tensim kernels
 clean:
 	rm -rf $(B)
 
--include $(OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TEST_ASAN_OBJ:.o=.d)
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

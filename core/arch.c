@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "../units/unit.h"
+
 /* Blackhole. Sources: spec/memory-map.md §1 and §6.2 (sizes, reset PCs), spec/sync-timing.md §1
  * (FIFO1 "29-32") and §16 (core timing), shared/calibration.md "RISC-V cores (BH, measured)". */
 static const struct arch blackhole = {
@@ -14,6 +16,12 @@ static const struct arch blackhole = {
     .fifo1_accept_limit = 28,
     .ttinsn_fuse_max = 4,
     .has_zaamo = true,
+    /* BH:STALLWAIT.md: 13 condition bits, default 0x0F (C0-C3) */
+    .stall_cond_bits = 13,
+    .stall_cond_default = 0x0F,
+    .stall_cond_map = {WC_THCON_MEM, WC_UNPACK0, WC_UNPACK1, WC_PACK0, WC_FPU, WC_SRCA_UNPACK,
+                       WC_SRCB_UNPACK, WC_SRCA_FPU, WC_SRCB_FPU, WC_MOVER, WC_RISCV_MMIO, WC_SFPU,
+                       WC_CFG},
     .rv =
         {
             .mispredict_penalty = 4, /* BHR:README.md, 4-cycle bubble */
@@ -45,6 +53,12 @@ static const struct arch wormhole = {
     .fifo1_accept_limit = 0, /* 0: plain FIFO, accepts while not full */
     .ttinsn_fuse_max = 1,
     .has_zaamo = false,
+    /* WH:STALLWAIT.md: 15 condition bits, default 0x7F (C0-C6) */
+    .stall_cond_bits = 15,
+    .stall_cond_default = 0x7F,
+    .stall_cond_map = {WC_THCON_MEM, WC_UNPACK0, WC_UNPACK1, WC_PACK0, WC_PACK1, WC_PACK2,
+                       WC_PACK3, WC_FPU, WC_SRCA_UNPACK, WC_SRCB_UNPACK, WC_SRCA_FPU, WC_SRCB_FPU,
+                       WC_MOVER, WC_RISCV_MMIO, WC_SFPU},
     .rv =
         {
             .mispredict_penalty = 2, /* WHR:README.md, 2-cycle bubble */

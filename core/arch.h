@@ -48,6 +48,10 @@ struct arch {
     unsigned fifo1_accept_limit;
     unsigned ttinsn_fuse_max; /* adjacent .ttinsn words pushed in one cycle (1 = no fusion) */
     bool has_zaamo;
+    /* STALLWAIT: ConditionMask width, the mask used when it is 0, and bit -> enum wait_cond */
+    unsigned stall_cond_bits;
+    unsigned stall_cond_default;
+    uint8_t stall_cond_map[16];
     struct rv_timing rv;
 };
 

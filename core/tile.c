@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sync/gate.h"
 #include "../units/tensix_isa.h"
 
 struct tile *tile_create(const struct arch *arch)
@@ -38,12 +39,8 @@ void tile_reset(struct tile *t)
     memset(t->local_ram, 0, sizeof t->local_ram);
     for (int i = 0; i < NUM_CORES; i++)
         rv_core_reset(&t->core[i], i, t->arch->reset_pc[i]);
-    for (int i = 0; i < NUM_THREADS; i++) {
-        struct tensix_thread *th = &t->thread[i];
-        memset(th, 0, sizeof *th);
-        tt_fifo_init(&th->fifo1, t->arch->fifo1_depth[i], t->arch->fifo1_accept_limit);
-        tt_fifo_init(&th->fifo2, 8, 0); /* FIFO2: 8 entries (spec/sync-timing.md §1) */
-    }
+    coproc_reset(t);
+    memset(&t->src, 0, sizeof t->src); /* unpackers own every bank, all bank indices 0 */
     memset(&t->err, 0, sizeof t->err);
     t->now = 0;
     t->cycles = 0;
@@ -92,10 +89,6 @@ void tile_error_detail(struct tile *t, const char *fmt, ...)
 
 /* ---- end of run: deadlock and drain reports ---- */
 
-static unsigned tt_arch_bit(const struct tile *t)
-{
-    return t->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
-}
 
 static void describe_core(struct tile *t, const struct rv_core *c)
 {
@@ -124,79 +117,107 @@ static void describe_core(struct tile *t, const struct rv_core *c)
                       c->id == CORE_BRISC ? 2 : 1, c->wait_arg, f->count);
 }
 
-static void describe_threads(struct tile *t)
-{
-    for (unsigned i = 0; i < NUM_THREADS; i++) {
-        const struct tensix_thread *th = &t->thread[i];
-        for (int k = 0; k < 2; k++) {
-            const struct tt_fifo *f = k ? &th->fifo2 : &th->fifo1;
-            if (!f->count)
-                continue;
-            char dis[128];
-            tt_disasm(tt_arch_bit(t), tt_fifo_peek(f, 0), dis, sizeof dis);
-            tile_error_detail(t,
-                              "  thread T%u: FIFO%d holds %u instruction%s, first %s; nothing "
-                              "drains it yet (the MOP expander, replay expander and Wait Gate are "
-                              "not built)",
-                              i, k + 1, f->count, f->count == 1 ? "" : "s", dis);
-        }
-    }
-}
-
 static bool coprocessor_drained(const struct tile *t)
 {
     for (unsigned i = 0; i < NUM_THREADS; i++)
-        if (t->thread[i].fifo1.count || t->thread[i].fifo2.count)
+        if (!thread_drained(t, i))
             return false;
     return true;
 }
 
+/* ---- waking agents ---- */
+
+/* The coprocessor comes first in a cycle, so an agent running now must stop before `cycle`. */
+void tile_wake_coproc(struct tile *t, uint64_t cycle)
+{
+    if (cycle < t->coproc_wake)
+        t->coproc_wake = cycle;
+    if (cycle < t->limit)
+        t->limit = cycle;
+}
+
+/* Called by the coprocessor during cycle `now`: the cores act after it in the same cycle. */
+void tile_unblock_pushers(struct tile *t, unsigned th)
+{
+    unsigned mask = t->thread[th].blocked_cores;
+    t->thread[th].blocked_cores = 0;
+    for (int i = 0; i < NUM_CORES; i++)
+        if (mask >> i & 1)
+            rv_unblock(&t->core[i], t->now);
+    if (mask && t->now + 1 < t->limit)
+        t->limit = t->now + 1;
+}
+
 /* ---- the scheduler ---- */
+
+/* Agents in the order they act within a cycle: the coprocessor (index 0), then the cores. */
+#define COPROC_AGENT 0
+#define NUM_AGENTS (1 + NUM_CORES)
+
+static uint64_t agent_wake(const struct tile *t, int a)
+{
+    if (a == COPROC_AGENT)
+        return t->coproc_wake;
+    const struct rv_core *c = &t->core[a - 1];
+    return c->state == CORE_RUNNING ? c->wake : CYCLE_NEVER;
+}
+
+static void run_coproc(struct tile *t)
+{
+    while (t->coproc_wake < t->limit && t->err.kind == ERR_NONE) {
+        t->now = t->coproc_wake;
+        /* Sleep after a quiet cycle: nothing inside can change until another agent acts (which
+         * wakes it) or a unit finishes (units will report their next event here). */
+        t->coproc_wake = coproc_step(t) ? t->now + 1 : CYCLE_NEVER;
+    }
+}
 
 enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
 {
     uint64_t end = max_cycles ? max_cycles : CYCLE_NEVER;
     while (t->err.kind == ERR_NONE) {
-        /* Pick the agent with the smallest (wake, index) and let it run until it would pass
-         * the next agent in that order. With one busy agent this is a tight loop in rv_run. */
-        int first = -1;
+        /* Pick the agent with the smallest (wake, index); it runs until it would pass the next
+         * agent in that order. With one busy agent this is a tight loop inside it. */
+        int first = -1, second = NUM_AGENTS;
         uint64_t w0 = CYCLE_NEVER, w1 = CYCLE_NEVER;
-        int second = NUM_CORES;
-        for (int i = 0; i < NUM_CORES; i++) {
-            const struct rv_core *c = &t->core[i];
-            if (c->state != CORE_RUNNING)
-                continue;
-            if (c->wake < w0) {
-                w1 = w0, second = first < 0 ? NUM_CORES : first;
-                w0 = c->wake, first = i;
-            } else if (c->wake < w1) {
-                w1 = c->wake, second = i;
+        for (int a = 0; a < NUM_AGENTS; a++) {
+            uint64_t w = agent_wake(t, a);
+            if (w < w0) {
+                w1 = w0, second = first < 0 ? NUM_AGENTS : first;
+                w0 = w, first = a;
+            } else if (w < w1) {
+                w1 = w, second = a;
             }
         }
         if (first < 0)
             break;
         if (w0 >= end) {
-            t->now = end;
+            t->now = t->cycles = end;
             tile_error(t, ERR_CYCLE_LIMIT, -1, 0, "no end after %llu cycles (--max-cycles)",
                        (unsigned long long)end);
             for (int i = 0; i < NUM_CORES; i++)
                 describe_core(t, &t->core[i]);
-            t->cycles = end;
+            coproc_describe(t);
+            coproc_account_close(t, end);
             return t->err.kind;
         }
         /* Same-cycle ties go to the lower index: the leader may also act at cycle w1 when it
          * comes first in agent order. */
-        uint64_t limit = w1 == CYCLE_NEVER ? CYCLE_NEVER : w1 + (first < second ? 1 : 0);
-        if (limit > end)
-            limit = end;
-        rv_run(t, &t->core[first], limit);
+        t->limit = w1 == CYCLE_NEVER ? CYCLE_NEVER : w1 + (first < second ? 1 : 0);
+        if (t->limit > end)
+            t->limit = end;
+        if (first == COPROC_AGENT)
+            run_coproc(t);
+        else
+            rv_run(t, &t->core[first - 1]);
     }
     if (t->err.kind != ERR_NONE) {
-        t->cycles = t->now;
+        t->cycles = t->now + 1;
+        coproc_account_close(t, t->cycles);
         return t->err.kind;
     }
 
-    uint64_t last = 0;
+    uint64_t last = t->coproc_last_active + 1;
     bool blocked = false;
     for (int i = 0; i < NUM_CORES; i++) {
         const struct rv_core *c = &t->core[i];
@@ -209,17 +230,12 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
         }
     }
     t->now = t->cycles = last;
-    if (blocked) {
+    coproc_account_close(t, last);
+    if (blocked || !coprocessor_drained(t)) {
         tile_error(t, ERR_DEADLOCK, -1, 0, "no agent can make progress");
         for (int i = 0; i < NUM_CORES; i++)
             describe_core(t, &t->core[i]);
-        describe_threads(t);
-        return t->err.kind;
-    }
-    if (!coprocessor_drained(t)) {
-        tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
-                   "all cores halted but Tensix instructions are still queued");
-        describe_threads(t);
+        coproc_describe(t);
         return t->err.kind;
     }
     return ERR_NONE;

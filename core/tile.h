@@ -11,12 +11,22 @@
 #include <stdio.h>
 
 #include "../riscv/core.h"
-#include "../sync/fifo.h"
+#include "../sync/sync_unit.h"
+#include "../sync/thread.h"
 #include "arch.h"
 #include "error.h"
 
 #define CYCLE_NEVER UINT64_MAX
 #define LOCAL_RAM_MAX 8192
+
+/* Which client may use each SrcA/SrcB bank and which bank each side points at
+ * (WH:SrcASrcB.md). Only ownership is modelled so far: the STALLWAIT conditions read it. At
+ * reset both banks belong to the unpackers and every bank index is 0 (spec/memory-map.md §6.2). */
+enum src_client { SRC_CLIENT_UNPACKERS, SRC_CLIENT_MATRIX };
+struct src_owner {
+    uint8_t srca_client[2], srcb_client[2];
+    uint8_t unpack_srca_bank, unpack_srcb_bank, fpu_srca_bank, fpu_srcb_bank;
+};
 
 struct tile {
     const struct arch *arch;
@@ -28,6 +38,20 @@ struct tile {
 
     struct rv_core core[NUM_CORES];
     struct tensix_thread thread[NUM_THREADS];
+    struct sync_unit sync;
+    struct src_owner src;
+    uint8_t res_next[RES_COUNT]; /* round-robin pointer per shared resource (sync/gate.c) */
+
+    /* Scheduling: the coprocessor agent (all threads' pipes and the backend units) acts first
+     * in a cycle, then the cores in index order. `limit` is the (exclusive) cycle up to which
+     * the running agent may go before another agent must act; waking an agent lowers it. */
+    uint64_t coproc_wake;
+    uint64_t coproc_last_active;
+    uint64_t limit;
+
+    /* Optional observer of every instruction passing a Wait Gate (tests, traces). */
+    void (*on_issue)(void *ctx, unsigned thread, uint64_t cycle, uint32_t word);
+    void *on_issue_ctx;
 
     struct sim_error err;
     FILE *out, *errout; /* where guest writes (ecall 64) go */
@@ -50,6 +74,11 @@ int tile_error(struct tile *t, enum err_kind kind, int core, uint32_t pc, const 
     __attribute__((format(printf, 5, 6)));
 /* Append a line to the error's detail text. */
 void tile_error_detail(struct tile *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Wake the coprocessor at `cycle` (a push, a semaphore write, a config write ...). */
+void tile_wake_coproc(struct tile *t, uint64_t cycle);
+/* Let cores blocked pushing into thread th's FIFO1 retry this cycle. */
+void tile_unblock_pushers(struct tile *t, unsigned th);
 
 /* Run until every started core has halted and the coprocessor has drained, an error, or
  * max_cycles (0 = no limit). Returns the error kind (ERR_NONE on a clean finish). */

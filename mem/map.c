@@ -29,13 +29,14 @@ static const struct region regions[] = {
     {0xFFB20000, 0xFFB2FFFF, "NoC 0 registers", REG_UNIMPLEMENTED, 7, ALL_CORES, BOTH, 0},
     {0xFFB30000, 0xFFB3FFFF, "NoC 1 registers", REG_UNIMPLEMENTED, 7, ALL_CORES, BOTH, 0},
     {0xFFB40000, 0xFFB7FFFF, "NoC overlay", REG_UNIMPLEMENTED, 7, ALL_CORES, BOTH, 0},
-    {0xFFB80000, 0xFFB80023, "MOP expander configuration", REG_UNIMPLEMENTED, 7, T_CORES, BOTH, 0},
+    {0xFFB80000, 0xFFB80023, "MOP expander configuration", REG_MOP_CFG, 7, T_CORES, BOTH, 0},
     {0xFFBD8000, 0xFFBDFFFF, "Tensix Dst window", REG_UNIMPLEMENTED, 4, T_CORES, BH, 0},
     {0xFFE00000, 0xFFE00FFF, "Tensix GPRs", REG_UNIMPLEMENTED, 4, ALL_CORES, BOTH, 0},
     {0xFFE40000, 0xFFE6FFFF, "Tensix instruction push", REG_INSTRN_PUSH, 3, ALL_CORES, BOTH, 0},
     {0xFFE80000, 0xFFE80003, "PCBuf", REG_UNIMPLEMENTED, 3, ALL_CORES, BOTH, 0},
     {0xFFE80004, 0xFFE8001F, "Manual TTSync", REG_UNIMPLEMENTED, 3, T_CORES, BOTH, 0},
-    {0xFFE80020, 0xFFE8FFFF, "Tensix semaphores", REG_UNIMPLEMENTED, 3, T_CORES, BOTH, 0},
+    {0xFFE80020, 0xFFE8003F, "Tensix semaphores", REG_SEMAPHORE, 3, T_CORES, BOTH, 0},
+    {0xFFE80040, 0xFFE8FFFF, "Tensix semaphores (undocumented part)", REG_UNIMPLEMENTED, 3, T_CORES, BOTH, 0},
     {0xFFE90000, 0xFFEAFFFF, "PCBuf (BRISC side)", REG_UNIMPLEMENTED, 3, B_CORE, BOTH, 0},
     {0xFFEC0000, 0xFFEC3FFF, "mailboxes", REG_UNIMPLEMENTED, 3, ALL_CORES, BOTH, 0},
     {0xFFEF0000, 0xFFEFFFFF, "Tensix backend configuration", REG_UNIMPLEMENTED, 4, ALL_CORES, BOTH,
@@ -148,6 +149,13 @@ enum mmio_status mmio_load(struct tile *t, int core, uint32_t addr, unsigned siz
         return MMIO_OK;
     case REG_TILE_CTRL:
         return tile_ctrl_load(t, core, addr & ~3u, val);
+    case REG_SEMAPHORE:
+        *val = sync_riscv_sem_load(&t->sync, (addr - 0xFFE80020u) / 4);
+        return MMIO_OK;
+    case REG_MOP_CFG:
+        tile_error(t, ERR_UNDEF_BEHAVIOUR, core, t->core[core].pc,
+                   "load from MOP expander configuration 0x%08x (write-only)", addr);
+        return MMIO_ERROR;
     case REG_INSTRN_PUSH:
         *val = 0; /* write-only; loads are not documented to do anything */
         tile_error(t, ERR_UNDEF_BEHAVIOUR, core, t->core[core].pc,
@@ -169,6 +177,22 @@ enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned si
         return MMIO_OK;
     case REG_TILE_CTRL:
         return tile_ctrl_store(t, core, addr & ~3u);
+    case REG_SEMAPHORE:
+        if (!sync_riscv_sem_store(t, (addr - 0xFFE80020u) / 4, val)) {
+            t->core[core].wait = WAIT_SYNC_SLOT;
+            return MMIO_BLOCK;
+        }
+        tile_wake_coproc(t, t->now + 1);
+        return MMIO_OK;
+    case REG_MOP_CFG:
+        /* WH:MOPExpander.md: software must not write while an expansion runs. */
+        if (mop_busy(&t->thread[core].mop)) {
+            tile_error(t, ERR_UNDEF_BEHAVIOUR, core, t->core[core].pc,
+                       "MOP configuration written while thread T%d's MOP expander is expanding", core);
+            return MMIO_ERROR;
+        }
+        mop_cfg_write(&t->thread[core].mop, (addr - MEM_MOP_CFG_BASE) / 4, val);
+        return MMIO_OK;
     case REG_INSTRN_PUSH: {
         unsigned window = (addr - MEM_INSTRN_BUF_BASE) >> 16; /* 0, 1, 2 */
         if (size != 4) {
@@ -207,5 +231,6 @@ enum mmio_status tensix_push(struct tile *t, int core, unsigned thread, const ui
     }
     th->pushed += n;
     t->core[core].st.tensix_pushes += n;
+    tile_wake_coproc(t, t->now + 1); /* visible to the coprocessor from the next cycle */
     return MMIO_OK;
 }

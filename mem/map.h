@@ -16,6 +16,8 @@ enum region_kind {
     REG_LOCAL_SLOW,   /* another core's local RAM through the shared slow mapping (BH) */
     REG_INSTRN_PUSH,  /* INSTRN_BUF_BASE / INSTRN1 / INSTRN2 */
     REG_TILE_CTRL,    /* tile control / debug / status (wall clock implemented) */
+    REG_SEMAPHORE,    /* Tensix semaphores 0..7 */
+    REG_MOP_CFG,      /* MOP expander configuration of the core's thread (write-only) */
     REG_UNIMPLEMENTED /* exists on silicon, not modelled yet */
 };
 

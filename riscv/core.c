@@ -354,7 +354,7 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first)
     return s == MMIO_OK ? n : 0;
 }
 
-void rv_run(struct tile *t, struct rv_core *c, uint64_t limit)
+void rv_run(struct tile *t, struct rv_core *c)
 {
     const struct rv_timing *tm = &t->arch->rv;
     uint8_t *const l1 = t->l1;
@@ -362,7 +362,7 @@ void rv_run(struct tile *t, struct rv_core *c, uint64_t limit)
     uint8_t *const local = t->local_ram[c->id];
     const uint32_t local_size = t->arch->local_ram_size[c->id];
 
-    while (c->state == CORE_RUNNING && c->wake < limit) {
+    while (c->state == CORE_RUNNING && c->wake < t->limit) {
         uint64_t now = c->wake;
         const uint32_t pc = c->pc;
         if (pc >= l1_size || (pc & 3)) {
@@ -384,7 +384,7 @@ void rv_run(struct tile *t, struct rv_core *c, uint64_t limit)
             if (r > now) {
                 c->st.stall[STALL_OPERAND] += r - now;
                 c->wake = now = r;
-                if (now >= limit)
+                if (now >= t->limit)
                     return;
             }
         }
@@ -556,6 +556,13 @@ void rv_run(struct tile *t, struct rv_core *c, uint64_t limit)
                 enum mmio_status s = mmio_store(t, c->id, addr, size, b);
                 if (s == MMIO_ERROR)
                     return;
+                if (s == MMIO_BLOCK && c->wait == WAIT_SYNC_SLOT) {
+                    /* the Sync slot was taken this cycle: retry the store next cycle */
+                    c->wait = WAIT_NONE;
+                    c->st.stall[STALL_MEMORY]++;
+                    c->wake = now + 1;
+                    continue;
+                }
                 if (s == MMIO_BLOCK) {
                     c->state = CORE_BLOCKED;
                     c->blocked_since = now;

@@ -37,7 +37,7 @@ enum core_stall {
 };
 
 /* What a blocked core waits on (it has no wake cycle of its own). */
-enum core_wait { WAIT_NONE, WAIT_TENSIX_FIFO };
+enum core_wait { WAIT_NONE, WAIT_TENSIX_FIFO, WAIT_SYNC_SLOT };
 
 struct core_stats {
     uint64_t instret;
@@ -104,9 +104,9 @@ struct rv_core {
 };
 
 void rv_core_reset(struct rv_core *c, int id, uint32_t pc);
-/* Run core c until its next issue cycle reaches `limit`, it blocks, halts or an error is
- * raised in the tile. */
-void rv_run(struct tile *t, struct rv_core *c, uint64_t limit);
+/* Run core c until its next issue cycle reaches t->limit (which other agents may lower while
+ * it runs), it blocks, halts or an error is raised in the tile. */
+void rv_run(struct tile *t, struct rv_core *c);
 /* Make a blocked core runnable again from cycle `now` (the blocked cycles are attributed to
  * the reason it waited for). */
 void rv_unblock(struct rv_core *c, uint64_t now);

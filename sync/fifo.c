@@ -11,9 +11,7 @@ void tt_fifo_init(struct tt_fifo *f, unsigned depth, unsigned accept_limit)
  * to 29 and a fused group of four to 32 (BHR:PushTensixInstruction.md, "29-32"). */
 bool tt_fifo_push(struct tt_fifo *f, const uint32_t *w, unsigned n)
 {
-    if (f->accept_limit ? f->count > f->accept_limit : f->count + n > f->depth)
-        return false;
-    if (f->count + n > f->depth)
+    if (!tt_fifo_has_room(f, n))
         return false;
     for (unsigned i = 0; i < n; i++)
         f->word[(f->head + f->count + i) % TT_FIFO_MAX] = w[i];

@@ -1,8 +1,7 @@
 /* Tensix instruction FIFOs of one thread (spec/sync-timing.md §1).
  *
- * Issue 2 builds the push side: TRISC i pushes into FIFO1 of thread i (before the MOP expander),
- * RISCV B pushes into FIFO2 (after it). The stages that drain them (MOP expander, replay
- * expander, Wait Gate) come with the control-plane work; until then a FIFO only fills. */
+ * TRISC i pushes into FIFO1 of thread i (before the MOP expander), RISCV B into FIFO2 (after
+ * it); FIFO3 sits before the Wait Gate. Every stage moves at most one word per cycle. */
 #ifndef TENSIM_SYNC_FIFO_H
 #define TENSIM_SYNC_FIFO_H
 
@@ -22,16 +21,18 @@ void tt_fifo_init(struct tt_fifo *f, unsigned depth, unsigned accept_limit);
 /* Push n words (a fused .ttinsn group) as one unit: all or nothing. */
 bool tt_fifo_push(struct tt_fifo *f, const uint32_t *w, unsigned n);
 bool tt_fifo_pop(struct tt_fifo *f, uint32_t *w);
+/* Would a push of n words be accepted now? (same rule as tt_fifo_push) */
+static inline bool tt_fifo_has_room(const struct tt_fifo *f, unsigned n)
+{
+    if (f->accept_limit && f->count > f->accept_limit)
+        return false;
+    return f->count + n <= f->depth;
+}
+
 static inline uint32_t tt_fifo_peek(const struct tt_fifo *f, unsigned i)
 {
     return f->word[(f->head + i) % TT_FIFO_MAX];
 }
 
-struct tensix_thread {
-    struct tt_fifo fifo1; /* before the MOP expander: TRISC pushes */
-    struct tt_fifo fifo2; /* after the MOP expander: BRISC pushes */
-    unsigned blocked_cores; /* bit per core id blocked pushing into this thread */
-    uint64_t pushed;
-};
 
 #endif

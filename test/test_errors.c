@@ -138,8 +138,8 @@ Test(errors, ebreak_dumps_registers)
 Test(errors, unimplemented_region)
 {
     cr_expect_eq(run("run %s", guest("guest/unimpl_region.elf")), 105);
-    EXPECT_OUT("unimplemented: TRISC0 pc=0x00006008 cycle=2: unimplemented region Tensix "
-               "semaphores: load of 0xffe80020");
+    EXPECT_OUT("unimplemented: TRISC0 pc=0x00006004 cycle=1: unimplemented region NoC 0 "
+               "registers: load of 0xffb20000");
 }
 
 Test(errors, cycle_limit)
@@ -153,7 +153,7 @@ Test(errors, deadlock_names_the_blocked_push)
 {
     cr_expect_eq(run("run %s", guest("guest/fifo_fill.elf")), 106);
     EXPECT_OUT("tensim: deadlock: cycle=");
-    EXPECT_OUT("TRISC0: pc=0x0000600c sw t1, 0(t0): blocked since cycle");
+    EXPECT_OUT("TRISC0: pc=0x00006018 sw t1, 0(t0): blocked since cycle");
     EXPECT_OUT("pushing into full FIFO1 of thread T0 (29 entries)");
-    EXPECT_OUT("thread T0: FIFO1 holds 29 instructions, first NOP");
+    EXPECT_OUT("thread T0: NOP waits on semaphore 0 (value 0, max 0) (FIFO1 29, FIFO2 8, FIFO3 2)");
 }

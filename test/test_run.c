@@ -127,13 +127,17 @@ Test(run, stats_on_error_names_the_category)
     unlink("/tmp/tensim-err.json");
 }
 
-Test(run, sdk_encoders_reach_fifo1)
+Test(run, sdk_encoders_reach_the_wait_gate)
 {
-    /* Nothing drains FIFO1 yet, so the run ends "unimplemented" and lists what is queued. */
-    cr_expect_eq(run_tensim("run -q build/kernels/tt-push.elf", out, sizeof out), 105, "%s", out);
-    cr_expect(strstr(out, "thread T0: FIFO1 holds 3 instructions, first SEMINIT NewMax=1 NewValue=0 "
-                          "SemaphoreMask=0x4") != NULL,
-              "%s", out);
+    cr_expect_eq(run_tensim("run -q --stats /tmp/tensim-ttpush.json build/kernels/tt-push.elf", out,
+                            sizeof out),
+                 0, "%s", out);
+    char *json = slurp("/tmp/tensim-ttpush.json");
+    cr_expect(strstr(json, "\"instructions\": {\"STALLWAIT_BH\": 1, \"SEMINIT\": 1, \"NOP\": 1}") != NULL,
+              "%s", json);
+    cr_expect(strstr(json, "{\"value\": 0, \"max\": 1}") != NULL, "semaphore 2 initialised: %s", json);
+    free(json);
+    unlink("/tmp/tensim-ttpush.json");
 }
 
 Test(run, dump_outside_l1_is_a_usage_error)

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 
 #include "../core/tile.h"
+#include "../sync/gate.h"
 
 static uint64_t core_cycles(const struct rv_core *c)
 {
@@ -32,6 +33,21 @@ void stats_report(const struct tile *t, FILE *f)
                 fprintf(f, " %s=%" PRIu64, core_stall_key(s), c->st.stall[s]);
                 any = 1;
             }
+        }
+        fprintf(f, "%s\n", any ? "" : " none");
+    }
+    for (int i = 0; i < NUM_THREADS; i++) {
+        const struct tensix_thread *th = &t->thread[i];
+        if (!th->pushed)
+            continue;
+        fprintf(f, "T%d      %12" PRIu64 " issued, %" PRIu64 " empty, held:", i, th->st.issued,
+                th->st.empty);
+        int any = 0;
+        for (int r = 1; r < GS_COUNT; r++) {
+            if (!th->st.stall[r])
+                continue;
+            fprintf(f, " %s=%" PRIu64, gate_stall_key(r), th->st.stall[r]);
+            any = 1;
         }
         fprintf(f, "%s\n", any ? "" : " none");
     }
@@ -117,8 +133,43 @@ void stats_json(const struct tile *t, FILE *f)
     fprintf(f, "\n  },\n  \"threads\": {");
     for (int i = 0; i < NUM_THREADS; i++) {
         const struct tensix_thread *th = &t->thread[i];
-        fprintf(f, "%s\n    \"T%d\": {\"pushed\": %" PRIu64 ", \"fifo1\": %u, \"fifo2\": %u}",
-                i ? "," : "", i, th->pushed, th->fifo1.count, th->fifo2.count);
+        const struct thread_stats *s = &th->st;
+        fprintf(f, "%s\n    \"T%d\": {\n      \"pushed\": %" PRIu64 ", \"issued\": %" PRIu64
+                   ", \"empty\": %" PRIu64 ",\n      \"held\": {",
+                i ? "," : "", i, th->pushed, s->issued, s->empty);
+        for (int r = 1; r < GS_COUNT; r++)
+            fprintf(f, "%s\"%s\": %" PRIu64, r > 1 ? ", " : "", gate_stall_key(r), s->stall[r]);
+        fprintf(f, "},\n      \"held_detail\": {");
+        const char *dsep = "";
+        for (int r = 1; r < GS_COUNT; r++) {
+            if (!s->stall[r])
+                continue;
+            fprintf(f, "%s\"%s\": {", dsep, gate_stall_key(r));
+            const char *isep = "";
+            for (int d = 0; d < GATE_DETAIL_MAX; d++) {
+                if (!s->stall_detail[r][d])
+                    continue;
+                fprintf(f, "%s\"%d\": %" PRIu64, isep, d, s->stall_detail[r][d]);
+                isep = ", ";
+            }
+            fprintf(f, "}");
+            dsep = ", ";
+        }
+        fprintf(f, "},\n      \"instructions\": {");
+        const char *osep = "";
+        for (int k = 0; k < TT_FORM_COUNT; k++) {
+            if (!s->by_form[k])
+                continue;
+            fprintf(f, "%s\"%s\": %" PRIu64, osep, tt_forms[k].name, s->by_form[k]);
+            osep = ", ";
+        }
+        fprintf(f, "}\n    }");
     }
-    fprintf(f, "\n  }\n}\n");
+    fprintf(f, "\n  },\n  \"sync\": {\"semaphores\": [");
+    for (int i = 0; i < NUM_SEMAPHORES; i++)
+        fprintf(f, "%s{\"value\": %u, \"max\": %u}", i ? ", " : "", t->sync.sem_value[i],
+                t->sync.sem_max[i]);
+    fprintf(f, "], \"riscv_semaphore_writes\": %" PRIu64 ", \"riscv_slot_conflicts\": %" PRIu64 "}",
+            t->sync.st.riscv_sem_writes, t->sync.st.riscv_slot_conflicts);
+    fprintf(f, "\n}\n");
 }

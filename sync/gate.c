@@ -1,0 +1,346 @@
+/* The Wait Gate (WH:WaitGate.md) and the order of work inside the coprocessor in one cycle.
+ *
+ * One cycle, two phases, so that results never depend on the order threads are visited:
+ *  1. every thread's gate looks at the instruction at the head of FIFO3 and decides, from
+ *     state committed in earlier cycles, whether it could issue and why not;
+ *  2. threads competing for a resource that takes one instruction per cycle are arbitrated,
+ *     the winners issue (the unit's accept performs the functional effect), latched waits whose
+ *     conditions held in phase 1 are released, and then each thread's replay expander and MOP
+ *     expander move at most one word each (downstream stages first, so a word advances at most
+ *     one stage per cycle).
+ * A latched wait therefore blocks the next instruction for at least one cycle: the cycle in
+ * which its conditions are first seen to hold still blocks, and the release is visible the
+ * cycle after (WH:WaitGate.md, WH:STALLWAIT.md). */
+#include "gate.h"
+
+#include <string.h>
+
+#include "../core/tile.h"
+#include "sync_unit.h"
+
+static const char *const stall_keys[GS_COUNT] = {
+#define X(name, key) [name] = key,
+    GATE_STALL_REASONS(X)
+#undef X
+};
+
+const char *gate_stall_key(enum gate_stall s) { return s < GS_COUNT ? stall_keys[s] : "?"; }
+
+static unsigned arch_bit(const struct tile *t)
+{
+    return t->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
+}
+
+void coproc_reset(struct tile *t)
+{
+    for (unsigned i = 0; i < NUM_THREADS; i++) {
+        struct tensix_thread *th = &t->thread[i];
+        memset(th, 0, sizeof *th);
+        tt_fifo_init(&th->fifo1, t->arch->fifo1_depth[i], t->arch->fifo1_accept_limit);
+        tt_fifo_init(&th->fifo2, 8, 0); /* spec/sync-timing.md §1 */
+        tt_fifo_init(&th->fifo3, 2, 0);
+        mop_reset(&th->mop);
+        replay_reset(&th->replay);
+        th->acct_outcome = GATE_EMPTY;
+    }
+    sync_unit_reset(&t->sync);
+    memset(t->res_next, 0, sizeof t->res_next);
+    t->coproc_wake = CYCLE_NEVER;
+    t->coproc_last_active = 0;
+}
+
+bool thread_drained(const struct tile *t, unsigned i)
+{
+    const struct tensix_thread *th = &t->thread[i];
+    return !th->fifo1.count && !th->fifo2.count && !th->fifo3.count && !mop_busy(&th->mop) &&
+           !replay_busy(&th->replay) && !th->thcon_running;
+}
+
+/* ---- which instructions a latched wait catches (spec/sync-timing.md §3.1) ---- */
+
+enum { B0 = 1, B1 = 2, B2 = 4, B3 = 8, B4 = 16, B5 = 32, B6 = 64, B7 = 128, B8 = 256, B_ALL = 511 };
+enum { OPC_NOP = 0x02, OPC_STALLWAIT = 0xA2, OPC_SEMWAIT = 0xA6, OPC_STREAMWAIT = 0xA7,
+       OPC_RSTDMA = 0x44 };
+
+static unsigned unit_block_bits(const struct tt_form *f)
+{
+    switch (f->unit) {
+    case TT_UNIT_MISC: return B0;
+    case TT_UNIT_SYNC: return B1;
+    case TT_UNIT_PACK: return B0 | B2;
+    case TT_UNIT_UNPACK: return B0 | B3;
+    case TT_UNIT_XMOV: return B0 | B4;
+    case TT_UNIT_THCON: return B0 | B5;
+    case TT_UNIT_FPU: return B6;
+    case TT_UNIT_CFG: return B7;
+    case TT_UNIT_SFPU: return B8;
+    default: return f->opcode == OPC_RSTDMA ? B0 : 0; /* no ISA page: only RSTDMA is listed */
+    }
+}
+
+bool gate_wait_catches(const struct tile *t, const struct latched_wait *w, const struct tt_form *f)
+{
+    if (!w->active)
+        return false;
+    if (f->opcode == OPC_NOP)
+        return w->block_mask == B_ALL; /* NOP is caught only when all nine bits are set */
+    if (f->opcode == OPC_STALLWAIT || f->opcode == OPC_STREAMWAIT ||
+        (f->opcode == OPC_SEMWAIT && t->arch->id == ARCH_BLACKHOLE))
+        return true; /* caught by every block bit (and the mask is never 0) */
+    return (w->block_mask & unit_block_bits(f)) != 0;
+}
+
+/* ---- STALLWAIT conditions (spec/sync-timing.md §3.2) ---- */
+
+static bool cond_waits(const struct tile *t, unsigned th, enum wait_cond c)
+{
+    (void)th;
+    const struct src_owner *s = &t->src;
+    switch (c) {
+    case WC_SRCA_UNPACK: return s->srca_client[s->unpack_srca_bank] != SRC_CLIENT_UNPACKERS;
+    case WC_SRCB_UNPACK: return s->srcb_client[s->unpack_srcb_bank] != SRC_CLIENT_UNPACKERS;
+    case WC_SRCA_FPU: return s->srca_client[s->fpu_srca_bank] != SRC_CLIENT_MATRIX;
+    case WC_SRCB_FPU: return s->srcb_client[s->fpu_srcb_bank] != SRC_CLIENT_MATRIX;
+    /* Units that are not modelled yet never hold an instruction, so their "busy" conditions
+     * are satisfied; RISC-V MMIO accesses take effect immediately in tensim, so C10/C13 never
+     * waits. Each case moves to its unit as the unit is built. */
+    default: return false;
+    }
+}
+
+unsigned gate_conditions_waiting(const struct tile *t, unsigned th, unsigned cond_mask)
+{
+    unsigned waiting = 0;
+    for (unsigned b = 0; b < t->arch->stall_cond_bits; b++)
+        if ((cond_mask >> b & 1) && cond_waits(t, th, t->arch->stall_cond_map[b]))
+            waiting |= 1u << b;
+    return waiting;
+}
+
+/* True while the latched wait's conditions still say "wait"; *detail names the first culprit. */
+static bool wait_pending(const struct tile *t, unsigned th, const struct latched_wait *w,
+                         uint32_t *detail)
+{
+    if (w->is_semwait) {
+        if (!sync_semwait_blocks(&t->sync, w->sem_mask, w->cond_mask))
+            return false;
+        *detail = (uint32_t)__builtin_ctz(w->sem_mask);
+        for (unsigned i = 0; i < NUM_SEMAPHORES; i++)
+            if ((w->sem_mask >> i & 1) && sync_semwait_blocks(&t->sync, (uint8_t)(1u << i), w->cond_mask)) {
+                *detail = i;
+                break;
+            }
+        return true;
+    }
+    unsigned waiting = gate_conditions_waiting(t, th, w->cond_mask);
+    if (!waiting)
+        return false;
+    *detail = (uint32_t)__builtin_ctz(waiting);
+    return true;
+}
+
+/* ---- accounting: every cycle of every thread is issued, empty or one stall reason ---- */
+
+static void account(struct tensix_thread *th, uint64_t now, enum gate_outcome o,
+                    enum gate_stall r, uint32_t detail)
+{
+    if (o == th->acct_outcome && o != GATE_ISSUED && r == th->acct_reason &&
+        detail == th->acct_detail)
+        return;
+    coproc_account_interval(th, now);
+    th->acct_outcome = o;
+    th->acct_reason = r;
+    th->acct_detail = detail;
+    th->acct_since = now;
+}
+
+void coproc_account_interval(struct tensix_thread *th, uint64_t end)
+{
+    uint64_t n = end - th->acct_since;
+    switch (th->acct_outcome) {
+    case GATE_EMPTY: th->st.empty += n; break;
+    case GATE_ISSUED: th->st.issued += n; break;
+    case GATE_STALLED:
+        th->st.stall[th->acct_reason] += n;
+        th->st.stall_detail[th->acct_reason][th->acct_detail < GATE_DETAIL_MAX ? th->acct_detail : GATE_DETAIL_MAX - 1] += n;
+        break;
+    }
+    th->acct_since = end;
+}
+
+void coproc_account_close(struct tile *t, uint64_t end)
+{
+    for (unsigned i = 0; i < NUM_THREADS; i++)
+        coproc_account_interval(&t->thread[i], end);
+}
+
+/* ---- one cycle ---- */
+
+struct gate_try {
+    const struct tt_form *f;
+    const struct unit_desc *u;
+    uint32_t word;
+    enum gate_stall reason;
+    uint32_t detail;
+    unsigned res;
+    bool release; /* the latched wait's conditions hold: clear it at the end of the cycle */
+};
+
+static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
+{
+    struct tensix_thread *th = &t->thread[i];
+    memset(g, 0, sizeof *g);
+    uint32_t detail = 0;
+    if (th->wait.active && !wait_pending(t, i, &th->wait, &detail))
+        g->release = true;
+    if (!th->fifo3.count)
+        return false;
+    g->word = tt_fifo_peek(&th->fifo3, 0);
+    g->f = tt_decode(arch_bit(t), g->word);
+    if (!g->f) {
+        char dis[64];
+        tt_disasm(arch_bit(t), g->word, dis, sizeof dis);
+        tile_error(t, ERR_UNDEF_INSN, -1, 0, "thread T%u: Tensix instruction %s", i, dis);
+        return false;
+    }
+    if (gate_wait_catches(t, &th->wait, g->f)) {
+        g->reason = g->release ? GS_WAIT_RELEASE : th->wait.is_semwait ? GS_SEMWAIT : GS_STALLWAIT;
+        g->detail = detail;
+        return true;
+    }
+    if (th->thcon_running) {
+        g->reason = GS_THCON;
+        return true;
+    }
+    if (g->f->unit == TT_UNIT_MOP || g->f->unit == TT_UNIT_REPLAY) {
+        /* Only RISCV B can put these after the expanders (spec/instructions.md MOP row). */
+        tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
+                   "thread T%u: %s reached the Wait Gate (pushed after the expanders, by BRISC)", i,
+                   g->f->mnemonic);
+        return false;
+    }
+    g->u = unit_for((enum tt_unit)g->f->unit);
+    if (!g->u) {
+        tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (%s), thread T%u", g->f->mnemonic,
+                   tt_unit_name((enum tt_unit)g->f->unit), i);
+        return false;
+    }
+    g->reason = g->u->can_accept(t, i, g->word, g->f, &g->detail);
+    if (g->reason == GS_NONE)
+        g->res = g->u->resource(t, i, g->word, g->f);
+    return true;
+}
+
+bool coproc_step(struct tile *t)
+{
+    struct gate_try g[NUM_THREADS];
+    bool progress = false;
+    const uint64_t now = t->now;
+
+    for (unsigned i = 0; i < NUM_THREADS; i++) {
+        bool present = gate_look(t, i, &g[i]);
+        if (t->err.kind != ERR_NONE)
+            return false;
+        if (!present)
+            g[i].reason = GS_COUNT; /* marker: nothing at the gate */
+    }
+    /* Arbitration: per resource, the first ready thread at or after res_next wins. */
+    for (unsigned i = 0; i < NUM_THREADS; i++) {
+        if (g[i].reason != GS_NONE || g[i].res == RES_NONE)
+            continue;
+        unsigned r = g[i].res, first = t->res_next[r];
+        unsigned winner = i;
+        for (unsigned k = 0; k < NUM_THREADS; k++) {
+            unsigned j = (first + k) % NUM_THREADS;
+            if (g[j].reason == GS_NONE && g[j].res == r) {
+                winner = j;
+                break;
+            }
+        }
+        for (unsigned j = 0; j < NUM_THREADS; j++)
+            if (j != winner && g[j].reason == GS_NONE && g[j].res == r) {
+                g[j].reason = GS_ARBITRATION;
+                g[j].detail = g[j].f->unit;
+            }
+        t->res_next[r] = (uint8_t)((winner + 1) % NUM_THREADS);
+    }
+    for (unsigned i = 0; i < NUM_THREADS; i++) {
+        struct tensix_thread *th = &t->thread[i];
+        if (g[i].reason == GS_NONE) {
+            uint32_t w;
+            tt_fifo_pop(&th->fifo3, &w);
+            th->st.by_form[g[i].f - tt_forms]++;
+            account(th, now, GATE_ISSUED, GS_NONE, 0);
+            progress = true;
+            if (t->on_issue)
+                t->on_issue(t->on_issue_ctx, i, now, g[i].word);
+            if (!g[i].u->accept(t, i, g[i].word, g[i].f))
+                return false;
+        } else if (g[i].reason == GS_COUNT) {
+            account(th, now, GATE_EMPTY, GS_NONE, 0);
+        } else {
+            account(th, now, GATE_STALLED, g[i].reason, g[i].detail);
+        }
+        /* Release a wait whose conditions held this cycle, unless this cycle's issue was a new
+         * STALLWAIT/SEMWAIT that replaced it. */
+        if (g[i].release && !(g[i].reason == GS_NONE && g[i].f->unit == TT_UNIT_SYNC &&
+                              (g[i].f->opcode == OPC_STALLWAIT || g[i].f->opcode == OPC_SEMWAIT))) {
+            th->wait.active = false;
+            progress = true;
+        }
+    }
+    for (unsigned i = 0; i < NUM_THREADS; i++) {
+        struct tensix_thread *th = &t->thread[i];
+        enum pipe_step r = replay_step(&th->replay, &th->fifo2, &th->fifo3);
+        enum pipe_step m = r == PIPE_ERROR ? PIPE_ERROR : mop_step(&th->mop, &th->fifo1, &th->fifo2);
+        if (r == PIPE_ERROR || m == PIPE_ERROR) {
+            tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0, "thread T%u: %s", i,
+                       r == PIPE_ERROR ? th->replay.err : th->mop.err);
+            return false;
+        }
+        progress |= r == PIPE_PROGRESS || m == PIPE_PROGRESS;
+        /* Room in FIFO1 lets blocked pushers retry (cores act after the coprocessor). */
+        if (th->blocked_cores && tt_fifo_has_room(&th->fifo1, 1))
+            tile_unblock_pushers(t, i);
+    }
+    if (progress)
+        t->coproc_last_active = now;
+    return progress;
+}
+
+/* ---- reports ---- */
+
+void coproc_describe(struct tile *t)
+{
+    for (unsigned i = 0; i < NUM_THREADS; i++) {
+        struct tensix_thread *th = &t->thread[i];
+        if (thread_drained(t, i))
+            continue;
+        char dis[128] = "(nothing at the gate)";
+        if (th->fifo3.count)
+            tt_disasm(arch_bit(t), tt_fifo_peek(&th->fifo3, 0), dis, sizeof dis);
+        char why[160] = "";
+        if (th->acct_outcome == GATE_STALLED) {
+            uint32_t d = th->acct_detail;
+            switch (th->acct_reason) {
+            case GS_SEMWAIT:
+                snprintf(why, sizeof why, "waits on semaphore %u (value %u, max %u)", d,
+                         t->sync.sem_value[d % NUM_SEMAPHORES], t->sync.sem_max[d % NUM_SEMAPHORES]);
+                break;
+            case GS_STALLWAIT:
+                snprintf(why, sizeof why, "waits on STALLWAIT condition C%u", d);
+                break;
+            case GS_MUTEX:
+                if (sync_mutex_valid(t, d))
+                    snprintf(why, sizeof why, "waits for mutex %u, held by T%d", d, t->sync.mutex_owner[d]);
+                else
+                    snprintf(why, sizeof why, "waits for mutex %u, which does not exist on %s", d, t->arch->name);
+                break;
+            default:
+                snprintf(why, sizeof why, "stalled: %s", gate_stall_key(th->acct_reason));
+            }
+        }
+        tile_error_detail(t, "  thread T%u: %s %s (FIFO1 %u, FIFO2 %u, FIFO3 %u)", i, dis, why,
+                          th->fifo1.count, th->fifo2.count, th->fifo3.count);
+    }
+}

@@ -1,0 +1,32 @@
+/* The coprocessor agent: each cycle, every thread's Wait Gate and frontend stages
+ * (docs/architecture.md "The coprocessor agent"). */
+#ifndef TENSIM_SYNC_GATE_H
+#define TENSIM_SYNC_GATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+struct tile;
+struct tt_form;
+struct latched_wait;
+struct tensix_thread;
+
+void coproc_reset(struct tile *t);
+/* One cycle at t->now. Returns true when anything changed (the coprocessor then runs again
+ * next cycle); false when it can sleep until an external wake or a unit event. */
+bool coproc_step(struct tile *t);
+/* No instruction anywhere in the thread's pipe or expanders. */
+bool thread_drained(const struct tile *t, unsigned th);
+/* Add the cycles since the thread's last accounting change, up to `end`, to its counters. */
+void coproc_account_interval(struct tensix_thread *th, uint64_t end);
+/* Close every thread's accounting interval at cycle `end`. */
+void coproc_account_close(struct tile *t, uint64_t end);
+/* Append why each thread is stuck to the error detail (deadlock / drain reports). */
+void coproc_describe(struct tile *t);
+/* Block bits (B0..B8) an instruction is caught by, and whether a latched wait catches it. */
+bool gate_wait_catches(const struct tile *t, const struct latched_wait *w, const struct tt_form *f);
+/* Conditions of a latched STALLWAIT that still say "wait" (arch bit numbering). */
+unsigned gate_conditions_waiting(const struct tile *t, unsigned th, unsigned cond_mask);
+
+#endif

@@ -1,0 +1,42 @@
+/* What one simulated cycle of a frontend stage did (spec/sync-timing.md §1).
+ *
+ * Each stage of a thread's instruction pipe (MOP expander, replay expander, later the Wait
+ * Gate) exposes `*_step(stage, in, out)`, called once per cycle. A stage reads only the head of
+ * `in` and writes at most one word to `out`, so a caller that steps the stages downstream first
+ * gives every stage one cycle of latency, as a registered FIFO would. */
+#ifndef TENSIM_SYNC_PIPE_STEP_H
+#define TENSIM_SYNC_PIPE_STEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fifo.h"
+
+enum pipe_step {
+    PIPE_IDLE,     /* nothing changed: no word moved, no internal state advanced */
+    PIPE_PROGRESS, /* something moved or the stage's state advanced; step it again next cycle */
+    PIPE_ERROR,    /* undefined behaviour; the stage keeps the message and stops */
+};
+
+#define PIPE_ERR_MAX 160
+
+/* Opcodes the frontend stages look at (bits [31:24]; units/tensix.def). */
+#define PIPE_OPC_MOP 0x01u
+#define PIPE_OPC_NOP 0x02u
+#define PIPE_OPC_MOP_CFG 0x03u
+#define PIPE_OPC_REPLAY 0x04u
+
+static inline unsigned pipe_opcode(uint32_t word)
+{
+    return word >> 24;
+}
+
+/* True when tt_fifo_push of one word would succeed (same rule as sync/fifo.c). */
+static inline bool pipe_can_push(const struct tt_fifo *f)
+{
+    if (f->accept_limit && f->count > f->accept_limit)
+        return false;
+    return f->count < f->depth;
+}
+
+#endif

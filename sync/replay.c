@@ -1,0 +1,134 @@
+/* Replay expander (WH:REPLAY.md; BH:REPLAY.md defers to it). See replay.h for the cycle
+ * rules and the undefined cases. */
+#include "replay.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* REPLAY fields (units/tensix.def): Index [18:14], Count [9:4], Exec [1], Load [0]. */
+#define REPLAY_INDEX(w) (((w) >> 14) & 0x1Fu)
+#define REPLAY_COUNT(w) (((w) >> 4) & 0x3Fu)
+#define REPLAY_EXEC(w) (((w) >> 1) & 1u)
+#define REPLAY_LOAD(w) ((w) & 1u)
+
+static void fail(struct replay_expander *r, const char *what, uint32_t word)
+{
+    if (r->failed)
+        return;
+    r->failed = true;
+    snprintf(r->err, sizeof r->err, "replay expander: %s (0x%08X)", what, (unsigned)word);
+}
+
+void replay_reset(struct replay_expander *r)
+{
+    memset(r, 0, sizeof *r);
+    r->phase = REPLAY_PHASE_PASS;
+}
+
+bool replay_busy(const struct replay_expander *r)
+{
+    return r->phase != REPLAY_PHASE_PASS;
+}
+
+static void push1(struct tt_fifo *out, uint32_t w)
+{
+    tt_fifo_push(out, &w, 1); /* callers checked pipe_can_push */
+}
+
+/* Emit buffer[index] and move on; back to pass-through after the last one. */
+static void play_one(struct replay_expander *r, struct tt_fifo *out)
+{
+    push1(out, r->buf[r->index]);
+    r->emitted++;
+    r->index = (r->index + 1) % REPLAY_BUF_WORDS;
+    if (--r->remaining == 0)
+        r->phase = REPLAY_PHASE_PASS;
+}
+
+static enum pipe_step record_one(struct replay_expander *r, struct tt_fifo *in,
+                                 struct tt_fifo *out)
+{
+    if (!in->count)
+        return PIPE_IDLE; /* a gap in the incoming stream just waits */
+    uint32_t w = tt_fifo_peek(in, 0);
+    switch (pipe_opcode(w)) {
+    case PIPE_OPC_MOP:
+    case PIPE_OPC_MOP_CFG:
+        fail(r, "MOP instruction inside a REPLAY recording (a replay expansion cannot contain "
+                "MOP)", w);
+        return PIPE_ERROR;
+    case PIPE_OPC_REPLAY:
+        fail(r, "REPLAY inside a REPLAY recording (nested replay is undefined)", w);
+        return PIPE_ERROR;
+    default:
+        break;
+    }
+    if (r->exec && !pipe_can_push(out))
+        return PIPE_IDLE;
+    tt_fifo_pop(in, &w);
+    r->ingested++;
+    r->buf[r->index] = w;
+    r->recorded++;
+    r->index = (r->index + 1) % REPLAY_BUF_WORDS;
+    if (r->exec) {
+        push1(out, w);
+        r->emitted++;
+    }
+    if (--r->remaining == 0)
+        r->phase = REPLAY_PHASE_PASS;
+    return PIPE_PROGRESS;
+}
+
+enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct tt_fifo *out)
+{
+    if (r->failed)
+        return PIPE_ERROR;
+
+    if (r->phase == REPLAY_PHASE_PLAY) {
+        /* Playback ingests nothing; words arriving meanwhile wait in `in`. */
+        if (!pipe_can_push(out))
+            return PIPE_IDLE;
+        play_one(r, out);
+        return PIPE_PROGRESS;
+    }
+    if (r->phase == REPLAY_PHASE_RECORD)
+        return record_one(r, in, out);
+
+    if (!in->count)
+        return PIPE_IDLE;
+    uint32_t w = tt_fifo_peek(in, 0);
+    if (pipe_opcode(w) != PIPE_OPC_REPLAY) {
+        if (!pipe_can_push(out))
+            return PIPE_IDLE;
+        tt_fifo_pop(in, &w);
+        push1(out, w);
+        r->ingested++;
+        r->emitted++;
+        return PIPE_PROGRESS;
+    }
+
+    unsigned count = REPLAY_COUNT(w) ? REPLAY_COUNT(w) : 64;
+    if (!REPLAY_LOAD(w)) {
+        /* Playback: the REPLAY goes in and the first buffered word comes out this cycle;
+         * Exec is not looked at. */
+        if (!pipe_can_push(out))
+            return PIPE_IDLE;
+        tt_fifo_pop(in, &w);
+        r->ingested++;
+        r->replays++;
+        r->index = REPLAY_INDEX(w);
+        r->remaining = count;
+        r->phase = REPLAY_PHASE_PLAY;
+        play_one(r, out);
+        return PIPE_PROGRESS;
+    }
+    /* Load: this cycle only consumes the REPLAY; recording starts next cycle. */
+    tt_fifo_pop(in, &w);
+    r->ingested++;
+    r->replays++;
+    r->index = REPLAY_INDEX(w);
+    r->remaining = count;
+    r->exec = REPLAY_EXEC(w);
+    r->phase = REPLAY_PHASE_RECORD;
+    return PIPE_PROGRESS;
+}

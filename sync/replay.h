@@ -1,0 +1,64 @@
+/* The replay expander of one Tensix thread: between FIFO2 and FIFO3 (spec/sync-timing.md §1).
+ *
+ * Source: WH:REPLAY.md (functional model and performance); BH:REPLAY.md only points at the
+ * Wormhole page, so both architectures share this model.
+ *
+ * REPLAY fields: Index [18:14], Count [9:4] (0 means 64), Exec [1], Load [0]. Buffer slots are
+ * Index, Index+1, ... modulo 32.
+ *
+ * Per cycle (replay_step):
+ *  - passing through: take at most one word from `in`;
+ *      plain word:           moved to `out` (needs room);
+ *      REPLAY, Load=0:       consumed and buffer[Index] emitted in the same cycle (needs room);
+ *                            the next Count-1 cycles emit the rest and ingest nothing;
+ *      REPLAY, Load=1:       consumed, nothing emitted (does not need room); the next Count
+ *                            words are recorded one per cycle as they arrive, and with Exec=1
+ *                            each is also emitted in the cycle it is recorded (needs room);
+ *  - no extra cycles when switching modes.
+ * A full `out` stops every move that emits; nothing is dropped or repeated.
+ *
+ * Undefined cases (PIPE_ERROR): a MOP, MOP_CFG or REPLAY word arriving while recording. The
+ * expansion of a REPLAY may not contain MOP (WH:MOPExpander.md), and nothing downstream of the
+ * replay expander handles MOP, MOP_CFG or REPLAY (they never reach the Wait Gate,
+ * WH:STALLWAIT.md), so a recorded one could only misbehave on playback. MOP and MOP_CFG words
+ * met while passing through are forwarded untouched, as the functional model does; whoever
+ * receives them decides. */
+#ifndef TENSIM_SYNC_REPLAY_H
+#define TENSIM_SYNC_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fifo.h"
+#include "pipe_step.h"
+
+#define REPLAY_BUF_WORDS 32
+
+enum replay_phase {
+    REPLAY_PHASE_PASS,   /* ingesting */
+    REPLAY_PHASE_RECORD, /* `remaining` words still to record at `index` */
+    REPLAY_PHASE_PLAY,   /* `remaining` words still to emit from `index` */
+};
+
+struct replay_expander {
+    uint32_t buf[REPLAY_BUF_WORDS]; /* zero after reset, as in the functional model */
+    enum replay_phase phase;
+    unsigned index;     /* next buffer slot, 0..31 */
+    unsigned remaining; /* words left in the current record or playback */
+    bool exec;          /* recording also emits */
+
+    bool failed;
+    char err[PIPE_ERR_MAX];
+
+    uint64_t ingested; /* words taken from `in` (REPLAY words included) */
+    uint64_t emitted;  /* words put into `out` */
+    uint64_t replays;  /* REPLAY instructions consumed */
+    uint64_t recorded; /* words written to the buffer */
+};
+
+void replay_reset(struct replay_expander *r);
+enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct tt_fifo *out);
+/* A playback or a recording is in progress. */
+bool replay_busy(const struct replay_expander *r);
+
+#endif

@@ -1,0 +1,165 @@
+#include "sync_unit.h"
+
+#include <string.h>
+
+#include "../core/tile.h"
+
+static inline uint32_t bits(uint32_t w, unsigned hi, unsigned lo)
+{
+    return (w >> lo) & (0xFFFFFFFFu >> (31 - (hi - lo)));
+}
+
+/* Field positions (units/tensix.def): SEMINIT NewMax[23:20] NewValue[19:16] SemaphoreMask[9:2];
+ * SEMPOST/SEMGET SemaphoreMask[9:2]; SEMWAIT BlockMask[23:15] SemaphoreMask[9:2]
+ * ConditionMask[1:0]; STALLWAIT BlockMask[23:15] ConditionMask[14:0] (WH) / [12:0] (BH);
+ * ATGETM/ATRELM Index[15:0]. */
+enum { OP_ATGETM = 0xA0, OP_ATRELM, OP_STALLWAIT, OP_SEMINIT, OP_SEMPOST, OP_SEMGET, OP_SEMWAIT,
+       OP_STREAMWAIT };
+
+void sync_unit_reset(struct sync_unit *s)
+{
+    /* Semaphore reset values are not documented (spec/memory-map.md §6.2); software runs
+     * SEMINIT first. tensim starts them at Value 0, Max 0. */
+    memset(s, 0, sizeof *s);
+    memset(s->mutex_owner, -1, sizeof s->mutex_owner);
+}
+
+bool sync_mutex_valid(const struct tile *t, unsigned m)
+{
+    /* WH:ATGETM.md: 0, 2..7; BH:ATGETM.md: 0, 2..4. Index 1 names no mutex. */
+    unsigned last = t->arch->id == ARCH_WORMHOLE ? 7 : 4;
+    return m == 0 || (m >= 2 && m <= last);
+}
+
+bool sync_semwait_blocks(const struct sync_unit *s, uint8_t sem_mask, uint16_t cond_mask)
+{
+    for (unsigned i = 0; i < NUM_SEMAPHORES; i++) {
+        if (!(sem_mask >> i & 1))
+            continue;
+        if ((cond_mask & 1) && s->sem_value[i] == 0)
+            return true; /* C0: wait while Value == 0 */
+        if ((cond_mask & 2) && s->sem_value[i] >= s->sem_max[i])
+            return true; /* C1: wait while Value >= Max */
+    }
+    return false;
+}
+
+static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
+                                  const struct tt_form *f, uint32_t *detail)
+{
+    const struct sync_unit *s = &t->sync;
+    unsigned op = f->opcode;
+    if (op == OP_ATGETM || op == OP_ATRELM) {
+        unsigned m = bits(w, 15, 0);
+        *detail = m < GATE_DETAIL_MAX ? m : GATE_DETAIL_MAX - 1;
+        if (!sync_mutex_valid(t, m))
+            return GS_MUTEX; /* an invalid index waits forever */
+        if (op == OP_ATGETM && s->mutex_owner[m] >= 0 && (unsigned)s->mutex_owner[m] != th)
+            return GS_MUTEX;
+        return GS_NONE;
+    }
+    return GS_NONE;
+}
+
+/* Mutex operations have a resource per mutex (several per cycle if distinct), everything else
+ * competes for the single Sync slot (spec/sync-timing.md §2). */
+static unsigned resource(const struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    (void)t, (void)th;
+    if (f->opcode == OP_ATGETM || f->opcode == OP_ATRELM)
+        return RES_MUTEX0 + (bits(w, 15, 0) & (NUM_MUTEXES - 1));
+    return RES_SYNC_SLOT;
+}
+
+static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    struct sync_unit *s = &t->sync;
+    struct latched_wait *lw = &t->thread[th].wait;
+    unsigned mask = bits(w, 9, 2);
+    switch (f->opcode) {
+    case OP_ATGETM:
+        s->mutex_owner[bits(w, 15, 0)] = (int8_t)th;
+        s->st.mutex_ops++;
+        return true;
+    case OP_ATRELM: {
+        unsigned m = bits(w, 15, 0);
+        if (s->mutex_owner[m] == (int8_t)th) {
+            s->mutex_owner[m] = -1;
+            /* WH:ATRELM.md: with both other threads waiting, (i+1) mod 3 gets it next. */
+            t->res_next[RES_MUTEX0 + m] = (uint8_t)((th + 1) % NUM_THREADS);
+        }
+        s->st.mutex_ops++;
+        return true;
+    }
+    case OP_SEMINIT:
+        for (unsigned i = 0; i < NUM_SEMAPHORES; i++)
+            if (mask >> i & 1) {
+                s->sem_value[i] = (uint8_t)bits(w, 19, 16);
+                s->sem_max[i] = (uint8_t)bits(w, 23, 20);
+            }
+        break;
+    case OP_SEMPOST:
+        for (unsigned i = 0; i < NUM_SEMAPHORES; i++)
+            if ((mask >> i & 1) && s->sem_value[i] < 15)
+                s->sem_value[i]++;
+        break;
+    case OP_SEMGET:
+        for (unsigned i = 0; i < NUM_SEMAPHORES; i++)
+            if ((mask >> i & 1) && s->sem_value[i] > 0)
+                s->sem_value[i]--;
+        break;
+    case OP_STALLWAIT:
+    case OP_SEMWAIT: {
+        /* The instruction's only effect: it becomes the latched wait, replacing any earlier one.
+         * Zero masks take the documented defaults (WH:STALLWAIT.md, BH:STALLWAIT.md,
+         * WH:SEMWAIT.md): BlockMask 0 -> B6; ConditionMask 0 -> the arch's default mask; a
+         * SEMWAIT with ConditionMask 0 behaves as that STALLWAIT. */
+        unsigned block = bits(w, 23, 15);
+        unsigned cond = f->opcode == OP_STALLWAIT ? bits(w, t->arch->stall_cond_bits - 1, 0)
+                                                  : bits(w, 1, 0);
+        bool sem = f->opcode == OP_SEMWAIT && cond != 0;
+        if (!sem && cond == 0)
+            cond = t->arch->stall_cond_default;
+        *lw = (struct latched_wait){
+            .active = true,
+            .is_semwait = sem,
+            .block_mask = (uint16_t)(block ? block : 1u << 6),
+            .cond_mask = (uint16_t)cond,
+            .sem_mask = (uint8_t)(sem ? mask : 0),
+            .word = w,
+        };
+        s->st.waits++;
+        break;
+    }
+    default: /* STREAMWAIT */
+        return tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
+                          "STREAMWAIT (thread T%u): NoC overlay streams are not modelled", th);
+    }
+    s->st.sem_ops += f->opcode != OP_STALLWAIT && f->opcode != OP_SEMWAIT;
+    s->slot_used = t->now + 1;
+    return true;
+}
+
+const struct unit_desc sync_unit_desc = {"sync", can_accept, resource, accept};
+
+uint32_t sync_riscv_sem_load(const struct sync_unit *s, unsigned i) { return s->sem_value[i]; }
+
+bool sync_riscv_sem_store(struct tile *t, unsigned i, uint32_t value)
+{
+    struct sync_unit *s = &t->sync;
+    /* One Sync-slot user per cycle: the coprocessor acts first in a cycle, so a RISC-V write
+     * that finds the slot taken waits a cycle (WH:SyncUnit.md). */
+    if (s->slot_used == t->now + 1) {
+        s->st.riscv_slot_conflicts++;
+        return false;
+    }
+    s->slot_used = t->now + 1;
+    if (value & 1) {
+        if (s->sem_value[i] > 0)
+            s->sem_value[i]--;
+    } else if (s->sem_value[i] < 15) {
+        s->sem_value[i]++;
+    }
+    s->st.riscv_sem_writes++;
+    return true;
+}

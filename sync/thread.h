@@ -1,0 +1,56 @@
+/* One Tensix thread's instruction pipe (spec/sync-timing.md §1):
+ *   FIFO1 -> MOP expander -> FIFO2 -> replay expander -> FIFO3 -> Wait Gate -> backend unit
+ * and the Wait Gate's state: the latched STALLWAIT/SEMWAIT and the per-thread accounting that
+ * attributes every cycle to "issued", one stall reason, or "empty" (nothing at the gate). */
+#ifndef TENSIM_SYNC_THREAD_H
+#define TENSIM_SYNC_THREAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../units/unit.h"
+#include "fifo.h"
+#include "mop.h"
+#include "replay.h"
+
+
+struct latched_wait {
+    bool active;
+    bool is_semwait;
+    uint16_t block_mask; /* B0..B8 */
+    uint16_t cond_mask;  /* STALLWAIT conditions (arch numbering), or SEMWAIT C0/C1 */
+    uint8_t sem_mask;    /* SEMWAIT semaphores */
+    uint32_t word;       /* for reports */
+};
+
+/* What the gate did in one cycle. */
+enum gate_outcome { GATE_EMPTY, GATE_ISSUED, GATE_STALLED };
+
+struct thread_stats {
+    uint64_t issued;                  /* cycles in which an instruction passed the gate */
+    uint64_t empty;                   /* cycles with nothing at the gate */
+    uint64_t stall[GS_COUNT];         /* cycles held, by reason */
+    uint64_t stall_detail[GS_COUNT][GATE_DETAIL_MAX]; /* by condition bit / semaphore / unit / mutex */
+    uint64_t by_form[TT_FORM_COUNT];  /* instructions issued, by form */
+};
+
+struct tensix_thread {
+    struct tt_fifo fifo1;  /* before the MOP expander: TRISC pushes */
+    struct mop_expander mop;
+    struct tt_fifo fifo2;  /* after the MOP expander: BRISC pushes join here */
+    struct replay_expander replay;
+    struct tt_fifo fifo3;  /* before the Wait Gate */
+    struct latched_wait wait;
+    bool thcon_running;    /* this thread's ThCon instruction has not completed */
+    unsigned blocked_cores; /* bit per core id blocked pushing into this thread */
+    uint64_t pushed;
+
+    /* Accounting: the outcome holding since `acct_since` (see gate.c). */
+    enum gate_outcome acct_outcome;
+    enum gate_stall acct_reason;
+    uint32_t acct_detail;
+    uint64_t acct_since;
+    struct thread_stats st;
+};
+
+#endif

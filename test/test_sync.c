@@ -1,0 +1,222 @@
+/* The Wait Gate and the Sync unit, with cycle counts from the documented rules:
+ * a TRISC push at cycle c reaches FIFO2 at c+1, FIFO3 at c+2 and can issue at c+3 (one stage per
+ * cycle); a latched wait blocks the next caught instruction at least one cycle, because the
+ * release is seen the cycle after the conditions are (WH:WaitGate.md). */
+#include <criterion/criterion.h>
+
+#include "harness.h"
+
+#define TTINSN(w) (((w) << 2) | ((w) >> 30))
+#define NOP 0x02000000u
+#define SEMINIT_MAX1_VAL0_SEM0 0xA3100004u
+#define SEMWAIT_ALL_SEM0_C0 0xA6FF8005u
+#define SEMPOST_SEM0 0xA4000004u
+#define ATGETM(m) (0xA0000000u | (m))
+#define ATRELM(m) (0xA1000000u | (m))
+#define STALLWAIT_BH(block, cond) (0xA2000000u | (block) << 15 | (cond))
+
+struct issue {
+    unsigned th;
+    uint64_t cycle;
+    uint32_t word;
+};
+static struct issue log_[128];
+static unsigned nlog;
+
+static void record(void *ctx, unsigned th, uint64_t cycle, uint32_t w)
+{
+    (void)ctx;
+    if (nlog < 128)
+        log_[nlog++] = (struct issue){th, cycle, w};
+}
+
+static uint64_t issued_at(unsigned th, uint32_t w, unsigned nth)
+{
+    for (unsigned i = 0; i < nlog; i++)
+        if (log_[i].th == th && log_[i].word == w && nth-- == 0)
+            return log_[i].cycle;
+    cr_assert_fail("T%u never issued 0x%08x", th, w);
+    return 0;
+}
+
+static struct tile *t;
+
+static void setup(void)
+{
+    t = test_tile(ARCH_BLACKHOLE);
+    nlog = 0;
+    t->on_issue = record;
+}
+static void teardown(void) { tile_destroy(t); }
+TestSuite(sync, .init = setup, .fini = teardown);
+
+static const uint32_t base[3] = {0x6000, 0xA000, 0xE000};
+
+static uint64_t thread_total(const struct tensix_thread *th)
+{
+    uint64_t n = th->st.issued + th->st.empty;
+    for (int r = 0; r < GS_COUNT; r++)
+        n += th->st.stall[r];
+    return n;
+}
+
+Test(sync, semwait_released_by_sempost_from_another_thread)
+{
+    struct prog p0 = prog_at(t, base[0]), p1 = prog_at(t, base[1]);
+    emit(&p0, TTINSN(SEMINIT_MAX1_VAL0_SEM0)); /* the three are fused: pushed at cycle 0 */
+    emit(&p0, TTINSN(SEMWAIT_ALL_SEM0_C0));
+    emit(&p0, TTINSN(NOP));
+    emit_exit(&p0);
+    for (int i = 0; i < 20; i++)
+        E(&p1, ADDI, 5, 5, 0, 1);
+    emit(&p1, TTINSN(SEMPOST_SEM0)); /* pushed at cycle 20 */
+    emit_exit(&p1);
+    tile_start_core(t, CORE_TRISC1, base[1]);
+    cr_assert_eq(run_core(&p0, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(issued_at(0, SEMINIT_MAX1_VAL0_SEM0, 0), 3);
+    cr_expect_eq(issued_at(0, SEMWAIT_ALL_SEM0_C0, 0), 4);
+    cr_expect_eq(issued_at(1, SEMPOST_SEM0, 0), 23);
+    /* 24: the gate sees Value 1 and releases the latch, the NOP still waits; 25: it issues */
+    cr_expect_eq(issued_at(0, NOP, 0), 25);
+    cr_expect_eq(t->cycles, 26);
+    const struct tensix_thread *th = &t->thread[0];
+    cr_expect_eq(th->st.stall[GS_SEMWAIT], 19);
+    cr_expect_eq(th->st.stall_detail[GS_SEMWAIT][0], 19, "attributed to semaphore 0");
+    cr_expect_eq(th->st.stall[GS_WAIT_RELEASE], 1);
+    cr_expect_eq(th->st.issued, 3);
+    for (int i = 0; i < 3; i++)
+        cr_expect_eq(thread_total(&t->thread[i]), t->cycles, "T%d: every cycle attributed once", i);
+    cr_expect_eq(t->sync.sem_value[0], 1);
+}
+
+Test(sync, stallwait_on_a_satisfied_condition_still_costs_a_cycle)
+{
+    struct prog p = prog_at(t, base[0]);
+    emit(&p, TTINSN(STALLWAIT_BH(0x1FF, 1u << 5))); /* C5: SrcA[unpacker bank] not the unpackers' */
+    emit(&p, TTINSN(NOP));
+    emit(&p, TTINSN(NOP));
+    emit_exit(&p);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(issued_at(0, STALLWAIT_BH(0x1FF, 1u << 5), 0), 3);
+    cr_expect_eq(issued_at(0, NOP, 0), 5, "held one cycle for the release");
+    cr_expect_eq(issued_at(0, NOP, 1), 6, "the latch is gone");
+    cr_expect_eq(t->thread[0].st.stall[GS_WAIT_RELEASE], 1);
+}
+
+Test(sync, nop_passes_a_wait_unless_every_block_bit_is_set)
+{
+    struct prog p = prog_at(t, base[0]);
+    emit(&p, TTINSN(STALLWAIT_BH(0x0FF, 1u << 7))); /* C7: SrcA[matrix bank] not the FPU's: holds */
+    emit(&p, TTINSN(NOP));
+    emit_exit(&p);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(issued_at(0, NOP, 0), 4);
+}
+
+Test(sync, semwait_nobody_satisfies_is_a_deadlock)
+{
+    struct prog p = prog_at(t, base[0]);
+    emit(&p, TTINSN(SEMINIT_MAX1_VAL0_SEM0));
+    emit(&p, TTINSN(SEMWAIT_ALL_SEM0_C0));
+    emit(&p, TTINSN(NOP));
+    emit_exit(&p);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_DEADLOCK);
+    cr_expect_str_eq(t->err.text, "no agent can make progress");
+    cr_expect(strstr(t->err.detail, "TRISC0: halted at cycle 3 with exit code 0") != NULL, "%s", t->err.detail);
+    cr_expect(strstr(t->err.detail, "thread T0: NOP waits on semaphore 0 (value 0, max 1) (FIFO1 0, FIFO2 0, FIFO3 1)") != NULL,
+              "%s", t->err.detail);
+}
+
+Test(sync, stallwait_on_matrix_bank_ownership_waits_forever)
+{
+    struct prog p = prog_at(t, base[0]);
+    emit(&p, TTINSN(STALLWAIT_BH(0x1FF, 1u << 7)));
+    emit(&p, TTINSN(NOP));
+    emit_exit(&p);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_DEADLOCK);
+    cr_expect(strstr(t->err.detail, "thread T0: NOP waits on STALLWAIT condition C7") != NULL, "%s", t->err.detail);
+}
+
+Test(sync, mutex_hand_over_with_three_contenders)
+{
+    struct prog p[3] = {prog_at(t, base[0]), prog_at(t, base[1]), prog_at(t, base[2])};
+    /* T0: take mutex 2, 8 NOPs, release. T1: take, 2 NOPs, release. T2: take, release. */
+    int nops[3] = {8, 2, 0};
+    for (int i = 0; i < 3; i++) {
+        emit(&p[i], TTINSN(ATGETM(2)));
+        for (int k = 0; k < nops[i]; k++)
+            emit(&p[i], TTINSN(NOP));
+        emit(&p[i], TTINSN(ATRELM(2)));
+        emit_exit(&p[i]);
+        if (i)
+            tile_start_core(t, i, base[i]);
+    }
+    cr_assert_eq(run_core(&p[0], CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    /* 3: all three reach the gate with the mutex free; round robin starts at T0. */
+    cr_expect_eq(issued_at(0, ATGETM(2), 0), 3);
+    cr_expect_eq(issued_at(0, ATRELM(2), 0), 12);
+    /* T0 released with T1 and T2 waiting: (0+1) mod 3 = T1 gets it, the cycle after */
+    cr_expect_eq(issued_at(1, ATGETM(2), 0), 13);
+    cr_expect_eq(issued_at(1, ATRELM(2), 0), 16);
+    cr_expect_eq(issued_at(2, ATGETM(2), 0), 17);
+    cr_expect_eq(issued_at(2, ATRELM(2), 0), 18);
+    cr_expect_eq(t->thread[1].st.stall[GS_ARBITRATION], 1);
+    cr_expect_eq(t->thread[1].st.stall[GS_MUTEX], 9); /* 4..12: T0 releases in 12 */
+    cr_expect_eq(t->thread[2].st.stall[GS_ARBITRATION], 2); /* lost at 3 and 13 */
+    cr_expect_eq(t->thread[2].st.stall_detail[GS_MUTEX][2], 12, "T2 waited on mutex 2");
+    cr_expect_eq(t->sync.mutex_owner[2], -1);
+}
+
+Test(sync, release_goes_to_the_next_thread_after_the_releaser)
+{
+    /* T2 holds the mutex; T0 and T1 both wait: (2+1) mod 3 = T0 gets it, not T1. */
+    struct prog p[3] = {prog_at(t, base[0]), prog_at(t, base[1]), prog_at(t, base[2])};
+    emit(&p[2], TTINSN(ATGETM(3)));
+    for (int k = 0; k < 6; k++)
+        emit(&p[2], TTINSN(NOP));
+    emit(&p[2], TTINSN(ATRELM(3)));
+    emit_exit(&p[2]);
+    for (int i = 0; i < 2; i++) {
+        E(&p[i], ADDI, 5, 0, 0, 0); /* push one cycle later than T2 */
+        emit(&p[i], TTINSN(ATGETM(3)));
+        emit(&p[i], TTINSN(ATRELM(3)));
+        emit_exit(&p[i]);
+    }
+    tile_start_core(t, CORE_TRISC1, base[1]);
+    tile_start_core(t, CORE_TRISC2, base[2]);
+    cr_assert_eq(run_core(&p[0], CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(issued_at(2, ATGETM(3), 0), 3);
+    uint64_t rel = issued_at(2, ATRELM(3), 0);
+    cr_expect_eq(rel, 10);
+    cr_expect_eq(issued_at(0, ATGETM(3), 0), rel + 1);
+    cr_expect_lt(issued_at(0, ATRELM(3), 0), issued_at(1, ATGETM(3), 0));
+}
+
+Test(sync, invalid_mutex_index_waits_forever)
+{
+    struct prog p = prog_at(t, base[0]);
+    emit(&p, TTINSN(ATGETM(5))); /* Blackhole has mutexes 0, 2, 3, 4 */
+    emit_exit(&p);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_DEADLOCK);
+    cr_expect(strstr(t->err.detail, "waits for mutex 5, which does not exist on blackhole") != NULL, "%s", t->err.detail);
+}
+
+Test(sync, riscv_semaphore_access)
+{
+    struct prog p = prog_at(t, base[0]);
+    emit(&p, TTINSN(0xA3F70004u)); /* SEMINIT max 15 value 7 on semaphore 0 */
+    for (int i = 0; i < 4; i++)
+        E(&p, ADDI, 0, 0, 0, 0); /* let it issue (cycle 3) */
+    emit_li(&p, 5, 0xFFE80020);
+    E(&p, LW, 10, 5, 0, 0);  /* 7 */
+    emit_li(&p, 6, 1);
+    E(&p, SW, 0, 5, 6, 0);   /* odd: decrement */
+    E(&p, SW, 0, 5, 0, 0);   /* even: increment */
+    E(&p, SW, 0, 5, 0, 0);
+    E(&p, LW, 11, 5, 0, 0);  /* 8 */
+    emit_exit(&p);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(t->core[0].x[10], 7);
+    cr_expect_eq(t->core[0].x[11], 8);
+    cr_expect_eq(t->sync.st.riscv_sem_writes, 3);
+}

@@ -1,0 +1,14 @@
+#include "unit.h"
+
+extern const struct unit_desc sync_unit_desc, misc_unit_desc;
+
+/* The backend units built so far; the others stop the run with "unimplemented" when an
+ * instruction for them reaches the Wait Gate. */
+const struct unit_desc *unit_for(enum tt_unit u)
+{
+    switch (u) {
+    case TT_UNIT_SYNC: return &sync_unit_desc;
+    case TT_UNIT_MISC: return &misc_unit_desc;
+    default: return 0;
+    }
+}

@@ -1,0 +1,97 @@
+/* The interface every backend unit offers the Wait Gate (shared/design.md "Unit interface").
+ *
+ * The gate never special-cases a unit: for the instruction at its head it asks the unit
+ * `can_accept` (which answers with a stall reason), and when every check passes it calls
+ * `accept`, where the unit performs the instruction's functional effect. A unit's occupancy and
+ * latency are timestamps kept by the unit; `next_event` tells the scheduler when the unit will
+ * next change something another agent can observe. */
+#ifndef TENSIM_UNITS_UNIT_H
+#define TENSIM_UNITS_UNIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tensix_isa.h"
+
+struct tile;
+
+/* Why the instruction at a thread's Wait Gate did not issue this cycle (exactly one per thread
+ * per cycle). X(name, json key) */
+#define GATE_STALL_REASONS(X)                                                         \
+    X(GS_NONE, "none")                                                                \
+    X(GS_STALLWAIT, "stallwait")     /* latched STALLWAIT; detail: condition bits */  \
+    X(GS_SEMWAIT, "semwait")         /* latched SEMWAIT; detail: semaphore mask */    \
+    X(GS_WAIT_RELEASE, "wait_release") /* conditions met, latch clears next cycle */  \
+    X(GS_UNIT_BUSY, "unit_busy")     /* detail: enum tt_unit */                       \
+    X(GS_ARBITRATION, "arbitration") /* another thread won the unit this cycle */     \
+    X(GS_THCON, "thcon")             /* this thread's ThCon instruction still running */ \
+    X(GS_MUTEX, "mutex")             /* detail: mutex index */                        \
+    X(GS_SYNC_SLOT, "sync_slot")     /* the Sync unit's one-per-cycle slot is taken */ \
+    X(GS_HAZARD, "hazard")           /* detail: unit reporting the hazard */
+
+#define GATE_DETAIL_MAX 16 /* condition bits, semaphores, mutexes, units: all fit */
+
+enum gate_stall {
+#define X(name, key) name,
+    GATE_STALL_REASONS(X)
+#undef X
+    GS_COUNT
+};
+
+const char *gate_stall_key(enum gate_stall s);
+
+/* Resources that accept a limited number of instructions per cycle from all threads together.
+ * When several threads could issue to the same resource in one cycle, one wins (round robin
+ * from the thread after the last winner) and the others stall with GS_ARBITRATION. */
+enum gate_resource {
+    RES_NONE,      /* per-thread units (Misc): no limit across threads */
+    RES_SYNC_SLOT, /* SEMINIT/SEMPOST/SEMGET/STALLWAIT/SEMWAIT/STREAMWAIT: one per cycle */
+    RES_MUTEX0,    /* ATGETM/ATRELM: one per mutex per cycle, RES_MUTEX0 + index */
+    RES_FPU = RES_MUTEX0 + 8,
+    RES_SFPU,
+    RES_CFG,
+    RES_THCON,
+    RES_UNPACK,
+    RES_PACK,
+    RES_XMOV,
+    RES_COUNT
+};
+
+struct unit_desc {
+    const char *name;
+    /* May thread `th` hand `word` to the unit this cycle? GS_NONE, or the reason (and a
+     * reason-specific detail). Must not change state: the gate may ask and then not issue. */
+    enum gate_stall (*can_accept)(const struct tile *t, unsigned th, uint32_t word,
+                                  const struct tt_form *f, uint32_t *detail);
+    /* Which shared resource the instruction competes for (enum gate_resource). */
+    unsigned (*resource)(const struct tile *t, unsigned th, uint32_t word, const struct tt_form *f);
+    /* The instruction issues at cycle t->now. Returns false after raising an error. */
+    bool (*accept)(struct tile *t, unsigned th, uint32_t word, const struct tt_form *f);
+};
+
+/* The unit that executes instructions of kind u, or NULL when tensim does not model it yet. */
+const struct unit_desc *unit_for(enum tt_unit u);
+
+/* STALLWAIT conditions by meaning ("keep waiting while ..."); each architecture numbers them
+ * differently (spec/sync-timing.md §3.2), through struct arch's stall_cond_map. */
+enum wait_cond {
+    WC_THCON_MEM,   /* ThCon memory requests outstanding for this thread */
+    WC_UNPACK0,     /* this thread has an instruction in unpacker 0 */
+    WC_UNPACK1,
+    WC_PACK0,       /* ... in packer 0 (BH: the packer) */
+    WC_PACK1,
+    WC_PACK2,
+    WC_PACK3,
+    WC_FPU,         /* ... in the matrix unit */
+    WC_SRCA_UNPACK, /* SrcA[unpacker bank] not owned by the unpackers */
+    WC_SRCB_UNPACK,
+    WC_SRCA_FPU,    /* SrcA[matrix unit bank] not owned by the matrix unit */
+    WC_SRCB_FPU,
+    WC_MOVER,       /* mover has requests outstanding */
+    WC_RISCV_MMIO,  /* this thread's RISC-V has an unprocessed GPR/config/TDMA-RISC access */
+    WC_SFPU,        /* ... in the vector unit */
+    WC_CFG,         /* any thread has an instruction in the configuration unit (BH) */
+    WC_COUNT
+};
+
+#endif
