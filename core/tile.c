@@ -40,6 +40,10 @@ void tile_reset(struct tile *t)
     for (int i = 0; i < NUM_CORES; i++)
         rv_core_reset(&t->core[i], i, t->arch->reset_pc[i]);
     coproc_reset(t);
+    memset(t->gpr, 0, sizeof t->gpr);
+    memset(&t->cfg, 0, sizeof t->cfg);
+    memset(&t->thcon, 0, sizeof t->thcon);
+    memset(&t->cfgu, 0, sizeof t->cfgu);
     memset(&t->src, 0, sizeof t->src); /* unpackers own every bank, all bank indices 0 */
     memset(&t->err, 0, sizeof t->err);
     t->now = 0;
@@ -167,8 +171,8 @@ static void run_coproc(struct tile *t)
     while (t->coproc_wake < t->limit && t->err.kind == ERR_NONE) {
         t->now = t->coproc_wake;
         /* Sleep after a quiet cycle: nothing inside can change until another agent acts (which
-         * wakes it) or a unit finishes (units will report their next event here). */
-        t->coproc_wake = coproc_step(t) ? t->now + 1 : CYCLE_NEVER;
+         * wakes it) or a unit reaches its next event. */
+        t->coproc_wake = coproc_step(t) ? t->now + 1 : coproc_next_event(t);
     }
 }
 

@@ -13,6 +13,9 @@
 #include "../riscv/core.h"
 #include "../sync/sync_unit.h"
 #include "../sync/thread.h"
+#include "../units/cfg.h"
+#include "../units/thcfg.h"
+#include "../units/thcon.h"
 #include "arch.h"
 #include "error.h"
 
@@ -40,6 +43,10 @@ struct tile {
     struct tensix_thread thread[NUM_THREADS];
     struct sync_unit sync;
     struct src_owner src;
+    uint32_t gpr[NUM_THREADS][NUM_GPRS]; /* Tensix GPRs (WH:ScalarUnit.md) */
+    struct tt_config cfg;                /* Config banks and ThreadConfig */
+    struct thcon_unit thcon;
+    struct cfg_unit cfgu;
     uint8_t res_next[RES_COUNT]; /* round-robin pointer per shared resource (sync/gate.c) */
 
     /* Scheduling: the coprocessor agent (all threads' pipes and the backend units) acts first

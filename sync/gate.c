@@ -231,11 +231,28 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
     return true;
 }
 
+uint64_t coproc_next_event(const struct tile *t)
+{
+    uint64_t next = CYCLE_NEVER;
+    for (unsigned u = 0; u < unit_list_len; u++) {
+        if (!unit_list[u]->next_event)
+            continue;
+        uint64_t e = unit_list[u]->next_event(t);
+        if (e > t->now && e < next)
+            next = e;
+    }
+    return next;
+}
+
 bool coproc_step(struct tile *t)
 {
     struct gate_try g[NUM_THREADS];
     bool progress = false;
     const uint64_t now = t->now;
+
+    for (unsigned u = 0; u < unit_list_len; u++)
+        if (unit_list[u]->tick)
+            unit_list[u]->tick(t);
 
     for (unsigned i = 0; i < NUM_THREADS; i++) {
         bool present = gate_look(t, i, &g[i]);

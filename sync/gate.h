@@ -16,6 +16,8 @@ void coproc_reset(struct tile *t);
 /* One cycle at t->now. Returns true when anything changed (the coprocessor then runs again
  * next cycle); false when it can sleep until an external wake or a unit event. */
 bool coproc_step(struct tile *t);
+/* The earliest future cycle at which a unit changes observable state (CYCLE_NEVER if none). */
+uint64_t coproc_next_event(const struct tile *t);
 /* No instruction anywhere in the thread's pipe or expanders. */
 bool thread_drained(const struct tile *t, unsigned th);
 /* Add the cycles since the thread's last accounting change, up to `end`, to its counters. */

@@ -196,7 +196,7 @@ static bool gen_next(struct mop_gen *g, const uint32_t *cfg, uint32_t *w)
 
 static void push1(struct tt_fifo *out, uint32_t w)
 {
-    tt_fifo_push(out, &w, 1); /* callers checked pipe_can_push */
+    tt_fifo_push(out, &w, 1); /* callers checked tt_fifo_has_room */
 }
 
 /* The MOP at the head of `in` starts: it is consumed and its first instruction goes out in the
@@ -207,7 +207,7 @@ static enum pipe_step start_mop(struct mop_expander *m, struct tt_fifo *in, stru
     struct mop_gen g;
     gen_init(&g, m->cfg, m->mask_hi, mop);
     bool any = gen_next(&g, m->cfg, &first);
-    if (any && !pipe_can_push(out))
+    if (any && !tt_fifo_has_room(out, 1))
         return PIPE_IDLE;
     tt_fifo_pop(in, &mop);
     m->ingested++;
@@ -232,7 +232,7 @@ enum pipe_step mop_step(struct mop_expander *m, struct tt_fifo *in, struct tt_fi
 
     switch (m->phase) {
     case MOP_PHASE_EXPANDING:
-        if (!pipe_can_push(out))
+        if (!tt_fifo_has_room(out, 1))
             return PIPE_IDLE;
         push1(out, m->next);
         m->emitted++;
@@ -273,7 +273,7 @@ enum pipe_step mop_step(struct mop_expander *m, struct tt_fifo *in, struct tt_fi
         m->ingested++;
         return PIPE_PROGRESS;
     default:
-        if (!pipe_can_push(out))
+        if (!tt_fifo_has_room(out, 1))
             return PIPE_IDLE;
         tt_fifo_pop(in, &w);
         push1(out, w);

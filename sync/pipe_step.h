@@ -31,12 +31,5 @@ static inline unsigned pipe_opcode(uint32_t word)
     return word >> 24;
 }
 
-/* True when tt_fifo_push of one word would succeed (same rule as sync/fifo.c). */
-static inline bool pipe_can_push(const struct tt_fifo *f)
-{
-    if (f->accept_limit && f->count > f->accept_limit)
-        return false;
-    return f->count < f->depth;
-}
 
 #endif

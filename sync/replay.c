@@ -32,7 +32,7 @@ bool replay_busy(const struct replay_expander *r)
 
 static void push1(struct tt_fifo *out, uint32_t w)
 {
-    tt_fifo_push(out, &w, 1); /* callers checked pipe_can_push */
+    tt_fifo_push(out, &w, 1); /* callers checked tt_fifo_has_room */
 }
 
 /* Emit buffer[index] and move on; back to pass-through after the last one. */
@@ -63,7 +63,7 @@ static enum pipe_step record_one(struct replay_expander *r, struct tt_fifo *in,
     default:
         break;
     }
-    if (r->exec && !pipe_can_push(out))
+    if (r->exec && !tt_fifo_has_room(out, 1))
         return PIPE_IDLE;
     tt_fifo_pop(in, &w);
     r->ingested++;
@@ -86,7 +86,7 @@ enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct
 
     if (r->phase == REPLAY_PHASE_PLAY) {
         /* Playback ingests nothing; words arriving meanwhile wait in `in`. */
-        if (!pipe_can_push(out))
+        if (!tt_fifo_has_room(out, 1))
             return PIPE_IDLE;
         play_one(r, out);
         return PIPE_PROGRESS;
@@ -98,7 +98,7 @@ enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct
         return PIPE_IDLE;
     uint32_t w = tt_fifo_peek(in, 0);
     if (pipe_opcode(w) != PIPE_OPC_REPLAY) {
-        if (!pipe_can_push(out))
+        if (!tt_fifo_has_room(out, 1))
             return PIPE_IDLE;
         tt_fifo_pop(in, &w);
         push1(out, w);
@@ -111,7 +111,7 @@ enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct
     if (!REPLAY_LOAD(w)) {
         /* Playback: the REPLAY goes in and the first buffered word comes out this cycle;
          * Exec is not looked at. */
-        if (!pipe_can_push(out))
+        if (!tt_fifo_has_room(out, 1))
             return PIPE_IDLE;
         tt_fifo_pop(in, &w);
         r->ingested++;

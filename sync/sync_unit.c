@@ -140,7 +140,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     return true;
 }
 
-const struct unit_desc sync_unit_desc = {"sync", can_accept, resource, accept};
+const struct unit_desc sync_unit_desc = {"sync", can_accept, resource, accept, 0, 0};
 
 uint32_t sync_riscv_sem_load(const struct sync_unit *s, unsigned i) { return s->sem_value[i]; }
 

@@ -28,4 +28,4 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
                       f->mnemonic, th);
 }
 
-const struct unit_desc misc_unit_desc = {"misc", can_accept, resource, accept};
+const struct unit_desc misc_unit_desc = {"misc", can_accept, resource, accept, 0, 0};

@@ -2,6 +2,9 @@
 
 extern const struct unit_desc sync_unit_desc, misc_unit_desc;
 
+const struct unit_desc *const unit_list[] = {&sync_unit_desc, &misc_unit_desc};
+const unsigned unit_list_len = sizeof unit_list / sizeof unit_list[0];
+
 /* The backend units built so far; the others stop the run with "unimplemented" when an
  * instruction for them reaches the Wait Gate. */
 const struct unit_desc *unit_for(enum tt_unit u)

@@ -67,7 +67,18 @@ struct unit_desc {
     unsigned (*resource)(const struct tile *t, unsigned th, uint32_t word, const struct tt_form *f);
     /* The instruction issues at cycle t->now. Returns false after raising an error. */
     bool (*accept)(struct tile *t, unsigned th, uint32_t word, const struct tt_form *f);
+    /* Optional. Called at the start of every coprocessor cycle, before any gate looks: retire
+     * work whose completion cycle has come (clear busy flags, write results back). */
+    void (*tick)(struct tile *t);
+    /* Optional. The earliest cycle after t->now at which the unit will change something a gate
+     * or another agent can observe, or CYCLE_NEVER. The coprocessor sleeps until then when a
+     * cycle passes with no progress. */
+    uint64_t (*next_event)(const struct tile *t);
 };
+
+/* All units with a descriptor, for ticking and event collection. */
+extern const struct unit_desc *const unit_list[];
+extern const unsigned unit_list_len;
 
 /* The unit that executes instructions of kind u, or NULL when tensim does not model it yet. */
 const struct unit_desc *unit_for(enum tt_unit u);
