@@ -109,6 +109,9 @@ $(eval $(call kernel,hello,trisc0,$(EX)/hello.c))
 $(eval $(call kernel,pipeline-unpack,trisc0,$(EX)/pipeline/unpack.c))
 $(eval $(call kernel,pipeline-math,trisc1,$(EX)/pipeline/math.c))
 $(eval $(call kernel,pipeline-pack,trisc2,$(EX)/pipeline/pack.c))
+$(eval $(call kernel,tokens-t0,trisc0,$(EX)/tokens/t0.c))
+$(eval $(call kernel,tokens-t1,trisc1,$(EX)/tokens/t1.c))
+$(eval $(call kernel,tokens-t2,trisc2,$(EX)/tokens/t2.c))
 $(eval $(call kernel,tt-push,trisc0,test/kernels/tt_push.c))
 
 # Bare-metal test programs: assembly only, linked at TRISC0's window (BRISC's for brisc_*).
@@ -126,6 +129,8 @@ demo: $(B)/.deps $(B)/tensim $(KERNELS)
 	$(B)/tensim run $(B)/kernels/hello.elf
 	$(B)/tensim run --trisc0 $(B)/kernels/pipeline-unpack.elf \
 	  --trisc1 $(B)/kernels/pipeline-math.elf --trisc2 $(B)/kernels/pipeline-pack.elf
+	$(B)/tensim run --trisc0 $(B)/kernels/tokens-t0.elf \
+	  --trisc1 $(B)/kernels/tokens-t1.elf --trisc2 $(B)/kernels/tokens-t2.elf
 
 TEST_DEFS = -DTENSIM_BIN='"$(1)"'
 

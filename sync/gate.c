@@ -205,7 +205,10 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
     }
     if (gate_wait_catches(t, &th->wait, g->f)) {
         g->reason = g->release ? GS_WAIT_RELEASE : th->wait.is_semwait ? GS_SEMWAIT : GS_STALLWAIT;
-        g->detail = detail;
+        /* The release cycle is charged to the wait's first semaphore or condition bit. */
+        g->detail = !g->release ? detail
+                    : th->wait.is_semwait ? (uint32_t)__builtin_ctz(th->wait.sem_mask | 0x100u)
+                                          : (uint32_t)__builtin_ctz(th->wait.cond_mask | 0x8000u);
         return true;
     }
     if (th->thcon_running) {

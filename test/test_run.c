@@ -146,3 +146,41 @@ Test(run, dump_outside_l1_is_a_usage_error)
                  100);
     cr_expect(strstr(out, "--dump range of /tmp/x.bin is outside L1") != NULL, "%s", out);
 }
+
+/* The three-TRISC token ring (riscv/sdk/examples/tokens): every cycle each Tensix thread spends
+ * waiting is charged to the semaphore it waits on, and issued + empty + held = total. */
+Test(run, token_ring_attributes_waits_to_semaphores)
+{
+    cr_assert_eq(run_tensim("run -q --stats /tmp/tensim-tokens.json --trisc0 build/kernels/tokens-t0.elf "
+                            "--trisc1 build/kernels/tokens-t1.elf --trisc2 build/kernels/tokens-t2.elf",
+                            out, sizeof out),
+                 0, "%s", out);
+    char *json = slurp("/tmp/tensim-tokens.json");
+    unsigned long long total = field(json, "\"cycles\"", "cycles");
+    static const char *const threads[] = {"\"T0\"", "\"T1\"", "\"T2\""};
+    static const char *const reasons[] = {"stallwait", "semwait", "wait_release", "unit_busy",
+                                          "arbitration", "thcon", "mutex", "sync_slot", "hazard"};
+    /* T0 waits for the token on semaphore 2, T1 on 0, T2 on 1: nothing else */
+    static const char *const waits_on[] = {"\"semwait\": {\"2\": ", "\"semwait\": {\"0\": ",
+                                           "\"semwait\": {\"1\": "};
+    static const char *const released_on[] = {"\"wait_release\": {\"2\": 16}", "\"wait_release\": {\"0\": 16}",
+                                              "\"wait_release\": {\"1\": 16}"};
+    for (int i = 0; i < 3; i++) {
+        unsigned long long sum = field(json, threads[i], "issued") + field(json, threads[i], "empty");
+        for (size_t r = 0; r < sizeof reasons / sizeof reasons[0]; r++)
+            sum += field(json, threads[i], reasons[r]);
+        cr_expect_eq(sum, total, "T%d: every cycle attributed once", i);
+        const char *scope = strstr(json, threads[i]);
+        const char *next = i < 2 ? strstr(json, threads[i + 1]) : strstr(json, "\"sync\"");
+        const char *w = strstr(scope, waits_on[i]);
+        cr_expect(w && w < next, "T%d waits only on its semaphore:\n%s", i, json);
+        const char *rl = strstr(scope, released_on[i]);
+        cr_expect(rl && rl < next, "T%d: one release cycle per round:\n%s", i, json);
+        cr_expect_gt(field(json, threads[i], "semwait"), 300);
+    }
+    /* 16 rounds of SEMGET + 8 NOPs + SEMPOST (+ SEMWAIT), plus T0's SEMINIT */
+    cr_expect_eq(field(json, "\"T1\"", "issued"), 16 * 11);
+    cr_expect_eq(field(json, "\"T0\"", "issued"), 1 + 16 * 11);
+    free(json);
+    unlink("/tmp/tensim-tokens.json");
+}
