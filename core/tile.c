@@ -112,6 +112,14 @@ static void describe_core(struct tile *t, const struct rv_core *c)
     case CORE_BLOCKED:
         break;
     }
+    if (c->wait == WAIT_COPROC_DONE || c->wait == WAIT_MOP_DONE) {
+        tile_error_detail(t, "  %s: pc=0x%08x %s: blocked since cycle %llu in a Manual TTSync load "
+                          "(%s of thread T%u)",
+                          core_name(c->id), c->pc, dis, (unsigned long long)c->blocked_since,
+                          c->wait == WAIT_COPROC_DONE ? "CoprocessorDoneCheck" : "MOPExpanderDoneCheck",
+                          c->wait_arg);
+        return;
+    }
     const struct tensix_thread *th = &t->thread[c->wait_arg];
     const struct tt_fifo *f = c->id == CORE_BRISC ? &th->fifo2 : &th->fifo1;
     tile_error_detail(t,

@@ -1,6 +1,7 @@
 #include "map.h"
 
 #include "../core/tile.h"
+#include "../sync/gate.h"
 
 #define T_CORES ((1u << CORE_TRISC0) | (1u << CORE_TRISC1) | (1u << CORE_TRISC2))
 #define B_CORE (1u << CORE_BRISC)
@@ -34,7 +35,8 @@ static const struct region regions[] = {
     {0xFFE00000, 0xFFE00FFF, "Tensix GPRs", REG_UNIMPLEMENTED, 4, ALL_CORES, BOTH, 0},
     {0xFFE40000, 0xFFE6FFFF, "Tensix instruction push", REG_INSTRN_PUSH, 3, ALL_CORES, BOTH, 0},
     {0xFFE80000, 0xFFE80003, "PCBuf", REG_UNIMPLEMENTED, 3, ALL_CORES, BOTH, 0},
-    {0xFFE80004, 0xFFE8001F, "Manual TTSync", REG_UNIMPLEMENTED, 3, T_CORES, BOTH, 0},
+    {0xFFE80004, 0xFFE8000B, "Manual TTSync", REG_TTSYNC, 3, T_CORES, BOTH, 0},
+    {0xFFE8000C, 0xFFE8001F, "Manual TTSync (undocumented part)", REG_UNIMPLEMENTED, 3, T_CORES, BOTH, 0},
     {0xFFE80020, 0xFFE8003F, "Tensix semaphores", REG_SEMAPHORE, 3, T_CORES, BOTH, 0},
     {0xFFE80040, 0xFFE8FFFF, "Tensix semaphores (undocumented part)", REG_UNIMPLEMENTED, 3, T_CORES, BOTH, 0},
     {0xFFE90000, 0xFFEAFFFF, "PCBuf (BRISC side)", REG_UNIMPLEMENTED, 3, B_CORE, BOTH, 0},
@@ -152,6 +154,19 @@ enum mmio_status mmio_load(struct tile *t, int core, uint32_t addr, unsigned siz
     case REG_SEMAPHORE:
         *val = sync_riscv_sem_load(&t->sync, (addr - 0xFFE80020u) / 4);
         return MMIO_OK;
+    case REG_TTSYNC: {
+        /* BHR:ManualTTSync.md: the load is held until thread i has nothing in flight
+         * (CoprocessorDoneCheck, +4) or no MOP is queued or expanding (MOPExpanderDoneCheck,
+         * +8); the value returned carries no information. */
+        enum core_wait w = (addr & ~3u) == 0xFFE80004u ? WAIT_COPROC_DONE : WAIT_MOP_DONE;
+        *val = 0;
+        if (ttsync_done(t, w, (unsigned)core))
+            return MMIO_OK;
+        t->core[core].wait = w;
+        t->core[core].wait_arg = (unsigned)core;
+        tile_wake_coproc(t, t->now + 1); /* it re-checks the condition as it runs */
+        return MMIO_BLOCK;
+    }
     case REG_MOP_CFG:
         tile_error(t, ERR_UNDEF_BEHAVIOUR, core, t->core[core].pc,
                    "load from MOP expander configuration 0x%08x (write-only)", addr);
@@ -177,6 +192,8 @@ enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned si
         return MMIO_OK;
     case REG_TILE_CTRL:
         return tile_ctrl_store(t, core, addr & ~3u);
+    case REG_TTSYNC:
+        return MMIO_OK; /* stores are discarded (used to order earlier stores) */
     case REG_SEMAPHORE:
         if (!sync_riscv_sem_store(t, (addr - 0xFFE80020u) / 4, val)) {
             t->core[core].wait = WAIT_SYNC_SLOT;
@@ -214,6 +231,18 @@ enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned si
     default:
         return unimplemented(t, core, addr, r, "store");
     }
+}
+
+bool ttsync_done(const struct tile *t, enum core_wait w, unsigned th)
+{
+    const struct tensix_thread *p = &t->thread[th];
+    if (w == WAIT_MOP_DONE) {
+        for (unsigned i = 0; i < p->fifo1.count; i++)
+            if (tt_fifo_peek(&p->fifo1, i) >> 24 == 0x01) /* MOP */
+                return false;
+        return !mop_busy(&p->mop);
+    }
+    return thread_drained(t, th);
 }
 
 enum mmio_status tensix_push(struct tile *t, int core, unsigned thread, const uint32_t *w,

@@ -6,7 +6,10 @@
 #ifndef TENSIM_MEM_MAP_H
 #define TENSIM_MEM_MAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "../riscv/core.h"
 
 struct tile;
 
@@ -17,6 +20,7 @@ enum region_kind {
     REG_INSTRN_PUSH,  /* INSTRN_BUF_BASE / INSTRN1 / INSTRN2 */
     REG_TILE_CTRL,    /* tile control / debug / status (wall clock implemented) */
     REG_SEMAPHORE,    /* Tensix semaphores 0..7 */
+    REG_TTSYNC,       /* Manual TTSync: CoprocessorDoneCheck, MOPExpanderDoneCheck */
     REG_MOP_CFG,      /* MOP expander configuration of the core's thread (write-only) */
     REG_UNIMPLEMENTED /* exists on silicon, not modelled yet */
 };
@@ -47,5 +51,8 @@ enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned si
  * single store). MMIO_BLOCK when the FIFO cannot take them this cycle. */
 enum mmio_status tensix_push(struct tile *t, int core, unsigned thread, const uint32_t *w,
                              unsigned n);
+
+/* Has the Manual TTSync condition `w` (WAIT_COPROC_DONE or WAIT_MOP_DONE) of thread th come? */
+bool ttsync_done(const struct tile *t, enum core_wait w, unsigned th);
 
 #endif

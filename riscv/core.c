@@ -46,6 +46,8 @@ void rv_unblock(struct rv_core *c, uint64_t now)
         return;
     if (c->wait == WAIT_TENSIX_FIFO)
         c->st.stall[STALL_FIFO_FULL] += now - c->blocked_since;
+    else if (c->wait == WAIT_COPROC_DONE || c->wait == WAIT_MOP_DONE)
+        c->st.stall[STALL_TTSYNC] += now - c->blocked_since;
     c->state = CORE_RUNNING;
     c->wait = WAIT_NONE;
     c->wake = now;
@@ -528,6 +530,11 @@ void rv_run(struct tile *t, struct rv_core *c)
                 enum mmio_status s = mmio_load(t, c->id, addr, size, &v, &lat);
                 if (s == MMIO_ERROR)
                     return;
+                if (s == MMIO_BLOCK) { /* retried from the start when the condition holds */
+                    c->state = CORE_BLOCKED;
+                    c->blocked_since = now;
+                    return;
+                }
             }
             if (in.op == RV_LB) v = (uint32_t)(int32_t)(int8_t)v;
             else if (in.op == RV_LH) v = (uint32_t)(int32_t)(int16_t)v;

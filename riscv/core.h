@@ -27,7 +27,8 @@ enum core_state { CORE_OFF, CORE_RUNNING, CORE_BLOCKED, CORE_HALTED };
     X(STALL_SERIAL, "serialise", "CSR/fence/ecall waiting for older instructions to retire") \
     X(STALL_STORE_QUEUE, "store_queue", "store queue full or draining")                     \
     X(STALL_MEMORY, "memory", "memory port busy (atomics, blocking loads)")                 \
-    X(STALL_FIFO_FULL, "tensix_fifo_full", "Tensix instruction FIFO full")
+    X(STALL_FIFO_FULL, "tensix_fifo_full", "Tensix instruction FIFO full")                  \
+    X(STALL_TTSYNC, "ttsync", "load held by Manual TTSync until the Tensix thread is done")
 
 enum core_stall {
 #define X(name, key, text) name,
@@ -37,7 +38,13 @@ enum core_stall {
 };
 
 /* What a blocked core waits on (it has no wake cycle of its own). */
-enum core_wait { WAIT_NONE, WAIT_TENSIX_FIFO, WAIT_SYNC_SLOT };
+enum core_wait {
+    WAIT_NONE,
+    WAIT_TENSIX_FIFO,   /* push into a full FIFO (wait_arg: thread) */
+    WAIT_SYNC_SLOT,     /* semaphore store found the Sync slot taken: retry next cycle */
+    WAIT_COPROC_DONE,   /* Manual TTSync CoprocessorDoneCheck load (wait_arg: thread) */
+    WAIT_MOP_DONE,      /* Manual TTSync MOPExpanderDoneCheck load (wait_arg: thread) */
+};
 
 struct core_stats {
     uint64_t instret;

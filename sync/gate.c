@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../core/tile.h"
+#include "../mem/map.h"
 #include "sync_unit.h"
 
 static const char *const stall_keys[GS_COUNT] = {
@@ -322,6 +323,17 @@ bool coproc_step(struct tile *t)
         /* Room in FIFO1 lets blocked pushers retry (cores act after the coprocessor). */
         if (th->blocked_cores && tt_fifo_has_room(&th->fifo1, 1))
             tile_unblock_pushers(t, i);
+    }
+    /* Manual TTSync loads held by this cycle's state: release them (cores act after us). */
+    for (unsigned c = 0; c < NUM_CORES; c++) {
+        struct rv_core *core = &t->core[c];
+        if (core->state == CORE_BLOCKED &&
+            (core->wait == WAIT_COPROC_DONE || core->wait == WAIT_MOP_DONE) &&
+            ttsync_done(t, core->wait, core->wait_arg)) {
+            rv_unblock(core, now);
+            if (now + 1 < t->limit)
+                t->limit = now + 1;
+        }
     }
     if (progress)
         t->coproc_last_active = now;

@@ -220,3 +220,41 @@ Test(sync, riscv_semaphore_access)
     cr_expect_eq(t->core[0].x[11], 8);
     cr_expect_eq(t->sync.st.riscv_sem_writes, 3);
 }
+
+Test(sync, ttsync_coprocessor_done_check_holds_the_load)
+{
+    struct prog p0 = prog_at(t, base[0]), p1 = prog_at(t, base[1]);
+    emit(&p0, TTINSN(SEMWAIT_ALL_SEM0_C0)); /* 0: pushed with the NOP */
+    emit(&p0, TTINSN(NOP));
+    emit_li(&p0, 5, 0xFFE80004);            /* 1, 2 */
+    E(&p0, LW, 6, 5, 0, 0);                 /* 3: held until thread T0 has drained */
+    E(&p0, ADD, 7, 6, 0, 0);
+    emit_exit(&p0);
+    for (int i = 0; i < 20; i++)
+        E(&p1, ADDI, 5, 5, 0, 1);
+    emit(&p1, TTINSN(SEMPOST_SEM0));        /* 20, issues at 23 */
+    emit_exit(&p1);
+    tile_start_core(t, CORE_TRISC1, base[1]);
+    cr_assert_eq(run_core(&p0, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(issued_at(0, NOP, 0), 25);
+    /* the NOP leaves at 25 and the thread is empty: the load retries at 25 (latency 3, result
+     * at 28), add at 28, exit at 29 and 30 */
+    const struct rv_core *c = &t->core[0];
+    cr_expect_eq(c->st.stall[STALL_TTSYNC], 22);
+    cr_expect_eq(c->halt_cycle, 31);
+    cr_expect_eq(core_cycles(c), c->halt_cycle);
+}
+
+Test(sync, ttsync_deadlock_is_reported)
+{
+    struct prog p0 = prog_at(t, base[0]);
+    emit(&p0, TTINSN(SEMWAIT_ALL_SEM0_C0));
+    emit(&p0, TTINSN(NOP));
+    emit_li(&p0, 5, 0xFFE80004);
+    E(&p0, LW, 6, 5, 0, 0);
+    emit_exit(&p0);
+    cr_assert_eq(run_core(&p0, CORE_TRISC0, 10000), ERR_DEADLOCK);
+    cr_expect(strstr(t->err.detail, "TRISC0: pc=0x00006010 lw t1, 0(t0): blocked since cycle 3 in a Manual "
+                                    "TTSync load (CoprocessorDoneCheck of thread T0)") != NULL,
+              "%s", t->err.detail);
+}
