@@ -258,3 +258,37 @@ Test(sync, ttsync_deadlock_is_reported)
                                     "TTSync load (CoprocessorDoneCheck of thread T0)") != NULL,
               "%s", t->err.detail);
 }
+
+Test(sync, mop_expansion_reaches_the_gate_one_per_cycle)
+{
+    /* MopCfg written by TRISC0 through 0xFFB80000: template 0 without flags emits A0
+     * (MopCfg[3]) when the mask bit is 0 and SkipA0 (MopCfg[7]) when it is 1. */
+    const uint32_t a0 = SEMPOST_SEM0, skip = 0xA4000008u; /* SEMPOST semaphore 1 */
+    struct prog p = prog_at(t, base[0]);
+    emit_li(&p, 5, 0xFFB80000);   /* 0 */
+    E(&p, SW, 0, 5, 0, 4);        /* 1: MopCfg[1] = 0 */
+    emit_li(&p, 6, a0);           /* 2, 3 */
+    E(&p, SW, 0, 5, 6, 12);       /* 4: MopCfg[3] */
+    emit_li(&p, 6, skip);         /* 5, 6 */
+    E(&p, SW, 0, 5, 6, 28);       /* 7: MopCfg[7] */
+    emit(&p, TTINSN(0x0103000Au)); /* 8: MOP template 0, Count1 3, mask 0b1010 */
+    emit_exit(&p);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    /* the expander emits at 9..12, the replay expander passes them on at 10..13 */
+    cr_expect_eq(issued_at(0, a0, 0), 11);
+    cr_expect_eq(issued_at(0, skip, 0), 12);
+    cr_expect_eq(issued_at(0, a0, 1), 13);
+    cr_expect_eq(issued_at(0, skip, 1), 14);
+    cr_expect_eq(t->sync.sem_value[0], 2);
+    cr_expect_eq(t->sync.sem_value[1], 2);
+}
+
+Test(sync, mop_cfg_is_write_only)
+{
+    struct prog p = prog_at(t, base[0]);
+    emit_li(&p, 5, 0xFFB80000);
+    E(&p, LW, 6, 5, 0, 0);
+    emit_exit(&p);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_UNDEF_BEHAVIOUR);
+    cr_expect_str_eq(t->err.text, "load from MOP expander configuration 0xffb80000 (write-only)");
+}
