@@ -82,6 +82,7 @@ struct rv_core {
     uint32_t cfg0; /* CSR 0x7C0 */
     uint32_t pmacfg[2];
     uint32_t scratch[4];     /* CSRs 0x7C3-0x7C6 */
+    uint32_t tt_status[2];   /* last tt_cfg_qstatus / tt_cfg_bstatus value (kept while frozen) */
     int64_t cycle_offset;    /* writes to cycle/mcycle shift the visible counter */
     int64_t instret_offset;
 

@@ -1,6 +1,7 @@
 #include "csr.h"
 
 #include "../core/tile.h"
+#include "../sync/gate.h"
 
 static uint32_t *plain_state(struct rv_core *c, unsigned csr)
 {
@@ -100,11 +101,35 @@ bool csr_access(struct tile *t, struct rv_core *c, uint64_t now, unsigned csr, b
     case 0xC22:
         tile_error(t, ERR_UNIMPLEMENTED, c->id, c->pc, "unimplemented CSR 0x%03x", csr);
         return false;
+    case 0xBC0:
+    case 0xBC1: {
+        /* tt_cfg_qstatus / tt_cfg_bstatus (BHR:CSRs.md): per-thread and OR-reduced bitmasks of
+         * instruction types queued in the frontend (bstatus: or executing). cfg0.DisTTStatusReg
+         * freezes them; they stay writable. sfpu_cc (qstatus bits 11, 24) is 0 until the SFPU
+         * exists. */
+        bool busy = csr == 0xBC1;
+        uint32_t *saved = &c->tt_status[busy];
+        if (!(c->cfg0 & CFG0_DIS_TT_STATUS)) {
+            unsigned all = 0, mine = 0;
+            for (unsigned i = 0; i < NUM_THREADS; i++) {
+                unsigned b = thread_status_bits(t, i, busy);
+                all |= b;
+                if ((int)i == c->id)
+                    mine = b;
+            }
+            if (c->id == CORE_BRISC)
+                mine = all;
+            *saved = busy ? (mine | all << 11) : (mine | all << 13);
+        }
+        *old = *saved;
+        if (write)
+            *saved = update(*saved, operand);
+        return true;
+    }
     default:
-        if (csr >= 0xBC0 && csr <= 0xBC9) {
+        if (csr >= 0xBC2 && csr <= 0xBC9) {
             tile_error(t, ERR_UNIMPLEMENTED, c->id, c->pc,
-                       "unimplemented CSR 0x%03x (Tensix status CSRs come with the instruction pipe)",
-                       csr);
+                       "unimplemented CSR 0x%03x (NoC overlay stream status)", csr);
             return false;
         }
         tile_error(t, ERR_UNDEF_INSN, c->id, c->pc, "access to CSR 0x%03x, which %s does not have",

@@ -17,6 +17,7 @@ struct rv_core;
 #define CFG0_ST_MERGE_TIMER_MASK 0x1Fu
 #define CFG0_DIS_TRISC_CACHE (1u << 18)
 #define CFG0_DIS_L0_PERIODIC_FLUSH (1u << 24)
+#define CFG0_DIS_TT_STATUS (1u << 29)
 /* At reset every cfg0 field is zero except StMergeTimer = 16. */
 #define CFG0_RESET (16u << CFG0_ST_MERGE_TIMER_SHIFT)
 

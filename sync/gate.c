@@ -340,6 +340,54 @@ bool coproc_step(struct tile *t)
     return progress;
 }
 
+/* ---- frontend status for tt_cfg_qstatus / tt_cfg_bstatus (BHR:CSRs.md) ---- */
+
+enum { QS_REPLAY = 1, QS_MOP = 2, QS_THCON = 4, QS_MOVER = 8, QS_UNPACK = 16, QS_PACK = 32,
+       QS_CFG = 64, QS_SYNC = 128, QS_B0 = 256, QS_SFPU = 512, QS_FPU = 1024 };
+
+static unsigned word_types(const struct tile *t, uint32_t w)
+{
+    switch (w >> 24) {
+    case 0x01: return QS_MOP;
+    case 0x03: return 0; /* MOP_CFG is not counted */
+    case 0x04: return (w & 2) || !(w & 1) ? QS_REPLAY : 0; /* Exec, or playback */
+    default: break;
+    }
+    const struct tt_form *f = tt_decode(arch_bit(t), w);
+    if (!f)
+        return 0;
+    switch (f->unit) {
+    case TT_UNIT_THCON: return QS_THCON | QS_B0;
+    case TT_UNIT_XMOV: return QS_MOVER | QS_B0;
+    case TT_UNIT_UNPACK: return QS_UNPACK | QS_B0;
+    case TT_UNIT_PACK: return QS_PACK | QS_B0;
+    case TT_UNIT_CFG: return QS_CFG;
+    case TT_UNIT_SYNC: return QS_SYNC;
+    case TT_UNIT_MISC: return QS_B0;
+    case TT_UNIT_SFPU: return QS_SFPU;
+    case TT_UNIT_FPU: return QS_FPU;
+    default: return 0;
+    }
+}
+
+unsigned thread_status_bits(const struct tile *t, unsigned th, bool busy)
+{
+    const struct tensix_thread *p = &t->thread[th];
+    const struct tt_fifo *fifos[3] = {&p->fifo1, &p->fifo2, &p->fifo3};
+    unsigned bits = 0;
+    for (unsigned k = 0; k < 3; k++)
+        for (unsigned i = 0; i < fifos[k]->count; i++)
+            bits |= word_types(t, tt_fifo_peek(fifos[k], i));
+    if (mop_busy(&p->mop))
+        bits |= QS_MOP;
+    if (replay_busy(&p->replay))
+        bits |= QS_REPLAY;
+    /* Backend: instructions of this thread still executing (units report as they are built). */
+    if (busy && p->thcon_running)
+        bits |= QS_THCON | QS_B0;
+    return bits;
+}
+
 /* ---- reports ---- */
 
 void coproc_describe(struct tile *t)

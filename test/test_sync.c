@@ -292,3 +292,30 @@ Test(sync, mop_cfg_is_write_only)
     cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_UNDEF_BEHAVIOUR);
     cr_expect_str_eq(t->err.text, "load from MOP expander configuration 0xffb80000 (write-only)");
 }
+
+Test(sync, tt_cfg_qstatus_shows_queued_instruction_types)
+{
+    /* SEMWAIT holds the NOP (B0 class? no: NOP is Misc -> bit 8) and a SEMPOST (Sync, bit 7) at
+     * the gate; TRISC0 reads tt_cfg_qstatus while they are queued, then again after the
+     * semaphore is posted by TRISC1 and everything drained. */
+    struct prog p0 = prog_at(t, base[0]), p1 = prog_at(t, base[1]);
+    emit(&p0, TTINSN(SEMWAIT_ALL_SEM0_C0));
+    emit(&p0, TTINSN(NOP));
+    emit(&p0, TTINSN(0xA4000008u)); /* SEMPOST semaphore 1 */
+    for (int i = 0; i < 6; i++)
+        E(&p0, ADDI, 0, 0, 0, 0);
+    E(&p0, CSRRS, 10, 0, 0, 0xBC0); /* queued: NOP (Misc: bit 8), SEMPOST (Sync: bit 7) */
+    emit_li(&p0, 5, 0xFFE80004);
+    E(&p0, LW, 6, 5, 0, 0);         /* wait until T0 is done */
+    E(&p0, CSRRS, 11, 0, 0, 0xBC0);
+    emit_exit(&p0);
+    for (int i = 0; i < 30; i++)
+        E(&p1, ADDI, 5, 5, 0, 1);
+    emit(&p1, TTINSN(SEMPOST_SEM0));
+    emit_exit(&p1);
+    tile_start_core(t, CORE_TRISC1, base[1]);
+    cr_assert_eq(run_core(&p0, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    unsigned q = (1u << 8) | (1u << 7);
+    cr_expect_eq(t->core[0].x[10], q | q << 13, "0x%x", t->core[0].x[10]);
+    cr_expect_eq(t->core[0].x[11], 0, "0x%x", t->core[0].x[11]);
+}
