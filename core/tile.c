@@ -44,6 +44,8 @@ void tile_reset(struct tile *t)
     memset(&t->cfg, 0, sizeof t->cfg);
     memset(&t->thcon, 0, sizeof t->thcon);
     memset(&t->cfgu, 0, sizeof t->cfgu);
+    memset(t->pcbuf, 0, sizeof t->pcbuf);
+    t->pcbuf_override = 0;
     memset(&t->src, 0, sizeof t->src); /* unpackers own every bank, all bank indices 0 */
     memset(&t->err, 0, sizeof t->err);
     t->now = 0;
@@ -112,6 +114,15 @@ static void describe_core(struct tile *t, const struct rv_core *c)
     case CORE_BLOCKED:
         break;
     }
+    if (c->wait == WAIT_PCBUF_POP || c->wait == WAIT_PCBUF_PUSH || c->wait == WAIT_PCBUF_B_READ) {
+        static const char *const what[] = {
+            [WAIT_PCBUF_POP] = "reading empty PCBuf", [WAIT_PCBUF_PUSH] = "writing full PCBuf",
+            [WAIT_PCBUF_B_READ] = "reading (waiting for TRISC idle) PCBuf"};
+        tile_error_detail(t, "  %s: pc=0x%08x %s: blocked since cycle %llu %s %u",
+                          core_name(c->id), c->pc, dis, (unsigned long long)c->blocked_since,
+                          what[c->wait], c->wait_arg);
+        return;
+    }
     if (c->wait == WAIT_COPROC_DONE || c->wait == WAIT_MOP_DONE) {
         tile_error_detail(t, "  %s: pc=0x%08x %s: blocked since cycle %llu in a Manual TTSync load "
                           "(%s of thread T%u)",
@@ -148,6 +159,15 @@ void tile_wake_coproc(struct tile *t, uint64_t cycle)
         t->limit = cycle;
 }
 
+void tile_wake_core(struct tile *t, int id, uint64_t cycle)
+{
+    rv_unblock(&t->core[id], cycle);
+    /* An agent later in the order than the running one may still act in `cycle`. */
+    uint64_t stop = cycle + (1 + id > t->running_agent ? 1 : 0);
+    if (stop < t->limit)
+        t->limit = stop;
+}
+
 /* Called by the coprocessor during cycle `now`: the cores act after it in the same cycle. */
 void tile_unblock_pushers(struct tile *t, unsigned th)
 {
@@ -155,9 +175,7 @@ void tile_unblock_pushers(struct tile *t, unsigned th)
     t->thread[th].blocked_cores = 0;
     for (int i = 0; i < NUM_CORES; i++)
         if (mask >> i & 1)
-            rv_unblock(&t->core[i], t->now);
-    if (mask && t->now + 1 < t->limit)
-        t->limit = t->now + 1;
+            tile_wake_core(t, i, t->now);
 }
 
 /* ---- the scheduler ---- */
@@ -218,6 +236,7 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
         t->limit = w1 == CYCLE_NEVER ? CYCLE_NEVER : w1 + (first < second ? 1 : 0);
         if (t->limit > end)
             t->limit = end;
+        t->running_agent = first;
         if (first == COPROC_AGENT)
             run_coproc(t);
         else

@@ -55,6 +55,12 @@ struct tile {
     uint64_t coproc_wake;
     uint64_t coproc_last_active;
     uint64_t limit;
+    int running_agent; /* 0 = coprocessor, 1 + core id = a core */
+
+    /* PCBufs: RISCV B -> TRISC i FIFOs of 16 words, plus the override register bits
+     * (BHR:PCBufs.md, RISCV_DEBUG_REG_TRISC_PC_BUF_OVERRIDE). */
+    struct pcbuf { uint32_t word[16]; unsigned head, count; } pcbuf[NUM_THREADS];
+    uint32_t pcbuf_override;
 
     /* Optional observer of every instruction passing a Wait Gate (tests, traces). */
     void (*on_issue)(void *ctx, unsigned thread, uint64_t cycle, uint32_t word);
@@ -84,6 +90,8 @@ void tile_error_detail(struct tile *t, const char *fmt, ...) __attribute__((form
 
 /* Wake the coprocessor at `cycle` (a push, a semaphore write, a config write ...). */
 void tile_wake_coproc(struct tile *t, uint64_t cycle);
+/* Make a blocked core runnable at `cycle`, stopping the running agent in time. */
+void tile_wake_core(struct tile *t, int id, uint64_t cycle);
 /* Let cores blocked pushing into thread th's FIFO1 retry this cycle. */
 void tile_unblock_pushers(struct tile *t, unsigned th);
 

@@ -34,12 +34,14 @@ static const struct region regions[] = {
     {0xFFBD8000, 0xFFBDFFFF, "Tensix Dst window", REG_UNIMPLEMENTED, 4, T_CORES, BH, 0},
     {0xFFE00000, 0xFFE00FFF, "Tensix GPRs", REG_UNIMPLEMENTED, 4, ALL_CORES, BOTH, 0},
     {0xFFE40000, 0xFFE6FFFF, "Tensix instruction push", REG_INSTRN_PUSH, 3, ALL_CORES, BOTH, 0},
-    {0xFFE80000, 0xFFE80003, "PCBuf", REG_UNIMPLEMENTED, 3, ALL_CORES, BOTH, 0},
+    {0xFFE80000, 0xFFE80003, "PCBuf", REG_PCBUF, 3, T_CORES, BOTH, 0},
+    {0xFFE80000, 0xFFE8FFFF, "PCBuf 0 (BRISC side)", REG_PCBUF, 3, B_CORE, BOTH, 0},
     {0xFFE80004, 0xFFE8000B, "Manual TTSync", REG_TTSYNC, 3, T_CORES, BOTH, 0},
     {0xFFE8000C, 0xFFE8001F, "Manual TTSync (undocumented part)", REG_UNIMPLEMENTED, 3, T_CORES, BOTH, 0},
     {0xFFE80020, 0xFFE8003F, "Tensix semaphores", REG_SEMAPHORE, 3, T_CORES, BOTH, 0},
     {0xFFE80040, 0xFFE8FFFF, "Tensix semaphores (undocumented part)", REG_UNIMPLEMENTED, 3, T_CORES, BOTH, 0},
-    {0xFFE90000, 0xFFEAFFFF, "PCBuf (BRISC side)", REG_UNIMPLEMENTED, 3, B_CORE, BOTH, 0},
+    {0xFFE90000, 0xFFE9FFFF, "PCBuf 1 (BRISC side)", REG_PCBUF, 3, B_CORE, BOTH, 1},
+    {0xFFEA0000, 0xFFEAFFFF, "PCBuf 2 (BRISC side)", REG_PCBUF, 3, B_CORE, BOTH, 2},
     {0xFFEC0000, 0xFFEC3FFF, "mailboxes", REG_UNIMPLEMENTED, 3, ALL_CORES, BOTH, 0},
     {0xFFEF0000, 0xFFEFFFFF, "Tensix backend configuration", REG_UNIMPLEMENTED, 4, ALL_CORES, BOTH,
      0},
@@ -95,11 +97,15 @@ static enum mmio_status unimplemented(struct tile *t, int core, uint32_t addr,
 }
 
 /* Tile control registers (offsets from spec/memory-map.md §4). Only the wall clock is built. */
-enum { WALL_CLOCK_L = 0x1F0, WALL_CLOCK_L_LIVE_H = 0x1F4, WALL_CLOCK_H = 0x1F8 };
+enum { TRISC_PC_BUF_OVERRIDE = 0x090, WALL_CLOCK_L = 0x1F0, WALL_CLOCK_L_LIVE_H = 0x1F4,
+       WALL_CLOCK_H = 0x1F8 };
 
 static enum mmio_status tile_ctrl_load(struct tile *t, int core, uint32_t addr, uint32_t *val)
 {
     switch (addr - 0xFFB12000u) {
+    case TRISC_PC_BUF_OVERRIDE:
+        *val = t->pcbuf_override;
+        return MMIO_OK;
     case WALL_CLOCK_L:
         /* Reading the low half latches the high half (WHT:TileControlDebugStatus.md). */
         t->wall_clock_latch = (uint32_t)(t->now >> 32);
@@ -119,8 +125,13 @@ static enum mmio_status tile_ctrl_load(struct tile *t, int core, uint32_t addr, 
     }
 }
 
-static enum mmio_status tile_ctrl_store(struct tile *t, int core, uint32_t addr)
+static enum mmio_status tile_ctrl_store(struct tile *t, int core, uint32_t addr, uint32_t val)
 {
+    if (addr - 0xFFB12000u == TRISC_PC_BUF_OVERRIDE) {
+        t->pcbuf_override = val & 0x3FFFFFFFu; /* 3 x (En, Busy, 8-bit Value) */
+        pcbuf_recheck(t);
+        return MMIO_OK;
+    }
     if (addr - 0xFFB12000u == WALL_CLOCK_L) {
         t->wall_clock_latch = (uint32_t)(t->now >> 32); /* a write only latches */
         return MMIO_OK;
@@ -154,6 +165,8 @@ enum mmio_status mmio_load(struct tile *t, int core, uint32_t addr, unsigned siz
     case REG_SEMAPHORE:
         *val = sync_riscv_sem_load(&t->sync, (addr - 0xFFE80020u) / 4);
         return MMIO_OK;
+    case REG_PCBUF:
+        return pcbuf_load(t, core, core == CORE_BRISC ? r->arg : (unsigned)core, val);
     case REG_TTSYNC: {
         /* BHR:ManualTTSync.md: the load is held until thread i has nothing in flight
          * (CoprocessorDoneCheck, +4) or no MOP is queued or expanding (MOPExpanderDoneCheck,
@@ -191,9 +204,13 @@ enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned si
         write_le(slow_local(t, r, addr), size, val);
         return MMIO_OK;
     case REG_TILE_CTRL:
-        return tile_ctrl_store(t, core, addr & ~3u);
+        return tile_ctrl_store(t, core, addr & ~3u, val);
     case REG_TTSYNC:
         return MMIO_OK; /* stores are discarded (used to order earlier stores) */
+    case REG_PCBUF:
+        if (core != CORE_BRISC)
+            return MMIO_OK; /* TRISC writes are discarded */
+        return pcbuf_store(t, r->arg, val);
     case REG_SEMAPHORE:
         if (!sync_riscv_sem_store(t, (addr - 0xFFE80020u) / 4, val)) {
             t->core[core].wait = WAIT_SYNC_SLOT;
@@ -231,6 +248,86 @@ enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned si
     default:
         return unimplemented(t, core, addr, r, "store");
     }
+}
+
+/* ---- PCBufs (BHR:PCBufs.md) ---- */
+
+static bool pcbuf_override_bit(const struct tile *t, unsigned i, unsigned bit)
+{
+    return (t->pcbuf_override >> (10 * i + bit)) & 1;
+}
+
+static bool pcbuf_b_read_done(const struct tile *t, unsigned i, uint32_t *val)
+{
+    *val = 0;
+    if (pcbuf_override_bit(t, i, 0) && pcbuf_override_bit(t, i, 1))
+        return true;
+    const struct rv_core *ti = &t->core[i];
+    return t->pcbuf[i].count == 0 && ti->state == CORE_BLOCKED && ti->wait == WAIT_PCBUF_POP &&
+           thread_drained(t, i);
+}
+
+/* Release BRISC reads whose three conditions now hold (called when any of them may change). */
+void pcbuf_recheck(struct tile *t)
+{
+    struct rv_core *b = &t->core[CORE_BRISC];
+    uint32_t v;
+    if (b->state == CORE_BLOCKED && b->wait == WAIT_PCBUF_B_READ &&
+        pcbuf_b_read_done(t, b->wait_arg, &v))
+        tile_wake_core(t, CORE_BRISC, t->now);
+    for (unsigned i = 0; i < NUM_THREADS; i++) {
+        struct rv_core *c = &t->core[i];
+        if (c->state == CORE_BLOCKED && c->wait == WAIT_PCBUF_POP && pcbuf_override_bit(t, i, 0))
+            tile_wake_core(t, (int)i, t->now + 1);
+    }
+}
+
+enum mmio_status pcbuf_load(struct tile *t, int core, unsigned i, uint32_t *val)
+{
+    struct pcbuf *p = &t->pcbuf[i];
+    struct rv_core *c = &t->core[core];
+    if (core == CORE_BRISC) {
+        if (pcbuf_b_read_done(t, i, val))
+            return MMIO_OK;
+        c->wait = WAIT_PCBUF_B_READ;
+        c->wait_arg = i;
+        return MMIO_BLOCK;
+    }
+    if (!p->count) {
+        if (pcbuf_override_bit(t, i, 0)) {
+            *val = (t->pcbuf_override >> (10 * i + 2)) & 0xFF;
+            return MMIO_OK;
+        }
+        c->wait = WAIT_PCBUF_POP;
+        c->wait_arg = i;
+        /* BRISC may be waiting for exactly this; it is checked once this core has blocked. */
+        tile_wake_coproc(t, t->now + 1);
+        return MMIO_BLOCK;
+    }
+    *val = p->word[p->head];
+    p->head = (p->head + 1) % 16;
+    p->count--;
+    struct rv_core *b = &t->core[CORE_BRISC];
+    if (b->state == CORE_BLOCKED && b->wait == WAIT_PCBUF_PUSH && b->wait_arg == i)
+        tile_wake_core(t, CORE_BRISC, t->now); /* BRISC acts after the TRISCs in a cycle */
+    return MMIO_OK;
+}
+
+enum mmio_status pcbuf_store(struct tile *t, unsigned i, uint32_t val)
+{
+    struct pcbuf *p = &t->pcbuf[i];
+    struct rv_core *b = &t->core[CORE_BRISC];
+    if (p->count == 16) { /* the shared buffers behind it are not modelled: stall now */
+        b->wait = WAIT_PCBUF_PUSH;
+        b->wait_arg = i;
+        return MMIO_BLOCK;
+    }
+    p->word[(p->head + p->count) % 16] = val;
+    p->count++;
+    struct rv_core *c = &t->core[i];
+    if (c->state == CORE_BLOCKED && c->wait == WAIT_PCBUF_POP)
+        tile_wake_core(t, (int)i, t->now + 1); /* TRISC i acted earlier in this cycle */
+    return MMIO_OK;
 }
 
 bool ttsync_done(const struct tile *t, enum core_wait w, unsigned th)

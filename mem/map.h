@@ -21,6 +21,7 @@ enum region_kind {
     REG_TILE_CTRL,    /* tile control / debug / status (wall clock implemented) */
     REG_SEMAPHORE,    /* Tensix semaphores 0..7 */
     REG_TTSYNC,       /* Manual TTSync: CoprocessorDoneCheck, MOPExpanderDoneCheck */
+    REG_PCBUF,        /* PCBuf (arg: which one, for BRISC) */
     REG_MOP_CFG,      /* MOP expander configuration of the core's thread (write-only) */
     REG_UNIMPLEMENTED /* exists on silicon, not modelled yet */
 };
@@ -52,6 +53,10 @@ enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned si
 enum mmio_status tensix_push(struct tile *t, int core, unsigned thread, const uint32_t *w,
                              unsigned n);
 
+/* PCBuf accesses (BHR:PCBufs.md) and the re-check of a BRISC read waiting for "TRISC idle". */
+enum mmio_status pcbuf_load(struct tile *t, int core, unsigned i, uint32_t *val);
+enum mmio_status pcbuf_store(struct tile *t, unsigned i, uint32_t val);
+void pcbuf_recheck(struct tile *t);
 /* Has the Manual TTSync condition `w` (WAIT_COPROC_DONE or WAIT_MOP_DONE) of thread th come? */
 bool ttsync_done(const struct tile *t, enum core_wait w, unsigned th);
 

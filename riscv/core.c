@@ -48,6 +48,8 @@ void rv_unblock(struct rv_core *c, uint64_t now)
         c->st.stall[STALL_FIFO_FULL] += now - c->blocked_since;
     else if (c->wait == WAIT_COPROC_DONE || c->wait == WAIT_MOP_DONE)
         c->st.stall[STALL_TTSYNC] += now - c->blocked_since;
+    else
+        c->st.stall[STALL_PCBUF] += now - c->blocked_since;
     c->state = CORE_RUNNING;
     c->wait = WAIT_NONE;
     c->wake = now;

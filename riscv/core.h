@@ -28,7 +28,8 @@ enum core_state { CORE_OFF, CORE_RUNNING, CORE_BLOCKED, CORE_HALTED };
     X(STALL_STORE_QUEUE, "store_queue", "store queue full or draining")                     \
     X(STALL_MEMORY, "memory", "memory port busy (atomics, blocking loads)")                 \
     X(STALL_FIFO_FULL, "tensix_fifo_full", "Tensix instruction FIFO full")                  \
-    X(STALL_TTSYNC, "ttsync", "load held by Manual TTSync until the Tensix thread is done")
+    X(STALL_TTSYNC, "ttsync", "load held by Manual TTSync until the Tensix thread is done")   \
+    X(STALL_PCBUF, "pcbuf", "PCBuf access waiting (empty, full, or BRISC waiting for idle)")
 
 enum core_stall {
 #define X(name, key, text) name,
@@ -44,6 +45,9 @@ enum core_wait {
     WAIT_SYNC_SLOT,     /* semaphore store found the Sync slot taken: retry next cycle */
     WAIT_COPROC_DONE,   /* Manual TTSync CoprocessorDoneCheck load (wait_arg: thread) */
     WAIT_MOP_DONE,      /* Manual TTSync MOPExpanderDoneCheck load (wait_arg: thread) */
+    WAIT_PCBUF_POP,     /* TRISC reading its empty PCBuf */
+    WAIT_PCBUF_PUSH,    /* BRISC writing a full PCBuf (wait_arg: PCBuf) */
+    WAIT_PCBUF_B_READ,  /* BRISC reading a PCBuf: waits for empty + TRISC reading + thread idle */
 };
 
 struct core_stats {

@@ -335,6 +335,7 @@ bool coproc_step(struct tile *t)
                 t->limit = now + 1;
         }
     }
+    pcbuf_recheck(t);
     if (progress)
         t->coproc_last_active = now;
     return progress;

@@ -319,3 +319,49 @@ Test(sync, tt_cfg_qstatus_shows_queued_instruction_types)
     cr_expect_eq(t->core[0].x[10], q | q << 13, "0x%x", t->core[0].x[10]);
     cr_expect_eq(t->core[0].x[11], 0, "0x%x", t->core[0].x[11]);
 }
+
+Test(sync, pcbuf_brisc_to_trisc_and_the_idle_read)
+{
+    /* BRISC pushes 5, 7, 11 into PCBuf 0, then reads it: that read waits until the FIFO is
+     * empty, TRISC0 is blocked reading it and Tensix thread T0 is idle, and returns 0. Then
+     * BRISC pushes 99, which releases TRISC0's fourth read. */
+    struct prog b = prog_at(t, 0), p0 = prog_at(t, base[0]);
+    emit_li(&b, 5, 0xFFE80000);
+    const int v[3] = {5, 7, 11};
+    for (int i = 0; i < 3; i++) {
+        emit_li(&b, 6, (uint32_t)v[i]);
+        E(&b, SW, 0, 5, 6, 0);
+    }
+    E(&b, LW, 7, 5, 0, 0);
+    emit_li(&b, 6, 99);
+    E(&b, SW, 0, 5, 6, 0);
+    emit_exit(&b);
+    emit_li(&p0, 5, 0xFFE80000);
+    for (int i = 0; i < 4; i++)
+        E(&p0, LW, 11 + i, 5, 0, 0);
+    E(&p0, ADD, 10, 11, 12, 0);
+    E(&p0, ADD, 10, 10, 13, 0);
+    E(&p0, ADD, 10, 10, 14, 0);
+    emit_exit(&p0);
+    tile_start_core(t, CORE_BRISC, 0);
+    cr_assert_eq(run_core(&p0, CORE_TRISC0, 10000), ERR_NONE, "%s\n%s", t->err.text, t->err.detail);
+    cr_expect_eq(t->core[0].exit_code, 5 + 7 + 11 + 99);
+    cr_expect_eq(t->core[CORE_BRISC].x[7], 0);
+    cr_expect_gt(t->core[0].st.stall[STALL_PCBUF], 0);
+    cr_expect_gt(t->core[CORE_BRISC].st.stall[STALL_PCBUF], 0);
+    cr_expect_eq(core_cycles(&t->core[CORE_BRISC]), t->core[CORE_BRISC].halt_cycle);
+    cr_expect_eq(core_cycles(&t->core[0]), t->core[0].halt_cycle);
+}
+
+Test(sync, pcbuf_override_answers_an_empty_read)
+{
+    struct prog p0 = prog_at(t, base[0]);
+    emit_li(&p0, 5, 0xFFB12090);         /* RISCV_DEBUG_REG_TRISC_PC_BUF_OVERRIDE */
+    emit_li(&p0, 6, 1 | (0x5A << 2));    /* PCBuf 0: OverrideEn, value 0x5A */
+    E(&p0, SW, 0, 5, 6, 0);
+    emit_li(&p0, 5, 0xFFE80000);
+    E(&p0, LW, 10, 5, 0, 0);
+    emit_exit(&p0);
+    cr_assert_eq(run_core(&p0, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(t->core[0].exit_code, 0x5A);
+}
