@@ -365,3 +365,56 @@ Test(sync, pcbuf_override_answers_an_empty_read)
     cr_assert_eq(run_core(&p0, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
     cr_expect_eq(t->core[0].exit_code, 0x5A);
 }
+
+Test(sync, zero_block_mask_means_b6_only)
+{
+    /* The wait (C7: SrcA bank not the matrix unit's) never clears, but with BlockMask 0 it only
+     * catches matrix-unit instructions (B6): the SEMPOST and the NOP behind it pass at once. */
+    struct prog p = prog_at(t, base[0]);
+    emit(&p, TTINSN(STALLWAIT_BH(0, 1u << 7)));
+    emit(&p, TTINSN(SEMPOST_SEM0));
+    emit(&p, TTINSN(NOP));
+    emit_exit(&p);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(issued_at(0, STALLWAIT_BH(0, 1u << 7), 0), 3);
+    cr_expect_eq(issued_at(0, SEMPOST_SEM0, 0), 4);
+    cr_expect_eq(issued_at(0, NOP, 0), 5);
+    cr_expect(t->thread[0].wait.active, "the wait is still latched");
+    cr_expect_eq(t->thread[0].wait.block_mask, 1u << 6);
+}
+
+Test(sync, zero_condition_mask_means_c0_to_c3)
+{
+    struct prog p = prog_at(t, base[0]);
+    emit(&p, TTINSN(STALLWAIT_BH(0x1FF, 0)));
+    emit(&p, TTINSN(NOP));
+    emit_exit(&p);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(t->thread[0].wait.cond_mask, 0x0F, "Blackhole default");
+    cr_expect_eq(issued_at(0, NOP, 0), 5, "C0-C3 hold (nothing busy): one release cycle");
+}
+
+Test(sync, wormhole_semwait_replaces_a_pending_wait)
+{
+    /* Wormhole SEMWAIT is caught only by B1, so it can issue while a STALLWAIT without B1 is
+     * still pending and replace it (WH:SEMWAIT.md). The NOP after it then waits for
+     * semaphore 0, which TRISC1 posts. */
+    tile_destroy(t);
+    t = test_tile(ARCH_WORMHOLE);
+    nlog = 0;
+    t->on_issue = record;
+    const uint32_t stallwait_wh = 0xA2000000u | 0x40u << 15 | 1u << 10; /* B6, C10: never */
+    struct prog p0 = prog_at(t, base[0]), p1 = prog_at(t, base[1]);
+    emit(&p0, TTINSN(stallwait_wh));
+    emit(&p0, TTINSN(SEMWAIT_ALL_SEM0_C0));
+    emit(&p0, TTINSN(NOP));
+    emit_exit(&p0);
+    for (int i = 0; i < 20; i++)
+        E(&p1, ADDI, 5, 5, 0, 1);
+    emit(&p1, TTINSN(SEMPOST_SEM0)); /* 20, issues at 23 */
+    emit_exit(&p1);
+    tile_start_core(t, CORE_TRISC1, base[1]);
+    cr_assert_eq(run_core(&p0, CORE_TRISC0, 10000), ERR_NONE, "%s\n%s", t->err.text, t->err.detail);
+    cr_expect_eq(issued_at(0, SEMWAIT_ALL_SEM0_C0, 0), 4, "not held by the B6 wait");
+    cr_expect_eq(issued_at(0, NOP, 0), 25);
+}
