@@ -42,6 +42,7 @@ void tile_reset(struct tile *t)
     coproc_reset(t);
     memset(t->gpr, 0, sizeof t->gpr);
     memset(&t->cfg, 0, sizeof t->cfg);
+    memset(&t->dest, 0, sizeof t->dest);
     memset(&t->thcon, 0, sizeof t->thcon);
     memset(&t->cfgu, 0, sizeof t->cfgu);
     memset(t->pcbuf, 0, sizeof t->pcbuf);

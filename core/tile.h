@@ -14,6 +14,7 @@
 #include "../sync/sync_unit.h"
 #include "../sync/thread.h"
 #include "../units/cfg.h"
+#include "../units/dest.h"
 #include "../units/thcfg.h"
 #include "../units/thcon.h"
 #include "arch.h"
@@ -45,6 +46,7 @@ struct tile {
     struct src_owner src;
     uint32_t gpr[NUM_THREADS][NUM_GPRS]; /* Tensix GPRs (WH:ScalarUnit.md) */
     struct tt_config cfg;                /* Config banks and ThreadConfig */
+    struct dest dest;                    /* Dst register file */
     struct thcon_unit thcon;
     struct cfg_unit cfgu;
     uint8_t res_next[RES_COUNT]; /* round-robin pointer per shared resource (sync/gate.c) */

@@ -31,8 +31,8 @@ static const struct region regions[] = {
     {0xFFB30000, 0xFFB3FFFF, "NoC 1 registers", REG_UNIMPLEMENTED, 7, ALL_CORES, BOTH, 0},
     {0xFFB40000, 0xFFB7FFFF, "NoC overlay", REG_UNIMPLEMENTED, 7, ALL_CORES, BOTH, 0},
     {0xFFB80000, 0xFFB80023, "MOP expander configuration", REG_MOP_CFG, 7, T_CORES, BOTH, 0},
-    {0xFFBD8000, 0xFFBDFFFF, "Tensix Dst window", REG_UNIMPLEMENTED, 4, T_CORES, BH, 0},
-    {0xFFE00000, 0xFFE00FFF, "Tensix GPRs", REG_UNIMPLEMENTED, 4, ALL_CORES, BOTH, 0},
+    {0xFFBD8000, 0xFFBDFFFF, "Tensix Dst window", REG_DEST, 4, T_CORES, BH, 0},
+    {0xFFE00000, 0xFFE00FFF, "Tensix GPRs", REG_GPR, 4, ALL_CORES, BOTH, 0},
     {0xFFE40000, 0xFFE6FFFF, "Tensix instruction push", REG_INSTRN_PUSH, 3, ALL_CORES, BOTH, 0},
     {0xFFE80000, 0xFFE80003, "PCBuf", REG_PCBUF, 3, T_CORES, BOTH, 0},
     {0xFFE80000, 0xFFE8FFFF, "PCBuf 0 (BRISC side)", REG_PCBUF, 3, B_CORE, BOTH, 0},
@@ -43,8 +43,7 @@ static const struct region regions[] = {
     {0xFFE90000, 0xFFE9FFFF, "PCBuf 1 (BRISC side)", REG_PCBUF, 3, B_CORE, BOTH, 1},
     {0xFFEA0000, 0xFFEAFFFF, "PCBuf 2 (BRISC side)", REG_PCBUF, 3, B_CORE, BOTH, 2},
     {0xFFEC0000, 0xFFEC3FFF, "mailboxes", REG_UNIMPLEMENTED, 3, ALL_CORES, BOTH, 0},
-    {0xFFEF0000, 0xFFEFFFFF, "Tensix backend configuration", REG_UNIMPLEMENTED, 4, ALL_CORES, BOTH,
-     0},
+    {0xFFEF0000, 0xFFEFFFFF, "Tensix backend configuration", REG_CONFIG, 4, ALL_CORES, BOTH, 0},
 };
 
 const struct region *map_find(const struct tile *t, int core, uint32_t addr)
@@ -118,7 +117,7 @@ static enum mmio_status tile_ctrl_load(struct tile *t, int core, uint32_t addr, 
         *val = t->wall_clock_latch;
         return MMIO_OK;
     default:
-        tile_error(t, ERR_UNIMPLEMENTED, core, t->core[core].pc,
+        tile_error(t, ERR_UNIMPLEMENTED, core, core >= 0 ? t->core[core].pc : 0,
                    "unimplemented register RISCV_DEBUG_REGS+0x%03x (load of 0x%08x)",
                    addr - 0xFFB12000u, addr);
         return MMIO_ERROR;
@@ -136,7 +135,7 @@ static enum mmio_status tile_ctrl_store(struct tile *t, int core, uint32_t addr,
         t->wall_clock_latch = (uint32_t)(t->now >> 32); /* a write only latches */
         return MMIO_OK;
     }
-    tile_error(t, ERR_UNIMPLEMENTED, core, t->core[core].pc,
+    tile_error(t, ERR_UNIMPLEMENTED, core, core >= 0 ? t->core[core].pc : 0,
                "unimplemented register RISCV_DEBUG_REGS+0x%03x (store to 0x%08x)",
                addr - 0xFFB12000u, addr);
     return MMIO_ERROR;
@@ -147,6 +146,26 @@ static uint8_t *slow_local(struct tile *t, const struct region *r, uint32_t addr
     /* The 8 KiB windows of the 4 KiB TRISC RAMs alias (spec/memory-map.md §7 item 2). */
     uint32_t size = t->arch->local_ram_size[r->arg];
     return &t->local_ram[r->arg][(addr - r->base) % size];
+}
+
+/* Tensix GPRs at REGFILE_BASE (WH:ScalarUnit.md "RISCV access to GPRs"): TRISC i sees
+ * GPRs[i][n] at +4*n, BRISC sees GPRs[0..2] one after another (spec/memory-map.md §1). Byte and
+ * half-word accesses reach the bytes of a GPR in little-endian order. Returns the GPR and the
+ * bit position of the access, or NULL after raising an error for the rest of the region. */
+static uint32_t *gpr_slot(struct tile *t, int core, uint32_t addr, const char *what,
+                          unsigned *shift)
+{
+    uint32_t off = addr - 0xFFE00000u;
+    unsigned banks = core == CORE_BRISC ? NUM_THREADS : 1;
+    if (off >= banks * NUM_GPRS * 4) {
+        tile_error(t, ERR_BAD_ACCESS, core, t->core[core].pc,
+                   "%s of 0x%08x: past the Tensix GPRs %s sees (%u x 64 x 32 bits from 0xFFE00000)",
+                   what, addr, core_name(core), banks);
+        return 0;
+    }
+    unsigned bank = core == CORE_BRISC ? off / (NUM_GPRS * 4) : (unsigned)core;
+    *shift = 8 * (off & 3);
+    return &t->gpr[bank][(off / 4) % NUM_GPRS];
 }
 
 enum mmio_status mmio_load(struct tile *t, int core, uint32_t addr, unsigned size, uint32_t *val,
@@ -165,8 +184,20 @@ enum mmio_status mmio_load(struct tile *t, int core, uint32_t addr, unsigned siz
     case REG_SEMAPHORE:
         *val = sync_riscv_sem_load(&t->sync, (addr - 0xFFE80020u) / 4);
         return MMIO_OK;
+    case REG_CONFIG:
+        return cfg_riscv_load(t, core, addr, size, val);
+    case REG_GPR: {
+        unsigned sh;
+        const uint32_t *g = gpr_slot(t, core, addr, "load", &sh);
+        if (!g)
+            return MMIO_ERROR;
+        *val = (*g >> sh) & (0xFFFFFFFFu >> (32 - 8 * size));
+        return MMIO_OK;
+    }
     case REG_PCBUF:
         return pcbuf_load(t, core, core == CORE_BRISC ? r->arg : (unsigned)core, val);
+    case REG_DEST:
+        return dest_window_load(t, core, addr, size, val) ? MMIO_OK : MMIO_ERROR;
     case REG_TTSYNC: {
         /* BHR:ManualTTSync.md: the load is held until thread i has nothing in flight
          * (CoprocessorDoneCheck, +4) or no MOP is queued or expanding (MOPExpanderDoneCheck,
@@ -207,6 +238,18 @@ enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned si
         return tile_ctrl_store(t, core, addr & ~3u, val);
     case REG_TTSYNC:
         return MMIO_OK; /* stores are discarded (used to order earlier stores) */
+    case REG_GPR: {
+        unsigned sh;
+        uint32_t *g = gpr_slot(t, core, addr, "store", &sh);
+        if (!g)
+            return MMIO_ERROR;
+        uint32_t m = (0xFFFFFFFFu >> (32 - 8 * size)) << sh;
+        *g = (*g & ~m) | ((val << sh) & m);
+        tile_wake_coproc(t, t->now + 1); /* the threads see it from the next cycle */
+        return MMIO_OK;
+    }
+    case REG_DEST:
+        return dest_window_store(t, core, addr, size, val) ? MMIO_OK : MMIO_ERROR;
     case REG_PCBUF:
         if (core != CORE_BRISC)
             return MMIO_OK; /* TRISC writes are discarded */
@@ -216,6 +259,11 @@ enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned si
             t->core[core].wait = WAIT_SYNC_SLOT;
             return MMIO_BLOCK;
         }
+        tile_wake_coproc(t, t->now + 1);
+        return MMIO_OK;
+    case REG_CONFIG:
+        if (cfg_riscv_store(t, core, addr, size, val) != MMIO_OK)
+            return MMIO_ERROR;
         tile_wake_coproc(t, t->now + 1);
         return MMIO_OK;
     case REG_MOP_CFG:
@@ -340,6 +388,61 @@ bool ttsync_done(const struct tile *t, enum core_wait w, unsigned th)
         return !mop_busy(&p->mop);
     }
     return thread_drained(t, th);
+}
+
+/* ---- the coprocessor's MMIO accesses (LOADREG, STOREREG, STOREIND MMIO form) ---- */
+
+/* The region the Scalar unit reaches at addr: the same table, for the architecture, whatever
+ * the cores that see it (ThCon's window is 0xFFB11000..0xFFBFFFFF, WH:LOADREG.md). */
+static const struct region *tensix_find(const struct tile *t, uint32_t addr)
+{
+    unsigned arch_bit = t->arch->id == ARCH_WORMHOLE ? WH : BH;
+    for (unsigned i = 0; i < sizeof regions / sizeof regions[0]; i++) {
+        const struct region *r = &regions[i];
+        if (addr >= r->base && addr <= r->last && (r->archs & arch_bit))
+            return r;
+    }
+    return 0;
+}
+
+static enum mmio_status tensix_mmio(struct tile *t, unsigned th, uint32_t addr, uint32_t *val,
+                                    bool load)
+{
+    const char *what = load ? "load" : "store";
+    const struct region *r = tensix_find(t, addr);
+    if (!r) {
+        tile_error(t, ERR_BAD_ACCESS, -1, 0,
+                   "thread T%u: Tensix MMIO %s of 0x%08x: no memory region at this address", th,
+                   what, addr);
+        return MMIO_ERROR;
+    }
+    switch (r->kind) {
+    case REG_LOCAL_SLOW:
+        if (load)
+            *val = read_le(slow_local(t, r, addr), 4);
+        else
+            write_le(slow_local(t, r, addr), 4, *val);
+        return MMIO_OK;
+    case REG_TILE_CTRL:
+        return load ? tile_ctrl_load(t, -1, addr, val) : tile_ctrl_store(t, -1, addr, *val);
+    default:
+        /* TDMA-RISC, PIC, NoC, overlay; and the regions only the TRISCs see (MOP expander
+         * configuration, Dst), whose behaviour from the coprocessor is not documented. */
+        tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
+                   "unimplemented region %s: Tensix MMIO %s of 0x%08x (thread T%u)", r->name,
+                   what, addr, th);
+        return MMIO_ERROR;
+    }
+}
+
+enum mmio_status tensix_mmio_load(struct tile *t, unsigned th, uint32_t addr, uint32_t *val)
+{
+    return tensix_mmio(t, th, addr, val, true);
+}
+
+enum mmio_status tensix_mmio_store(struct tile *t, unsigned th, uint32_t addr, uint32_t val)
+{
+    return tensix_mmio(t, th, addr, &val, false);
 }
 
 enum mmio_status tensix_push(struct tile *t, int core, unsigned thread, const uint32_t *w,

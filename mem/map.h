@@ -20,9 +20,12 @@ enum region_kind {
     REG_INSTRN_PUSH,  /* INSTRN_BUF_BASE / INSTRN1 / INSTRN2 */
     REG_TILE_CTRL,    /* tile control / debug / status (wall clock implemented) */
     REG_SEMAPHORE,    /* Tensix semaphores 0..7 */
+    REG_GPR,          /* Tensix GPRs: TRISC i sees GPRs[i], BRISC all three banks */
     REG_TTSYNC,       /* Manual TTSync: CoprocessorDoneCheck, MOPExpanderDoneCheck */
     REG_PCBUF,        /* PCBuf (arg: which one, for BRISC) */
+    REG_DEST,         /* the Dst register file window (Blackhole TRISCs) */
     REG_MOP_CFG,      /* MOP expander configuration of the core's thread (write-only) */
+    REG_CONFIG,       /* Tensix backend configuration (units/thcfg.c) */
     REG_UNIMPLEMENTED /* exists on silicon, not modelled yet */
 };
 
@@ -47,6 +50,12 @@ enum mmio_status { MMIO_OK, MMIO_BLOCK, MMIO_ERROR };
 enum mmio_status mmio_load(struct tile *t, int core, uint32_t addr, unsigned size, uint32_t *val,
                            unsigned *latency);
 enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned size, uint32_t val);
+
+/* 32-bit MMIO accesses made by the coprocessor's Scalar unit for thread th (LOADREG, STOREREG,
+ * STOREIND MMIO form) through the same region table. Unmodelled regions raise "unimplemented
+ * region <name>"; the value of a load is taken at once (the caller delays its delivery). */
+enum mmio_status tensix_mmio_load(struct tile *t, unsigned th, uint32_t addr, uint32_t *val);
+enum mmio_status tensix_mmio_store(struct tile *t, unsigned th, uint32_t addr, uint32_t val);
 
 /* Push Tensix instruction words from core `core` as one group (a fused .ttinsn group or a
  * single store). MMIO_BLOCK when the FIFO cannot take them this cycle. */

@@ -53,8 +53,10 @@ void coproc_reset(struct tile *t)
 bool thread_drained(const struct tile *t, unsigned i)
 {
     const struct tensix_thread *th = &t->thread[i];
+    /* LOADIND/LOADREG/ATINCGET data still on its way to a GPR counts as in flight: TTSync is a
+     * documented way to wait for it (WH:LOADIND.md). */
     return !th->fifo1.count && !th->fifo2.count && !th->fifo3.count && !mop_busy(&th->mop) &&
-           !replay_busy(&th->replay) && !th->thcon_running;
+           !replay_busy(&th->replay) && !th->thcon_running && !thcon_mem_outstanding(t, i);
 }
 
 /* ---- which instructions a latched wait catches (spec/sync-timing.md §3.1) ---- */
@@ -102,6 +104,8 @@ static bool cond_waits(const struct tile *t, unsigned th, enum wait_cond c)
     case WC_SRCB_UNPACK: return s->srcb_client[s->unpack_srcb_bank] != SRC_CLIENT_UNPACKERS;
     case WC_SRCA_FPU: return s->srca_client[s->fpu_srca_bank] != SRC_CLIENT_MATRIX;
     case WC_SRCB_FPU: return s->srcb_client[s->fpu_srcb_bank] != SRC_CLIENT_MATRIX;
+    case WC_CFG: return cfg_unit_busy(t);
+    case WC_THCON_MEM: return thcon_mem_outstanding(t, th);
     /* Units that are not modelled yet never hold an instruction, so their "busy" conditions
      * are satisfied; RISC-V MMIO accesses take effect immediately in tensim, so C10/C13 never
      * waits. Each case moves to its unit as the unit is built. */

@@ -1,5 +1,12 @@
 /* The Scalar unit (ThCon): Tensix GPRs and the 18 scalar instructions (WH:ScalarUnit.md).
- * Owner of this file: the ThCon work (see units/thcon.c). */
+ * Owner of this file: the ThCon work (see units/thcon.c; timing in docs/timing-model.md,
+ * section "Scalar unit (ThCon)").
+ *
+ * One instruction executes at a time. Its thread stays frozen at the Wait Gate until the
+ * instruction completes (`thread[th].thcon_running`); other threads wanting ThCon wait with
+ * GS_UNIT_BUSY. Memory instructions send one request to L1 or MMIO; loads (LOADIND, LOADREG,
+ * ATINCGET) complete before their data reaches the GPRs, so the data waits in `res[]` and
+ * STALLWAIT/FLUSHDMA condition C0 holds for the thread until it has been written. */
 #ifndef TENSIM_UNITS_THCON_H
 #define TENSIM_UNITS_THCON_H
 
@@ -10,15 +17,74 @@
 
 #define NUM_GPRS 64
 
+/* Results on their way back to the GPRs. Requests leave at least 3 cycles apart and the
+ * longest trip is 27 cycles (ATINCGET), so at most 9 can be in flight; 16 leaves room. */
+#define THCON_RESULTS_MAX 16
+
+/* What the unit is doing beyond "busy until done_at". */
+enum thcon_op {
+    THCON_OP_PLAIN,    /* completes at done_at */
+    THCON_OP_FLUSH,    /* FLUSHDMA: completes once its conditions hold (not before flush_min) */
+    THCON_OP_ATCAS,    /* retries every attempt until the compare succeeds */
+    THCON_OP_ATINCPTR, /* ATINCGETPTR: retries until the FIFO test passes */
+};
+
+/* Where a memory request goes; performed at `at` (usually the issue cycle). */
+enum thcon_req_kind {
+    THCON_REQ_NONE,
+    THCON_REQ_L1_LOAD,   /* LOADIND: read `size` bytes, result to GPRs later */
+    THCON_REQ_L1_STORE,  /* STOREIND (L1 form) */
+    THCON_REQ_MMIO_LOAD, /* LOADREG */
+    THCON_REQ_MMIO_STORE,/* STOREREG, STOREIND (MMIO form) */
+    THCON_REQ_ATSWAP,    /* masked 128-bit store */
+    THCON_REQ_ATINCGET,  /* atomic increment, old value to the GPR later */
+};
+
+struct thcon_req {
+    uint8_t kind;   /* enum thcon_req_kind */
+    uint8_t thread;
+    uint8_t reg;    /* result GPR (loads) */
+    uint8_t size;   /* bytes: 16, 4, 2, 1 */
+    uint8_t mask;   /* ATSWAP granule mask */
+    uint32_t addr;
+    uint32_t data[4]; /* store data / ATINCGET: data[0] increment, data[1] integer mask */
+    uint64_t at;
+};
+
+/* Data travelling back to GPRs[thread][reg..]: `size` bytes (16 = four GPRs; 2 and 1 write the
+ * low bits of one GPR and keep the rest). Written at the start of cycle `at`. */
+struct thcon_result {
+    uint64_t at;
+    uint32_t data[4];
+    uint8_t thread, reg, size;
+};
+
 struct thcon_unit {
     bool busy;            /* an instruction is executing (no pipelining) */
     unsigned busy_thread; /* its thread */
-    uint64_t done_at;     /* cycle at which it completes */
+    uint64_t done_at;     /* cycle at which it completes (CYCLE_NEVER while it waits) */
+    uint8_t op;           /* enum thcon_op */
+    uint32_t word;        /* ATCAS / ATINCGETPTR being retried */
+    uint64_t attempt_at;  /* ATCAS / ATINCGETPTR: next attempt */
+    uint64_t flush_min;   /* FLUSHDMA: earliest completion */
+    uint8_t flush_mask;   /* FLUSHDMA: conditions C0..C3 */
+    bool any_req, any_atomic;      /* a request / an ATSWAP or ATINCGET has been sent */
+    uint64_t last_req, last_atomic; /* ... and when */
+    struct thcon_req req;          /* the request of the running instruction, until sent */
+    struct thcon_result res[THCON_RESULTS_MAX]; /* in the order the requests left */
+    unsigned nres;
+    struct {
+        uint64_t insns;      /* instructions accepted */
+        uint64_t requests;   /* L1/MMIO requests sent, ATCAS/ATINCGETPTR attempts included */
+        uint64_t attempts;   /* ATCAS/ATINCGETPTR attempts ... */
+        uint64_t retries;    /* ... of which failed */
+        uint64_t rate_waits; /* cycles requests waited for the request-rate limits */
+    } st;
 };
 
 extern const struct unit_desc thcon_unit_desc;
 
-/* STALLWAIT C0: ThCon has memory requests outstanding for thread th. */
+/* STALLWAIT / FLUSHDMA C0: ThCon has memory requests outstanding for thread th. */
 bool thcon_mem_outstanding(const struct tile *t, unsigned th);
 
 #endif

@@ -1,8 +1,9 @@
 #include "unit.h"
 
-extern const struct unit_desc sync_unit_desc, misc_unit_desc;
+extern const struct unit_desc sync_unit_desc, misc_unit_desc, thcon_unit_desc, cfg_unit_desc;
 
-const struct unit_desc *const unit_list[] = {&sync_unit_desc, &misc_unit_desc};
+const struct unit_desc *const unit_list[] = {&sync_unit_desc, &misc_unit_desc, &thcon_unit_desc,
+                                             &cfg_unit_desc};
 const unsigned unit_list_len = sizeof unit_list / sizeof unit_list[0];
 
 /* The backend units built so far; the others stop the run with "unimplemented" when an
@@ -12,6 +13,8 @@ const struct unit_desc *unit_for(enum tt_unit u)
     switch (u) {
     case TT_UNIT_SYNC: return &sync_unit_desc;
     case TT_UNIT_MISC: return &misc_unit_desc;
+    case TT_UNIT_CFG: return &cfg_unit_desc;
+    case TT_UNIT_THCON: return &thcon_unit_desc;
     default: return 0;
     }
 }

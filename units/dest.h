@@ -1,0 +1,37 @@
+/* The Dst register file (WH:Dst.md, BH:Dst.md): 1024 x 16 cells of 16 bits, a valid bit per
+ * row, the Dst16b and Dst32b views with their row remapping, and the RISC-V window at
+ * 0xFFBD8000 (Blackhole). Numbers are raw bits here; units/formats.c converts them. */
+#ifndef TENSIM_UNITS_DEST_H
+#define TENSIM_UNITS_DEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define DEST_ROWS 1024
+#define DEST_COLS 16
+#define DEST_WINDOW_BASE 0xFFBD8000u
+#define DEST_WINDOW_SIZE 0x8000u
+
+struct tile;
+
+struct dest {
+    uint16_t bits[DEST_ROWS][DEST_COLS];
+    bool row_valid[DEST_ROWS];
+};
+
+/* The row-address adjustments (Dst.md): remap_addrs and swizzle_32b come from
+ * Config.DEST_ACCESS_CFG (a global Config word). */
+unsigned dest_adj16(unsigned row, bool remap_addrs);
+unsigned dest_adj32(unsigned row, bool remap_addrs, bool swizzle_32b);
+
+uint16_t dest_read16(const struct tile *t, unsigned row, unsigned col);
+void dest_write16(struct tile *t, unsigned row, unsigned col, uint16_t v);
+uint32_t dest_read32(const struct tile *t, unsigned row, unsigned col);
+void dest_write32(struct tile *t, unsigned row, unsigned col, uint32_t v);
+
+/* RISC-V access to the Dst window by TRISC `core` (size 1, 2 or 4; addr aligned). Returns
+ * false after raising an error (undefined format/size combinations). */
+bool dest_window_load(struct tile *t, int core, uint32_t addr, unsigned size, uint32_t *val);
+bool dest_window_store(struct tile *t, int core, uint32_t addr, unsigned size, uint32_t val);
+
+#endif

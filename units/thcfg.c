@@ -1,0 +1,442 @@
+/* The Configuration unit (ThCfg): WRCFG, RDCFG, SETC16, RMWCIB0-3, and on Blackhole CFGSHIFTMASK
+ * and STREAMWRCFG, plus the RISC-V configuration window (WH:ConfigurationUnit.md,
+ * BH:ConfigurationUnit.md, WH:BackendConfiguration.md, BH:BackendConfiguration.md).
+ *
+ * Blackhole runs everything except SETC16 through one pipeline whose stage 0 is the Config
+ * access (BH:ConfigurationUnit.md):
+ *
+ *   instruction    stage -1        stage 0                       stage +1
+ *   WRCFG          GPR read        Config write
+ *   CFGSHIFTMASK   held (cycle 1)  Config read (cycle 1), write (cycle 2)
+ *   RMWCIB                         Config read + write
+ *   RDCFG                          Config read                   GPR write
+ *
+ * An instruction enters at its first stage in the cycle it issues and moves one stage per cycle;
+ * it may not enter while its entry stage is still held by an older instruction (ordering across
+ * threads comes from the same rule). Stage -1 is never held by an older instruction (only
+ * STREAMWRCFG, not modelled, enters earlier), so WRCFG always enters; stage 0 is held in the
+ * cycle after a WRCFG or CFGSHIFTMASK issued. A write made in stage 0 during cycle x is visible
+ * from x + 1.
+ *
+ * Wormhole has no stage table; its page gives issue rules instead (WH:ConfigurationUnit.md):
+ * WRCFG 2 cycles, RMWCIB 1, RDCFG >= 2 blocking its thread, and RMWCIB/RDCFG may not issue in
+ * the cycle after any thread issued a WRCFG or RDCFG.
+ *
+ * Writes are computed at issue (every input is already final then, see docs/timing-model.md) and
+ * queued with their visibility cycle; `tick` applies them in order at the start of that cycle. */
+#include "thcfg.h"
+
+#include <string.h>
+
+#include "../core/tile.h"
+
+enum { OP_WRCFG = 0xB0, OP_RDCFG, OP_SETC16, OP_RMWCIB0, OP_RMWCIB1, OP_RMWCIB2, OP_RMWCIB3,
+       OP_STREAMWRCFG, OP_CFGSHIFTMASK };
+
+static inline uint32_t bits(uint32_t w, unsigned hi, unsigned lo)
+{
+    return (w >> lo) & (0xFFFFFFFFu >> (31 - (hi - lo)));
+}
+
+static unsigned arch_bit(const struct tile *t)
+{
+    return t->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
+}
+
+static bool wormhole(const struct tile *t) { return t->arch->id == ARCH_WORMHOLE; }
+
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* ---- the queue of writes in flight ---- */
+
+static bool pend(struct tile *t, struct cfg_pending p)
+{
+    struct cfg_unit *u = &t->cfgu;
+    if (u->npend == CFG_PENDING_MAX)
+        return tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
+                          "more than %d configuration writes in flight (tensim limit)",
+                          CFG_PENDING_MAX);
+    u->pend[u->npend++] = p;
+    return true;
+}
+
+/* A Config word written through bank(s) `banks`. Words from GLOBAL_CFGREG_BASE_ADDR32 up exist
+ * once, so a write to either bank reaches both (BH/WH:BackendConfiguration.md "Special cases"). */
+static bool pend_config(struct tile *t, unsigned banks, unsigned index, uint32_t value, uint64_t at,
+                        bool side_effects)
+{
+    if (index >= cfg_arch(arch_bit(t))->global_base)
+        banks = 3;
+    return pend(t, (struct cfg_pending){.at = at, .value = value, .index = (uint16_t)index,
+                                        .kind = CFG_PEND_CONFIG, .banks = (uint8_t)banks,
+                                        .side_effects = side_effects});
+}
+
+/* STATE_RESET_EN_ADDR32: writing anything there other than with RMWCIB clears the bank's words
+ * below GLOBAL_CFGREG_BASE_ADDR32 at once (BH/WH:BackendConfiguration.md "Special cases"). */
+static unsigned reset_word(const struct tile *t)
+{
+    return CFG_DESC(arch_bit(t), STATE_RESET_EN)->word;
+}
+
+static void apply(struct tile *t, const struct cfg_pending *p)
+{
+    switch (p->kind) {
+    case CFG_PEND_THREAD:
+        t->cfg.thread[p->sel][p->index] = (uint16_t)p->value;
+        return;
+    case CFG_PEND_GPR:
+        t->gpr[p->sel][p->index] = p->value;
+        return;
+    default:
+        break;
+    }
+    for (unsigned b = 0; b < 2; b++)
+        if (p->banks >> b & 1)
+            t->cfg.cfg[b][p->index] = p->value;
+    if (!p->side_effects)
+        return;
+    if (p->index == reset_word(t)) {
+        unsigned global = cfg_arch(arch_bit(t))->global_base;
+        for (unsigned b = 0; b < 2; b++)
+            if (p->banks >> b & 1)
+                memset(t->cfg.cfg[b], 0, global * sizeof t->cfg.cfg[b][0]);
+        t->cfgu.st.state_resets++;
+    } else if (p->index == CFG_DESC(arch_bit(t), PRNG_SEED_Seed_Val)->word) {
+        /* Re-seeds every PRNG on silicon. tensim has no PRNG yet: the value stays in Config for
+         * the unit that will read it, and the reseed is only counted. */
+        t->cfgu.st.prng_seeds++;
+    }
+}
+
+/* Queue positions of the writes visible by cycle s, in the order they take effect: by
+ * visibility cycle, then in the order they were made. Returns how many. */
+static unsigned due(const struct cfg_unit *u, uint64_t s, unsigned order[CFG_PENDING_MAX])
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < u->npend; i++) {
+        if (u->pend[i].at > s)
+            continue;
+        unsigned k = n++;
+        while (k > 0 && u->pend[order[k - 1]].at > u->pend[i].at) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = i;
+    }
+    return n;
+}
+
+/* Apply every write visible by cycle `upto`. */
+static void commit(struct tile *t, uint64_t upto)
+{
+    struct cfg_unit *u = &t->cfgu;
+    unsigned order[CFG_PENDING_MAX];
+    unsigned n = due(u, upto, order);
+    if (!n)
+        return;
+    bool done[CFG_PENDING_MAX] = {false};
+    for (unsigned k = 0; k < n; k++) {
+        apply(t, &u->pend[order[k]]);
+        done[order[k]] = true;
+    }
+    unsigned keep = 0;
+    for (unsigned i = 0; i < u->npend; i++)
+        if (!done[i])
+            u->pend[keep++] = u->pend[i];
+    u->npend = keep;
+}
+
+/* The value Config[bank][index] (kind CFG_PEND_CONFIG) or ThreadConfig[sel][index] will have at
+ * the start of cycle s, without applying anything. */
+static uint32_t peek(const struct tile *t, enum cfg_pend_kind kind, unsigned sel, unsigned index,
+                     uint64_t s)
+{
+    const struct cfg_unit *u = &t->cfgu;
+    unsigned global = cfg_arch(arch_bit(t))->global_base, rw = reset_word(t);
+    uint32_t v = kind == CFG_PEND_THREAD ? t->cfg.thread[sel][index] : t->cfg.cfg[sel][index];
+    unsigned order[CFG_PENDING_MAX];
+    unsigned n = due(u, s, order);
+    for (unsigned k = 0; k < n; k++) {
+        const struct cfg_pending *p = &u->pend[order[k]];
+        if (p->kind != kind)
+            continue;
+        if (kind == CFG_PEND_THREAD) {
+            if (p->sel == sel && p->index == index)
+                v = p->value & 0xFFFF;
+            continue;
+        }
+        if (!(p->banks >> sel & 1))
+            continue;
+        if (p->index == index)
+            v = p->value;
+        if (p->side_effects && p->index == rw && index < global)
+            v = 0;
+    }
+    return v;
+}
+
+/* ---- the unit interface ---- */
+
+static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
+                                  const struct tt_form *f, uint32_t *detail)
+{
+    const struct cfg_unit *u = &t->cfgu;
+    unsigned op = f->opcode;
+    (void)w;
+    *detail = TT_UNIT_CFG;
+    if (wormhole(t) && t->now < u->thread_free[th])
+        return GS_UNIT_BUSY; /* WH: this thread's RDCFG is still running */
+    if (op == OP_SETC16)
+        return GS_NONE; /* its own IPC group, one per thread per cycle */
+    if (wormhole(t)) {
+        if (op != OP_WRCFG && t->now < u->stage0_free)
+            return GS_UNIT_BUSY; /* a WRCFG or RDCFG issued in the previous cycle */
+        return GS_NONE;
+    }
+    if (op == OP_WRCFG || op == OP_STREAMWRCFG)
+        return GS_NONE; /* enters before stage 0 (at -1), never held by an older instruction */
+    return t->now < u->stage0_free ? GS_UNIT_BUSY : GS_NONE;
+}
+
+/* SETC16 has its own group (3 per cycle, one per thread); everything else shares the one Config
+ * group, one per cycle across all threads (BH:ConfigurationUnit.md; WH:ConfigurationUnit.md). */
+static unsigned resource(const struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    (void)t, (void)th, (void)w;
+    return f->opcode == OP_SETC16 ? RES_NONE : RES_CFG;
+}
+
+static bool out_of_range(struct tile *t, unsigned th, const struct tt_form *f, unsigned index,
+                         unsigned limit, const char *array)
+{
+    return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
+                      "thread T%u: %s index %u is outside %s (%u entries)", th, f->mnemonic,
+                      index, array, limit);
+}
+
+static uint32_t rotr(uint32_t x, unsigned amt)
+{
+    amt &= 31;
+    return amt ? (x >> amt) | (x << (32 - amt)) : x;
+}
+
+/* BH:CFGSHIFTMASK.md functional model. */
+static uint32_t shift_mask(uint32_t cfg, uint32_t scratch, unsigned mask_mode, unsigned alu,
+                           unsigned width, unsigned rot)
+{
+    uint32_t mask = (2u << width) - 1u; /* width 31: 2u << 31 wraps to 0, mask 0xFFFFFFFF */
+    uint32_t s = rotr(scratch & mask, rot);
+    if (mask_mode == 0)
+        cfg &= ~rotr(mask, rot);
+    switch (alu) {
+    case 0: return cfg | s;
+    case 1: return cfg & s;
+    case 2: return cfg ^ s;
+    case 3: return cfg + s;
+    case 4: return cfg | ~s;
+    case 5: return cfg & ~s;
+    case 6: return cfg ^ ~s;
+    default: return cfg - s;
+    }
+}
+
+static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    struct cfg_unit *u = &t->cfgu;
+    const unsigned ab = arch_bit(t);
+    const struct cfg_arch_map *m = cfg_arch(ab);
+    const uint64_t now = t->now;
+    const bool wh = wormhole(t);
+    /* The bank every Config access of this thread uses (WRCFG.md and the others). */
+    const unsigned bank = thcfg_get(&t->cfg, th, THCFG_DESC(ab, CFG_STATE_ID_StateID));
+
+    switch (f->opcode) {
+    case OP_SETC16: { /* SETC16.md: 1 cycle */
+        unsigned index = bits(w, 23, 16);
+        if (index >= m->thcfg_words)
+            return out_of_range(t, th, f, index, m->thcfg_words, "ThreadConfig");
+        return pend(t, (struct cfg_pending){.at = now + 1, .value = bits(w, 15, 0),
+                                            .index = (uint16_t)index, .kind = CFG_PEND_THREAD,
+                                            .sel = (uint8_t)th});
+    }
+    case OP_WRCFG: { /* WRCFG.md: GPR read at issue, Config write in the 2nd cycle */
+        unsigned index = bits(w, 10, 0), reg = bits(w, 21, 16);
+        if (index >= m->cfg_words)
+            return out_of_range(t, th, f, index, m->cfg_words, "Config");
+        if (bits(w, 15, 15)) {
+            /* 128 bits: four aligned words from four aligned GPRs. When one of them is
+             * STATE_RESET_EN it is queued last, so the reset clears the other three as well
+             * (the page does not say which wins; a reset taking precedence is our reading). */
+            unsigned base = index & ~3u, rw = reset_word(t);
+            for (unsigned pass = 0; pass < 2; pass++)
+                for (unsigned k = 0; k < 4; k++)
+                    if ((base + k == rw) == (pass == 1) &&
+                        !pend_config(t, 1u << bank, base + k, t->gpr[th][(reg & ~3u) + k],
+                                     now + 2, true))
+                        return false;
+        } else if (!pend_config(t, 1u << bank, index, t->gpr[th][reg], now + 2, true)) {
+            return false;
+        }
+        u->busy_until = max64(u->busy_until, now + 2);
+        u->stage0_free = now + 2; /* BH: stage 0 next cycle; WH: RMWCIB/RDCFG not next cycle */
+        return true;
+    }
+    case OP_RDCFG: { /* RDCFG.md: Config read at issue, GPR write in the 2nd cycle */
+        unsigned index = bits(w, 10, 0), reg = bits(w, 21, 16);
+        if (index >= m->cfg_words)
+            return out_of_range(t, th, f, index, m->cfg_words, "Config");
+        /* BH: the GPR write happens in stage +1 (the cycle after issue), so the next instruction
+         * still reads the old GPR. WH: the thread is blocked for both cycles, so its next
+         * instruction never sees the old value; tensim holds only the thread's Config
+         * instructions (no gate hook to freeze the whole thread) and makes the GPR visible
+         * from the 2nd cycle so that any other instruction of the thread reads the new value. */
+        if (!pend(t, (struct cfg_pending){.at = now + (wh ? 1 : 2),
+                                          .value = t->cfg.cfg[bank][index],
+                                          .index = (uint16_t)reg, .kind = CFG_PEND_GPR,
+                                          .sel = (uint8_t)th}))
+            return false;
+        u->busy_until = max64(u->busy_until, now + 2);
+        if (wh) {
+            u->stage0_free = now + 2;
+            u->thread_free[th] = now + 2;
+        } else {
+            u->stage0_free = max64(u->stage0_free, now + 1);
+        }
+        return true;
+    }
+    case OP_RMWCIB0: case OP_RMWCIB1: case OP_RMWCIB2: case OP_RMWCIB3: { /* RMWCIB.md */
+        unsigned lane = f->opcode - OP_RMWCIB0, index = bits(w, 7, 0);
+        if (index >= m->cfg_words)
+            return out_of_range(t, th, f, index, m->cfg_words, "Config");
+        uint32_t mask = bits(w, 23, 16) << (8 * lane), nv = bits(w, 15, 8) << (8 * lane);
+        uint32_t old = t->cfg.cfg[bank][index];
+        /* one cycle: read and write in stage 0; the only write that never triggers
+         * STATE_RESET_EN */
+        if (!pend_config(t, 1u << bank, index, (nv & mask) | (old & ~mask), now + 1, false))
+            return false;
+        u->busy_until = max64(u->busy_until, now + 1);
+        if (!wh)
+            u->stage0_free = max64(u->stage0_free, now + 1);
+        return true;
+    }
+    case OP_CFGSHIFTMASK: { /* BH:CFGSHIFTMASK.md: read in cycle 1, write in cycle 2 */
+        unsigned index = bits(w, 7, 0), sidx = bits(w, 9, 8);
+        if (index >= m->cfg_words)
+            return out_of_range(t, th, f, index, m->cfg_words, "Config");
+        /* SCRATCH_SEC0..2 are consecutive global words; index 3 picks the thread's own. */
+        unsigned sword = cfg_fields_bh[CFGF_BH_SCRATCH_SEC0_val].word + (sidx < 3 ? sidx : th);
+        uint32_t v = shift_mask(t->cfg.cfg[bank][index], t->cfg.cfg[bank][sword], bits(w, 23, 23),
+                                bits(w, 22, 20), bits(w, 19, 15), bits(w, 14, 10));
+        if (!pend_config(t, 1u << bank, index, v, now + 2, true))
+            return false;
+        u->busy_until = max64(u->busy_until, now + 2);
+        u->stage0_free = now + 2; /* stage 0 in both cycles: IPC 1/2 */
+        return true;
+    }
+    default: /* STREAMWRCFG */
+        return tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
+                          "STREAMWRCFG (thread T%u): NoC overlay streams are not modelled", th);
+    }
+}
+
+static void tick(struct tile *t) { commit(t, t->now); }
+
+static uint64_t next_event(const struct tile *t)
+{
+    const struct cfg_unit *u = &t->cfgu;
+    uint64_t next = CYCLE_NEVER;
+    const uint64_t times[] = {u->busy_until, u->stage0_free, u->thread_free[0], u->thread_free[1],
+                              u->thread_free[2]};
+    for (unsigned i = 0; i < sizeof times / sizeof times[0]; i++)
+        if (times[i] > t->now && times[i] < next)
+            next = times[i];
+    for (unsigned i = 0; i < u->npend; i++)
+        if (u->pend[i].at > t->now && u->pend[i].at < next)
+            next = u->pend[i].at;
+    return next;
+}
+
+const struct unit_desc cfg_unit_desc = {"cfg", can_accept, resource, accept, tick, next_event};
+
+bool cfg_unit_busy(const struct tile *t) { return t->now < t->cfgu.busy_until; }
+
+/* ---- RISC-V window ---- */
+
+/* The cycle in which the Configuration unit handles a RISC-V request made now. The core acts
+ * after the coprocessor in its cycle, so the earliest is the next cycle; the request enters at
+ * stage 0 and, like an instruction, waits while stage 0 is still held by an older WRCFG or
+ * CFGSHIFTMASK (BH), or after a WRCFG/RDCFG of the previous cycle (WH). It is handled ahead of
+ * instructions issuing in that cycle; contention with them is not modelled. */
+static uint64_t riscv_cycle(const struct tile *t)
+{
+    return max64(t->now + 1, t->cfgu.stage0_free);
+}
+
+static enum mmio_status past_arrays(struct tile *t, int core, uint32_t addr, const char *what)
+{
+    const struct cfg_arch_map *m = cfg_arch(arch_bit(t));
+    uint32_t end = CFG_WINDOW_BASE + m->thread_off + 3u * m->thcfg_words * m->thread_slot;
+    tile_error(t, ERR_BAD_ACCESS, core, t->core[core].pc,
+               "%s of 0x%08x: no configuration register there (the arrays end at 0x%08x)", what,
+               addr, end - 1);
+    return MMIO_ERROR;
+}
+
+enum mmio_status cfg_riscv_load(struct tile *t, int core, uint32_t addr, unsigned size,
+                                uint32_t *val)
+{
+    struct cfg_win_hit h;
+    uint64_t s = riscv_cycle(t);
+    uint32_t word;
+    commit(t, t->now);
+    switch (cfg_window_decode(arch_bit(t), addr - CFG_WINDOW_BASE, &h)) {
+    case CFG_WIN_CONFIG:
+        word = peek(t, CFG_PEND_CONFIG, h.sel, h.index, s);
+        break;
+    case CFG_WIN_DUAL: /* reads come from bank 0 (BH:BackendConfiguration.md) */
+        word = peek(t, CFG_PEND_CONFIG, 0, h.index, s);
+        break;
+    case CFG_WIN_THREAD: /* 16-bit Value, then padding that reads 0 */
+        word = h.byte < 4 ? peek(t, CFG_PEND_THREAD, h.sel, h.index, s) : 0;
+        break;
+    default:
+        return past_arrays(t, core, addr, "load");
+    }
+    unsigned shift = 8 * (h.byte % 4);
+    *val = size == 4 ? word : (word >> shift) & ((1u << (8 * size)) - 1u);
+    t->cfgu.st.riscv_reads++;
+    return MMIO_OK;
+}
+
+enum mmio_status cfg_riscv_store(struct tile *t, int core, uint32_t addr, unsigned size,
+                                 uint32_t val)
+{
+    struct cfg_win_hit h;
+    commit(t, t->now);
+    switch (cfg_window_decode(arch_bit(t), addr - CFG_WINDOW_BASE, &h)) {
+    case CFG_WIN_CONFIG:
+    case CFG_WIN_DUAL:
+        break;
+    case CFG_WIN_THREAD:
+        /* BH/WH:BackendConfiguration.md: "No RISCV writes"; software pushes SETC16 instead */
+        tile_error(t, ERR_UNDEF_BEHAVIOUR, core, t->core[core].pc,
+                   "store to ThreadConfig[%u][%u] (0x%08x): RISC-V cannot write ThreadConfig "
+                   "(push SETC16)",
+                   h.sel, h.index, addr);
+        return MMIO_ERROR;
+    default:
+        return past_arrays(t, core, addr, "store");
+    }
+    if (size != 4) {
+        tile_error(t, ERR_UNDEF_BEHAVIOUR, core, t->core[core].pc,
+                   "%u-byte store to the configuration window 0x%08x (only sw writes Config)", size,
+                   addr);
+        return MMIO_ERROR;
+    }
+    unsigned banks = h.kind == CFG_WIN_DUAL ? 3u : 1u << h.sel;
+    if (!pend_config(t, banks, h.index, val, riscv_cycle(t), true))
+        return MMIO_ERROR;
+    t->cfgu.st.riscv_writes++;
+    return MMIO_OK;
+}

@@ -1,0 +1,691 @@
+/* The Scalar unit (ThCon), WH:ScalarUnit.md and the per-instruction pages it links. The
+ * Blackhole documents point at the Wormhole pages for this unit, so both architectures share
+ * the model; only L1's size and the Config field tables differ.
+ *
+ * Life of an instruction (timing numbers and their sources: docs/timing-model.md, section
+ * "Scalar unit (ThCon)"):
+ *  - accept (the issue cycle c): the functional effect on GPRs, Config and the L1/MMIO request
+ *    (sent at c, or later when the request-rate limits say so); the thread is frozen and the unit
+ *    busy until done_at;
+ *  - tick (start of every later coprocessor cycle): requests whose cycle has come are sent, load
+ *    data whose cycle has come lands in the GPRs, ATCAS/ATINCGETPTR retry, FLUSHDMA checks its
+ *    conditions, and the instruction completes at done_at (the thread's next instruction can
+ *    issue in that same cycle).
+ * GPRs are kept as 32-bit words; half-register and byte views are computed with shifts, never
+ * through host pointer casts, so the model does not depend on the host's byte order. */
+#include "thcon.h"
+
+#include <string.h>
+
+#include "../core/tile.h"
+#include "../mem/map.h"
+#include "../sync/gate.h"
+
+/* ---- timing (docs/timing-model.md "Scalar unit (ThCon)") ---- */
+enum {
+    CYC_ONE = 1,          /* DMANOP, SETDMAREG: WH:ScalarUnit.md table */
+    CYC_REG2FLOP = 2,     /* WH:REG2FLOP_Configuration.md "usually takes two cycles" */
+    CYC_FLUSH_MIN = 2,    /* WH:FLUSHDMA.md "at least two cycles" */
+    CYC_ALU_FAST = 3,     /* immediate form, or both registers in one aligned group of four */
+    CYC_ALU_SLOW = 4,     /* WH:ADDDMAREG.md (and SUB/MUL/BITWOP/SHIFT/CMP) */
+    CYC_MEM = 3,          /* LOADIND, STOREIND, LOADREG, STOREREG, ATSWAP, ATINCGET: ">= 3" */
+    CYC_ATTEMPT = 15,     /* ATCAS, ATINCGETPTR: ">= 15" per attempt */
+    REQ_SPACING = 3,      /* spec/sync-timing.md §14: at most one L1 request per 3 cycles */
+    ATOMIC_SPACING = 12,  /* WH:ATSWAP.md, WH:ATINCGET.md: at best one every 12 cycles */
+    LOAD_RESULT = 10,     /* request -> GPR: 3 cycles + 7 DMANOPs (WH:LOADIND.md, LOADREG.md) */
+    ATINCGET_RESULT = 27, /* request -> GPR: 3 cycles + 24 DMANOPs (WH:ATINCGET.md) */
+};
+
+/* Opcodes of the forms that share an encoding layout (units/tensix.def). */
+enum { OPC_ADD = 0x58, OPC_SUB, OPC_MUL, OPC_BITWOP, OPC_SHIFT, OPC_CMP };
+enum { OPC_LOADIND = 0x49, OPC_ATCAS = 0x64, OPC_LOADREG = 0x68 };
+
+static inline uint32_t bits(uint32_t w, unsigned hi, unsigned lo)
+{
+    return (w >> lo) & (0xFFFFFFFFu >> (31 - (hi - lo)));
+}
+
+static unsigned arch_bit(const struct tile *t)
+{
+    return t->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
+}
+
+/* ---- GPR views ---- */
+
+/* Half-register h (0..127) of a thread's GPRs: low half of GPR h/2 when h is even. */
+static uint16_t half_get(const uint32_t *g, unsigned h)
+{
+    return (uint16_t)(g[h >> 1] >> (16 * (h & 1)));
+}
+
+static void half_set(uint32_t *g, unsigned h, uint32_t v)
+{
+    unsigned s = 16 * (h & 1);
+    g[h >> 1] = (g[h >> 1] & ~(0xFFFFu << s)) | ((v & 0xFFFFu) << s);
+}
+
+/* Write the low `size` bytes (4, 2 or 1) of v into GPR g, keeping the bytes above. */
+static void gpr_write_low(uint32_t *g, unsigned size, uint32_t v)
+{
+    uint32_t m = size == 4 ? 0xFFFFFFFFu : size == 2 ? 0xFFFFu : 0xFFu;
+    *g = (*g & ~m) | (v & m);
+}
+
+/* ---- L1 (little-endian, as the cores see it) ---- */
+
+static uint32_t l1_read(const struct tile *t, uint32_t addr, unsigned size)
+{
+    uint32_t v = 0;
+    for (unsigned i = 0; i < size; i++)
+        v |= (uint32_t)t->l1[addr + i] << (8 * i);
+    return v;
+}
+
+/* Every L1 write resets the predecode slots it touches so that modified code is decoded again
+ * (docs/architecture.md "Decoding once"). */
+static void l1_write(struct tile *t, uint32_t addr, unsigned size, uint32_t v)
+{
+    for (unsigned i = 0; i < size; i++)
+        t->l1[addr + i] = (uint8_t)(v >> (8 * i));
+    for (uint32_t w = addr >> 2; w <= (addr + size - 1) >> 2; w++)
+        t->predecode[w].op = RV_UNDECODED;
+}
+
+/* Every L1 address in the pages is checked with "if (L1Address >= L1 size)
+ * UndefinedBehaviour()"; tensim reports it as a bad access. */
+static bool l1_check(struct tile *t, unsigned th, const char *what, uint32_t addr)
+{
+    if (addr < t->arch->l1_size)
+        return true;
+    return tile_error(t, ERR_BAD_ACCESS, -1, 0,
+                      "%s, thread T%u: L1 address 0x%08x is past the end of L1 (%u KiB)", what, th,
+                      addr, t->arch->l1_size / 1024);
+}
+
+/* ---- results returning to the GPRs ---- */
+
+static bool result_push(struct tile *t, unsigned th, unsigned reg, unsigned size,
+                        const uint32_t *data, uint64_t at)
+{
+    struct thcon_unit *u = &t->thcon;
+    if (u->nres == THCON_RESULTS_MAX) /* cannot happen: see THCON_RESULTS_MAX */
+        return tile_error(t, ERR_HOST, -1, 0, "ThCon: more than %u results in flight",
+                          THCON_RESULTS_MAX);
+    struct thcon_result *r = &u->res[u->nres++];
+    memset(r, 0, sizeof *r);
+    r->at = at;
+    r->thread = (uint8_t)th;
+    r->reg = (uint8_t)reg;
+    r->size = (uint8_t)size;
+    memcpy(r->data, data, (size == 16 ? 4 : 1) * sizeof *data);
+    return true;
+}
+
+static void result_write(struct tile *t, const struct thcon_result *r)
+{
+    uint32_t *g = t->gpr[r->thread];
+    if (r->size == 16) {
+        for (unsigned k = 0; k < 4; k++)
+            g[r->reg + k] = r->data[k];
+    } else {
+        gpr_write_low(&g[r->reg], r->size, r->data[0]);
+    }
+}
+
+bool thcon_mem_outstanding(const struct tile *t, unsigned th)
+{
+    const struct thcon_unit *u = &t->thcon;
+    if (u->req.kind != THCON_REQ_NONE && u->req.thread == th)
+        return true;
+    for (unsigned i = 0; i < u->nres; i++)
+        if (u->res[i].thread == th)
+            return true;
+    return false;
+}
+
+/* ---- sending a request ---- */
+
+/* Cycle at which a request issued now can leave: one request per REQ_SPACING cycles, and
+ * ATSWAP/ATINCGET one per ATOMIC_SPACING (both limits are documented, neither mechanism is). */
+static uint64_t request_slot(const struct thcon_unit *u, uint64_t now, bool atomic)
+{
+    uint64_t s = now;
+    if (u->any_req && u->last_req + REQ_SPACING > s)
+        s = u->last_req + REQ_SPACING;
+    if (atomic && u->any_atomic && u->last_atomic + ATOMIC_SPACING > s)
+        s = u->last_atomic + ATOMIC_SPACING;
+    return s;
+}
+
+/* The request reaches L1 or the MMIO device. L1 requests take effect at once (see
+ * docs/timing-model.md); load data heads back to the GPRs. */
+static bool request_send(struct tile *t)
+{
+    struct thcon_unit *u = &t->thcon;
+    struct thcon_req q = u->req;
+    u->req.kind = THCON_REQ_NONE;
+    u->any_req = true;
+    u->last_req = t->now;
+    u->st.requests++;
+    if (q.kind == THCON_REQ_ATSWAP || q.kind == THCON_REQ_ATINCGET) {
+        u->any_atomic = true;
+        u->last_atomic = t->now;
+    }
+    uint32_t d[4] = {0};
+    switch (q.kind) {
+    case THCON_REQ_L1_LOAD:
+        /* WH:LOADIND.md: 128 bits from addr & ~15, 32 from addr & ~3, 16 from addr & ~1, 8 */
+        for (unsigned k = 0; k < (q.size == 16 ? 4u : 1u); k++)
+            d[k] = l1_read(t, (q.addr & ~(uint32_t)(q.size - 1)) + 4 * k, q.size == 16 ? 4 : q.size);
+        return result_push(t, q.thread, q.reg, q.size, d, t->now + LOAD_RESULT);
+    case THCON_REQ_L1_STORE:
+        for (unsigned k = 0; k < (q.size == 16 ? 4u : 1u); k++)
+            l1_write(t, (q.addr & ~(uint32_t)(q.size - 1)) + 4 * k, q.size == 16 ? 4 : q.size,
+                     q.data[k]);
+        return true;
+    case THCON_REQ_MMIO_LOAD:
+        if (tensix_mmio_load(t, q.thread, q.addr, &d[0]) != MMIO_OK)
+            return false;
+        return result_push(t, q.thread, q.reg, 4, d, t->now + LOAD_RESULT);
+    case THCON_REQ_MMIO_STORE:
+        return tensix_mmio_store(t, q.thread, q.addr, q.data[0]) == MMIO_OK;
+    case THCON_REQ_ATSWAP:
+        /* WH:ATSWAP.md: 16-bit granule i is written when Mask bit i is set */
+        for (unsigned i = 0; i < 8; i++)
+            if (q.mask >> i & 1)
+                l1_write(t, q.addr + 2 * i, 2, q.data[i / 2] >> (16 * (i & 1)));
+        return true;
+    case THCON_REQ_ATINCGET: {
+        /* WH:ATINCGET.md: only the IntMask bits take the incremented value */
+        uint32_t old = l1_read(t, q.addr, 4), inc = q.data[0], m = q.data[1];
+        l1_write(t, q.addr, 4, ((old + inc) & m) | (old & ~m));
+        d[0] = old;
+        return result_push(t, q.thread, q.reg, 4, d, t->now + ATINCGET_RESULT);
+    }
+    default:
+        return tile_error(t, ERR_HOST, -1, 0, "ThCon: request of unknown kind %u", q.kind);
+    }
+}
+
+/* Queue the running instruction's request: sent now when the rate limits allow (errors then
+ * surface in the issue cycle), else by tick. Returns the cycle it leaves, or CYCLE_NEVER after an
+ * error. */
+static uint64_t request_start(struct tile *t, const struct thcon_req *q)
+{
+    struct thcon_unit *u = &t->thcon;
+    bool atomic = q->kind == THCON_REQ_ATSWAP || q->kind == THCON_REQ_ATINCGET;
+    uint64_t s = request_slot(u, t->now, atomic);
+    u->req = *q;
+    u->req.at = s;
+    if (s > t->now) {
+        u->st.rate_waits += s - t->now;
+        return s;
+    }
+    return request_send(t) ? s : CYCLE_NEVER;
+}
+
+/* ---- instructions ---- */
+
+static void start(struct tile *t, unsigned th, enum thcon_op op, uint64_t done_at)
+{
+    struct thcon_unit *u = &t->thcon;
+    u->busy = true;
+    u->busy_thread = th;
+    u->op = (uint8_t)op;
+    u->done_at = done_at;
+    t->thread[th].thcon_running = true;
+}
+
+/* ADDDMAREG, SUBDMAREG, MULDMAREG, BITWOPDMAREG, SHIFTDMAREG, CMPDMAREG (register and immediate
+ * forms): [23] immediate, Mode[20:18], ResultReg[17:12], RightReg/RightImm6[11:6] (SHIFT:
+ * RightImm5[10:6]), LeftReg[5:0]. Returns the cycles taken, 0 after an error. */
+static unsigned alu(struct tile *t, unsigned th, uint32_t w, unsigned opc)
+{
+    uint32_t *g = t->gpr[th];
+    bool imm = bits(w, 23, 23);
+    unsigned mode = bits(w, 20, 18), left_reg = bits(w, 5, 0), right_reg = bits(w, 11, 6);
+    uint32_t l = g[left_reg];
+    uint32_t r = imm ? (opc == OPC_SHIFT ? bits(w, 10, 6) : right_reg) : g[right_reg];
+    uint32_t v;
+    switch (opc) {
+    case OPC_ADD: v = l + r; break;
+    case OPC_SUB: v = l - r; break;
+    case OPC_MUL: v = (l & 0xFFFFu) * (r & 0xFFFFu); break; /* 16 x 16 -> 32 bits, unsigned */
+    case OPC_BITWOP:
+        if (mode > 2)
+            return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
+                              "BITWOPDMAREG, thread T%u: Mode %u (0 AND, 1 OR, 2 XOR are defined)",
+                              th, mode);
+        v = mode == 0 ? l & r : mode == 1 ? l | r : l ^ r;
+        break;
+    case OPC_SHIFT:
+        if (mode > 1)
+            return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
+                              "SHIFTDMAREG, thread T%u: Mode %u (0 left, 1 right are defined)", th,
+                              mode);
+        r &= 0x1F; /* the register form uses the low five bits */
+        v = mode == 0 ? l << r : l >> r;
+        break;
+    default: /* OPC_CMP, unsigned */
+        if (mode > 2)
+            return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
+                              "CMPDMAREG, thread T%u: Mode %u (0 GT, 1 LT, 2 EQ are defined)", th,
+                              mode);
+        v = mode == 0 ? l > r : mode == 1 ? l < r : l == r;
+        break;
+    }
+    g[bits(w, 17, 12)] = v;
+    return imm || (left_reg >> 2) == (right_reg >> 2) ? CYC_ALU_FAST : CYC_ALU_SLOW;
+}
+
+/* SETDMAREG special form (WH:SETDMAREG_Special.md): 128 bits of packer state or configuration,
+ * 16..128 of them written to GPRs. The packers are not modelled yet: their state reads as at
+ * reset, all zero (AccTileSize, LastTileSize, AllZeroFlags, ExponentHistogram and its max), so
+ * only the Config fields of the tile-header sources (InputSource 2..5) and TileSize = 0 + 1 carry
+ * information. InputSource 8 would also reset the AccTileSize of the packers in WhichPackers;
+ * with no packer state there is nothing to reset. */
+static void setdmareg_special(struct tile *t, unsigned th, uint32_t w)
+{
+    uint32_t *g = t->gpr[th];
+    unsigned size = bits(w, 23, 22), src = bits(w, 14, 11), in_half = bits(w, 10, 8);
+    unsigned res_half = bits(w, 6, 0);
+    uint32_t v[4] = {0};
+    if (src >= 2 && src <= 5) {
+        unsigned p = src - 2, ab = arch_bit(t);
+        unsigned bank = thcfg_get(&t->cfg, th, THCFG_DESC(ab, CFG_STATE_ID_StateID));
+        /* Packers[0..3].Config[x] are THCON_SEC0_REG1, SEC0_REG8, SEC1_REG1, SEC1_REG8 */
+        const struct cfg_field_desc *fmt[4] = {
+            CFG_DESC(ab, THCON_SEC0_REG1_Out_data_format),
+            CFG_DESC(ab, THCON_SEC0_REG8_Out_data_format),
+            CFG_DESC(ab, THCON_SEC1_REG1_Out_data_format),
+            CFG_DESC(ab, THCON_SEC1_REG8_Out_data_format)};
+        const struct cfg_field_desc *dzc[4] = {
+            CFG_DESC(ab, THCON_SEC0_REG1_Disable_zero_compress),
+            CFG_DESC(ab, THCON_SEC0_REG8_Disable_zero_compress),
+            CFG_DESC(ab, THCON_SEC1_REG1_Disable_zero_compress),
+            CFG_DESC(ab, THCON_SEC1_REG8_Disable_zero_compress)};
+        uint32_t disable = cfg_get(&t->cfg, bank, dzc[p]);
+        /* The per-packer override bits exist only in the Wormhole map (Blackhole reuses bits
+         * 17..20 of that word for pack_start_intf_pos), so only Wormhole honours the override. */
+        if (ab == TT_ARCH_WH) {
+            const struct cfg_field_desc *ovrd = cfg_field_wh(
+                CFGF_WH_THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd);
+            const struct cfg_field_desc *all = cfg_field_wh(
+                CFGF_WH_THCON_SEC0_REG1_All_pack_disable_zero_compress);
+            if (cfg_get(&t->cfg, bank, ovrd))
+                disable = cfg_get(&t->cfg, bank, all) >> p & 1;
+        }
+        v[0] = 0 + 1; /* TileSize: LastTileSize (0) + 1; reserved high half 0 */
+        v[1] = cfg_get(&t->cfg, bank, fmt[p]) << 16 | disable << 20; /* SpareBits 0 */
+        v[2] = 0;                                                      /* AllZeroFlags */
+    }
+    switch (size) {
+    case 0: /* one 16-bit half of the 128 bits into one half-register */
+        half_set(g, res_half, v[in_half >> 1] >> (16 * (in_half & 1)));
+        break;
+    case 1:
+        g[res_half >> 1] = v[in_half >> 1];
+        break;
+    case 2:
+        memcpy(&g[(res_half >> 1) & 0x3C], v, sizeof v);
+        break;
+    default: { /* header fields only: TileSize, DataFormat..SpareBits, AllZeroFlags */
+        uint32_t *h = &g[(res_half >> 1) & 0x3C];
+        h[0] = (h[0] & 0xFFFF0000u) | (v[0] & 0xFFFFu);
+        h[1] = (h[1] & 0xFF00FFFFu) | (v[1] & 0x00FF0000u);
+        h[2] = v[2];
+        break;
+    }
+    }
+}
+
+/* REG2FLOP, Configuration form (WH:REG2FLOP_Configuration.md): SizeSel[23:22], ThConCfgIndex
+ * [12:6], InputReg[5:0]; writes Config[StateID][THCON_CFGREG_BASE_ADDR32 + index]. */
+static bool reg2flop_cfg(struct tile *t, unsigned th, uint32_t w)
+{
+    const struct cfg_arch_map *m = cfg_arch(arch_bit(t));
+    unsigned idx = bits(w, 12, 6), in = bits(w, 5, 0);
+    if (idx >= (unsigned)(m->global_base - m->thcon_base))
+        return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
+                          "REG2FLOP, thread T%u: ThConCfgIndex %u is past the THCON_ configuration "
+                          "(GLOBAL_CFGREG_BASE_ADDR32 - THCON_CFGREG_BASE_ADDR32 = %u)",
+                          th, idx, m->global_base - m->thcon_base);
+    unsigned bank = thcfg_get(&t->cfg, th, THCFG_DESC(arch_bit(t), CFG_STATE_ID_StateID));
+    uint32_t *base = &t->cfg.cfg[bank][m->thcon_base];
+    if (bits(w, 23, 22) == 0) { /* 128 bits from four aligned GPRs */
+        for (unsigned k = 0; k < 4; k++)
+            base[(idx & ~3u) + k] = t->gpr[th][(in & ~3u) + k];
+    } else {
+        base[idx] = t->gpr[th][in];
+    }
+    return true;
+}
+
+/* REG2FLOP, ADC form (WH:REG2FLOP_ADC.md). Two cases do nothing at all and are complete: an
+ * OverrideThread naming thread 3, and ADCSel 3. Everything else writes an ADC, which is not
+ * modelled yet. */
+static bool reg2flop_adc(struct tile *t, unsigned th, uint32_t w)
+{
+    bool override = bits(w, 20, 20);
+    unsigned thread_sel = bits(w, 17, 16), adc_sel = bits(w, 10, 9);
+    if ((override && thread_sel >= 3) || adc_sel == 3)
+        return true;
+    return tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
+                      "REG2FLOP (ADC form), thread T%u: the unpacker/packer ADCs are not modelled yet",
+                      th);
+}
+
+/* Offset post-increment of LOADIND/STOREIND: 0, 2, 4 or 16 added to the half-register. */
+static void offset_increment(uint32_t *g, unsigned half, unsigned inc)
+{
+    static const uint8_t by[4] = {0, 2, 4, 16};
+    half_set(g, half, half_get(g, half) + by[inc]);
+}
+
+/* LOADIND / STOREIND (L1 form): Size, OffsetHalfReg[20:14], OffsetIncrement[13:12],
+ * Result/DataReg[11:6], AddrReg[5:0]; address = GPR[AddrReg] * 16 + half-register offset. */
+static uint64_t l1_indirect(struct tile *t, unsigned th, uint32_t w, bool load)
+{
+    static const uint8_t bytes[4] = {16, 4, 2, 1};
+    uint32_t *g = t->gpr[th];
+    unsigned size = load ? bits(w, 23, 22) : bits(w, 22, 21);
+    unsigned off_half = bits(w, 20, 14), reg = bits(w, 11, 6) & (size ? 0x3F : 0x3C);
+    uint32_t addr = g[bits(w, 5, 0)] * 16 + half_get(g, off_half);
+    if (!l1_check(t, th, load ? "LOADIND" : "STOREIND", addr))
+        return CYCLE_NEVER;
+    offset_increment(g, off_half, bits(w, 13, 12));
+    struct thcon_req q = {.kind = load ? THCON_REQ_L1_LOAD : THCON_REQ_L1_STORE,
+                          .thread = (uint8_t)th, .reg = (uint8_t)reg, .size = bytes[size],
+                          .addr = addr};
+    if (!load)
+        for (unsigned k = 0; k < (size ? 1u : 4u); k++)
+            q.data[k] = g[reg + k];
+    return request_start(t, &q);
+}
+
+/* The MMIO window of STOREREG/LOADREG/STOREIND: 0xFFB00000 + 4-byte aligned offset, which must
+ * not fall below 0xFFB11000 (WH:STOREREG.md, WH:LOADREG.md, WH:STOREIND_MMIO.md). */
+static bool mmio_check(struct tile *t, unsigned th, const char *what, uint32_t addr)
+{
+    if (addr >= 0xFFB11000u)
+        return true;
+    return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
+                      "%s, thread T%u: MMIO address 0x%08x is below 0xFFB11000", what, th, addr);
+}
+
+/* One ATCAS or ATINCGETPTR attempt at the current cycle: true when it succeeded (then the
+ * instruction completes CYC_ATTEMPT cycles later). The address is formed again on every attempt,
+ * as the retry label in the pages sits before it. */
+static bool attempt(struct tile *t, bool *ok)
+{
+    struct thcon_unit *u = &t->thcon;
+    unsigned th = u->busy_thread;
+    uint32_t w = u->word, *g = t->gpr[th];
+    unsigned ofs = bits(w, 13, 12);
+    u->st.attempts++;
+    u->any_req = true;
+    u->last_req = t->now;
+    u->st.requests++;
+    *ok = false;
+    if (u->op == THCON_OP_ATCAS) {
+        /* WH:ATCAS.md: SetVal[21:18], CmpVal[17:14], Ofs[13:12], AddrReg[5:0] */
+        uint32_t addr = g[bits(w, 5, 0)] * 16 + ofs * 4;
+        if (!l1_check(t, th, "ATCAS", addr))
+            return false;
+        if (l1_read(t, addr, 4) == bits(w, 17, 14)) {
+            l1_write(t, addr, 4, bits(w, 21, 18));
+            *ok = true;
+        }
+        return true;
+    }
+    /* WH:ATINCGETPTR.md: NoIncr[22], IncrLog2[21:18], IntWidth[17:14], Ofs[13:12],
+     * ResultReg[11:6], AddrReg[5:0]; the counters are words Rd, Wr of a 16-byte block. */
+    uint32_t addr = g[bits(w, 5, 0)] * 16;
+    if (!l1_check(t, th, "ATINCGETPTR", addr))
+        return false;
+    unsigned width = bits(w, 17, 14);
+    uint32_t inc = (uint32_t)!bits(w, 22, 22) << bits(w, 21, 18);
+    uint32_t mask = (1u << width) - 1;
+    uint32_t rd = l1_read(t, addr, 4), wr = l1_read(t, addr + 4, 4), n = wr - rd;
+    bool empty = n == 0;
+    if (ofs & 1) {
+        uint32_t capacity = width ? 1u << (width - 1) : 0x8000u;
+        if (n % capacity == 0 && !empty)
+            return true; /* full: cannot push */
+    } else if (empty) {
+        return true; /* empty: cannot pop */
+    }
+    uint32_t old = l1_read(t, addr + 4 * ofs, 4);
+    l1_write(t, addr + 4 * ofs, 4, ((old + inc) & mask) | (old & ~mask));
+    *ok = true;
+    return result_push(t, th, bits(w, 11, 6), 4, &old, t->now + CYC_ATTEMPT);
+}
+
+static bool attempt_and_schedule(struct tile *t)
+{
+    struct thcon_unit *u = &t->thcon;
+    bool ok;
+    if (!attempt(t, &ok))
+        return false;
+    if (ok)
+        u->done_at = t->now + CYC_ATTEMPT;
+    else
+        u->st.retries++;
+    u->attempt_at = t->now + CYC_ATTEMPT;
+    return true;
+}
+
+/* ---- the unit interface ---- */
+
+static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
+                                  const struct tt_form *f, uint32_t *detail)
+{
+    (void)w, (void)f;
+    /* One instruction at a time; the issuing thread itself never gets here (GS_THCON). */
+    if (t->thcon.busy && t->thcon.busy_thread != th) {
+        *detail = TT_UNIT_THCON;
+        return GS_UNIT_BUSY;
+    }
+    return GS_NONE;
+}
+
+static unsigned resource(const struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    (void)t, (void)th, (void)w, (void)f;
+    return RES_THCON;
+}
+
+static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    struct thcon_unit *u = &t->thcon;
+    uint32_t *g = t->gpr[th];
+    const uint64_t now = t->now;
+    uint64_t s;
+    u->st.insns++;
+    switch ((enum tt_form_id)(f - tt_forms)) {
+    case TT_FORM_DMANOP: /* WH:DMANOP.md: occupies the unit for one cycle */
+        start(t, th, THCON_OP_PLAIN, now + CYC_ONE);
+        return true;
+    case TT_FORM_SETDMAREG_IMM: /* NewValue[23:8] into half-register ResultHalfReg[6:0] */
+        half_set(g, bits(w, 6, 0), bits(w, 23, 8));
+        start(t, th, THCON_OP_PLAIN, now + CYC_ONE);
+        return true;
+    case TT_FORM_SETDMAREG_SPECIAL:
+        setdmareg_special(t, th, w);
+        start(t, th, THCON_OP_PLAIN, now + CYC_ONE);
+        return true;
+    case TT_FORM_ADDDMAREG: case TT_FORM_ADDDMAREGI: case TT_FORM_SUBDMAREG: case TT_FORM_SUBDMAREGI:
+    case TT_FORM_MULDMAREG: case TT_FORM_MULDMAREGI: case TT_FORM_BITWOPDMAREG:
+    case TT_FORM_BITWOPDMAREGI: case TT_FORM_SHIFTDMAREG: case TT_FORM_SHIFTDMAREGI:
+    case TT_FORM_CMPDMAREG: case TT_FORM_CMPDMAREGI: {
+        unsigned n = alu(t, th, w, f->opcode);
+        if (!n)
+            return false;
+        start(t, th, THCON_OP_PLAIN, now + n);
+        return true;
+    }
+    case TT_FORM_REG2FLOP_CFG:
+        if (!reg2flop_cfg(t, th, w))
+            return false;
+        start(t, th, THCON_OP_PLAIN, now + CYC_REG2FLOP);
+        return true;
+    case TT_FORM_REG2FLOP_ADC:
+        if (!reg2flop_adc(t, th, w))
+            return false;
+        start(t, th, THCON_OP_PLAIN, now + CYC_REG2FLOP);
+        return true;
+    case TT_FORM_FLUSHDMA: { /* WH:FLUSHDMA.md: ConditionMask[3:0], 0 means 0xF */
+        unsigned mask = bits(w, 3, 0);
+        u->flush_mask = (uint8_t)(mask ? mask : 0xF);
+        u->flush_min = now + CYC_FLUSH_MIN;
+        start(t, th, THCON_OP_FLUSH, CYCLE_NEVER);
+        return true;
+    }
+    case TT_FORM_LOADIND:
+    case TT_FORM_STOREIND_L1:
+        s = l1_indirect(t, th, w, f->opcode == OPC_LOADIND);
+        break;
+    case TT_FORM_STOREIND_MMIO: { /* address GPR[AddrReg] + (offset >> 4), word aligned */
+        unsigned off_half = bits(w, 20, 14);
+        uint32_t a = g[bits(w, 5, 0)] + (half_get(g, off_half) >> 4);
+        a = 0xFFB00000u + (a & 0x000FFFFCu);
+        if (!mmio_check(t, th, "STOREIND", a))
+            return false;
+        struct thcon_req q = {.kind = THCON_REQ_MMIO_STORE, .thread = (uint8_t)th, .addr = a,
+                              .data = {g[bits(w, 11, 6)]}};
+        offset_increment(g, off_half, bits(w, 13, 12));
+        s = request_start(t, &q);
+        break;
+    }
+    case TT_FORM_STOREIND_SRC:
+        return tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
+                          "STOREIND (SrcA/SrcB form), thread T%u: SrcA and SrcB are not modelled yet",
+                          th);
+    case TT_FORM_STOREREG: /* DataReg[23:18] AddrLo[17:0] */
+    case TT_FORM_LOADREG: { /* ResultReg[23:18] AddrLo[17:0] */
+        bool load = f->opcode == OPC_LOADREG;
+        uint32_t a = 0xFFB00000u + (bits(w, 17, 0) << 2);
+        if (!mmio_check(t, th, load ? "LOADREG" : "STOREREG", a))
+            return false;
+        struct thcon_req q = {.kind = load ? THCON_REQ_MMIO_LOAD : THCON_REQ_MMIO_STORE,
+                              .thread = (uint8_t)th, .reg = (uint8_t)bits(w, 23, 18), .addr = a,
+                              .data = {load ? 0 : g[bits(w, 23, 18)]}};
+        s = request_start(t, &q);
+        break;
+    }
+    case TT_FORM_ATSWAP: { /* SingleDataReg[22] Mask[21:14] DataReg[11:6] AddrReg[5:0] */
+        uint32_t a = g[bits(w, 5, 0)] * 16;
+        if (!l1_check(t, th, "ATSWAP", a))
+            return false;
+        unsigned dr = bits(w, 11, 6);
+        struct thcon_req q = {.kind = THCON_REQ_ATSWAP, .thread = (uint8_t)th, .addr = a,
+                              .mask = (uint8_t)bits(w, 21, 14)};
+        if (bits(w, 22, 22)) /* one GPR, placed at word DataReg & 3, zeros elsewhere */
+            q.data[dr & 3] = g[dr];
+        else
+            memcpy(q.data, &g[dr & 0x3C], sizeof q.data);
+        s = request_start(t, &q);
+        break;
+    }
+    case TT_FORM_ATINCGET: { /* IntWidth[18:14] Ofs[13:12] InOutReg[11:6] AddrReg[5:0] */
+        uint32_t a = g[bits(w, 5, 0)] * 16 + bits(w, 13, 12) * 4;
+        if (!l1_check(t, th, "ATINCGET", a))
+            return false;
+        unsigned io = bits(w, 11, 6);
+        /* IntMask = (2 << IntWidth) - 1: IntWidth 31 gives all 32 bits (2 << 31 wraps to 0) */
+        struct thcon_req q = {.kind = THCON_REQ_ATINCGET, .thread = (uint8_t)th, .reg = (uint8_t)io,
+                              .addr = a, .data = {g[io], (2u << bits(w, 18, 14)) - 1u}};
+        s = request_start(t, &q);
+        break;
+    }
+    case TT_FORM_ATCAS:
+    case TT_FORM_ATINCGETPTR:
+        u->word = w;
+        start(t, th, f->opcode == OPC_ATCAS ? THCON_OP_ATCAS : THCON_OP_ATINCPTR, CYCLE_NEVER);
+        return attempt_and_schedule(t);
+    default:
+        return tile_error(t, ERR_HOST, -1, 0, "ThCon: %s reached the unit with no model",
+                          f->mnemonic);
+    }
+    if (s == CYCLE_NEVER)
+        return false;
+    start(t, th, THCON_OP_PLAIN, s + CYC_MEM);
+    return true;
+}
+
+/* Must the coprocessor wake for the next ATCAS/ATINCGETPTR attempt? Only a core can change L1
+ * meanwhile (the unit itself is taken and nothing else writing L1 is modelled yet), and only a
+ * running one: a blocked core runs again only when the coprocessor or a running core releases
+ * it, and the coprocessor asks again whenever it goes back to sleep. With no core running the
+ * attempts pause; if nothing else happens either, the run ends as a deadlock instead of
+ * spinning for ever. */
+static bool l1_may_change(const struct tile *t)
+{
+    for (unsigned i = 0; i < NUM_CORES; i++)
+        if (t->core[i].state == CORE_RUNNING)
+            return true;
+    return false;
+}
+
+static void tick(struct tile *t)
+{
+    struct thcon_unit *u = &t->thcon;
+    const uint64_t now = t->now;
+    if (u->req.kind != THCON_REQ_NONE && u->req.at <= now && !request_send(t))
+        return;
+    /* Load data lands in request order; a cycle's arrivals are visible to that cycle's issue. */
+    unsigned kept = 0;
+    for (unsigned i = 0; i < u->nres; i++) {
+        struct thcon_result *r = &u->res[i];
+        if (r->at <= now) {
+            result_write(t, r);
+            if (r->at - 1 > t->coproc_last_active)
+                t->coproc_last_active = r->at - 1;
+        } else {
+            u->res[kept++] = *r;
+        }
+    }
+    u->nres = kept;
+    if (!u->busy)
+        return;
+    unsigned th = u->busy_thread;
+    if ((u->op == THCON_OP_ATCAS || u->op == THCON_OP_ATINCPTR) && u->done_at == CYCLE_NEVER &&
+        now >= u->attempt_at && !attempt_and_schedule(t))
+        return;
+    /* FLUSHDMA: its four conditions are STALLWAIT's C0..C3 on both architectures; it finishes
+     * in the first cycle (from the second on) in which none of the selected ones says wait. */
+    if (u->op == THCON_OP_FLUSH && now >= u->flush_min &&
+        !gate_conditions_waiting(t, th, u->flush_mask))
+        u->done_at = now;
+    if (now >= u->done_at) {
+        u->busy = false;
+        t->thread[th].thcon_running = false;
+        /* the unit worked through done_at - 1: the run is not over before done_at */
+        if (u->done_at - 1 > t->coproc_last_active)
+            t->coproc_last_active = u->done_at - 1;
+    }
+}
+
+static uint64_t next_event(const struct tile *t)
+{
+    const struct thcon_unit *u = &t->thcon;
+    uint64_t next = CYCLE_NEVER;
+    if (u->req.kind != THCON_REQ_NONE && u->req.at < next)
+        next = u->req.at;
+    for (unsigned i = 0; i < u->nres; i++)
+        if (u->res[i].at < next)
+            next = u->res[i].at;
+    if (u->busy) {
+        uint64_t e = u->done_at;
+        if (u->op == THCON_OP_FLUSH)
+            e = u->flush_min > t->now ? u->flush_min : CYCLE_NEVER; /* then: C0 arrivals above */
+        else if ((u->op == THCON_OP_ATCAS || u->op == THCON_OP_ATINCPTR) && e == CYCLE_NEVER)
+            e = !l1_may_change(t) ? CYCLE_NEVER
+                : u->attempt_at > t->now ? u->attempt_at : t->now + 1; /* a paused retry */
+        if (e < next)
+            next = e;
+    }
+    return next;
+}
+
+const struct unit_desc thcon_unit_desc = {"thcon", can_accept, resource, accept, tick, next_event};
