@@ -220,6 +220,11 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
         g->reason = GS_THCON;
         return true;
     }
+    if (t->now < th->frozen_until) {
+        g->reason = GS_UNIT_BUSY;
+        g->detail = th->frozen_unit;
+        return true;
+    }
     if (g->f->unit == TT_UNIT_MOP || g->f->unit == TT_UNIT_REPLAY) {
         /* Only RISCV B can put these after the expanders (spec/instructions.md MOP row). */
         tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,

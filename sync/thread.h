@@ -42,6 +42,8 @@ struct tensix_thread {
     struct tt_fifo fifo3;  /* before the Wait Gate */
     struct latched_wait wait;
     bool thcon_running;    /* this thread's ThCon instruction has not completed */
+    uint64_t frozen_until; /* a unit holds the whole thread until this cycle (WH RDCFG) */
+    uint8_t frozen_unit;   /* ... that unit (enum tt_unit), for the stall detail */
     unsigned blocked_cores; /* bit per core id blocked pushing into this thread */
     uint64_t pushed;
 

@@ -693,6 +693,16 @@ Test(thcfg_wh, rdcfg_holds_its_thread_for_two_cycles)
     cr_expect_eq(t->cfg.cfg[0][41], 0x4040);
 }
 
+Test(thcfg_wh, rdcfg_freezes_the_whole_thread)
+{
+    /* The freeze covers instructions of every unit, not only the Configuration unit's. */
+    const uint32_t w[] = {RDCFG(6, 40), 0x02000000u /* NOP */};
+    cr_assert_eq(RUN1(w), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(issued_at(0, w[0], 0), 3);
+    cr_expect_eq(issued_at(0, w[1], 0), 5);
+    cr_expect_eq(t->thread[0].st.stall_detail[GS_UNIT_BUSY][TT_UNIT_CFG], 1);
+}
+
 Test(thcfg_wh, rdcfg_from_another_thread_waits_for_the_next_cycle_but_one)
 {
     t->cfg.cfg[0][40] = 0x4040;

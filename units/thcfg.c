@@ -287,10 +287,9 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         if (index >= m->cfg_words)
             return out_of_range(t, th, f, index, m->cfg_words, "Config");
         /* BH: the GPR write happens in stage +1 (the cycle after issue), so the next instruction
-         * still reads the old GPR. WH: the thread is blocked for both cycles, so its next
-         * instruction never sees the old value; tensim holds only the thread's Config
-         * instructions (no gate hook to freeze the whole thread) and makes the GPR visible
-         * from the 2nd cycle so that any other instruction of the thread reads the new value. */
+         * still reads the old GPR. WH: the issuing thread is blocked for both cycles
+         * (WH:RDCFG.md), so its next instruction, whatever its unit, issues after the GPR
+         * write. */
         if (!pend(t, (struct cfg_pending){.at = now + (wh ? 1 : 2),
                                           .value = t->cfg.cfg[bank][index],
                                           .index = (uint16_t)reg, .kind = CFG_PEND_GPR,
@@ -300,6 +299,8 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         if (wh) {
             u->stage0_free = now + 2;
             u->thread_free[th] = now + 2;
+            t->thread[th].frozen_until = now + 2;
+            t->thread[th].frozen_unit = TT_UNIT_CFG;
         } else {
             u->stage0_free = max64(u->stage0_free, now + 1);
         }
