@@ -181,6 +181,8 @@ Test(run, token_ring_attributes_waits_to_semaphores)
     /* 16 rounds of SEMGET + 8 NOPs + SEMPOST (+ SEMWAIT), plus T0's SEMINIT */
     cr_expect_eq(field(json, "\"T1\"", "issued"), 16 * 11);
     cr_expect_eq(field(json, "\"T0\"", "issued"), 1 + 16 * 11);
+    cr_expect_eq(field(json, "\"units\"", "instructions"), 1 + 3 * 16 * 3, "Sync unit: SEMINIT + 3 x 16 x (SEMWAIT, SEMGET, SEMPOST)");
+    cr_expect(strstr(json, "\"by_form\": {\"SEMINIT\": 1, \"SEMPOST\": 48, \"SEMGET\": 48, \"SEMWAIT\": 48}") != NULL, "%s", json);
     free(json);
     unlink("/tmp/tensim-tokens.json");
 }

@@ -165,6 +165,42 @@ void stats_json(const struct tile *t, FILE *f)
         }
         fprintf(f, "}\n    }");
     }
+    fprintf(f, "\n  },\n  \"units\": {");
+    static const enum tt_unit units[] = {TT_UNIT_SYNC, TT_UNIT_CFG, TT_UNIT_THCON, TT_UNIT_MISC,
+                                         TT_UNIT_FPU, TT_UNIT_SFPU, TT_UNIT_UNPACK, TT_UNIT_PACK,
+                                         TT_UNIT_XMOV};
+    for (size_t k = 0; k < sizeof units / sizeof units[0]; k++) {
+        uint64_t total = 0;
+        for (int form = 0; form < TT_FORM_COUNT; form++)
+            if (tt_forms[form].unit == units[k])
+                for (int i = 0; i < NUM_THREADS; i++)
+                    total += t->thread[i].st.by_form[form];
+        fprintf(f, "%s\n    \"%s\": {\"instructions\": %" PRIu64, k ? "," : "",
+                tt_unit_name(units[k]), total);
+        if (units[k] == TT_UNIT_THCON)
+            fprintf(f, ", \"busy_cycles\": %" PRIu64 ", \"requests\": %" PRIu64
+                       ", \"attempts\": %" PRIu64 ", \"retries\": %" PRIu64,
+                    t->thcon.st.busy_cycles, t->thcon.st.requests, t->thcon.st.attempts,
+                    t->thcon.st.retries);
+        if (units[k] == TT_UNIT_CFG)
+            fprintf(f, ", \"busy_cycles\": %" PRIu64 ", \"riscv_reads\": %" PRIu64
+                       ", \"riscv_writes\": %" PRIu64,
+                    t->cfgu.st.busy_cycles, t->cfgu.st.riscv_reads, t->cfgu.st.riscv_writes);
+        fprintf(f, ", \"by_form\": {");
+        const char *sep2 = "";
+        for (int form = 0; form < TT_FORM_COUNT; form++) {
+            if (tt_forms[form].unit != units[k])
+                continue;
+            uint64_t n = 0;
+            for (int i = 0; i < NUM_THREADS; i++)
+                n += t->thread[i].st.by_form[form];
+            if (!n)
+                continue;
+            fprintf(f, "%s\"%s\": %" PRIu64, sep2, tt_forms[form].name, n);
+            sep2 = ", ";
+        }
+        fprintf(f, "}}");
+    }
     fprintf(f, "\n  },\n  \"sync\": {\"semaphores\": [");
     for (int i = 0; i < NUM_SEMAPHORES; i++)
         fprintf(f, "%s{\"value\": %u, \"max\": %u}", i ? ", " : "", t->sync.sem_value[i],

@@ -47,6 +47,16 @@ static bool wormhole(const struct tile *t) { return t->arch->id == ARCH_WORMHOLE
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
+/* Extend the pipeline's busy period to `until`, counting the newly covered cycles. */
+static void busy_through(struct cfg_unit *u, uint64_t now, uint64_t until)
+{
+    uint64_t from = u->busy_until > now ? u->busy_until : now;
+    if (until > from)
+        u->st.busy_cycles += until - from;
+    if (until > u->busy_until)
+        u->busy_until = until;
+}
+
 /* ---- the queue of writes in flight ---- */
 
 static bool pend(struct tile *t, struct cfg_pending p)
@@ -278,7 +288,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         } else if (!pend_config(t, 1u << bank, index, t->gpr[th][reg], now + 2, true)) {
             return false;
         }
-        u->busy_until = max64(u->busy_until, now + 2);
+        busy_through(u, now, now + 2);
         u->stage0_free = now + 2; /* BH: stage 0 next cycle; WH: RMWCIB/RDCFG not next cycle */
         return true;
     }
@@ -295,7 +305,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
                                           .index = (uint16_t)reg, .kind = CFG_PEND_GPR,
                                           .sel = (uint8_t)th}))
             return false;
-        u->busy_until = max64(u->busy_until, now + 2);
+        busy_through(u, now, now + 2);
         if (wh) {
             u->stage0_free = now + 2;
             u->thread_free[th] = now + 2;
@@ -316,7 +326,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
          * STATE_RESET_EN */
         if (!pend_config(t, 1u << bank, index, (nv & mask) | (old & ~mask), now + 1, false))
             return false;
-        u->busy_until = max64(u->busy_until, now + 1);
+        busy_through(u, now, now + 1);
         if (!wh)
             u->stage0_free = max64(u->stage0_free, now + 1);
         return true;
@@ -331,7 +341,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
                                 bits(w, 22, 20), bits(w, 19, 15), bits(w, 14, 10));
         if (!pend_config(t, 1u << bank, index, v, now + 2, true))
             return false;
-        u->busy_until = max64(u->busy_until, now + 2);
+        busy_through(u, now, now + 2);
         u->stage0_free = now + 2; /* stage 0 in both cycles: IPC 1/2 */
         return true;
     }

@@ -46,6 +46,7 @@ struct cfg_unit {
     unsigned npend;
     struct {
         uint64_t insns, riscv_reads, riscv_writes, state_resets, prng_seeds;
+        uint64_t busy_cycles; /* cycles with an instruction in the pipeline */
     } st;
 };
 

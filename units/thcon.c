@@ -230,6 +230,7 @@ static void start(struct tile *t, unsigned th, enum thcon_op op, uint64_t done_a
 {
     struct thcon_unit *u = &t->thcon;
     u->busy = true;
+    u->busy_since = t->now;
     u->busy_thread = th;
     u->op = (uint8_t)op;
     u->done_at = done_at;
@@ -659,6 +660,7 @@ static void tick(struct tile *t)
         u->done_at = now;
     if (now >= u->done_at) {
         u->busy = false;
+        u->st.busy_cycles += u->done_at - u->busy_since;
         t->thread[th].thcon_running = false;
         /* the unit worked through done_at - 1: the run is not over before done_at */
         if (u->done_at - 1 > t->coproc_last_active)

@@ -73,8 +73,10 @@ struct thcon_unit {
     struct thcon_req req;          /* the request of the running instruction, until sent */
     struct thcon_result res[THCON_RESULTS_MAX]; /* in the order the requests left */
     unsigned nres;
+    uint64_t busy_since;
     struct {
         uint64_t insns;      /* instructions accepted */
+        uint64_t busy_cycles; /* cycles an instruction occupied the unit */
         uint64_t requests;   /* L1/MMIO requests sent, ATCAS/ATINCGETPTR attempts included */
         uint64_t attempts;   /* ATCAS/ATINCGETPTR attempts ... */
         uint64_t retries;    /* ... of which failed */
