@@ -48,6 +48,7 @@ void tile_reset(struct tile *t)
     memset(t->pcbuf, 0, sizeof t->pcbuf);
     t->pcbuf_override = 0;
     memset(&t->src, 0, sizeof t->src); /* unpackers own every bank, all bank indices 0 */
+    memset(t->adc, 0, sizeof t->adc);
     memset(&t->err, 0, sizeof t->err);
     t->now = 0;
     t->cycles = 0;

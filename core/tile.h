@@ -14,7 +14,9 @@
 #include "../sync/sync_unit.h"
 #include "../sync/thread.h"
 #include "../units/cfg.h"
+#include "../units/adc.h"
 #include "../units/dest.h"
+#include "../units/srcab.h"
 #include "../units/thcfg.h"
 #include "../units/thcon.h"
 #include "arch.h"
@@ -22,15 +24,6 @@
 
 #define CYCLE_NEVER UINT64_MAX
 #define LOCAL_RAM_MAX 8192
-
-/* Which client may use each SrcA/SrcB bank and which bank each side points at
- * (WH:SrcASrcB.md). Only ownership is modelled so far: the STALLWAIT conditions read it. At
- * reset both banks belong to the unpackers and every bank index is 0 (spec/memory-map.md §6.2). */
-enum src_client { SRC_CLIENT_UNPACKERS, SRC_CLIENT_MATRIX };
-struct src_owner {
-    uint8_t srca_client[2], srcb_client[2];
-    uint8_t unpack_srca_bank, unpack_srcb_bank, fpu_srca_bank, fpu_srcb_bank;
-};
 
 struct tile {
     const struct arch *arch;
@@ -43,7 +36,8 @@ struct tile {
     struct rv_core core[NUM_CORES];
     struct tensix_thread thread[NUM_THREADS];
     struct sync_unit sync;
-    struct src_owner src;
+    struct src_regs src;                 /* SrcA and SrcB */
+    struct adc_thread adc[NUM_THREADS];  /* address counters */
     uint32_t gpr[NUM_THREADS][NUM_GPRS]; /* Tensix GPRs (WH:ScalarUnit.md) */
     struct tt_config cfg;                /* Config banks and ThreadConfig */
     struct dest dest;                    /* Dst register file */

@@ -98,12 +98,12 @@ bool gate_wait_catches(const struct tile *t, const struct latched_wait *w, const
 static bool cond_waits(const struct tile *t, unsigned th, enum wait_cond c)
 {
     (void)th;
-    const struct src_owner *s = &t->src;
+    const struct src_regs *s = &t->src;
     switch (c) {
-    case WC_SRCA_UNPACK: return s->srca_client[s->unpack_srca_bank] != SRC_CLIENT_UNPACKERS;
-    case WC_SRCB_UNPACK: return s->srcb_client[s->unpack_srcb_bank] != SRC_CLIENT_UNPACKERS;
-    case WC_SRCA_FPU: return s->srca_client[s->fpu_srca_bank] != SRC_CLIENT_MATRIX;
-    case WC_SRCB_FPU: return s->srcb_client[s->fpu_srcb_bank] != SRC_CLIENT_MATRIX;
+    case WC_SRCA_UNPACK: return s->bank[0][s->unpack_bank[0]].client != SRC_CLIENT_UNPACKERS;
+    case WC_SRCB_UNPACK: return s->bank[1][s->unpack_bank[1]].client != SRC_CLIENT_UNPACKERS;
+    case WC_SRCA_FPU: return s->bank[0][s->fpu_bank[0]].client != SRC_CLIENT_MATRIX;
+    case WC_SRCB_FPU: return s->bank[1][s->fpu_bank[1]].client != SRC_CLIENT_MATRIX;
     case WC_CFG: return cfg_unit_busy(t);
     case WC_THCON_MEM: return thcon_mem_outstanding(t, th);
     /* Units that are not modelled yet never hold an instruction, so their "busy" conditions

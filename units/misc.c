@@ -1,10 +1,16 @@
 /* The Miscellaneous unit (WH:MiscellaneousUnit.md): every instruction takes one cycle and each
- * thread can issue one per cycle, so it never holds the gate. NOP is complete; the ADC
- * instructions and SETDVALID decode and route here, and report "unimplemented" until the ADCs
- * and register files exist. */
+ * thread can issue one per cycle, so it never holds the gate. NOP, the ADC instructions
+ * (WH:SETADC.md, SETADCXY, SETADCZW, SETADCXX, INCADCXY, INCADCZW, ADDRCRXY, ADDRCRZW) and
+ * SETDVALID (WH:SETDVALID.md). */
 #include "../core/tile.h"
 
-enum { OPC_NOP = 0x02 };
+enum { OPC_NOP = 0x02, OPC_SETADC = 0x50, OPC_SETADCXY, OPC_INCADCXY, OPC_ADDRCRXY, OPC_SETADCZW,
+       OPC_INCADCZW, OPC_ADDRCRZW, OPC_SETDVALID, OPC_SETADCXX = 0x5E };
+
+static inline uint32_t bits(uint32_t w, unsigned hi, unsigned lo)
+{
+    return (w >> lo) & (0xFFFFFFFFu >> (31 - (hi - lo)));
+}
 
 static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
                                   const struct tt_form *f, uint32_t *detail)
@@ -19,13 +25,93 @@ static unsigned resource(const struct tile *t, unsigned th, uint32_t w, const st
     return RES_NONE;
 }
 
+/* The ADC sets an instruction applies to: U0 [21], U1 [22], PK [23] of the thread named by
+ * ThreadOverride (0 = the issuing thread, 1..3 = thread 0..2). */
+static unsigned targets(struct tile *t, unsigned th, uint32_t w, unsigned override,
+                        struct adc *out[3])
+{
+    unsigned which = override ? override - 1 : th;
+    unsigned n = 0;
+    if (which >= NUM_THREADS)
+        return 0;
+    if (bits(w, 21, 21))
+        out[n++] = &t->adc[which].unpack[0];
+    if (bits(w, 22, 22))
+        out[n++] = &t->adc[which].unpack[1];
+    if (bits(w, 23, 23))
+        out[n++] = &t->adc[which].pack;
+    return n;
+}
+
+/* SETADCXY/ZW, INCADCXY/ZW, ADDRCRXY/ZW share one layout: four 3-bit values [17:15] [14:12]
+ * [11:9] [8:6] for channel 1 second/first counter and channel 0 second/first counter, and for
+ * SET and ADDRCR a 4-bit mask [3:0] saying which apply. */
+static void four_counters(struct adc *a, uint32_t w, enum adc_counter lo, unsigned kind)
+{
+    static const struct { unsigned ch, hi_counter, shift, mask_bit; } slot[4] = {
+        {0, 0, 6, 0}, {0, 1, 9, 1}, {1, 0, 12, 2}, {1, 1, 15, 3}};
+    for (unsigned k = 0; k < 4; k++) {
+        enum adc_counter c = (enum adc_counter)(lo + slot[k].hi_counter);
+        uint32_t v = bits(w, slot[k].shift + 2, slot[k].shift);
+        bool selected = bits(w, slot[k].mask_bit, slot[k].mask_bit);
+        switch (kind) {
+        case 0: if (selected) adc_set(a, slot[k].ch, c, v); break;
+        case 1: adc_inc(a, slot[k].ch, c, v); break;
+        default: if (selected) adc_cr_add(a, slot[k].ch, c, v); break;
+        }
+    }
+}
+
+static void setdvalid(struct tile *t, unsigned th, unsigned which)
+{
+    struct src_regs *s = &t->src;
+    s->bank[which][s->unpack_bank[which]].client = SRC_CLIENT_MATRIX;
+    s->unpack_bank[which] ^= 1;
+    unsigned ab = t->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
+    unsigned base = which ? thcfg_get(&t->cfg, th, THCFG_DESC(ab, SRCB_SET_Base))
+                          : thcfg_get(&t->cfg, th, THCFG_DESC(ab, SRCA_SET_Base));
+    s->src_row[which][th] = (uint8_t)((base << 4) & 0x3F);
+}
+
 static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
 {
-    (void)w;
-    if (f->opcode == OPC_NOP)
+    struct adc *a[3];
+    unsigned n;
+    switch (f->opcode) {
+    case OPC_NOP:
         return true;
-    return tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (misc: ADCs and SrcA/SrcB valid bits), thread T%u",
-                      f->mnemonic, th);
+    case OPC_SETADC: {
+        uint32_t v = bits(w, 17, 0);
+        n = targets(t, th, w, v >> 16, a);
+        for (unsigned i = 0; i < n; i++)
+            adc_set(a[i], bits(w, 20, 20), (enum adc_counter)bits(w, 19, 18), v);
+        return true;
+    }
+    case OPC_SETADCXY: case OPC_INCADCXY: case OPC_ADDRCRXY:
+    case OPC_SETADCZW: case OPC_INCADCZW: case OPC_ADDRCRZW: {
+        bool zw = f->opcode >= OPC_SETADCZW;
+        unsigned kind = (f->opcode - (zw ? OPC_SETADCZW : OPC_SETADCXY)); /* 0 set, 1 inc, 2 cr */
+        n = targets(t, th, w, bits(w, 19, 18), a);
+        for (unsigned i = 0; i < n; i++)
+            four_counters(a[i], w, zw ? ADC_Z : ADC_X, kind);
+        return true;
+    }
+    case OPC_SETADCXX: /* always the issuing thread */
+        n = targets(t, th, w, 0, a);
+        for (unsigned i = 0; i < n; i++) {
+            adc_set(a[i], 0, ADC_X, bits(w, 9, 0));
+            adc_set(a[i], 1, ADC_X, bits(w, 19, 10));
+        }
+        return true;
+    case OPC_SETDVALID:
+        if (bits(w, 0, 0))
+            setdvalid(t, th, 0);
+        if (bits(w, 1, 1))
+            setdvalid(t, th, 1);
+        return true;
+    default:
+        return tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (misc), thread T%u", f->mnemonic, th);
+    }
 }
 
 const struct unit_desc misc_unit_desc = {"misc", can_accept, resource, accept, 0, 0};

@@ -1,0 +1,29 @@
+/* SrcA and SrcB (WH:SrcASrcB.md; seed 000 §2-§3): two banks each of 64 rows x 16 columns of
+ * 19-bit cells, the client allowed to use each bank, and the bank pointers of the unpackers and
+ * the matrix unit. Cells hold raw bits in the register layouts of units/formats.h. */
+#ifndef TENSIM_UNITS_SRCAB_H
+#define TENSIM_UNITS_SRCAB_H
+
+#include <stdint.h>
+
+#define SRC_ROWS 64
+#define SRC_COLS 16
+#define SRC_CELL_MASK 0x7FFFFu
+
+enum src_client { SRC_CLIENT_UNPACKERS, SRC_CLIENT_MATRIX };
+
+struct src_bank {
+    uint32_t cell[SRC_ROWS][SRC_COLS];
+    uint8_t client; /* AllowedClient (enum src_client) */
+};
+
+/* Unpacker 0 writes SrcA, unpacker 1 SrcB; index [0] is SrcA, [1] SrcB throughout. At reset
+ * both banks belong to the unpackers and every pointer is 0 (spec/memory-map.md §6.2). */
+struct src_regs {
+    struct src_bank bank[2][2];  /* [SrcA/SrcB][bank] */
+    uint8_t unpack_bank[2];      /* Unpackers[u].SrcBank */
+    uint8_t fpu_bank[2];         /* MatrixUnit.SrcABank / SrcBBank */
+    uint8_t src_row[2][3];       /* Unpackers[u].SrcRow[thread] (6 bits) */
+};
+
+#endif
