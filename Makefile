@@ -151,7 +151,7 @@ test-asan: $(B)/tests-asan $(B)/tensim-asan kernels
 BENCHSRC := $(wildcard bench/*.c)
 $(B)/bench/%: bench/%.c $(B)/libtensim.a
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(B)/sdk -o $@ $^ -ljemalloc
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(B)/sdk -o $@ $< $(B)/libtensim.a -ljemalloc
 
 bench: $(B)/.deps $(BENCHSRC:bench/%.c=$(B)/bench/%) $(B)/tensim kernels
 	@for b in $(BENCHSRC:bench/%.c=$(B)/bench/%); do $$b || exit 1; done

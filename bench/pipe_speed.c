@@ -9,7 +9,7 @@
 
 #include "../core/tile.h"
 
-#define MOPS 8
+#define MOPS 64
 #define SEMGET_SEM7 0xA5000200u
 
 static void emit(struct tile *t, uint32_t *pc, uint32_t w)
