@@ -5,10 +5,10 @@
 /* ---- format codes ------------------------------------------------------------------------ */
 
 static const char *const df_names[DF_NAME_COUNT] = {
-    [DF_FP32] = "FP32",   [DF_FP16] = "FP16",       [DF_BFP8A] = "BFP8a", [DF_BFP4A] = "BFP4a",
-    [DF_TF32] = "TF32",   [DF_BF16] = "BF16",       [DF_BFP8] = "BFP8",   [DF_BFP4] = "BFP4",
-    [DF_INT32] = "INT32", [DF_INT16] = "INT16",     [DF_FP8] = "FP8",     [DF_BFP2A] = "BFP2a",
-    [DF_INT8] = "INT8",   [DF_BFP2] = "BFP2",       [DF_UINT32] = "UINT32",
+    [DF_FP32] = "FP32",         [DF_FP16] = "FP16",   [DF_BFP8A] = "BFP8a", [DF_BFP4A] = "BFP4a",
+    [DF_TF32] = "TF32",         [DF_BF16] = "BF16",   [DF_BFP8] = "BFP8",   [DF_BFP4] = "BFP4",
+    [DF_INT32] = "INT32",       [DF_INT16] = "INT16", [DF_FP8] = "FP8",     [DF_BFP2A] = "BFP2a",
+    [DF_INT8] = "INT8",         [DF_BFP2] = "BFP2",   [DF_UINT32] = "UINT32",
     [DF_FP8_E4M3] = "FP8_E4M3", [DF_UINT8] = "UINT8",
 };
 
@@ -353,7 +353,8 @@ enum fmt_status fmt_unpack_row(const struct fmt_row *r, size_t first, unsigned n
         uint8_t exp = 0;
         if (bfp)
             exp = r->exps ? fmt_read_exp(r->exps, idx) : r->forced_exp;
-        enum fmt_status st = fmt_unpack_datum(r->in_fmt, r->out_fmt, datum, exp, r->mode, &cells[i]);
+        enum fmt_status st =
+            fmt_unpack_datum(r->in_fmt, r->out_fmt, datum, exp, r->mode, &cells[i]);
         if (st != FMT_OK) {
             if (done)
                 *done = i;

@@ -102,9 +102,10 @@ struct fmt_unpack_mode {
     bool fp8_e4m3;      /* Blackhole THCON_SECn_REG1_Unp_LF8_4b_exp: FP8 means E4M3 */
 };
 
-/* FormatConversion of WH:UNPACR_Regular.md for one datum (`datum` holds df_datum_bits(in) bits,
- * `exp` is the shared exponent for BFP input). On FMT_OK, *cell is the 19-bit SrcA/SrcB value,
- * or the Dst16b / Dst32b value (see df_dst_is_32b(out)). */
+/* FormatConversion of WH:UNPACR_Regular.md for one datum. `in` and `out` are 4-bit field codes
+ * (pass df_field() of a software value), `datum` holds df_datum_bits(in) bits, `exp` is the
+ * shared exponent for BFP input. On FMT_OK, *cell is the 19-bit SrcA/SrcB value, or the Dst16b /
+ * Dst32b value (see df_dst_is_32b(out)). */
 enum fmt_status fmt_unpack_datum(unsigned in, unsigned out, uint32_t datum, uint8_t exp,
                                  struct fmt_unpack_mode m, uint32_t *cell);
 
@@ -121,7 +122,8 @@ struct fmt_row {
 };
 
 /* Converts datums first .. first+n-1 into cells[0..n-1]. Returns FMT_OK, or the status of the
- * first datum that failed; *done (if not NULL) is then the number converted before it. */
+ * first datum that failed; *done (if not NULL) is then the number converted before it. The
+ * caller guarantees both sections cover those datums (no bounds are known here). */
 enum fmt_status fmt_unpack_row(const struct fmt_row *r, size_t first, unsigned n, uint32_t *cells,
                                unsigned *done);
 
