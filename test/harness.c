@@ -1,5 +1,6 @@
 #include "harness.h"
 
+#include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -72,4 +73,27 @@ const char *guest(const char *name)
     static _Thread_local char path[256];
     snprintf(path, sizeof path, "build/%s", name);
     return path;
+}
+
+static void log_issue(void *ctx, unsigned th, uint64_t cycle, uint32_t w)
+{
+    struct issue_log *log = ctx;
+    if (log->n < sizeof log->e / sizeof log->e[0])
+        log->e[log->n++] = (struct issue_rec){th, cycle, w};
+}
+
+void issue_log_attach(struct tile *t, struct issue_log *log)
+{
+    log->n = 0;
+    t->on_issue = log_issue;
+    t->on_issue_ctx = log;
+}
+
+uint64_t issue_log_cycle(const struct issue_log *log, unsigned th, uint32_t w, unsigned nth)
+{
+    for (unsigned i = 0; i < log->n; i++)
+        if (log->e[i].th == th && log->e[i].word == w && nth-- == 0)
+            return log->e[i].cycle;
+    cr_assert_fail("T%u never issued 0x%08x", th, w);
+    return 0;
 }

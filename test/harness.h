@@ -28,6 +28,20 @@ enum err_kind run_core(struct prog *p, int core, uint64_t max_cycles);
 /* Cycles the core took (active + stalls). */
 uint64_t core_cycles(const struct rv_core *c);
 
+/* A record of the instructions passing the Wait Gates (tile->on_issue). */
+struct issue_rec {
+    unsigned th;
+    uint64_t cycle;
+    uint32_t word;
+};
+struct issue_log {
+    struct issue_rec e[512];
+    unsigned n;
+};
+void issue_log_attach(struct tile *t, struct issue_log *log);
+/* Cycle at which thread th issued `word` for the nth time (0-based); fails the test if never. */
+uint64_t issue_log_cycle(const struct issue_log *log, unsigned th, uint32_t word, unsigned nth);
+
 /* Run the tensim binary with `args`; returns its exit status, output (stdout+stderr) in out. */
 int run_tensim(const char *args, char *out, size_t n);
 /* Path of a built guest program or kernel: "build/guest/NAME.elf". */

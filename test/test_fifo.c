@@ -119,14 +119,7 @@ Test(fifo, fusion_disabled_by_cfg0_bit18)
     tile_destroy(t);
 }
 
-static uint64_t issue_cycle[64];
-static unsigned issues;
-static void record(void *ctx, unsigned th, uint64_t cycle, uint32_t w)
-{
-    (void)ctx, (void)th, (void)w;
-    if (issues < 64)
-        issue_cycle[issues++] = cycle;
-}
+static struct issue_log issues;
 
 Test(fifo, fused_group_costs_one_cycle_and_issues_one_per_cycle)
 {
@@ -135,16 +128,15 @@ Test(fifo, fused_group_costs_one_cycle_and_issues_one_per_cycle)
     for (int i = 0; i < 4; i++)
         emit(&p, TTINSN(NOP)); /* all four pushed at cycle 0 */
     emit_exit(&p);
-    issues = 0;
-    t->on_issue = record;
+    issue_log_attach(t, &issues);
     cr_expect_eq(run_core(&p, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
     cr_expect_eq(t->core[0].halt_cycle, 3);
     cr_expect_eq(t->core[0].st.instret, 6);
     /* pushed at 0; MOP expander moves one per cycle from 1, replay expander from 2, the gate
      * issues from 3: one per cycle */
-    cr_assert_eq(issues, 4);
+    cr_assert_eq(issues.n, 4);
     for (unsigned i = 0; i < 4; i++)
-        cr_expect_eq(issue_cycle[i], 3 + i, "NOP %u issued at %llu", i, (unsigned long long)issue_cycle[i]);
+        cr_expect_eq(issues.e[i].cycle, 3 + i, "NOP %u issued at %llu", i, (unsigned long long)issues.e[i].cycle);
     cr_expect_eq(t->cycles, 7);
     tile_destroy(t);
 }
@@ -171,14 +163,13 @@ Test(fifo, brisc_pushes_land_after_the_mop_expander)
     emit_li(&p, 6, NOP);
     E(&p, SW, 0, 5, 6, 0); /* cycle 2 */
     emit_exit(&p);
-    issues = 0;
-    t->on_issue = record;
+    issue_log_attach(t, &issues);
     cr_expect_eq(run_core(&p, CORE_BRISC, 1000), ERR_NONE, "%s", t->err.text);
     cr_expect_eq(t->thread[1].pushed, 1);
     cr_expect_eq(t->thread[1].st.by_form[TT_FORM_NOP], 1);
     /* FIFO2 at 2; replay expander at 3; gate at 4: one stage less than a TRISC push */
-    cr_assert_eq(issues, 1);
-    cr_expect_eq(issue_cycle[0], 4);
+    cr_assert_eq(issues.n, 1);
+    cr_expect_eq(issues.e[0].cycle, 4);
     tile_destroy(t);
 }
 

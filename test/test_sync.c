@@ -15,37 +15,15 @@
 #define ATRELM(m) (0xA1000000u | (m))
 #define STALLWAIT_BH(block, cond) (0xA2000000u | (block) << 15 | (cond))
 
-struct issue {
-    unsigned th;
-    uint64_t cycle;
-    uint32_t word;
-};
-static struct issue log_[128];
-static unsigned nlog;
-
-static void record(void *ctx, unsigned th, uint64_t cycle, uint32_t w)
-{
-    (void)ctx;
-    if (nlog < 128)
-        log_[nlog++] = (struct issue){th, cycle, w};
-}
-
-static uint64_t issued_at(unsigned th, uint32_t w, unsigned nth)
-{
-    for (unsigned i = 0; i < nlog; i++)
-        if (log_[i].th == th && log_[i].word == w && nth-- == 0)
-            return log_[i].cycle;
-    cr_assert_fail("T%u never issued 0x%08x", th, w);
-    return 0;
-}
+static struct issue_log issues;
+#define issued_at(th, w, nth) issue_log_cycle(&issues, th, w, nth)
 
 static struct tile *t;
 
 static void setup(void)
 {
     t = test_tile(ARCH_BLACKHOLE);
-    nlog = 0;
-    t->on_issue = record;
+    issue_log_attach(t, &issues);
 }
 static void teardown(void) { tile_destroy(t); }
 TestSuite(sync, .init = setup, .fini = teardown);
@@ -401,8 +379,7 @@ Test(sync, wormhole_semwait_replaces_a_pending_wait)
      * semaphore 0, which TRISC1 posts. */
     tile_destroy(t);
     t = test_tile(ARCH_WORMHOLE);
-    nlog = 0;
-    t->on_issue = record;
+    issue_log_attach(t, &issues);
     const uint32_t stallwait_wh = 0xA2000000u | 0x40u << 15 | 1u << 10; /* B6, C10: never */
     struct prog p0 = prog_at(t, base[0]), p1 = prog_at(t, base[1]);
     emit(&p0, TTINSN(stallwait_wh));
