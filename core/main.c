@@ -7,6 +7,7 @@
 
 #include "../mem/elf.h"
 #include "../trace/stats.h"
+#include "../trace/trace.h"
 #include "sim.h"
 
 static const char usage[] =
@@ -15,6 +16,7 @@ static const char usage[] =
     "  --arch A             blackhole (default) or wormhole\n"
     "  --max-cycles N       stop with a cycle-limit error after N cycles\n"
     "  --stats FILE         write statistics as JSON (docs/stats-schema.md)\n"
+    "  --trace FILE         write a timeline (Chrome trace JSON, opens in Perfetto)\n"
     "  --load FILE@ADDR     copy FILE's bytes into L1 at ADDR before the run\n"
     "  --dump ADDR:LEN:FILE write LEN bytes of L1 from ADDR to FILE after the run\n"
     "  -q                   no end-of-run report\n";
@@ -82,7 +84,7 @@ static int cmd_run(int argc, char **argv)
 {
     const struct arch *arch = arch_get(ARCH_BLACKHOLE);
     const char *prog[NUM_CORES] = {0};
-    const char *stats_file = 0;
+    const char *stats_file = 0, *trace_file = 0;
     struct xfer loads[MAX_XFER], dumps[MAX_XFER];
     unsigned nloads = 0, ndumps = 0;
     uint64_t max_cycles = 0;
@@ -120,6 +122,8 @@ static int cmd_run(int argc, char **argv)
                 return usage_error("--max-cycles needs a positive number, not %s", v);
         } else if (!strcmp(a, "--stats")) {
             stats_file = v;
+        } else if (!strcmp(a, "--trace")) {
+            trace_file = v;
         } else if (!strcmp(a, "--load")) {
             char *at = strrchr(v, '@');
             if (!at || at == v || nloads == MAX_XFER || parse_u64(at + 1, &loads[nloads].addr))
@@ -162,9 +166,25 @@ static int cmd_run(int argc, char **argv)
     for (int k = 0; k < NUM_CORES && t->err.kind == ERR_NONE; k++)
         if (prog[k])
             elf_load_file(t, k, prog[k]);
+    struct tracer tracer;
+    FILE *trace_out = 0;
+    if (trace_file && t->err.kind == ERR_NONE) {
+        if (!(trace_out = fopen(trace_file, "w"))) {
+            fprintf(stderr, "tensim: host error: cannot write %s: %s\n", trace_file, strerror(errno));
+            tile_destroy(t);
+            return err_kind_exit_code(ERR_HOST);
+        }
+        trace_begin(&tracer, trace_out, t);
+        t->tracer = &tracer;
+    }
     if (t->err.kind == ERR_NONE)
         tile_run(t, sim.max_cycles);
     fflush(stdout);
+    if (trace_out) {
+        trace_end(&tracer);
+        fclose(trace_out);
+        t->tracer = 0;
+    }
 
     int status = 0;
     if (t->err.kind != ERR_NONE) {

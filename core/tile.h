@@ -58,7 +58,9 @@ struct tile {
     struct pcbuf { uint32_t word[16]; unsigned head, count; } pcbuf[NUM_THREADS];
     uint32_t pcbuf_override;
 
-    /* Optional observer of every instruction passing a Wait Gate (tests, traces). */
+    /* Timeline trace (trace/trace.h), NULL when off. */
+    struct tracer *tracer;
+    /* Optional observer of every instruction passing a Wait Gate (tests). */
     void (*on_issue)(void *ctx, unsigned thread, uint64_t cycle, uint32_t word);
     void *on_issue_ctx;
 

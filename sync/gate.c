@@ -17,6 +17,7 @@
 
 #include "../core/tile.h"
 #include "../mem/map.h"
+#include "../trace/trace.h"
 #include "sync_unit.h"
 
 static const char *const stall_keys[GS_COUNT] = {
@@ -146,22 +147,26 @@ static bool wait_pending(const struct tile *t, unsigned th, const struct latched
 
 /* ---- accounting: every cycle of every thread is issued, empty or one stall reason ---- */
 
-static void account(struct tensix_thread *th, uint64_t now, enum gate_outcome o,
+static void account(struct tile *t, unsigned i, uint64_t now, enum gate_outcome o,
                     enum gate_stall r, uint32_t detail)
 {
+    struct tensix_thread *th = &t->thread[i];
     if (o == th->acct_outcome && o != GATE_ISSUED && r == th->acct_reason &&
         detail == th->acct_detail)
         return;
-    coproc_account_interval(th, now);
+    coproc_account_interval(t, i, now);
     th->acct_outcome = o;
     th->acct_reason = r;
     th->acct_detail = detail;
     th->acct_since = now;
 }
 
-void coproc_account_interval(struct tensix_thread *th, uint64_t end)
+void coproc_account_interval(struct tile *t, unsigned i, uint64_t end)
 {
+    struct tensix_thread *th = &t->thread[i];
     uint64_t n = end - th->acct_since;
+    if (t->tracer && th->acct_outcome == GATE_STALLED)
+        trace_held(t->tracer, i, gate_stall_key(th->acct_reason), th->acct_detail, th->acct_since, end);
     switch (th->acct_outcome) {
     case GATE_EMPTY: th->st.empty += n; break;
     case GATE_ISSUED: th->st.issued += n; break;
@@ -176,7 +181,7 @@ void coproc_account_interval(struct tensix_thread *th, uint64_t end)
 void coproc_account_close(struct tile *t, uint64_t end)
 {
     for (unsigned i = 0; i < NUM_THREADS; i++)
-        coproc_account_interval(&t->thread[i], end);
+        coproc_account_interval(t, i, end);
 }
 
 /* ---- one cycle ---- */
@@ -300,16 +305,18 @@ bool coproc_step(struct tile *t)
             uint32_t w;
             tt_fifo_pop(&th->fifo3, &w);
             th->st.by_form[g[i].f - tt_forms]++;
-            account(th, now, GATE_ISSUED, GS_NONE, 0);
+            account(t, i, now, GATE_ISSUED, GS_NONE, 0);
             progress = true;
             if (t->on_issue)
                 t->on_issue(t->on_issue_ctx, i, now, g[i].word);
+            if (t->tracer)
+                trace_issue(t->tracer, t, i, now, g[i].word);
             if (!g[i].u->accept(t, i, g[i].word, g[i].f))
                 return false;
         } else if (g[i].reason == GS_COUNT) {
-            account(th, now, GATE_EMPTY, GS_NONE, 0);
+            account(t, i, now, GATE_EMPTY, GS_NONE, 0);
         } else {
-            account(th, now, GATE_STALLED, g[i].reason, g[i].detail);
+            account(t, i, now, GATE_STALLED, g[i].reason, g[i].detail);
         }
         /* Release a wait whose conditions held this cycle, unless this cycle's issue was a new
          * STALLWAIT/SEMWAIT that replaced it. */
@@ -338,11 +345,8 @@ bool coproc_step(struct tile *t)
         struct rv_core *core = &t->core[c];
         if (core->state == CORE_BLOCKED &&
             (core->wait == WAIT_COPROC_DONE || core->wait == WAIT_MOP_DONE) &&
-            ttsync_done(t, core->wait, core->wait_arg)) {
-            rv_unblock(core, now);
-            if (now + 1 < t->limit)
-                t->limit = now + 1;
-        }
+            ttsync_done(t, core->wait, core->wait_arg))
+            tile_wake_core(t, (int)c, now);
     }
     pcbuf_recheck(t);
     if (progress)

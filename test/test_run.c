@@ -186,3 +186,20 @@ Test(run, token_ring_attributes_waits_to_semaphores)
     free(json);
     unlink("/tmp/tensim-tokens.json");
 }
+
+Test(run, trace_shows_waits_and_issues)
+{
+    cr_assert_eq(run_tensim("run -q --trace /tmp/tensim-trace.json --trisc0 build/kernels/tokens-t0.elf "
+                            "--trisc1 build/kernels/tokens-t1.elf --trisc2 build/kernels/tokens-t2.elf",
+                            out, sizeof out),
+                 0, "%s", out);
+    char *tr = slurp("/tmp/tensim-trace.json");
+    cr_expect(strncmp(tr, "{\"displayTimeUnit\"", 18) == 0, "%.80s", tr);
+    cr_expect(strstr(tr, "\n]}\n") != NULL, "closed");
+    /* T1 waits on semaphore 0: a held interval on track (pid 2, tid 1) with detail 0 */
+    cr_expect(strstr(tr, "\"name\":\"semwait\",\"cat\":\"held\"") != NULL, "%.400s", tr);
+    cr_expect(strstr(tr, "\"pid\":2,\"tid\":1,\"args\":{\"detail\":0}") != NULL);
+    cr_expect(strstr(tr, "\"args\":{\"insn\":\"SEMPOST SemaphoreMask=0x2\"}") != NULL);
+    free(tr);
+    unlink("/tmp/tensim-trace.json");
+}

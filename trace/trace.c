@@ -1,0 +1,81 @@
+#include "trace.h"
+
+#include <inttypes.h>
+
+#include "../core/tile.h"
+
+enum { PID_CORES = 1, PID_THREADS = 2 };
+
+static void sep(struct tracer *tr)
+{
+    fputs(tr->events++ ? ",\n" : "\n", tr->f);
+}
+
+static void name_track(struct tracer *tr, int pid, int tid, const char *name)
+{
+    sep(tr);
+    if (tid < 0)
+        fprintf(tr->f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"%s\"}}",
+                pid, name);
+    else
+        fprintf(tr->f,
+                "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}",
+                pid, tid, name);
+}
+
+void trace_begin(struct tracer *tr, FILE *f, const struct tile *t)
+{
+    (void)t;
+    tr->f = f;
+    tr->events = 0;
+    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 cycle\"},\"traceEvents\":[", f);
+    name_track(tr, PID_CORES, -1, "RISC-V cores");
+    name_track(tr, PID_THREADS, -1, "Tensix threads (Wait Gates)");
+    for (int c = 0; c < NUM_CORES; c++)
+        name_track(tr, PID_CORES, c, core_name(c));
+    static const char *const th[NUM_THREADS] = {"T0", "T1", "T2"};
+    for (int i = 0; i < NUM_THREADS; i++)
+        name_track(tr, PID_THREADS, i, th[i]);
+}
+
+void trace_end(struct tracer *tr)
+{
+    fputs("\n]}\n", tr->f);
+}
+
+void trace_issue(struct tracer *tr, const struct tile *t, unsigned th, uint64_t cycle, uint32_t word)
+{
+    char dis[128];
+    tt_disasm(t->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH, word, dis, sizeof dis);
+    const char *space = dis;
+    while (*space && *space != ' ')
+        space++;
+    sep(tr);
+    fprintf(tr->f,
+            "{\"name\":\"%.*s\",\"cat\":\"issue\",\"ph\":\"X\",\"ts\":%" PRIu64
+            ",\"dur\":1,\"pid\":%d,\"tid\":%u,\"args\":{\"insn\":\"%s\"}}",
+            (int)(space - dis), dis, cycle, PID_THREADS, th, dis);
+}
+
+void trace_held(struct tracer *tr, unsigned th, const char *reason, uint32_t detail, uint64_t start,
+                uint64_t end)
+{
+    if (end <= start)
+        return;
+    sep(tr);
+    fprintf(tr->f,
+            "{\"name\":\"%s\",\"cat\":\"held\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64
+            ",\"pid\":%d,\"tid\":%u,\"args\":{\"detail\":%" PRIu32 "}}",
+            reason, start, end - start, PID_THREADS, th, detail);
+}
+
+void trace_blocked(struct tracer *tr, int core, const char *why, uint64_t start, uint64_t end)
+{
+    if (end <= start)
+        return;
+    sep(tr);
+    fprintf(tr->f,
+            "{\"name\":\"%s\",\"cat\":\"blocked\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64
+            ",\"pid\":%d,\"tid\":%d}",
+            why, start, end - start, PID_CORES, core);
+}

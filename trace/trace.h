@@ -1,0 +1,30 @@
+/* Timeline traces in the Chrome trace-event JSON format (opens in Perfetto and
+ * chrome://tracing). One track per Tensix thread (what held it, and every issued instruction) and
+ * one per core (the cycles it was blocked on the coprocessor). Timestamps are cycles: one
+ * microsecond in the viewer is one simulated cycle. Tracing is off unless a tracer is attached;
+ * the simulator then only tests a pointer. */
+#ifndef TENSIM_TRACE_TRACE_H
+#define TENSIM_TRACE_TRACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct tile;
+
+struct tracer {
+    FILE *f;
+    unsigned events;
+};
+
+void trace_begin(struct tracer *tr, FILE *f, const struct tile *t);
+void trace_end(struct tracer *tr);
+
+/* An instruction passed thread th's Wait Gate. */
+void trace_issue(struct tracer *tr, const struct tile *t, unsigned th, uint64_t cycle, uint32_t word);
+/* Thread th was held for [start, end) for `reason` (gate_stall key) with `detail`. */
+void trace_held(struct tracer *tr, unsigned th, const char *reason, uint32_t detail, uint64_t start,
+                uint64_t end);
+/* Core `core` was blocked for [start, end) (`why`: a core stall key). */
+void trace_blocked(struct tracer *tr, int core, const char *why, uint64_t start, uint64_t end);
+
+#endif
