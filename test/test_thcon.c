@@ -5,10 +5,13 @@
  *   the next four reach the gate one cycle after another);
  *   DMANOP/SETDMAREG 1 cycle, REG2FLOP 2, FLUSHDMA >= 2, ALU 3 (immediate or same group of four)
  *   or 4; memory instructions 3, ATCAS/ATINCGETPTR 15 per attempt; load data reaches the GPRs
- *   10 cycles after the request (ATINCGET: 27); ATSWAP/ATINCGET requests 12 cycles apart. */
+ *   10 cycles after the request (ATINCGET: 27); ATSWAP/ATINCGET requests 12 cycles apart;
+ *   STOREIND to SrcA/SrcB done 3 cycles after the cycle in which its bank is found with the
+ *   unpackers (a bank freed in cycle x is found at x + 1). */
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "../units/formats.h"
 #include "harness.h"
 #include "tensix_ops.h"
 
@@ -590,21 +593,310 @@ Test(thcon, reg2flop_past_the_thcon_fields_is_undefined)
                      "(GLOBAL_CFGREG_BASE_ADDR32 - THCON_CFGREG_BASE_ADDR32 = 116)");
 }
 
-Test(thcon, reg2flop_adc_is_unimplemented_except_its_no_op_cases)
+/* ---- REG2FLOP to an ADC (WH:REG2FLOP_ADC.md) ---- */
+
+/* Every counter and checkpoint of every thread's ADCs set to 0x55, so that writes of 0 show. */
+static void adc_fill(struct adc_thread *a)
 {
-    RUN_ERR(ERR_UNIMPLEMENTED, TT_OP_REG2FLOP_ADC(1, 1, 0, 3, 0, 0, 0, 0, 0), /* thread 3: nothing */
-            TT_OP_REG2FLOP_ADC(1, 0, 0, 0, 0, 3, 0, 0, 0),                   /* ADCSel 3: nothing */
-            TT_OP_REG2FLOP_ADC(1, 0, 0, 0, 1, 2, 0, 1, 0));
-    cr_expect_str_eq(t->err.text,
-                     "REG2FLOP (ADC form), thread T0: the unpacker/packer ADCs are not modelled yet");
-    cr_expect_eq(t->err.cycle, 7, "the first two took 2 cycles each");
+    for (unsigned th = 0; th < 3; th++) {
+        struct adc *set[3] = {&a[th].unpack[0], &a[th].unpack[1], &a[th].pack};
+        for (unsigned s = 0; s < 3; s++)
+            for (unsigned ch = 0; ch < 2; ch++)
+                for (unsigned c = 0; c < 4; c++)
+                    set[s]->ch[ch].v[c] = set[s]->ch[ch].cr[c] = 0x55;
+    }
 }
 
-Test(thcon, storeind_to_src_is_unimplemented)
+Test(thcon, reg2flop_adc_sizes_and_shifts)
 {
-    RUN_ERR(ERR_UNIMPLEMENTED, TT_OP_STOREIND_SRC(1, 2, 0, 8, 4));
-    cr_expect_str_eq(t->err.text,
-                     "STOREIND (SrcA/SrcB form), thread T0: SrcA and SrcB are not modelled yet");
+    struct adc_thread exp[3];
+    adc_fill(t->adc);
+    adc_fill(exp);
+    t->gpr[0][5] = 0x89ABCDEF;
+    /* (SizeSel, OverrideThread, Shift8, ThreadSel, Channel, ADCSel, Cr, XYZW, InputReg) */
+    RUN_OK(TT_OP_REG2FLOP_ADC(1, 0, 0, 0, 0, 0, 0, 0, 5), /* 32 bits into X (18): 0x3CDEF */
+           TT_OP_REG2FLOP_ADC(2, 0, 0, 0, 0, 0, 0, 1, 5), /* low 16 into Y (13): 0xCDEF -> 0x0DEF */
+           TT_OP_REG2FLOP_ADC(2, 0, 2, 0, 1, 0, 0, 0, 5), /* high 16 into X: 0x89AB */
+           TT_OP_REG2FLOP_ADC(2, 0, 2, 0, 1, 0, 0, 1, 5), /* high 16 into Y: 0x09AB */
+           TT_OP_REG2FLOP_ADC(3, 0, 0, 0, 0, 0, 0, 2, 5), /* byte 0 into Z: 0xEF */
+           TT_OP_REG2FLOP_ADC(3, 0, 1, 0, 0, 0, 0, 3, 5), /* byte 1 into W: 0xCD */
+           TT_OP_REG2FLOP_ADC(3, 0, 2, 0, 1, 0, 0, 2, 5), /* byte 2: 0xAB */
+           TT_OP_REG2FLOP_ADC(3, 0, 3, 0, 1, 0, 0, 3, 5), /* byte 3: 0x89 */
+           TT_OP_REG2FLOP_ADC(0, 0, 0, 0, 0, 1, 0, 0, 5), /* SizeSel 0 ("128 bit"): 0 */
+           TT_OP_REG2FLOP_ADC(1, 0, 1, 0, 0, 1, 0, 1, 5), /* 32 bits, Shift8 1: 0 */
+           TT_OP_REG2FLOP_ADC(2, 0, 1, 0, 0, 1, 0, 2, 5), /* 16 bits, Shift8 1: 0 */
+           TT_OP_REG2FLOP_ADC(2, 0, 3, 0, 0, 1, 0, 3, 5), /* 16 bits, Shift8 3: 0 */
+           NOP);
+    struct adc *u0 = &exp[0].unpack[0], *u1 = &exp[0].unpack[1];
+    u0->ch[0].v[ADC_X] = 0x3CDEF, u0->ch[0].v[ADC_Y] = 0x0DEF;
+    u0->ch[1].v[ADC_X] = 0x89AB, u0->ch[1].v[ADC_Y] = 0x09AB;
+    u0->ch[0].v[ADC_Z] = 0xEF, u0->ch[0].v[ADC_W] = 0xCD;
+    u0->ch[1].v[ADC_Z] = 0xAB, u0->ch[1].v[ADC_W] = 0x89;
+    for (unsigned c = 0; c < 4; c++)
+        u1->ch[0].v[c] = 0;
+    cr_expect_eq(memcmp(t->adc, exp, sizeof exp), 0, "only the named counters change");
+    cr_expect_eq(t->adc[0].unpack[0].ch[0].v[ADC_X], 0x3CDEF);
+    cr_expect_eq(t->adc[0].unpack[1].ch[0].v[ADC_W], 0);
+    cr_expect_eq(t->adc[0].unpack[0].ch[0].cr[ADC_X], 0x55, "the checkpoint is kept");
+    cr_expect_eq(issued_at(0, TT_OP_REG2FLOP_ADC(3, 0, 0, 0, 0, 0, 0, 2, 5), 0), 11);
+    cr_expect_eq(issued_at(0, NOP, 0), 3 + 12 * 2, "two cycles each");
+}
+
+Test(thcon, reg2flop_adc_picks_checkpoint_set_channel_and_thread)
+{
+    struct adc_thread exp[3];
+    adc_fill(t->adc);
+    adc_fill(exp);
+    t->gpr[0][6] = 0x12345;
+    t->gpr[1][7] = 0x777;
+    const uint32_t w1[] = {TT_OP_REG2FLOP_ADC(1, 0, 0, 0, 0, 0, 0, 0, 7)};
+    kernel(CORE_TRISC1, w1, 1);
+    RUN_OK(TT_OP_REG2FLOP_ADC(1, 0, 0, 0, 1, 2, 1, 3, 6), /* packers, channel 1, W checkpoint */
+           TT_OP_REG2FLOP_ADC(1, 0, 0, 0, 0, 1, 1, 1, 6), /* unpacker 1, channel 0, Y checkpoint */
+           TT_OP_REG2FLOP_ADC(1, 1, 0, 2, 1, 0, 0, 0, 6), /* thread 2's unpacker 0, channel 1, X */
+           TT_OP_REG2FLOP_ADC(1, 1, 0, 1, 0, 2, 0, 2, 6), /* thread 1's packers, channel 0, Z */
+           TT_OP_REG2FLOP_ADC(1, 1, 0, 3, 0, 0, 0, 0, 6), /* ThreadSel 3: nothing */
+           TT_OP_REG2FLOP_ADC(1, 0, 0, 0, 0, 3, 0, 0, 6), /* ADCSel 3: nothing */
+           NOP);
+    exp[0].pack.ch[1].cr[ADC_W] = 0x45;        /* 0x12345 & 0xFF */
+    exp[0].unpack[1].ch[0].cr[ADC_Y] = 0x0345; /* & 0x1FFF */
+    exp[2].unpack[0].ch[1].v[ADC_X] = 0x12345;
+    exp[1].pack.ch[0].v[ADC_Z] = 0x45;
+    exp[1].unpack[0].ch[0].v[ADC_X] = 0x777;   /* T1 without override: its own ADCs */
+    cr_expect_eq(memcmp(t->adc, exp, sizeof exp), 0, "only the named counters change");
+    cr_expect_eq(t->adc[0].pack.ch[1].v[ADC_W], 0x55, "Cr writes the checkpoint alone");
+    cr_expect_eq(t->adc[2].unpack[0].ch[1].cr[ADC_X], 0x55, "and Cr = 0 the counter alone");
+}
+
+/* ---- STOREIND to SrcA/SrcB (WH:STOREIND_Src.md) ----
+ * Data: GPRs (DataReg & 0x3C) and +1; cell 0 from the low half of the first (Sign[15] Man7[14:8]
+ * Exp8[7:0]), cell 1 from its high half (ordinary BF16), cells 2 and 3 likewise from the second.
+ * Src cells hold BF16 as Sign[18] Man[17:11] 000 Exp[7:0]:
+ *   0x4049C580: low 0xC580 = sign 1, man 0x45, exp 0x80 -> 0x40000|0x22800|0x80 = 0x62880;
+ *               high 0x4049 = sign 0, exp 0x80, man 0x49 -> 0x24800|0x80 = 0x24880
+ *   0xBF807F7F: low 0x7F7F = man 0x7F, exp 0x7F -> 0x3F87F; high 0xBF80 = -1.0 -> 0x4007F
+ *   0x12345678: low 0x5678 = man 0x56, exp 0x78 -> 0x2B078; high 0x1234 = exp 0x24, man 0x34
+ *               -> 0x1A024
+ *   0xFFFFFFFF: both halves -> 0x7F8FF
+ * Address = GPR[AddrReg] + (half-register OffsetHalfReg >> 4), 20 bits; column = (Address & 3) * 4;
+ * SrcB row = Address >> 2 (< 16) + SrcRow; SrcA row = (Address >> 2) - 4 (< 16, + SrcRow; or
+ * < 64 and no SrcRow with SRCA_SET_SetOvrdWithAddr), nothing written below 0. */
+
+static unsigned src_cells_set(void)
+{
+    unsigned n = 0;
+    for (unsigned ab = 0; ab < 2; ab++)
+        for (unsigned b = 0; b < 2; b++)
+            for (unsigned r = 0; r < SRC_ROWS; r++)
+                for (unsigned c = 0; c < SRC_COLS; c++)
+                    n += t->src.bank[ab][b].cell[r][c] != 0;
+    return n;
+}
+
+static void expect_cells(unsigned ab, unsigned bank, unsigned row, unsigned col0, uint32_t c0,
+                         uint32_t c1, uint32_t c2, uint32_t c3)
+{
+    const uint32_t want[4] = {c0, c1, c2, c3};
+    for (unsigned i = 0; i < 4; i++)
+        cr_expect_eq(t->src.bank[ab][bank].cell[row][col0 + i], want[i],
+                     "%s bank %u row %u column %u: 0x%05x, expected 0x%05x", ab ? "SrcB" : "SrcA",
+                     bank, row, col0 + i, t->src.bank[ab][bank].cell[row][col0 + i], want[i]);
+}
+
+Test(thcon, storeind_src_the_page_layout_matches_the_src_bf16_layout)
+{
+    /* the high half is an ordinary BF16: the page's conversion is the unpackers' one */
+    cr_expect_eq(fmt_src_from_bf16(0x4049), 0x24880);
+    cr_expect_eq(fmt_src_from_bf16(0xBF80), 0x4007F);
+    cr_expect_eq(fmt_src_from_bf16(0x1234), 0x1A024);
+}
+
+Test(thcon, storeind_src_writes_four_bf16_cells_to_srcb)
+{
+    uint32_t *g = t->gpr[0];
+    g[1] = 0x00000030;          /* half-register 2: offset 0x30 -> +3 */
+    g[4] = 0x26;
+    g[5] = 0x00100003;          /* 20 bits: 0x00003 */
+    g[8] = 0x4049C580, g[9] = 0xBF807F7F;
+    g[10] = g[11] = 0xFFFFFFFF; /* DataReg 10 names the group 8..11: GPRs 8 and 9 */
+    t->src.unpack_bank[1] = 1;
+    t->src.src_row[1][0] = 32;
+    t->src.src_row[1][1] = 16; /* another thread's SrcRow: not used */
+    RUN_OK(TT_OP_STOREIND_SRC(1, 2, 3, 10, 4), /* 0x26 + 3 = 0x29: row 10, columns 4..7; +16 */
+           TT_OP_STOREIND_SRC(1, 2, 1, 10, 4), /* 0x26 + 4 = 0x2A: row 10, columns 8..11; +2 */
+           TT_OP_STOREIND_SRC(1, 0, 0, 8, 5),  /* 0x00003: row 0, columns 12..15 */
+           NOP);
+    expect_cells(1, 1, 42, 4, 0x62880, 0x24880, 0x3F87F, 0x4007F);
+    expect_cells(1, 1, 42, 8, 0x62880, 0x24880, 0x3F87F, 0x4007F);
+    expect_cells(1, 1, 32, 12, 0x62880, 0x24880, 0x3F87F, 0x4007F);
+    cr_expect_eq(src_cells_set(), 12, "nothing else is written");
+    cr_expect_eq(g[1], 0x30 + 16 + 2);
+    cr_expect_eq(issued_at(0, TT_OP_STOREIND_SRC(1, 2, 1, 10, 4), 0), 6, "three cycles each");
+    cr_expect_eq(issued_at(0, NOP, 0), 12);
+    cr_expect_eq(t->thcon.st.src_waits, 0);
+}
+
+Test(thcon, storeind_src_srca_rows_start_at_address_16)
+{
+    uint32_t *g = t->gpr[0];
+    g[4] = 0x17, g[5] = 0x0F, g[6] = 0x4F;
+    g[12] = 0x12345678, g[13] = 0xFFFFFFFF;
+    t->src.src_row[0][0] = 16;
+    RUN_OK(TT_OP_STOREIND_SRC(0, 0, 0, 12, 4), /* 0x17: row 5 - 4 = 1, columns 12..15; +16 */
+           TT_OP_STOREIND_SRC(0, 0, 0, 12, 5), /* 0x0F: row 3 - 4 < 0: nothing */
+           TT_OP_STOREIND_SRC(0, 0, 0, 12, 6), /* 0x4F: row 19 - 4 = 15, columns 12..15; +16 */
+           NOP);
+    expect_cells(0, 0, 17, 12, 0x2B078, 0x1A024, 0x7F8FF, 0x7F8FF);
+    expect_cells(0, 0, 31, 12, 0x2B078, 0x1A024, 0x7F8FF, 0x7F8FF);
+    cr_expect_eq(src_cells_set(), 8);
+    cr_expect_eq(issued_at(0, TT_OP_STOREIND_SRC(0, 0, 0, 12, 6), 0), 9,
+                 "the store that writes nothing still takes three cycles");
+    cr_expect_eq(issued_at(0, NOP, 0), 12);
+}
+
+Test(thcon, storeind_src_srca_set_by_address_reaches_all_64_rows)
+{
+    uint32_t *g = t->gpr[0];
+    thcfg_set(&t->cfg, 0, THCFG_DESC(TT_ARCH_BH, SRCA_SET_SetOvrdWithAddr), 1);
+    g[4] = 0x10D, g[5] = 0x10; /* 0x10D: row 67 - 4 = 63, columns 4..7; 0x10: row 0, columns 0..3 */
+    g[8] = 0x4049C580, g[9] = 0xBF807F7F;
+    t->src.unpack_bank[0] = 1;
+    t->src.src_row[0][0] = 16; /* not added with SRCA_SET_SetOvrdWithAddr */
+    RUN_OK(TT_OP_STOREIND_SRC(0, 0, 0, 8, 4), TT_OP_STOREIND_SRC(0, 0, 0, 8, 5));
+    expect_cells(0, 1, 63, 4, 0x62880, 0x24880, 0x3F87F, 0x4007F);
+    expect_cells(0, 1, 0, 0, 0x62880, 0x24880, 0x3F87F, 0x4007F);
+    cr_expect_eq(src_cells_set(), 8);
+}
+
+Test(thcon, storeind_src_reads_data_and_address_before_the_increment)
+{
+    /* unlike the L1 form: Datum and Addr come before "*Offset += ..." in WH:STOREIND_Src.md */
+    uint32_t *g = t->gpr[0];
+    g[4] = 0x20;
+    g[8] = 0x3F800010; /* half-register 16 = 0x0010: offset +1; low half -> cell 0x00010 */
+    g[9] = 0x4049C580;
+    RUN_OK(TT_OP_STOREIND_SRC(1, 16, 3, 8, 4)); /* 0x21: row 8, columns 4..7 */
+    expect_cells(1, 0, 8, 4, 0x00010, 0x0007F, 0x62880, 0x24880);
+    cr_expect_eq(g[8], 0x3F800020);
+    cr_expect_eq(src_cells_set(), 4);
+}
+
+Test(thcon, storeind_src_undefined_cases_stop_the_run)
+{
+    static const struct {
+        uint32_t word, addr;
+        unsigned ovrd, src_row;
+        const char *msg;
+    } c[] = {
+        {TT_OP_STOREIND_SRC(0, 2, 0, 8, 4), 0xFFFF, 0, 0,
+         "STOREIND (SrcA/SrcB form), thread T0: address 0x10000 (GPR 4 + half-register 2 >> 4, "
+         "20 bits) has bits 16..19 set"},
+        {TT_OP_STOREIND_SRC(1, 0, 0, 8, 4), 0x40, 0, 0,
+         "STOREIND to SrcB, thread T0: row 16 (address 0x0040 >> 2) is past row 15"},
+        {TT_OP_STOREIND_SRC(0, 0, 0, 8, 4), 0x50, 0, 0,
+         "STOREIND to SrcA, thread T0: row 16 ((address 0x0050 >> 2) - 4) is past row 15 "
+         "(SRCA_SET_SetOvrdWithAddr = 0)"},
+        {TT_OP_STOREIND_SRC(0, 0, 0, 8, 4), 0x110, 1, 0,
+         "STOREIND to SrcA, thread T0: row 64 ((address 0x0110 >> 2) - 4) is past row 63 "
+         "(SRCA_SET_SetOvrdWithAddr = 1)"},
+        /* SrcRow is 0/16/32/48 unless set behind the model's back, as here */
+        {TT_OP_STOREIND_SRC(1, 0, 0, 8, 4), 0x10, 0, 60,
+         "STOREIND to SrcB, thread T0: row 4 + SrcRow 60 is past row 63"},
+    };
+    for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++) {
+        if (i) {
+            tile_destroy(t);
+            start(ARCH_BLACKHOLE);
+        }
+        t->gpr[0][1] = 0x10; /* half-register 2 */
+        t->gpr[0][4] = c[i].addr;
+        t->gpr[0][8] = 0x3F803F80;
+        thcfg_set(&t->cfg, 0, THCFG_DESC(TT_ARCH_BH, SRCA_SET_SetOvrdWithAddr), c[i].ovrd);
+        t->src.src_row[1][0] = (uint8_t)c[i].src_row;
+        RUN_ERR(ERR_UNDEF_BEHAVIOUR, c[i].word);
+        cr_expect_str_eq(t->err.text, c[i].msg);
+        cr_expect_eq(t->err.cycle, 3);
+        cr_expect_eq(src_cells_set(), 0);
+    }
+}
+
+/* A stand-in for the matrix unit handing SrcA banks back to the unpackers (as CLEARDVALID or a
+ * Src-clearing MVMUL would; no unit that does so exists yet): thread 2's n-th NOP frees SrcA
+ * bank release_bank[n]. The release happens while the NOP issues, like any instruction's effect. */
+static unsigned release_bank[4], nrelease, t2_nops;
+
+static void record_and_release(void *ctx, unsigned th, uint64_t cycle, uint32_t w)
+{
+    record(ctx, th, cycle, w);
+    if (th == 2 && w == NOP && t2_nops < nrelease)
+        t->src.bank[0][release_bank[t2_nops++]].client = SRC_CLIENT_UNPACKERS;
+}
+
+/* li x5, n; loop: addi x5, x5, -1; bne x5, x0, loop */
+static void emit_delay(struct prog *p, uint32_t n)
+{
+    emit_li(p, 5, n);
+    E(p, ADDI, 5, 5, 0, -1);
+    E(p, BNE, 0, 5, 0, -4);
+}
+
+Test(thcon, storeind_src_waits_for_its_bank_holding_the_unit_and_its_thread)
+{
+    uint32_t *g = t->gpr[0];
+    g[4] = 0x17; /* SrcA row 1, columns 12..15 (T0's SrcRow stays 0) */
+    g[12] = 0x12345678, g[13] = 0xFFFFFFFF;
+    release_bank[0] = 1, release_bank[1] = 0, nrelease = 2, t2_nops = 0;
+    t->on_issue = record_and_release;
+    /* T1 gives both SrcA banks to the matrix unit (SETDVALID at 3 and 4: bank 0, then bank 1;
+     * the unpacker points at bank 0 again). */
+    const uint32_t w1[] = {TT_OP_SETDVALID(0, 1), TT_OP_SETDVALID(0, 1)};
+    kernel(CORE_TRISC1, w1, 2);
+    /* T2, after a while, flips SrcA once more (the unpacker now points at bank 1) and then the
+     * stand-in frees bank 1; after another while it frees bank 0. */
+    struct prog p = prog_at(t, base[2]);
+    emit_delay(&p, 30);
+    emit(&p, TTINSN(TT_OP_SETDVALID(0, 1)));
+    emit(&p, TTINSN(NOP));
+    emit_delay(&p, 30);
+    emit(&p, TTINSN(NOP));
+    emit_exit(&p);
+    tile_start_core(t, CORE_TRISC2, base[2]);
+    /* T0: the ADD holds ThCon 3..6, the STOREIND issues at 7 and finds bank 0 with the matrix
+     * unit. */
+    RUN_OK(TT_OP_ADDDMAREG(8, 4, 3), TT_OP_STOREIND_SRC(0, 0, 0, 12, 4), NOP);
+    uint64_t st = issued_at(0, TT_OP_STOREIND_SRC(0, 0, 0, 12, 4), 0);
+    uint64_t flip = issued_at(2, TT_OP_SETDVALID(0, 1), 0), r1 = issued_at(2, NOP, 0),
+             r0 = issued_at(2, NOP, 1);
+    cr_assert_eq(st, 7);
+    cr_assert(flip > st + 20 && r1 == flip + 1 && r0 > r1 + 20, "flip %llu, r1 %llu, r0 %llu",
+              (unsigned long long)flip, (unsigned long long)r1, (unsigned long long)r0);
+    /* Freeing bank 1 (where the unpacker points by then) does not end the wait: the page reads
+     * the bank before its loop. Freeing bank 0 at r0 is seen at r0 + 1: the cells are written
+     * then and the STOREIND is done 3 cycles later. */
+    cr_expect_eq(issued_at(0, NOP, 0), r0 + 4);
+    expect_cells(0, 0, 1, 12, 0x2B078, 0x1A024, 0x7F8FF, 0x7F8FF);
+    cr_expect_eq(src_cells_set(), 4, "bank 1 untouched");
+    cr_expect_eq(t->thcon.st.src_waits, r0 + 1 - st);
+    cr_expect_eq(t->thcon.st.busy_cycles, 4 + (r0 + 4 - st));
+    const struct tensix_thread *t0 = &t->thread[0];
+    cr_expect_eq(t0->st.stall[GS_THCON], 3 + (r0 + 4 - (st + 1)), "4..6, then 8..r0+3");
+    cr_expect_eq(thread_total(t0), t->cycles);
+    cr_expect_eq(t->src.unpack_bank[0], 1);
+}
+
+Test(thcon, storeind_src_waiting_for_ever_is_a_deadlock)
+{
+    t->gpr[0][4] = 0x10;
+    t->src.bank[1][0].client = SRC_CLIENT_MATRIX;
+    RUN_ERR(ERR_DEADLOCK, TT_OP_STOREIND_SRC(1, 0, 0, 8, 4));
+    cr_expect_str_eq(t->err.text, "no agent can make progress");
+    cr_expect(t->thread[0].thcon_running);
+    cr_expect_eq(t->thcon.done_at, CYCLE_NEVER);
+    cr_expect_eq(src_cells_set(), 0);
+    /* asleep: no event of its own until the bank is freed, then the very next cycle */
+    cr_expect_eq(thcon_unit_desc.next_event(t), CYCLE_NEVER);
+    t->src.bank[1][0].client = SRC_CLIENT_UNPACKERS;
+    cr_expect_eq(thcon_unit_desc.next_event(t), t->now + 1);
 }
 
 /* ==== timing through the pipe ==== */
@@ -902,4 +1194,17 @@ Test(thcon_wh, reg2flop_uses_the_wormhole_thcon_base)
     tile_destroy(t);
     start(ARCH_WORMHOLE);
     RUN_ERR(ERR_UNDEF_BEHAVIOUR, TT_OP_REG2FLOP_CFG(1, 100, 7)); /* 152 - 52 = 100 */
+}
+
+Test(thcon_wh, storeind_src_reads_the_wormhole_set_by_address_bit)
+{
+    uint32_t *g = t->gpr[0];
+    thcfg_set(&t->cfg, 0, thcfg_field_wh(THCFGF_WH_SRCA_SET_SetOvrdWithAddr), 1);
+    g[4] = 0x8E; /* row 35 - 4 = 31 (past 15: only allowed by SRCA_SET_SetOvrdWithAddr), column 8 */
+    g[8] = 0x4049C580, g[9] = 0xBF807F7F;
+    t->src.src_row[0][0] = 48; /* not added */
+    RUN_OK(TT_OP_STOREIND_SRC(0, 0, 0, 8, 4), NOP);
+    expect_cells(0, 0, 31, 8, 0x62880, 0x24880, 0x3F87F, 0x4007F);
+    cr_expect_eq(src_cells_set(), 4);
+    cr_expect_eq(issued_at(0, NOP, 0), 6);
 }

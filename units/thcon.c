@@ -9,8 +9,8 @@
  *    busy until done_at;
  *  - tick (start of every later coprocessor cycle): requests whose cycle has come are sent, load
  *    data whose cycle has come lands in the GPRs, ATCAS/ATINCGETPTR retry, FLUSHDMA checks its
- *    conditions, and the instruction completes at done_at (the thread's next instruction can
- *    issue in that same cycle).
+ *    conditions, a STOREIND to SrcA/SrcB checks whether its bank is free, and the instruction
+ *    completes at done_at (the thread's next instruction can issue in that same cycle).
  * GPRs are kept as 32-bit words; half-register and byte views are computed with shifts, never
  * through host pointer casts, so the model does not depend on the host's byte order. */
 #include "thcon.h"
@@ -362,18 +362,36 @@ static bool reg2flop_cfg(struct tile *t, unsigned th, uint32_t w)
     return true;
 }
 
-/* REG2FLOP, ADC form (WH:REG2FLOP_ADC.md). Two cases do nothing at all and are complete: an
- * OverrideThread naming thread 3, and ADCSel 3. Everything else writes an ADC, which is not
- * modelled yet. */
-static bool reg2flop_adc(struct tile *t, unsigned th, uint32_t w)
+/* REG2FLOP, ADC form (WH:REG2FLOP_ADC.md): SizeSel[23:22], OverrideThread[20], Shift8[19:18],
+ * ThreadSel[17:16], Channel[11], ADCSel[10:9], Cr[8], XYZW[7:6], InputReg[5:0]. Picks 8, 16 or 32
+ * bits of the GPR and stores them in one counter (Cr = 0) or in its checkpoint alone (Cr = 1),
+ * truncated to the counter's width (X 18 bits, Y 13, Z and W 8; WH:ADCs.md). Selections the page
+ * calls invalid are not undefined there: they store 0 (SizeSel 0, "128 bit"; a 32-bit value with
+ * Shift8 != 0; a 16-bit value with Shift8 1 or 3) or store nothing (ThreadSel 3 with
+ * OverrideThread, ADCSel 3). */
+static void reg2flop_adc(struct tile *t, unsigned th, uint32_t w)
 {
-    bool override = bits(w, 20, 20);
-    unsigned thread_sel = bits(w, 17, 16), adc_sel = bits(w, 10, 9);
-    if ((override && thread_sel >= 3) || adc_sel == 3)
-        return true;
-    return tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
-                      "REG2FLOP (ADC form), thread T%u: the unpacker/packer ADCs are not modelled yet",
-                      th);
+    unsigned shift8 = bits(w, 19, 18), which = th, sel = bits(w, 10, 9), c = bits(w, 7, 6);
+    uint32_t v = t->gpr[th][bits(w, 5, 0)];
+    switch (bits(w, 23, 22)) {
+    case 0: v = 0; break;
+    case 1: v = shift8 ? 0 : v; break;
+    case 2: v = shift8 == 0 ? v & 0xFFFFu : shift8 == 2 ? v >> 16 : 0; break;
+    default: v = (v >> (8 * shift8)) & 0xFFu; break;
+    }
+    if (bits(w, 20, 20)) {
+        which = bits(w, 17, 16);
+        if (which >= NUM_THREADS)
+            return;
+    }
+    if (sel == 3)
+        return;
+    struct adc *a = sel == 2 ? &t->adc[which].pack : &t->adc[which].unpack[sel];
+    struct adc_channel *ch = &a->ch[bits(w, 11, 11)];
+    if (bits(w, 8, 8))
+        ch->cr[c] = v & adc_width_mask[c];
+    else
+        ch->v[c] = v & adc_width_mask[c];
 }
 
 /* Offset post-increment of LOADIND/STOREIND: 0, 2, 4 or 16 added to the half-register. */
@@ -402,6 +420,98 @@ static uint64_t l1_indirect(struct tile *t, unsigned th, uint32_t w, bool load)
         for (unsigned k = 0; k < (size ? 1u : 4u); k++)
             q.data[k] = g[reg + k];
     return request_start(t, &q);
+}
+
+/* ---- STOREIND to SrcA/SrcB (WH:STOREIND_Src.md) ---- */
+
+/* Both halves of a GPR become Src cells in the BF16 layout (Sign[18], Man[17:8] with the three
+ * low mantissa bits zero, Exp[7:0]; WH:SrcASrcB.md). The page's ReadBF16Lo takes the low half as
+ * Sign[15], Man7[14:8], Exp8[7:0] (the Dst16 BF16 layout), ReadBF16Hi the high half as an
+ * ordinary BF16 Sign[31], Exp8[30:23], Man7[22:16]. */
+static uint32_t src_bf16_lo(uint32_t x)
+{
+    return (x & 0x8000u) << 3 | (x & 0x7F00u) << 3 | (x & 0xFFu);
+}
+
+static uint32_t src_bf16_hi(uint32_t x)
+{
+    return (x >> 31) << 18 | ((x >> 16) & 0x7Fu) << 11 | ((x >> 23) & 0xFFu);
+}
+
+/* The part of the page before its wait loop: StoreToSrcB[21], OffsetHalfReg[20:14],
+ * OffsetIncrement[13:12], DataReg[11:6], AddrReg[5:0]. The data and the address are read before
+ * the offset half-register is incremented (unlike the L1 form, whose data is read after). */
+static bool storeind_src_start(struct tile *t, unsigned th, uint32_t w)
+{
+    struct thcon_unit *u = &t->thcon;
+    struct thcon_src_store *s = &u->src;
+    uint32_t *g = t->gpr[th];
+    unsigned dr = bits(w, 11, 6) & 0x3C, off_half = bits(w, 20, 14);
+    s->datum[0] = src_bf16_lo(g[dr]);
+    s->datum[1] = src_bf16_hi(g[dr]);
+    s->datum[2] = src_bf16_lo(g[dr + 1]);
+    s->datum[3] = src_bf16_hi(g[dr + 1]);
+    uint32_t addr = (g[bits(w, 5, 0)] + (half_get(g, off_half) >> 4)) & 0xFFFFFu; /* 20 bits */
+    offset_increment(g, off_half, bits(w, 13, 12));
+    if (addr & 0xF0000u)
+        return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
+                          "STOREIND (SrcA/SrcB form), thread T%u: address 0x%05x (GPR %u + "
+                          "half-register %u >> 4, 20 bits) has bits 16..19 set",
+                          th, addr, bits(w, 5, 0), off_half);
+    s->which = (uint8_t)bits(w, 21, 21);
+    s->bank = t->src.unpack_bank[s->which];
+    s->addr = (uint16_t)addr;
+    return true;
+}
+
+static bool src_bank_free(const struct tile *t)
+{
+    const struct thcon_src_store *s = &t->thcon.src;
+    return t->src.bank[s->which][s->bank].client == SRC_CLIENT_UNPACKERS;
+}
+
+/* The wait loop and what follows it, at the current cycle: while the bank belongs to the matrix
+ * unit nothing happens (done_at stays CYCLE_NEVER); once it belongs to the unpackers the row is
+ * formed and checked, the four cells are written and the instruction completes CYC_MEM cycles
+ * later. Returns false after an error. */
+static bool storeind_src_try(struct tile *t)
+{
+    struct thcon_unit *u = &t->thcon;
+    const struct thcon_src_store *s = &u->src;
+    unsigned th = u->busy_thread;
+    if (!src_bank_free(t))
+        return true;
+    u->st.src_waits += t->now - u->busy_since;
+    u->done_at = t->now + CYC_MEM;
+    unsigned col0 = (s->addr & 3u) * 4, row = s->addr >> 2, src_row = t->src.src_row[s->which][th];
+    if (s->which) { /* SrcB: rows 0..15 of the thread's 16-row window */
+        if (row >= 16)
+            return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
+                              "STOREIND to SrcB, thread T%u: row %u (address 0x%04x >> 2) is past "
+                              "row 15",
+                              th, row, s->addr);
+        row += src_row;
+    } else { /* SrcA: addresses 0..15 (rows -4..-1) write nothing */
+        if (row < 4)
+            return true;
+        row -= 4;
+        bool by_addr = thcfg_get(&t->cfg, th, THCFG_DESC(arch_bit(t), SRCA_SET_SetOvrdWithAddr));
+        if (row >= (by_addr ? 64u : 16u))
+            return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
+                              "STOREIND to SrcA, thread T%u: row %u ((address 0x%04x >> 2) - 4) is "
+                              "past row %u (SRCA_SET_SetOvrdWithAddr = %u)",
+                              th, row, s->addr, by_addr ? 63u : 15u, by_addr);
+        if (!by_addr)
+            row += src_row;
+    }
+    /* SrcRow is 0, 16, 32 or 48 whenever it was set as documented (SETDVALID, UNPACR) */
+    if (row >= SRC_ROWS)
+        return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
+                          "STOREIND to %s, thread T%u: row %u + SrcRow %u is past row 63",
+                          s->which ? "SrcB" : "SrcA", th, row - src_row, src_row);
+    for (unsigned i = 0; i < 4; i++)
+        t->src.bank[s->which][s->bank].cell[row][col0 + i] = s->datum[i];
+    return true;
 }
 
 /* The MMIO window of STOREREG/LOADREG/STOREIND: 0xFFB00000 + 4-byte aligned offset, which must
@@ -531,8 +641,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         start(t, th, THCON_OP_PLAIN, now + CYC_REG2FLOP);
         return true;
     case TT_FORM_REG2FLOP_ADC:
-        if (!reg2flop_adc(t, th, w))
-            return false;
+        reg2flop_adc(t, th, w);
         start(t, th, THCON_OP_PLAIN, now + CYC_REG2FLOP);
         return true;
     case TT_FORM_FLUSHDMA: { /* WH:FLUSHDMA.md: ConditionMask[3:0], 0 means 0xF */
@@ -559,9 +668,10 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         break;
     }
     case TT_FORM_STOREIND_SRC:
-        return tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
-                          "STOREIND (SrcA/SrcB form), thread T%u: SrcA and SrcB are not modelled yet",
-                          th);
+        if (!storeind_src_start(t, th, w))
+            return false;
+        start(t, th, THCON_OP_SRC, CYCLE_NEVER);
+        return storeind_src_try(t);
     case TT_FORM_STOREREG: /* DataReg[23:18] AddrLo[17:0] */
     case TT_FORM_LOADREG: { /* ResultReg[23:18] AddrLo[17:0] */
         bool load = f->opcode == OPC_LOADREG;
@@ -653,6 +763,8 @@ static void tick(struct tile *t)
     if ((u->op == THCON_OP_ATCAS || u->op == THCON_OP_ATINCPTR) && u->done_at == CYCLE_NEVER &&
         now >= u->attempt_at && !attempt_and_schedule(t))
         return;
+    if (u->op == THCON_OP_SRC && u->done_at == CYCLE_NEVER && !storeind_src_try(t))
+        return;
     /* FLUSHDMA: its four conditions are STALLWAIT's C0..C3 on both architectures; it finishes
      * in the first cycle (from the second on) in which none of the selected ones says wait. */
     if (u->op == THCON_OP_FLUSH && now >= u->flush_min &&
@@ -684,6 +796,13 @@ static uint64_t next_event(const struct tile *t)
         else if ((u->op == THCON_OP_ATCAS || u->op == THCON_OP_ATINCPTR) && e == CYCLE_NEVER)
             e = !l1_may_change(t) ? CYCLE_NEVER
                 : u->attempt_at > t->now ? u->attempt_at : t->now + 1; /* a paused retry */
+        else if (u->op == THCON_OP_SRC && e == CYCLE_NEVER)
+            /* Banks change hands only inside the coprocessor (SETDVALID, UNPACR, the matrix
+             * unit). A change made by an issuing instruction comes with progress, so the
+             * coprocessor steps the next cycle anyway; this also covers one made by a unit's
+             * tick after ours in a quiet cycle. Otherwise sleep: whoever frees the bank wakes
+             * the coprocessor, or the run ends as a deadlock. */
+            e = src_bank_free(t) ? t->now + 1 : CYCLE_NEVER;
         if (e < next)
             next = e;
     }

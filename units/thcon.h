@@ -6,7 +6,9 @@
  * instruction completes (`thread[th].thcon_running`); other threads wanting ThCon wait with
  * GS_UNIT_BUSY. Memory instructions send one request to L1 or MMIO; loads (LOADIND, LOADREG,
  * ATINCGET) complete before their data reaches the GPRs, so the data waits in `res[]` and
- * STALLWAIT/FLUSHDMA condition C0 holds for the thread until it has been written. */
+ * STALLWAIT/FLUSHDMA condition C0 holds for the thread until it has been written. STOREIND to
+ * SrcA/SrcB holds the unit and its thread while the bank it targets belongs to the matrix unit.
+ * REG2FLOP writes Config or an ADC (t->adc). */
 #ifndef TENSIM_UNITS_THCON_H
 #define TENSIM_UNITS_THCON_H
 
@@ -27,6 +29,8 @@ enum thcon_op {
     THCON_OP_FLUSH,    /* FLUSHDMA: completes once its conditions hold (not before flush_min) */
     THCON_OP_ATCAS,    /* retries every attempt until the compare succeeds */
     THCON_OP_ATINCPTR, /* ATINCGETPTR: retries until the FIFO test passes */
+    THCON_OP_SRC,      /* STOREIND to SrcA/SrcB: waits (done_at CYCLE_NEVER) until its bank
+                        * belongs to the unpackers, then writes and completes 3 cycles later */
 };
 
 /* Where a memory request goes; performed at `at` (usually the issue cycle). */
@@ -59,6 +63,16 @@ struct thcon_result {
     uint8_t thread, reg, size;
 };
 
+/* A STOREIND to SrcA/SrcB between its issue and its write (WH:STOREIND_Src.md): everything the
+ * page computes before its wait loop. Row, SrcRow and SRCA_SET_SetOvrdWithAddr come after the
+ * loop in the page, so they are read when the write happens. */
+struct thcon_src_store {
+    uint8_t which;     /* 0 SrcA, 1 SrcB (StoreToSrcB) */
+    uint8_t bank;      /* Unpackers[which].SrcBank at issue: the bank waited for and written */
+    uint16_t addr;     /* GPR[AddrReg] + (offset >> 4), checked to fit 16 bits */
+    uint32_t datum[4]; /* 19-bit Src cells, BF16 layout */
+};
+
 struct thcon_unit {
     bool busy;            /* an instruction is executing (no pipelining) */
     unsigned busy_thread; /* its thread */
@@ -71,6 +85,7 @@ struct thcon_unit {
     bool any_req, any_atomic;      /* a request / an ATSWAP or ATINCGET has been sent */
     uint64_t last_req, last_atomic; /* ... and when */
     struct thcon_req req;          /* the request of the running instruction, until sent */
+    struct thcon_src_store src;    /* THCON_OP_SRC */
     struct thcon_result res[THCON_RESULTS_MAX]; /* in the order the requests left */
     unsigned nres;
     uint64_t busy_since;
@@ -81,6 +96,7 @@ struct thcon_unit {
         uint64_t attempts;   /* ATCAS/ATINCGETPTR attempts ... */
         uint64_t retries;    /* ... of which failed */
         uint64_t rate_waits; /* cycles requests waited for the request-rate limits */
+        uint64_t src_waits;  /* cycles STOREIND to SrcA/SrcB waited for its bank */
     } st;
 };
 
