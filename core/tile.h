@@ -19,6 +19,7 @@
 #include "../units/srcab.h"
 #include "../units/thcfg.h"
 #include "../units/thcon.h"
+#include "../units/unpack.h"
 #include "arch.h"
 #include "error.h"
 
@@ -43,6 +44,7 @@ struct tile {
     struct dest dest;                    /* Dst register file */
     struct thcon_unit thcon;
     struct cfg_unit cfgu;
+    struct unpack_state unpack;          /* the two unpackers */
     uint8_t res_next[RES_COUNT]; /* round-robin pointer per shared resource (sync/gate.c) */
 
     /* Scheduling: the coprocessor agent (all threads' pipes and the backend units) acts first

@@ -57,7 +57,8 @@ bool thread_drained(const struct tile *t, unsigned i)
     /* LOADIND/LOADREG/ATINCGET data still on its way to a GPR counts as in flight: TTSync is a
      * documented way to wait for it (WH:LOADIND.md). */
     return !th->fifo1.count && !th->fifo2.count && !th->fifo3.count && !mop_busy(&th->mop) &&
-           !replay_busy(&th->replay) && !th->thcon_running && !thcon_mem_outstanding(t, i);
+           !replay_busy(&th->replay) && !th->thcon_running && !thcon_mem_outstanding(t, i) &&
+           !unpack_busy_for_thread(t, 0, i) && !unpack_busy_for_thread(t, 1, i);
 }
 
 /* ---- which instructions a latched wait catches (spec/sync-timing.md §3.1) ---- */
@@ -98,7 +99,6 @@ bool gate_wait_catches(const struct tile *t, const struct latched_wait *w, const
 
 static bool cond_waits(const struct tile *t, unsigned th, enum wait_cond c)
 {
-    (void)th;
     const struct src_regs *s = &t->src;
     switch (c) {
     case WC_SRCA_UNPACK: return s->bank[0][s->unpack_bank[0]].client != SRC_CLIENT_UNPACKERS;
@@ -107,6 +107,8 @@ static bool cond_waits(const struct tile *t, unsigned th, enum wait_cond c)
     case WC_SRCB_FPU: return s->bank[1][s->fpu_bank[1]].client != SRC_CLIENT_MATRIX;
     case WC_CFG: return cfg_unit_busy(t);
     case WC_THCON_MEM: return thcon_mem_outstanding(t, th);
+    case WC_UNPACK0: return unpack_busy_for_thread(t, 0, th);
+    case WC_UNPACK1: return unpack_busy_for_thread(t, 1, th);
     /* Units that are not modelled yet never hold an instruction, so their "busy" conditions
      * are satisfied; RISC-V MMIO accesses take effect immediately in tensim, so C10/C13 never
      * waits. Each case moves to its unit as the unit is built. */
@@ -399,6 +401,8 @@ unsigned thread_status_bits(const struct tile *t, unsigned th, bool busy)
     /* Backend: instructions of this thread still executing (units report as they are built). */
     if (busy && p->thcon_running)
         bits |= QS_THCON | QS_B0;
+    if (busy && (unpack_busy_for_thread(t, 0, th) || unpack_busy_for_thread(t, 1, th)))
+        bits |= QS_UNPACK | QS_B0;
     return bits;
 }
 
@@ -437,4 +441,5 @@ void coproc_describe(struct tile *t)
         tile_error_detail(t, "  thread T%u: %s %s (FIFO1 %u, FIFO2 %u, FIFO3 %u)", i, dis, why,
                           th->fifo1.count, th->fifo2.count, th->fifo3.count);
     }
+    unpack_describe(t);
 }

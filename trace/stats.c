@@ -186,6 +186,22 @@ void stats_json(const struct tile *t, FILE *f)
             fprintf(f, ", \"busy_cycles\": %" PRIu64 ", \"riscv_reads\": %" PRIu64
                        ", \"riscv_writes\": %" PRIu64,
                     t->cfgu.st.busy_cycles, t->cfgu.st.riscv_reads, t->cfgu.st.riscv_writes);
+        if (units[k] == TT_UNIT_UNPACK) {
+            fprintf(f, ", \"unpackers\": [");
+            for (unsigned u = 0; u < NUM_UNPACKERS; u++) {
+                const struct unpacker *up = &t->unpack.u[u];
+                fprintf(f, "%s{\"instructions\": %" PRIu64 ", \"busy_cycles\": %" PRIu64
+                           ", \"startup_cycles\": %" PRIu64 ", \"fetch_cycles\": %" PRIu64
+                           ", \"l1_reads\": %" PRIu64 ", \"exponent_reads\": %" PRIu64
+                           ", \"datums\": %" PRIu64 ", \"ownership_wait_cycles\": %" PRIu64
+                           ", \"ownership_wait_by_thread\": [%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]}",
+                        u ? ", " : "", up->st.insns, up->st.busy_cycles, up->st.startup_cycles,
+                        up->st.fetch_cycles, up->st.l1_reads, up->st.exp_reads, up->st.datums,
+                        up->st.ownership_wait_cycles, up->st.ownership_wait_by_thread[0],
+                        up->st.ownership_wait_by_thread[1], up->st.ownership_wait_by_thread[2]);
+            }
+            fprintf(f, "]");
+        }
         fprintf(f, ", \"by_form\": {");
         const char *sep2 = "";
         for (int form = 0; form < TT_FORM_COUNT; form++) {

@@ -1,0 +1,274 @@
+/* The unpackers as a backend unit: the Wait Gate interface, the per-unpacker instruction queues,
+ * the start-up cycles, the L1 fetch bandwidth with the interference between the two unpackers,
+ * and the wait for SrcA/SrcB ownership. The functional model is in units/unpack.c.
+ *
+ * Timing (docs/timing-model.md "Unpackers", WH:UNPACR_Regular.md "Performance"): an UNPACR
+ * issued in cycle c spends c and c+1 working out its input address; during those cycles its
+ * thread issues nothing and no thread issues another UNPACR. From c+2 on it fetches from L1 once
+ * it is the oldest instruction of its unpacker and its bank belongs to the unpackers; a fetch of
+ * n 128-bit reads at r reads per cycle occupies ceil(n/r) cycles, and the instruction leaves the
+ * unpacker at the end of the last one (FlipSrc hands the bank over then). Each unpacker fetches
+ * for one instruction at a time, so a second UNPACR's start-up overlaps the first's fetch.
+ *
+ * Cycles are accounted in segments: `tick` brings both unpackers to the start of the current
+ * cycle in one pass per event (a start, a finish, a change of fetch rate), so an unpacker that
+ * fetches for a hundred cycles costs one step, and `next_event` lets the coprocessor sleep until
+ * the next of those events. */
+#include "unpack_internal.h"
+
+#include <string.h>
+
+#include "../core/tile.h"
+
+enum { OPC_UNPACR = 0x42 };
+
+static inline unsigned which_unpacker(uint32_t w) { return (w >> 23) & 1; }
+
+static struct unpack_entry *head_of(struct unpacker *up)
+{
+    return up->count ? &up->q[up->head] : 0;
+}
+
+bool unpack_busy_for_thread(const struct tile *t, unsigned u, unsigned th)
+{
+    const struct unpacker *up = &t->unpack.u[u];
+    for (unsigned i = 0; i < up->count; i++)
+        if (up->q[(up->head + i) % UNPACK_QUEUE].thread == th)
+            return true;
+    return false;
+}
+
+void unpack_context_counter_reset(struct tile *t, unsigned unpacker, unsigned th)
+{
+    t->unpack.u[unpacker].context_counter[th] = 0;
+}
+
+/* ---- fetch bandwidth ---- */
+
+/* What each unpacker gets when both fetch (WH:UNPACR_Regular.md "Performance" table), in 128-bit
+ * reads per cycle, indexed [unpacker 1 wants][unpacker 0 wants] by log2 of the wish. */
+static const uint8_t shared_grant[3][3][2] = {
+    /* u1 x1 */ {{1, 1}, {2, 1}, {4, 1}},
+    /* u1 x2 */ {{1, 2}, {1, 1}, {2, 1}},
+    /* u1 x4 */ {{1, 4}, {1, 2}, {2, 2}},
+};
+
+static unsigned log2_small(unsigned x) { return x >= 4 ? 2 : x >= 2 ? 1 : 0; }
+
+/* Reads per cycle each unpacker fetches at now (0 when it is not fetching). */
+static void grants(const struct unpack_state *s, unsigned g[NUM_UNPACKERS])
+{
+    unsigned want[NUM_UNPACKERS];
+    for (unsigned u = 0; u < NUM_UNPACKERS; u++) {
+        const struct unpacker *up = &s->u[u];
+        const struct unpack_entry *e = up->count ? &up->q[up->head] : 0;
+        want[u] = e && e->state == US_FETCHING ? e->want : 0;
+    }
+    if (want[0] && want[1]) {
+        const uint8_t *p = shared_grant[log2_small(want[1])][log2_small(want[0])];
+        g[0] = p[0], g[1] = p[1];
+    } else {
+        g[0] = want[0], g[1] = want[1];
+    }
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+/* ---- the head of one unpacker, at cycle x ---- */
+
+static void pop(struct tile *t, unsigned u, uint64_t x)
+{
+    struct unpacker *up = &t->unpack.u[u];
+    up->head = (up->head + 1) % UNPACK_QUEUE;
+    if (--up->count == 0)
+        up->st.busy_cycles += x - up->busy_since;
+    /* the unpacker worked through x - 1: the run does not end before x */
+    if (x - 1 > t->coproc_last_active && x > 0)
+        t->coproc_last_active = x - 1;
+}
+
+/* Retire what has finished by the start of cycle x and start the next instruction if it may;
+ * several zero-length steps can happen in one cycle. Returns false after an error. */
+static bool settle(struct tile *t, unsigned u, uint64_t x)
+{
+    struct unpacker *up = &t->unpack.u[u];
+    struct unpack_entry *e;
+    while ((e = head_of(up))) {
+        if ((e->state == US_FETCHING && !e->rem) || (e->state == US_RUNNING && e->done_at <= x)) {
+            unpack_finish(t, u, e);
+            pop(t, u, x);
+            continue;
+        }
+        if (e->state == US_FETCHING || e->state == US_RUNNING || e->ready_at > x)
+            return true;
+        bool owned = true;
+        if (unpack_needs_bank(t, u, e, &owned) && !owned) {
+            if (e->state != US_BLOCKED) {
+                e->state = US_BLOCKED;
+                e->blocked_since = x;
+            }
+            return true;
+        }
+        if (e->state == US_BLOCKED) {
+            up->st.ownership_wait_cycles += x - e->blocked_since;
+            up->st.ownership_wait_by_thread[e->thread] += x - e->blocked_since;
+        }
+        if (!unpack_start(t, u, e))
+            return false;
+        if (e->kind == UK_UNPACR) {
+            /* Even a fetch of nothing passes through the pipeline once. */
+            e->state = US_FETCHING;
+            if (!e->rem)
+                e->rem = 1;
+        } else {
+            /* UNPACR_NOP and the counter/cache forms occupy the unpacker for one cycle
+             * (WH:UNPACR_NOP_Nop.md; the others are not documented, see docs/unpack.md) */
+            e->state = US_RUNNING;
+            e->done_at = x + 1;
+        }
+        return true;
+    }
+    return true;
+}
+
+/* The first cycle after x at which unpacker u changes by itself, given grant g. */
+static uint64_t head_event(const struct unpacker *up, uint64_t x, unsigned g)
+{
+    const struct unpack_entry *e = up->count ? &up->q[up->head] : 0;
+    if (!e)
+        return CYCLE_NEVER;
+    switch (e->state) {
+    case US_FETCHING: return x + ceil_div(e->rem, g);
+    case US_RUNNING: return e->done_at;
+    case US_PENDING: return e->ready_at > x ? e->ready_at : CYCLE_NEVER;
+    default: return CYCLE_NEVER; /* US_BLOCKED: only another unit can free the bank */
+    }
+}
+
+/* Process every cycle from s->credited through `end` (inclusive). */
+static void run_until(struct tile *t, uint64_t end)
+{
+    struct unpack_state *s = &t->unpack;
+    uint64_t x = s->credited;
+    while (x <= end) {
+        for (unsigned u = 0; u < NUM_UNPACKERS; u++)
+            if (!settle(t, u, x))
+                return;
+        unsigned g[NUM_UNPACKERS];
+        grants(s, g);
+        uint64_t y = end + 1;
+        for (unsigned u = 0; u < NUM_UNPACKERS; u++) {
+            uint64_t e = head_event(&s->u[u], x, g[u]);
+            if (e < y)
+                y = e;
+        }
+        /* fetch during cycles [x, y) at the granted rates */
+        for (unsigned u = 0; u < NUM_UNPACKERS; u++) {
+            struct unpack_entry *e = head_of(&s->u[u]);
+            if (!e || e->state != US_FETCHING)
+                continue;
+            uint64_t n = (uint64_t)g[u] * (y - x);
+            e->rem = e->rem > n ? e->rem - n : 0;
+            s->u[u].st.fetch_cycles += y - x;
+        }
+        x = y;
+    }
+    s->credited = end + 1;
+}
+
+/* ---- the unit interface ---- */
+
+static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
+                                  const struct tt_form *f, uint32_t *detail)
+{
+    (void)th;
+    const struct unpacker *up = &t->unpack.u[which_unpacker(w)];
+    if ((f->opcode == OPC_UNPACR && t->now < t->unpack.startup_until) ||
+        up->count == UNPACK_QUEUE) {
+        *detail = TT_UNIT_UNPACK;
+        return GS_UNIT_BUSY;
+    }
+    return GS_NONE;
+}
+
+static unsigned resource(const struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    (void)t, (void)th, (void)w, (void)f;
+    return RES_UNPACK;
+}
+
+static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    const unsigned u = which_unpacker(w);
+    struct unpacker *up = &t->unpack.u[u];
+    struct unpack_entry *e = &up->q[(up->head + up->count) % UNPACK_QUEUE];
+    unsigned startup = 0;
+    *e = (struct unpack_entry){.thread = (uint8_t)th, .state = US_PENDING};
+    if (!unpack_issue(t, th, w, f, e, &startup))
+        return false;
+    e->ready_at = t->now + startup;
+    if (startup) {
+        t->thread[th].frozen_until = t->now + startup;
+        t->thread[th].frozen_unit = TT_UNIT_UNPACK;
+        t->unpack.startup_until = t->now + startup;
+        up->st.startup_cycles += startup;
+    }
+    up->st.insns++;
+    if (up->count++ == 0) {
+        up->busy_since = t->now;
+        /* Without start-up (UNPACR_NOP, the counter and cache forms) an instruction that finds
+         * the unpacker idle acts in its issue cycle, as other units' instructions do. */
+        if (!startup)
+            return settle(t, u, t->now);
+    }
+    return true;
+}
+
+static void tick(struct tile *t)
+{
+    run_until(t, t->now);
+}
+
+static uint64_t next_event(const struct tile *t)
+{
+    const struct unpack_state *s = &t->unpack;
+    unsigned g[NUM_UNPACKERS];
+    grants(s, g);
+    uint64_t next = s->startup_until > t->now ? s->startup_until : CYCLE_NEVER;
+    for (unsigned u = 0; u < NUM_UNPACKERS; u++) {
+        uint64_t e = head_event(&s->u[u], s->credited, g[u]);
+        if (e < next)
+            next = e;
+    }
+    return next;
+}
+
+void unpack_describe(struct tile *t)
+{
+    static const char *const state[] = {[US_PENDING] = "in start-up or queued",
+                                        [US_BLOCKED] = "waiting for its bank",
+                                        [US_FETCHING] = "fetching", [US_RUNNING] = "running"};
+    for (unsigned u = 0; u < NUM_UNPACKERS; u++) {
+        struct unpacker *up = &t->unpack.u[u];
+        const struct unpack_entry *e = head_of(up);
+        if (!e)
+            continue;
+        const struct src_regs *s = &t->src;
+        unsigned bank = s->unpack_bank[u];
+        tile_error_detail(t, "  unpacker %u: %u instruction(s); the oldest (thread T%u) is %s%s%s",
+                          u, up->count, e->thread, state[e->state],
+                          e->state == US_BLOCKED ? ": Src" : "",
+                          e->state != US_BLOCKED ? ""
+                          : s->bank[u][bank].client == SRC_CLIENT_MATRIX
+                              ? (u ? "B bank owned by the matrix unit (no CLEARDVALID)"
+                                   : "A bank owned by the matrix unit (no CLEARDVALID)")
+                              : "");
+    }
+}
+
+void unpack_reset(struct unpack_state *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+const struct unit_desc unpack_unit_desc = {"unpack", can_accept, resource, accept, tick, next_event};
