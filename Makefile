@@ -112,6 +112,8 @@ $(eval $(call kernel,pipeline-pack,trisc2,$(EX)/pipeline/pack.c))
 $(eval $(call kernel,tokens-t0,trisc0,$(EX)/tokens/t0.c))
 $(eval $(call kernel,tokens-t1,trisc1,$(EX)/tokens/t1.c))
 $(eval $(call kernel,tokens-t2,trisc2,$(EX)/tokens/t2.c))
+$(eval $(call kernel,unpack-t0,trisc0,$(EX)/unpack/t0.c))
+$(eval $(call kernel,unpack-t1,trisc1,$(EX)/unpack/t1.c))
 $(eval $(call kernel,tt-push,trisc0,test/kernels/tt_push.c))
 
 # Bare-metal test programs: assembly only, linked at TRISC0's window (BRISC's for brisc_*).
@@ -131,6 +133,7 @@ demo: $(B)/.deps $(B)/tensim $(KERNELS)
 	  --trisc1 $(B)/kernels/pipeline-math.elf --trisc2 $(B)/kernels/pipeline-pack.elf
 	$(B)/tensim run --trisc0 $(B)/kernels/tokens-t0.elf \
 	  --trisc1 $(B)/kernels/tokens-t1.elf --trisc2 $(B)/kernels/tokens-t2.elf
+	$(B)/tensim run --trisc0 $(B)/kernels/unpack-t0.elf --trisc1 $(B)/kernels/unpack-t1.elf
 
 TEST_DEFS = -DTENSIM_BIN='"$(1)"'
 

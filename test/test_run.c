@@ -203,3 +203,26 @@ Test(run, trace_shows_waits_and_issues)
     free(tr);
     unlink("/tmp/tensim-trace.json");
 }
+
+/* The unpack example (riscv/sdk/examples/unpack): TRISC0 unpacks a BF16 and a BFP8 tile into
+ * SrcA/SrcB and Dst; TRISC1 reads Dst back and checks every value (its exit code counts
+ * mismatches). The unpacker statistics follow from docs/timing-model.md "Unpackers": unpacker 0
+ * reads 128 + 128 + 64 lines, unpacker 1 64; in phase A both want x4 and get x2 each while both
+ * fetch, so unpacker 1's 64 reads take 32 cycles. */
+Test(run, unpack_example_checks_dst_and_shares_bandwidth)
+{
+    cr_assert_eq(run_tensim("run --stats /tmp/tensim-unpack.json --trisc0 build/kernels/unpack-t0.elf "
+                            "--trisc1 build/kernels/unpack-t1.elf",
+                            out, sizeof out),
+                 0, "%s", out);
+    cr_expect(strstr(out, "unpack example: 0 of 2048 Dst values differ") != NULL, "%s", out);
+    char *json = slurp("/tmp/tensim-unpack.json");
+    cr_expect(strstr(json, "\"unpackers\": [{\"instructions\": 3, \"busy_cycles\": 102, "
+                           "\"startup_cycles\": 6, \"fetch_cycles\": 96, \"l1_reads\": 320") != NULL,
+              "%s", json);
+    cr_expect(strstr(json, "{\"instructions\": 1, \"busy_cycles\": 34, \"startup_cycles\": 2, "
+                           "\"fetch_cycles\": 32, \"l1_reads\": 64, \"exponent_reads\": 4") != NULL,
+              "%s", json);
+    free(json);
+    unlink("/tmp/tensim-unpack.json");
+}

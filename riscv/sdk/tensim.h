@@ -60,6 +60,35 @@ static inline uint32_t tensim_l1_poll(const volatile uint32_t *p)
     return *p;
 }
 
+/* ---- synchronising with the coprocessor ---- */
+
+#define TENSIM_TTSYNC_COPROC_DONE 0xFFE80004u    /* Manual TTSync (BHR:ManualTTSync.md) */
+#define TENSIM_SEMAPHORE(i) (0xFFE80020u + 4u * (i)) /* Tensix semaphores, RISC-V view */
+
+/* Returns once this core's Tensix thread has executed everything it was given (FIFOs,
+ * expanders and backend units such as the unpackers all empty). */
+static inline void tensim_wait_coproc_done(void)
+{
+    (void)*(volatile uint32_t *)TENSIM_TTSYNC_COPROC_DONE;
+}
+
+/* Semaphore i: its value, and the RISC-V forms of SEMPOST (store 0) and SEMGET (store 1). */
+static inline uint32_t tensim_sem_value(unsigned i) { return *(volatile uint32_t *)TENSIM_SEMAPHORE(i); }
+static inline void tensim_sem_post(unsigned i) { *(volatile uint32_t *)TENSIM_SEMAPHORE(i) = 0; }
+static inline void tensim_sem_get(unsigned i) { *(volatile uint32_t *)TENSIM_SEMAPHORE(i) = 1; }
+
+/* ---- configuration registers (tensix_cfg.h names them) ---- */
+
+/* Config bank 0 word `addr32` (RISC-V sees both banks; a thread uses Config[StateID]). */
+#define TENSIM_CFG_WORD(addr32) (((volatile uint32_t *)0xFFEF0000u)[addr32])
+
+/* Read-modify-write one field: tensim_cfg_set(NAME_RMW, value). */
+static inline void tensim_cfg_set(unsigned addr32, unsigned shamt, uint32_t mask, uint32_t v)
+{
+    volatile uint32_t *w = &TENSIM_CFG_WORD(addr32);
+    *w = (*w & ~mask) | ((v << shamt) & mask);
+}
+
 /* ---- pushing Tensix instructions ---- */
 
 /* The .ttinsn form of a Tensix instruction: the word rotated left by two. */
