@@ -226,3 +226,21 @@ Test(run, unpack_example_checks_dst_and_shares_bandwidth)
     free(json);
     unlink("/tmp/tensim-unpack.json");
 }
+
+/* --trace puts each unpacker instruction on its unpacker's track: start-up, then the fetch. In
+ * phase A of the unpack example unpacker 1's UNPACR starts two cycles after unpacker 0's (the
+ * start-up rule) and fetches 64 reads at x2 (shared) for 32 cycles. */
+Test(run, trace_shows_unpacker_activity)
+{
+    cr_assert_eq(run_tensim("run -q --trace /tmp/tensim-unpack-trace.json --trisc0 "
+                            "build/kernels/unpack-t0.elf --trisc1 build/kernels/unpack-t1.elf",
+                            out, sizeof out),
+                 0, "%s", out);
+    char *json = slurp("/tmp/tensim-unpack-trace.json");
+    cr_expect(strstr(json, "\"args\":{\"name\":\"unpacker 1\"}") != NULL);
+    const char *a = strstr(json, "{\"name\":\"UNPACR\",\"cat\":\"unit\"");
+    cr_assert(a != NULL, "%s", json);
+    cr_expect(strstr(a, "\"dur\":32,\"pid\":3,\"tid\":1,\"args\":{\"thread\":0}") != NULL);
+    free(json);
+    unlink("/tmp/tensim-unpack-trace.json");
+}

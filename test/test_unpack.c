@@ -712,6 +712,22 @@ Test(unpack, stallwait_on_unpacker_busy_releases_the_cycle_after)
     cr_expect_eq(t->thread[0].st.stall_detail[GS_UNIT_BUSY][TT_UNIT_UNPACK], 1);
 }
 
+Test(unpack, flushdma_waits_for_the_unpacker)
+{
+    /* FLUSHDMA with ConditionMask C2 (unpacker 1 busy for this thread) holds ThCon, and so the
+     * thread's next ThCon instruction, until the UNPACR issued at c has left the unpacker at
+     * c + 2 + 32 (x4). FLUSHDMA finishes in the first cycle its conditions no longer hold, and
+     * ThCon takes the next instruction in that same cycle (docs/timing-model.md, ThCon). */
+    plain(1, DF_BF16, DF_BF16, 1024);
+    set(SEC(1, REG2_Throttle_mode), 2);
+    uint32_t w[] = {UNPACR_PLAIN(1), TT_OP_FLUSHDMA(1u << 2), TT_OP_DMANOP};
+    cr_assert_eq(run(w, 3), ERR_NONE, "%s", t->err.text);
+    uint64_t c = issue_log_cycle(&ilog, 0, w[0], 0);
+    cr_expect_eq(issue_log_cycle(&ilog, 0, w[1], 0), c + 2);
+    cr_expect_eq(issue_log_cycle(&ilog, 0, TT_OP_DMANOP, 0), c + 34);
+    cr_expect_eq(t->thread[0].st.stall[GS_THCON], 34 - 3, "c+3 .. c+33");
+}
+
 Test(unpack, startup_blocks_other_threads_unpacr)
 {
     /* T0 and T1 push an UNPACR each at the same time: one issues at c, the other, for the

@@ -4,7 +4,7 @@
 
 #include "../core/tile.h"
 
-enum { PID_CORES = 1, PID_THREADS = 2 };
+enum { PID_CORES = 1, PID_THREADS = 2, PID_UNITS = 3 };
 
 static void sep(struct tracer *tr)
 {
@@ -36,6 +36,22 @@ void trace_begin(struct tracer *tr, FILE *f, const struct tile *t)
     static const char *const th[NUM_THREADS] = {"T0", "T1", "T2"};
     for (int i = 0; i < NUM_THREADS; i++)
         name_track(tr, PID_THREADS, i, th[i]);
+    name_track(tr, PID_UNITS, -1, "Backend units");
+    static const char *const units[TRACK_COUNT] = {"unpacker 0", "unpacker 1"};
+    for (int u = 0; u < TRACK_COUNT; u++)
+        name_track(tr, PID_UNITS, u, units[u]);
+}
+
+void trace_unit(struct tracer *tr, enum trace_unit_track track, const char *what, unsigned th,
+                uint64_t start, uint64_t end)
+{
+    if (end <= start)
+        return;
+    sep(tr);
+    fprintf(tr->f,
+            "{\"name\":\"%s\",\"cat\":\"unit\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64
+            ",\"pid\":%d,\"tid\":%d,\"args\":{\"thread\":%u}}",
+            what, start, end - start, PID_UNITS, (int)track, th);
 }
 
 void trace_end(struct tracer *tr)

@@ -75,6 +75,7 @@ enum unpack_state_kind {
 struct unpack_entry {
     uint8_t kind, state, thread;
     uint8_t want;           /* reads per cycle it asks for: 1, 2 or 4 (UNPACR) */
+    uint64_t started_at;    /* cycle it started (trace) */
     uint64_t ready_at;      /* earliest start: after start-up */
     uint64_t blocked_since; /* US_BLOCKED: since when */
     uint64_t done_at;       /* US_RUNNING */

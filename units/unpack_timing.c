@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../core/tile.h"
+#include "../trace/trace.h"
 
 enum { OPC_UNPACR = 0x42 };
 
@@ -76,9 +77,20 @@ static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 /* ---- the head of one unpacker, at cycle x ---- */
 
+static const char *entry_name(const struct unpack_entry *e)
+{
+    static const char *const names[] = {[UK_UNPACR] = "UNPACR", [UK_CLEAR] = "zero Src",
+                                        [UK_SETDVALID] = "hand over", [UK_SETREG] = "SETREG",
+                                        [UK_OCCUPY] = "UNPACR_NOP"};
+    return names[e->kind];
+}
+
 static void pop(struct tile *t, unsigned u, uint64_t x)
 {
     struct unpacker *up = &t->unpack.u[u];
+    const struct unpack_entry *e = &up->q[up->head];
+    if (t->tracer)
+        trace_unit(t->tracer, (enum trace_unit_track)u, entry_name(e), e->thread, e->started_at, x);
     up->head = (up->head + 1) % UNPACK_QUEUE;
     if (--up->count == 0)
         up->st.busy_cycles += x - up->busy_since;
@@ -112,7 +124,11 @@ static bool settle(struct tile *t, unsigned u, uint64_t x)
         if (e->state == US_BLOCKED) {
             up->st.ownership_wait_cycles += x - e->blocked_since;
             up->st.ownership_wait_by_thread[e->thread] += x - e->blocked_since;
+            if (t->tracer)
+                trace_unit(t->tracer, (enum trace_unit_track)u, u ? "wait for SrcB bank" : "wait for SrcA bank",
+                           e->thread, e->blocked_since, x);
         }
+        e->started_at = x;
         if (!unpack_start(t, u, e))
             return false;
         if (e->kind == UK_UNPACR) {
@@ -150,6 +166,8 @@ static void run_until(struct tile *t, uint64_t end)
 {
     struct unpack_state *s = &t->unpack;
     uint64_t x = s->credited;
+    if (!s->u[0].count && !s->u[1].count)
+        x = end + 1; /* idle: nothing to account */
     while (x <= end) {
         for (unsigned u = 0; u < NUM_UNPACKERS; u++)
             if (!settle(t, u, x))
@@ -208,6 +226,8 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         return false;
     e->ready_at = t->now + startup;
     if (startup) {
+        if (t->tracer)
+            trace_unit(t->tracer, (enum trace_unit_track)u, "start-up", th, t->now, t->now + startup);
         t->thread[th].frozen_until = t->now + startup;
         t->thread[th].frozen_unit = TT_UNIT_UNPACK;
         t->unpack.startup_until = t->now + startup;
