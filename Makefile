@@ -138,9 +138,9 @@ demo: $(B)/.deps $(B)/tensim $(KERNELS)
 TEST_DEFS = -DTENSIM_BIN='"$(1)"'
 
 $(B)/tests: $(TEST_OBJ) $(B)/libtensim.a
-	$(CC) $(CFLAGS) -o $@ $^ -lcriterion
+	$(CC) $(CFLAGS) -o $@ $^ -lcriterion -lm
 $(B)/tests-asan: $(TEST_ASAN_OBJ) $(B)/libtensim-asan.a
-	$(CC) $(ASAN) -o $@ $^ -lcriterion
+	$(CC) $(ASAN) -o $@ $^ -lcriterion -lm
 
 test: $(B)/.deps
 	$(MAKE) --no-print-directory test-plain test-asan

@@ -47,6 +47,7 @@ void tile_reset(struct tile *t)
     memset(&t->thcon, 0, sizeof t->thcon);
     memset(&t->cfgu, 0, sizeof t->cfgu);
     unpack_reset(&t->unpack);
+    fpu_reset(&t->fpu);
     memset(t->pcbuf, 0, sizeof t->pcbuf);
     t->pcbuf_override = 0;
     memset(&t->src, 0, sizeof t->src); /* unpackers own every bank, all bank indices 0 */

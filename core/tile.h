@@ -16,6 +16,7 @@
 #include "../units/cfg.h"
 #include "../units/adc.h"
 #include "../units/dest.h"
+#include "../units/fpu.h"
 #include "../units/srcab.h"
 #include "../units/thcfg.h"
 #include "../units/thcon.h"
@@ -45,6 +46,7 @@ struct tile {
     struct thcon_unit thcon;
     struct cfg_unit cfgu;
     struct unpack_state unpack;          /* the two unpackers */
+    struct fpu_state fpu;                /* the matrix unit */
     uint8_t res_next[RES_COUNT]; /* round-robin pointer per shared resource (sync/gate.c) */
 
     /* Scheduling: the coprocessor agent (all threads' pipes and the backend units) acts first

@@ -58,7 +58,8 @@ bool thread_drained(const struct tile *t, unsigned i)
      * documented way to wait for it (WH:LOADIND.md). */
     return !th->fifo1.count && !th->fifo2.count && !th->fifo3.count && !mop_busy(&th->mop) &&
            !replay_busy(&th->replay) && !th->thcon_running && !thcon_mem_outstanding(t, i) &&
-           !unpack_busy_for_thread(t, 0, i) && !unpack_busy_for_thread(t, 1, i);
+           !unpack_busy_for_thread(t, 0, i) && !unpack_busy_for_thread(t, 1, i) &&
+           !fpu_busy_for_thread(t, i);
 }
 
 /* ---- which instructions a latched wait catches (spec/sync-timing.md §3.1) ---- */
@@ -109,6 +110,7 @@ static bool cond_waits(const struct tile *t, unsigned th, enum wait_cond c)
     case WC_THCON_MEM: return thcon_mem_outstanding(t, th);
     case WC_UNPACK0: return unpack_busy_for_thread(t, 0, th);
     case WC_UNPACK1: return unpack_busy_for_thread(t, 1, th);
+    case WC_FPU: return fpu_busy_for_thread(t, th);
     /* Units that are not modelled yet never hold an instruction, so their "busy" conditions
      * are satisfied; RISC-V MMIO accesses take effect immediately in tensim, so C10/C13 never
      * waits. Each case moves to its unit as the unit is built. */
@@ -403,6 +405,8 @@ unsigned thread_status_bits(const struct tile *t, unsigned th, bool busy)
         bits |= QS_THCON | QS_B0;
     if (busy && (unpack_busy_for_thread(t, 0, th) || unpack_busy_for_thread(t, 1, th)))
         bits |= QS_UNPACK | QS_B0;
+    if (busy && fpu_busy_for_thread(t, th))
+        bits |= QS_FPU;
     return bits;
 }
 

@@ -15,11 +15,14 @@ static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
     cr_assert(f, "cannot read %s", path);
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = 0;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)len + 1);
+    cr_assert(buf && fread(buf, 1, (size_t)len, f) == (size_t)len, "cannot read %s", path);
+    buf[len] = 0;
     fclose(f);
-    return strdup(buf);
+    return buf;
 }
 
 /* Value of "key": N after the first occurrence of `scope` in json. */

@@ -186,6 +186,11 @@ void stats_json(const struct tile *t, FILE *f)
             fprintf(f, ", \"busy_cycles\": %" PRIu64 ", \"riscv_reads\": %" PRIu64
                        ", \"riscv_writes\": %" PRIu64,
                     t->cfgu.st.busy_cycles, t->cfgu.st.riscv_reads, t->cfgu.st.riscv_writes);
+        if (units[k] == TT_UNIT_FPU)
+            fprintf(f, ", \"busy_cycles\": %" PRIu64 ", \"mul_by_fidelity_phase\": [%" PRIu64
+                       ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 "]",
+                    t->fpu.st.busy_cycles, t->fpu.st.mul_phase[0], t->fpu.st.mul_phase[1],
+                    t->fpu.st.mul_phase[2], t->fpu.st.mul_phase[3]);
         if (units[k] == TT_UNIT_UNPACK) {
             fprintf(f, ", \"unpackers\": [");
             for (unsigned u = 0; u < NUM_UNPACKERS; u++) {

@@ -1,7 +1,8 @@
 /* Timeline traces in the Chrome trace-event JSON format (opens in Perfetto and
  * chrome://tracing). One track per Tensix thread (what held it, and every issued instruction) and
  * one per core (the cycles it was blocked on the coprocessor), and one per backend unit that
- * holds instructions over time (the unpackers: start-up, bank waits, fetches). Timestamps are cycles: one
+ * holds instructions over time (the unpackers: start-up, bank waits, fetches; the matrix unit:
+ * each instruction from issue to the end of its latency). Timestamps are cycles: one
  * microsecond in the viewer is one simulated cycle. Tracing is off unless a tracer is attached;
  * the simulator then only tests a pointer. */
 #ifndef TENSIM_TRACE_TRACE_H
@@ -27,7 +28,7 @@ void trace_held(struct tracer *tr, unsigned th, const char *reason, uint32_t det
                 uint64_t end);
 /* Backend unit track `track` (enum trace_unit_track) was doing `what` for thread th during
  * [start, end). */
-enum trace_unit_track { TRACK_UNPACK0, TRACK_UNPACK1, TRACK_COUNT };
+enum trace_unit_track { TRACK_UNPACK0, TRACK_UNPACK1, TRACK_FPU, TRACK_COUNT };
 void trace_unit(struct tracer *tr, enum trace_unit_track track, const char *what, unsigned th,
                 uint64_t start, uint64_t end);
 /* Core `core` was blocked for [start, end) (`why`: a core stall key). */

@@ -23,14 +23,14 @@ static unsigned arch_bit(const struct tile *t)
 }
 
 /* DEST_ACCESS_CFG is a global Config word (>= GLOBAL_CFGREG_BASE_ADDR32): bank 0 holds it. */
-static bool remap(const struct tile *t)
+bool dest_remap_addrs(const struct tile *t)
 {
     if (t->arch->id == ARCH_WORMHOLE)
         return false; /* no DEST_ACCESS_CFG_remap_addrs in the Wormhole register map */
     return cfg_get(&t->cfg, 0, &cfg_fields_bh[CFGF_BH_DEST_ACCESS_CFG_remap_addrs]) != 0;
 }
 
-static bool swizzle(const struct tile *t)
+bool dest_swizzle_32b(const struct tile *t)
 {
     if (t->arch->id == ARCH_WORMHOLE)
         return false;
@@ -39,23 +39,23 @@ static bool swizzle(const struct tile *t)
 
 uint16_t dest_read16(const struct tile *t, unsigned row, unsigned col)
 {
-    return t->dest.bits[dest_adj16(row, remap(t))][col];
+    return t->dest.bits[dest_adj16(row, dest_remap_addrs(t))][col];
 }
 
 void dest_write16(struct tile *t, unsigned row, unsigned col, uint16_t v)
 {
-    t->dest.bits[dest_adj16(row, remap(t))][col] = v;
+    t->dest.bits[dest_adj16(row, dest_remap_addrs(t))][col] = v;
 }
 
 uint32_t dest_read32(const struct tile *t, unsigned row, unsigned col)
 {
-    unsigned r = dest_adj32(row, remap(t), swizzle(t));
+    unsigned r = dest_adj32(row, dest_remap_addrs(t), dest_swizzle_32b(t));
     return (uint32_t)t->dest.bits[r][col] << 16 | t->dest.bits[r + 8][col];
 }
 
 void dest_write32(struct tile *t, unsigned row, unsigned col, uint32_t v)
 {
-    unsigned r = dest_adj32(row, remap(t), swizzle(t));
+    unsigned r = dest_adj32(row, dest_remap_addrs(t), dest_swizzle_32b(t));
     t->dest.bits[r][col] = (uint16_t)(v >> 16);
     t->dest.bits[r + 8][col] = (uint16_t)v;
 }

@@ -24,6 +24,10 @@ struct dest {
 unsigned dest_adj16(unsigned row, bool remap_addrs);
 unsigned dest_adj32(unsigned row, bool remap_addrs, bool swizzle_32b);
 
+/* Config.DEST_ACCESS_CFG remap_addrs / swizzle_32b (Blackhole; false on Wormhole). */
+bool dest_remap_addrs(const struct tile *t);
+bool dest_swizzle_32b(const struct tile *t);
+
 uint16_t dest_read16(const struct tile *t, unsigned row, unsigned col);
 void dest_write16(struct tile *t, unsigned row, unsigned col, uint16_t v);
 uint32_t dest_read32(const struct tile *t, unsigned row, unsigned col);

@@ -27,9 +27,13 @@ struct tile;
     X(GS_THCON, "thcon")             /* this thread's ThCon instruction still running */ \
     X(GS_MUTEX, "mutex")             /* detail: mutex index */                        \
     X(GS_SYNC_SLOT, "sync_slot")     /* the Sync unit's one-per-cycle slot is taken */ \
-    X(GS_HAZARD, "hazard")           /* detail: unit reporting the hazard */
+    X(GS_HAZARD, "hazard")           /* detail: unit reporting the hazard */            \
+    X(GS_DEST_HAZARD, "dest_hazard") /* Dst block written < its latency ago; detail:    \
+                                        8-row block number (DstBits row / 8) */         \
+    X(GS_SRC_NOT_VALID, "src_not_valid") /* bank not owned by the matrix unit; detail:  \
+                                            0 SrcA, 1 SrcB */
 
-#define GATE_DETAIL_MAX 16 /* condition bits, semaphores, mutexes, units: all fit */
+#define GATE_DETAIL_MAX 128 /* condition bits, semaphores, mutexes, units, Dst blocks: all fit */
 
 enum gate_stall {
 #define X(name, key) name,

@@ -547,19 +547,6 @@ bool unpack_needs_bank(const struct tile *t, unsigned u, const struct unpack_ent
     return true;
 }
 
-/* DEST_ACCESS_CFG (Blackhole only), as units/dest.c reads it for its row remapping. */
-static bool dst_remap(const struct tile *t)
-{
-    return t->arch->id == ARCH_BLACKHOLE &&
-           cfg_get(&t->cfg, 0, &cfg_fields_bh[CFGF_BH_DEST_ACCESS_CFG_remap_addrs]);
-}
-
-static bool dst_swizzle(const struct tile *t)
-{
-    return t->arch->id == ARCH_BLACKHOLE &&
-           cfg_get(&t->cfg, 0, &cfg_fields_bh[CFGF_BH_DEST_ACCESS_CFG_swizzle_32b]);
-}
-
 /* One output position of the main loop: the SrcA/SrcB/Dst part of WH:UNPACR_Regular.md. */
 static bool write_out(struct tile *t, unsigned u, const struct unpack_entry *e, unsigned bank,
                       uint32_t out, uint32_t cell)
@@ -593,10 +580,10 @@ static bool write_out(struct tile *t, unsigned u, const struct unpack_entry *e, 
         return true;
     }
     row = (row - 4) & (p->set_ovrd ? 15u : 0x3FFu);
-    bool remap = dst_remap(t);
+    bool remap = dest_remap_addrs(t);
     if (df_dst_is_32b(p->out_fmt)) {
         dest_write32(t, row, col, cell);
-        unsigned phys = dest_adj32(row, remap, dst_swizzle(t));
+        unsigned phys = dest_adj32(row, remap, dest_swizzle_32b(t));
         t->unpack.dst_cols[phys] |= (uint16_t)(1u << col);
         t->unpack.dst_cols[phys + 8] |= (uint16_t)(1u << col);
     } else {

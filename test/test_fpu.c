@@ -1,0 +1,779 @@
+/* The matrix unit (units/fpu*.c) driven through the whole pipe: a TRISC kernel pushes the
+ * instructions, SrcA/SrcB/Dst are set up directly.
+ *
+ * Expected values are computed here, independently of the code under test: operands are decoded
+ * from their register layouts (WH:SrcASrcB.md, WH:Dst.md) into doubles, the fidelity phases mask
+ * FP32 bit patterns exactly as WH:ELWMUL.md's SrcAFidelityBits / SrcBFidelityBits do, sums are
+ * formed in double (the inputs are chosen so that every sum is exact) and rounded once to the
+ * Dst format with round-to-nearest-even (the rule docs/fpu.md documents). Cycle expectations
+ * come from docs/timing-model.md "Matrix unit (FPU)". */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "../units/formats.h"
+#include "harness.h"
+#include "tensix_ops.h"
+
+#define TTINSN(w) (((w) << 2) | ((w) >> 30))
+#define KBASE 0x6000u
+
+static struct tile *t;
+static unsigned ab;
+static struct issue_log ilog;
+
+static void start(enum arch_id arch)
+{
+    t = test_tile(arch);
+    ab = arch == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
+    issue_log_attach(t, &ilog);
+    /* the matrix unit owns the current SrcA/SrcB banks */
+    t->src.bank[0][0].client = t->src.bank[1][0].client = SRC_CLIENT_MATRIX;
+}
+static void setup(void) { start(ARCH_BLACKHOLE); }
+static void setup_wh(void) { start(ARCH_WORMHOLE); }
+static void teardown(void) { tile_destroy(t); }
+TestSuite(fpu, .init = setup, .fini = teardown);
+TestSuite(fpu_wh, .init = setup_wh, .fini = teardown);
+
+static void setc(const struct cfg_field_desc *f, uint32_t v) { cfg_set(&t->cfg, 0, f, v); }
+static void setth(const struct cfg_field_desc *f, uint32_t v) { thcfg_set(&t->cfg, 0, f, v); }
+
+static enum err_kind run_on(unsigned th, const uint32_t *w, unsigned n)
+{
+    struct prog p = prog_at(t, KBASE + 0x4000 * th);
+    for (unsigned i = 0; i < n; i++)
+        emit(&p, TTINSN(w[i]));
+    emit_exit(&p);
+    tile_start_core(t, (int)th, KBASE + 0x4000 * th);
+    return tile_run(t, 1000000);
+}
+static enum err_kind run(const uint32_t *w, unsigned n) { return run_on(0, w, n); }
+
+/* Encoders that differ between the architectures (AddrMod [16:14] on BH, [16:15] on WH). */
+static uint32_t mvmul(unsigned addr_mod, unsigned dst_row)
+{
+    return ab == TT_ARCH_WH ? TT_OP_MVMUL_WH(0, 0, 0, addr_mod, dst_row)
+                            : TT_OP_MVMUL_BH(0, 0, 0, addr_mod, dst_row);
+}
+
+/* ---- operands ---- */
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+
+enum style { BF16, FP16, TF32 };
+
+/* A random Src cell of `st` with a small exponent range (so double sums stay exact), and its
+ * value as FP32 bits (ReadBF16 / ReadFP16 / ReadTF32). */
+static uint32_t src_cell(enum style st, float *value)
+{
+    uint32_t s = rnd() & 1, man10 = rnd() & 0x3FF;
+    uint32_t bits;
+    if (st == FP16) {
+        uint32_t e = 12 + rnd() % 7;
+        union { uint32_t u; float f; } v = {.u = s << 31 | (e - 15 + 127) << 23 | man10 << 13};
+        *value = v.f;
+        return s << 18 | man10 << 8 | e;
+    }
+    if (st == BF16)
+        man10 &= 0x3F8;
+    uint32_t e = 124 + rnd() % 7;
+    bits = s << 31 | e << 23 | man10 << 13;
+    union { uint32_t u; float f; } v = {.u = bits};
+    *value = v.f;
+    return s << 18 | man10 << 8 | e;
+}
+
+/* WH:ELWMUL.md SrcAFidelityBits / SrcBFidelityBits, on FP32 values. */
+static double fid_a(float x, unsigned phase)
+{
+    union { uint32_t u; float f; } b = {.f = x};
+    if (!(phase & 1)) {
+        b.u &= 0xFFF80000u;
+        return b.f;
+    }
+    b.u &= 0xFFF83FFFu;
+    return (double)x - b.f;
+}
+static double fid_b(float x, unsigned phase)
+{
+    union { uint32_t u; float f; } b = {.f = x};
+    if (!(phase & 2)) {
+        b.u &= 0xFFFE0000u;
+        return b.f;
+    }
+    b.u &= 0xFFFE1FFFu;
+    return (double)x - b.f;
+}
+
+/* ---- rounding to the Dst formats (round to nearest even, results below the smallest normal
+ * become +0) and the Dst layouts ---- */
+
+enum out { O_FP32, O_BF16, O_FP16 };
+
+static uint32_t round_to(double v, enum out o)
+{
+    if (v == 0)
+        return 0;
+    unsigned p = o == O_FP32 ? 24 : o == O_BF16 ? 8 : 11;
+    int emin = o == O_FP16 ? -14 : -126, bias = o == O_FP16 ? 15 : 127;
+    unsigned mbits = p - 1, ebits_shift = o == O_FP32 ? 23 : o == O_BF16 ? 7 : 10;
+    uint32_t s = v < 0;
+    int e;
+    double f = frexp(fabs(v), &e); /* f in [0.5, 1): value = f * 2^e */
+    double m = nearbyint(ldexp(f, (int)p)); /* ties to even (default rounding mode) */
+    if (m >= ldexp(1, (int)p))
+        m /= 2, e++;
+    e -= 1; /* value = m/2^(p-1) * 2^e */
+    if (e < emin)
+        return 0;
+    uint32_t man = (uint32_t)m & ((1u << mbits) - 1);
+    uint32_t signbit = o == O_FP32 ? 31 : 15;
+    return s << signbit | (uint32_t)(e + bias) << ebits_shift | man;
+}
+
+static double bits_value(uint32_t b, enum out o)
+{
+    if (o == O_FP32) {
+        union { uint32_t u; float f; } v = {.u = b};
+        return ((b >> 23) & 0xFF) ? v.f : 0.0;
+    }
+    if (o == O_BF16) {
+        union { uint32_t u; float f; } v = {.u = b << 16};
+        return ((b >> 7) & 0xFF) ? v.f : 0.0;
+    }
+    int e = (b >> 10) & 0x1F;
+    if (!e)
+        return 0;
+    double m = 1 + (b & 0x3FF) / 1024.0;
+    return (b >> 15 ? -1 : 1) * ldexp(m, e - 15);
+}
+
+/* Dst layouts (WH:Dst.md): BF16 Sign,Man7,Exp8; FP16 Sign,Man10,Exp5; FP32 Sign,ManHi7,Exp8,
+ * ManLo16. */
+static uint32_t to_dst(uint32_t b, enum out o)
+{
+    if (o == O_BF16)
+        return (b & 0x8000) | (b & 0x7F) << 8 | (b >> 7 & 0xFF);
+    if (o == O_FP16)
+        return (b & 0x8000) | (b & 0x3FF) << 5 | (b >> 10 & 0x1F);
+    return (b & 0x80000000u) | ((b >> 16) & 0x7F) << 24 | (b >> 23 & 0xFF) << 16 | (b & 0xFFFF);
+}
+
+/* ---- MVMUL at every fidelity level ---- */
+
+struct mm_case {
+    enum style st;
+    bool fp32_dst;
+};
+
+/* Dst[8x16] += SrcB[8x16] @ SrcA[16x16], `phases` MVMULs with FidelityIncr 1 in ADDR_MOD 0. */
+static void mvmul_case(struct mm_case c, unsigned phases)
+{
+    float a[16][16], b[8][16];
+    for (unsigned k = 0; k < 16; k++)
+        for (unsigned j = 0; j < 16; j++)
+            t->src.bank[0][0].cell[k][j] = src_cell(c.st, &a[k][j]);
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned k = 0; k < 16; k++)
+            t->src.bank[1][0].cell[i][k] = src_cell(c.st, &b[i][k]);
+    enum out o = c.fp32_dst ? O_FP32 : c.st == FP16 ? O_FP16 : O_BF16;
+    /* initial Dst: rows 0..7 hold values of the output format */
+    double d[8][16];
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned j = 0; j < 16; j++) {
+            float v;
+            src_cell(c.st == FP16 ? FP16 : BF16, &v);
+            union { uint32_t u; float f; } u = {.f = v};
+            uint32_t ob = o == O_FP32 ? u.u : o == O_BF16 ? u.u >> 16 : round_to(v, O_FP16);
+            d[i][j] = bits_value(ob, o);
+            if (o == O_FP32)
+                dest_write32(t, i, j, to_dst(ob, o));
+            else
+                dest_write16(t, i, j, (uint16_t)to_dst(ob, o));
+            t->dest.row_valid[o == O_FP32 ? dest_adj32(i, false, false) : i] = true;
+            if (o == O_FP32)
+                t->dest.row_valid[dest_adj32(i, false, false) + 8] = true;
+        }
+    setc(CFG_DESC(ab, ALU_FORMAT_SPEC_REG0_SrcA), c.st == FP16 ? DF_FP16 : c.st == TF32 ? DF_TF32 : DF_BF16);
+    setc(CFG_DESC(ab, ALU_ACC_CTRL_Fp32_enabled), c.fp32_dst);
+    setth(THCFG_DESC(ab, ADDR_MOD_DST_SEC0_FidelityIncr), 1);
+    uint32_t w[4];
+    for (unsigned p = 0; p < phases; p++)
+        w[p] = mvmul(0, 0);
+    cr_assert_eq(run(w, phases), ERR_NONE, "%s", t->err.text);
+    for (unsigned p = 0; p < phases; p++)
+        for (unsigned i = 0; i < 8; i++)
+            for (unsigned j = 0; j < 16; j++) {
+                double s = d[i][j];
+                for (unsigned k = 0; k < 16; k++)
+                    s += fid_b(b[i][k], p) * fid_a(a[k][j], p);
+                d[i][j] = bits_value(round_to(s, o), o);
+            }
+    unsigned bad = 0;
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned j = 0; j < 16; j++) {
+            uint32_t want = to_dst(round_to(d[i][j], o), o);
+            uint32_t got = o == O_FP32 ? dest_read32(t, i, j) : dest_read16(t, i, j);
+            if (got != want && bad++ < 3)
+                cr_expect_eq(got, want, "style %d fp32 %d phases %u [%u][%u]: got 0x%x want 0x%x",
+                             c.st, c.fp32_dst, phases, i, j, got, want);
+        }
+    cr_expect_eq(bad, 0, "%u mismatches", bad);
+    cr_expect_eq(t->fpu.rwc[0].fidelity, phases & 3);
+}
+
+static void every_fidelity(struct mm_case c)
+{
+    for (unsigned phases = 1; phases <= 4; phases++) {
+        tile_destroy(t);
+        start(ab == TT_ARCH_WH ? ARCH_WORMHOLE : ARCH_BLACKHOLE);
+        mvmul_case(c, phases);
+    }
+}
+
+Test(fpu, mvmul_bf16_bf16_dst) { every_fidelity((struct mm_case){BF16, false}); }
+Test(fpu, mvmul_bf16_fp32_dst) { every_fidelity((struct mm_case){BF16, true}); }
+Test(fpu, mvmul_fp16_fp16_dst) { every_fidelity((struct mm_case){FP16, false}); }
+Test(fpu, mvmul_fp16_fp32_dst) { every_fidelity((struct mm_case){FP16, true}); }
+Test(fpu, mvmul_tf32_bf16_dst) { every_fidelity((struct mm_case){TF32, false}); }
+Test(fpu, mvmul_tf32_fp32_dst) { every_fidelity((struct mm_case){TF32, true}); }
+Test(fpu_wh, mvmul_bf16_fp32_dst) { every_fidelity((struct mm_case){BF16, true}); }
+
+/* ---- element-wise ---- */
+
+/* SrcA/SrcB rows 0..7 random BF16 cells; a[][], b[][] their values. */
+static void random_ab(enum style st, float a[8][16], float b[8][16])
+{
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned j = 0; j < 16; j++) {
+            t->src.bank[0][0].cell[i][j] = src_cell(st, &a[i][j]);
+            t->src.bank[1][0].cell[i][j] = src_cell(st, &b[i][j]);
+        }
+}
+
+static uint32_t dst16(unsigned row, unsigned col) { return dest_read16(t, row, col); }
+
+Test(fpu, elwadd_elwsub_elwmul_bf16)
+{
+    float a[8][16], b[8][16];
+    random_ab(BF16, a, b);
+    uint32_t w[] = {
+        TT_OP_ELWADD_BH(0, 0, 0, 0, 0, 0, 0),  /* Dst[0..7]   = A + B */
+        TT_OP_ELWSUB_BH(0, 0, 1, 0, 0, 0, 8),  /* Dst[8..15] += A - B (undefined rows: 0) */
+        TT_OP_ELWMUL_BH(0, 0, 0, 0, 0, 16),    /* Dst[16..23] += A * B, phase 0 */
+        TT_OP_ELWADD_BH(0, 0, 0, 1, 0, 0, 24), /* B row 0 broadcast */
+        TT_OP_ELWADD_BH(0, 0, 0, 0, 1, 0, 32), /* B column 0 broadcast */
+    };
+    cr_assert_eq(run(w, 5), ERR_NONE, "%s", t->err.text);
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned j = 0; j < 16; j++) {
+            cr_expect_eq(dst16(i, j), to_dst(round_to((double)a[i][j] + b[i][j], O_BF16), O_BF16));
+            cr_expect_eq(dst16(8 + i, j), to_dst(round_to((double)a[i][j] - b[i][j], O_BF16), O_BF16));
+            cr_expect_eq(dst16(16 + i, j),
+                         to_dst(round_to(fid_a(a[i][j], 0) * fid_b(b[i][j], 0), O_BF16), O_BF16));
+            cr_expect_eq(dst16(24 + i, j), to_dst(round_to((double)a[i][j] + b[0][j], O_BF16), O_BF16));
+            cr_expect_eq(dst16(32 + i, j), to_dst(round_to((double)a[i][j] + b[i][0], O_BF16), O_BF16));
+        }
+}
+
+Test(fpu, elwmul_four_phases_fp32_dst)
+{
+    /* HiFi4 element-wise product into FP32: the four phases cover every multiplied bit */
+    float a[8][16], b[8][16];
+    random_ab(TF32, a, b);
+    setc(CFG_DESC(ab, ALU_FORMAT_SPEC_REG0_SrcA), DF_TF32);
+    setc(CFG_DESC(ab, ALU_ACC_CTRL_Fp32_enabled), 1);
+    setth(THCFG_DESC(ab, ADDR_MOD_DST_SEC2_FidelityIncr), 1);
+    uint32_t e = TT_OP_ELWMUL_BH(0, 0, 0, 0, 2, 0);
+    uint32_t w[] = {e, e, e, e};
+    cr_assert_eq(run(w, 4), ERR_NONE, "%s", t->err.text);
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned j = 0; j < 16; j++) {
+            double d = 0;
+            for (unsigned p = 0; p < 4; p++)
+                d = bits_value(round_to(d + fid_a(a[i][j], p) * fid_b(b[i][j], p), O_FP32), O_FP32);
+            cr_expect_eq(dest_read32(t, i, j), to_dst(round_to(d, O_FP32), O_FP32), "[%u][%u]", i, j);
+        }
+    cr_expect_eq(t->fpu.st.mul_phase[0] + t->fpu.st.mul_phase[3], 2);
+}
+
+Test(fpu, elwadd_odd_fidelity_phase_divides_by_32)
+{
+    float a[8][16], b[8][16];
+    random_ab(BF16, a, b);
+    setth(THCFG_DESC(ab, FIDELITY_BASE_Phase), 1);
+    uint32_t w[] = {TT_OP_ELWADD_BH(0, 0, 0, 0, 0, 0, 0)};
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    for (unsigned j = 0; j < 16; j++)
+        cr_expect_eq(dst16(3, j), to_dst(round_to(((double)a[3][j] + b[3][j]) / 32, O_BF16), O_BF16));
+}
+
+/* ---- DOTPV, GAPOOL, broadcast MVMUL ---- */
+
+/* Reference A @ B for SrcB rows r0.. and SrcA rows 0..15 at phase 0 into BF16. */
+static void check_matmul_rows(float a[16][16], float b[8][16], unsigned nrows, unsigned step,
+                              unsigned dst0, bool bcast)
+{
+    for (unsigned i = 0; i < nrows; i += step)
+        for (unsigned j = 0; j < 16; j++) {
+            double s = 0;
+            for (unsigned k = 0; k < 16; k++)
+                s += fid_b(b[bcast ? 0 : i][k], 0) * fid_a(a[k][j], 0);
+            cr_expect_eq(dst16(dst0 + i, j), to_dst(round_to(s, O_BF16), O_BF16), "row %u col %u",
+                         dst0 + i, j);
+        }
+}
+
+static void random_matrices(float a[16][16], float b[8][16])
+{
+    for (unsigned k = 0; k < 16; k++)
+        for (unsigned j = 0; j < 16; j++)
+            t->src.bank[0][0].cell[k][j] = src_cell(BF16, &a[k][j]);
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned k = 0; k < 16; k++)
+            t->src.bank[1][0].cell[i][k] = src_cell(BF16, &b[i][k]);
+}
+
+Test(fpu, dotpv_gapool_and_broadcast_mvmul)
+{
+    float a[16][16], b[8][16];
+    random_matrices(a, b);
+    uint32_t w[] = {
+        TT_OP_DOTPV_BH(0, 0, 0, 0),       /* rows 0..7 */
+        TT_OP_GAPOOL(0, 0, 0, 12),        /* 4 rows, aligned to 4: rows 12..15 */
+        TT_OP_MVMUL_BH(0, 0, 1, 0, 16),   /* broadcast SrcB row 0: rows 16, 18, 20, 22 */
+    };
+    cr_assert_eq(run(w, 3), ERR_NONE, "%s", t->err.text);
+    check_matmul_rows(a, b, 8, 1, 0, false);
+    check_matmul_rows(a, b, 4, 1, 12, false);
+    check_matmul_rows(a, b, 7, 2, 16, true);
+    cr_expect(!t->dest.row_valid[17] && !t->dest.row_valid[19], "odd rows are not written");
+    cr_expect(!t->dest.row_valid[11] && !t->dest.row_valid[23]);
+}
+
+/* ---- integers ---- */
+
+static uint32_t int8_cell(int v) { return (uint32_t)(v < 0) << 18 | (uint32_t)abs(v) << 8 | (v ? 16u : 0u); }
+
+Test(fpu, int8_matmul_four_phases_is_exact)
+{
+    /* INT8_math_enabled: Dst is Integer "32"; the four phases take SrcA magnitude bits 7..5 /
+     * 4..0 and SrcB bits 9..4 / 3..0, so their sum is the exact product for |v| <= 255. */
+    int a[16][16], b[8][16];
+    for (unsigned k = 0; k < 16; k++)
+        for (unsigned j = 0; j < 16; j++) {
+            a[k][j] = (int)(rnd() % 511) - 255;
+            t->src.bank[0][0].cell[k][j] = int8_cell(a[k][j]);
+        }
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned k = 0; k < 16; k++) {
+            b[i][k] = (int)(rnd() % 511) - 255;
+            t->src.bank[1][0].cell[i][k] = int8_cell(b[i][k]);
+        }
+    setc(CFG_DESC(ab, ALU_ACC_CTRL_INT8_math_enabled), 1);
+    setth(THCFG_DESC(ab, ADDR_MOD_DST_SEC0_FidelityIncr), 1);
+    uint32_t w[] = {mvmul(0, 0), mvmul(0, 0), mvmul(0, 0), mvmul(0, 0)};
+    cr_assert_eq(run(w, 4), ERR_NONE, "%s", t->err.text);
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned j = 0; j < 16; j++) {
+            int64_t s = 0;
+            for (unsigned k = 0; k < 16; k++)
+                s += b[i][k] * a[k][j];
+            uint32_t sm = s < 0 ? 0x80000000u | (uint32_t)-s : (uint32_t)s;
+            cr_expect_eq(dest_read32(t, i, j), to_dst(sm, O_FP32), "[%u][%u] = %lld", i, j, (long long)s);
+        }
+}
+
+Test(fpu, int8_elwadd_saturates_with_dst)
+{
+    setc(CFG_DESC(ab, ALU_ACC_CTRL_INT8_math_enabled), 1);
+    for (unsigned j = 0; j < 16; j++) {
+        t->src.bank[0][0].cell[0][j] = int8_cell(100);
+        t->src.bank[1][0].cell[0][j] = int8_cell(-30);
+    }
+    dest_write32(t, 0, 0, to_dst(0x7FFFFFF0u, O_FP32)); /* 2^31 - 16 */
+    t->dest.row_valid[0] = t->dest.row_valid[8] = true;
+    uint32_t w[] = {TT_OP_ELWADD_BH(0, 0, 1, 0, 0, 0, 0)};
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(dest_read32(t, 0, 0), to_dst(0x7FFFFFFFu, O_FP32), "saturates at 2^31 - 1");
+    cr_expect_eq(dest_read32(t, 0, 1), to_dst(70, O_FP32), "undefined Dst reads as 0");
+}
+
+/* ---- GMPOOL ---- */
+
+Test(fpu, gmpool_column_max_into_undefined_dst)
+{
+    /* SrcB row 0 holds 1.0 (no scaling); Dst rows 4..7 undefined (-inf): row 4 gets the column
+     * maxima of SrcA rows 0..15, rows 5..7 get zero. */
+    float a[16][16];
+    for (unsigned k = 0; k < 16; k++)
+        for (unsigned j = 0; j < 16; j++)
+            t->src.bank[0][0].cell[k][j] = src_cell(BF16, &a[k][j]);
+    for (unsigned i = 0; i < 16; i++)
+        t->src.bank[1][0].cell[0][i] = 127; /* 1.0: exponent 127, mantissa 0 */
+    uint32_t w[] = {TT_OP_GMPOOL(0, 0, 0, 0, 5)}; /* row 5 & 0x3FC = 4 */
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    for (unsigned j = 0; j < 16; j++) {
+        float m = a[0][j];
+        for (unsigned k = 1; k < 16; k++)
+            if (a[k][j] > m)
+                m = a[k][j];
+        union { float f; uint32_t u; } u = {.f = m};
+        cr_expect_eq(dst16(4, j), to_dst(u.u >> 16, O_BF16), "column %u", j);
+        for (unsigned i = 5; i < 8; i++)
+            cr_expect_eq(dst16(i, j), 0);
+    }
+}
+
+Test(fpu, gmpool_keeps_a_larger_dst_value)
+{
+    for (unsigned k = 0; k < 16; k++)
+        for (unsigned j = 0; j < 16; j++)
+            t->src.bank[0][0].cell[k][j] = 127; /* 1.0 */
+    for (unsigned i = 0; i < 16; i++)
+        t->src.bank[1][0].cell[0][i] = 127;
+    dest_write16(t, 0, 0, (uint16_t)to_dst(0x4000, O_BF16)); /* 2.0 */
+    dest_write16(t, 0, 1, (uint16_t)to_dst(0x3F00, O_BF16)); /* 0.5 */
+    t->dest.row_valid[0] = true;
+    uint32_t w[] = {TT_OP_GMPOOL(0, 0, 0, 0, 0)};
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(dst16(0, 0), to_dst(0x4000, O_BF16));
+    cr_expect_eq(dst16(0, 1), to_dst(0x3F80, O_BF16));
+}
+
+/* ---- data movement ---- */
+
+static uint32_t bf16_src(uint32_t b) { return (b >> 15) << 18 | (b & 0x7F) << 11 | (b >> 7 & 0xFF); }
+
+Test(fpu, mova2d_movb2d_and_broadcasts)
+{
+    for (unsigned r = 0; r < 16; r++)
+        for (unsigned c = 0; c < 16; c++) {
+            t->src.bank[0][0].cell[r][c] = bf16_src(0x3F80 + r * 16 + c);
+            t->src.bank[1][0].cell[r][c] = bf16_src(0x4080 + r * 16 + c);
+        }
+    uint32_t w[] = {
+        TT_OP_MOVA2D_BH(0, 8, 0, 1, 16),   /* SrcA rows 8..15 -> Dst rows 16..23 */
+        TT_OP_MOVB2D_BH(0, 4, 0, 4, 32),   /* mode 4: SrcB rows 4..7 -> Dst 32..35 */
+        TT_OP_MOVB2D_BH(0, 5, 0, 2, 40),   /* mode 2: SrcB row 5 to 8 rows 40..47 */
+        TT_OP_MOVB2D_BH(0, 6, 0, 1, 48),   /* mode 1: SrcB row 6, column 0, to row 48 */
+    };
+    cr_assert_eq(run(w, 4), ERR_NONE, "%s", t->err.text);
+    for (unsigned c = 0; c < 16; c++) {
+        for (unsigned r = 0; r < 8; r++) {
+            cr_expect_eq(dst16(16 + r, c), to_dst(0x3F80 + (8 + r) * 16 + c, O_BF16));
+            cr_expect_eq(dst16(40 + r, c), to_dst(0x4080 + 5 * 16 + c, O_BF16));
+        }
+        for (unsigned r = 0; r < 4; r++)
+            cr_expect_eq(dst16(32 + r, c), to_dst(0x4080 + (4 + r) * 16 + c, O_BF16));
+        cr_expect_eq(dst16(48, c), to_dst(0x4080 + 6 * 16, O_BF16));
+    }
+}
+
+Test(fpu, movd2a_movd2b_movb2a)
+{
+    for (unsigned r = 0; r < 8; r++)
+        for (unsigned c = 0; c < 16; c++) {
+            dest_write16(t, r, c, (uint16_t)to_dst(0x3C00 + r * 16 + c, O_BF16));
+            t->dest.row_valid[r] = true;
+        }
+    t->src.bank[1][0].cell[40][3] = 0x12300; /* exponent 0: flushed by MOVB2A */
+    t->src.bank[1][0].cell[41][3] = bf16_src(0x4321);
+    uint32_t w[] = {
+        TT_OP_MOVD2A_BH(0, 20, 0, 1, 4),  /* Dst rows 4..7 -> SrcA rows 20..23 */
+        TT_OP_MOVD2B_BH(0, 33, 0, 0, 2),  /* Dst row 2 -> SrcB row 33 */
+        TT_OP_MOVB2A_BH(10, 0, 1, 40),    /* SrcB rows 40..43 -> SrcA rows 8..11 */
+    };
+    cr_assert_eq(run(w, 3), ERR_NONE, "%s", t->err.text);
+    for (unsigned c = 0; c < 16; c++) {
+        for (unsigned r = 0; r < 4; r++)
+            cr_expect_eq(t->src.bank[0][0].cell[20 + r][c], bf16_src(0x3C00 + (4 + r) * 16 + c));
+        cr_expect_eq(t->src.bank[1][0].cell[33][c], bf16_src(0x3C00 + 2 * 16 + c));
+    }
+    cr_expect_eq(t->src.bank[0][0].cell[8][3], 0, "denormal flushed");
+    cr_expect_eq(t->src.bank[0][0].cell[9][3], bf16_src(0x4321));
+}
+
+Test(fpu, movd2a_of_tf32_from_16bit_dst_is_undefined)
+{
+    setc(CFG_DESC(ab, ALU_FORMAT_SPEC_REG0_SrcA), DF_TF32);
+    uint32_t w[] = {TT_OP_MOVD2A_BH(0, 0, 0, 0, 0)};
+    cr_assert_eq(run(w, 1), ERR_UNDEF_BEHAVIOUR);
+    cr_expect_str_eq(t->err.text, "matrix unit, thread T0: MOVD2A of TF32 data from 16-bit Dst");
+}
+
+Test(fpu, transpose_shift_and_zerosrc)
+{
+    struct src_bank *A = &t->src.bank[0][0], *B = &t->src.bank[1][0];
+    for (unsigned r = 0; r < 64; r++)
+        for (unsigned c = 0; c < 16; c++) {
+            B->cell[r][c] = r * 16 + c;
+            A->cell[r][c] = 0x40000 | (r * 16 + c);
+        }
+    t->src.bank[0][1].cell[0][0] = 5;
+    t->fpu.last_srca_row = 32; /* SHIFTXA reads the block the last instruction used */
+    uint32_t w[] = {
+        TT_OP_TRNSPSRCB,
+        TT_OP_SHIFTXB_BH(0, 0, 2),   /* rotate row 2 left */
+        TT_OP_SHIFTXB_BH(0, 1, 3),   /* shift row 3 left, zero in */
+        TT_OP_SHIFTXA(2),            /* rows 32..47 shifted right into rows 0..15 */
+        TT_OP_ZEROSRC(1, 0, 0, 0, 1), /* SrcA, the unpackers' bank (1): -inf pattern */
+    };
+    t->src.unpack_bank[0] = 1;
+    cr_assert_eq(run(w, 5), ERR_NONE, "%s", t->err.text);
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned j = 0; j < 16; j++)
+            cr_expect_eq(B->cell[16 + i][j], (16 + j) * 16 + i, "transposed [%u][%u]", i, j);
+    for (unsigned c = 0; c < 16; c++) {
+        cr_expect_eq(B->cell[2][c], 2 * 16 + (c + 1) % 16);
+        cr_expect_eq(B->cell[3][c], c < 15 ? 3 * 16 + c + 1 : 0u);
+        cr_expect_eq(A->cell[5][c], c ? 0x40000u | ((32 + 5) * 16 + c - 1) : 0u);
+    }
+    cr_expect_eq(t->src.bank[0][1].cell[63][15], SRC_CELL_MASK);
+    cr_expect_eq(A->cell[20][0], 0x40000u | (20 * 16), "bank 0 untouched by ZEROSRC");
+}
+
+/* ---- ZEROACC ---- */
+
+static unsigned valid_rows(unsigned lo, unsigned hi)
+{
+    unsigned n = 0;
+    for (unsigned r = lo; r < hi; r++)
+        n += t->dest.row_valid[r];
+    return n;
+}
+
+Test(fpu, zeroacc_modes)
+{
+    memset(t->dest.row_valid, 1, sizeof t->dest.row_valid);
+    uint32_t w[] = {
+        TT_OP_ZEROACC_BH(0, 0, 0, 0, 5),    /* one row: 5 */
+        TT_OP_ZEROACC_BH(1, 0, 0, 0, 2),    /* 16 rows: 32..47 */
+        TT_OP_ZEROACC_BH(1, 1, 0, 0, 3),    /* 16 Dst32b rows 48..63: DstBits 96..111, 104..119 */
+        TT_OP_ZEROACC_BH(2, 0, 0, 0, 1),    /* high half: 512..1023 */
+        TT_OP_ZEROACC_BH(1, 0, 0, 0, 0x45), /* 16 rows, Imm10 & 0xff = 69 >= 64: nothing */
+    };
+    cr_assert_eq(run(w, 5), ERR_NONE, "%s", t->err.text);
+    cr_expect(!t->dest.row_valid[5]);
+    cr_expect_eq(valid_rows(0, 32), 31);
+    cr_expect_eq(valid_rows(32, 48), 0);
+    cr_expect_eq(valid_rows(48, 96), 48);
+    cr_expect_eq(valid_rows(96, 128), 0);
+    cr_expect_eq(valid_rows(128, 512), 384);
+    cr_expect_eq(valid_rows(512, 1024), 0);
+    uint32_t all[] = {TT_OP_ZEROACC_BH(3, 0, 0, 0, 0)};
+    tile_destroy(t);
+    start(ARCH_BLACKHOLE);
+    memset(t->dest.row_valid, 1, sizeof t->dest.row_valid);
+    cr_assert_eq(run(all, 1), ERR_NONE);
+    cr_expect_eq(valid_rows(0, 1024), 0);
+}
+
+Test(fpu_wh, zeroacc_revert_is_undefined)
+{
+    uint32_t w[] = {TT_OP_ZEROACC_WH(0, 3, 1, 0, 0)};
+    cr_assert_eq(run(w, 1), ERR_UNDEF_BEHAVIOUR);
+    cr_expect(strstr(t->err.text, "ZEROACC with Revert set") != NULL, "%s", t->err.text);
+}
+
+/* ---- RWCs, ADDR_MOD, bank hand-over ---- */
+
+Test(fpu, addr_mod_increments_crs_and_clears)
+{
+    /* slot 5: SrcA += 8 (CR), SrcB += 2, Dst += 16 with DestCToCR; slot 6: clear everything */
+    setth(THCFG_DESC(ab, ADDR_MOD_AB_SEC5_SrcAIncr), 8);
+    setth(THCFG_DESC(ab, ADDR_MOD_AB_SEC5_SrcACR), 1);
+    setth(THCFG_DESC(ab, ADDR_MOD_AB_SEC5_SrcBIncr), 2);
+    setth(THCFG_DESC(ab, ADDR_MOD_DST_SEC5_DestIncr), 16);
+    setth(THCFG_DESC(ab, ADDR_MOD_DST_SEC5_DestCToCR), 1);
+    setth(THCFG_DESC(ab, ADDR_MOD_AB_SEC6_SrcAClear), 1);
+    setth(THCFG_DESC(ab, ADDR_MOD_AB_SEC6_SrcBClear), 1);
+    setth(THCFG_DESC(ab, ADDR_MOD_DST_SEC6_DestClear), 1);
+    uint32_t w[] = {TT_OP_SETRWC(0, 0, 0, 0, 0, 0, 3, 1, 0, 0, 1, 1, 1), /* Dst 3, SrcB 1, SrcA 0 */
+                    TT_OP_INCRWC(0, 0, 0, 1, 1, 4),
+                    mvmul(5, 0), mvmul(5, 0)};
+    cr_assert_eq(run(w, 4), ERR_NONE, "%s", t->err.text);
+    const struct fpu_rwc *r = &t->fpu.rwc[0];
+    /* SrcACR: SrcA_Cr += 8, SrcA = SrcA_Cr, so the INCRWC's +4 (to SrcA only) is dropped */
+    cr_expect_eq(r->srca, 16);
+    cr_expect_eq(r->srca_cr, 16);
+    cr_expect_eq(r->srcb, 2 + 2 + 2);
+    cr_expect_eq(r->dst, 4 + 16 + 16);
+    cr_expect_eq(r->dst_cr, 36);
+    uint32_t w2[] = {mvmul(6, 0)};
+    tile_destroy(t);
+    start(ARCH_BLACKHOLE);
+    t->fpu.rwc[0] = (struct fpu_rwc){.dst = 40, .srca = 16, .srcb = 8, .srca_cr = 16};
+    setth(THCFG_DESC(ab, ADDR_MOD_AB_SEC6_SrcAClear), 1);
+    setth(THCFG_DESC(ab, ADDR_MOD_AB_SEC6_SrcBClear), 1);
+    setth(THCFG_DESC(ab, ADDR_MOD_DST_SEC6_DestClear), 1);
+    cr_assert_eq(run(w2, 1), ERR_NONE, "%s", t->err.text);
+    r = &t->fpu.rwc[0];
+    cr_expect(r->srca == 0 && r->srcb == 0 && r->dst == 0 && r->srca_cr == 0);
+}
+
+Test(fpu_wh, addr_mod_set_base_selects_the_upper_slots)
+{
+    /* WH: AddrMod 1 with ADDR_MOD_SET_Base reads slot 5 */
+    setth(&thcfg_fields_wh[THCFGF_WH_ADDR_MOD_SET_Base], 1);
+    setth(THCFG_DESC(ab, ADDR_MOD_DST_SEC5_DestIncr), 8);
+    setth(THCFG_DESC(ab, ADDR_MOD_DST_SEC1_DestIncr), 1);
+    uint32_t w[] = {mvmul(1, 0)};
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(t->fpu.rwc[0].dst, 8);
+}
+
+Test(fpu, flips_and_cleardvalid_hand_banks_back)
+{
+    t->src.bank[0][1].client = t->src.bank[1][1].client = SRC_CLIENT_MATRIX;
+    uint32_t w[] = {TT_OP_MVMUL_BH(1, 1, 0, 0, 0),         /* flips both: banks 0 back */
+                    TT_OP_CLEARDVALID(0, 1, 1, 0)};         /* SrcA bank 1 back, keep reading */
+    cr_assert_eq(run(w, 2), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(t->src.bank[0][0].client, SRC_CLIENT_UNPACKERS);
+    cr_expect_eq(t->src.bank[1][0].client, SRC_CLIENT_UNPACKERS);
+    cr_expect_eq(t->src.bank[0][1].client, SRC_CLIENT_UNPACKERS);
+    cr_expect_eq(t->src.bank[1][1].client, SRC_CLIENT_MATRIX);
+    cr_expect_eq(t->src.fpu_bank[0], 1, "KeepReadingSameSrc");
+    cr_expect_eq(t->src.fpu_bank[1], 1);
+}
+
+Test(fpu, clr_dvalid_disable_keeps_the_bank)
+{
+    setth(THCFG_DESC(ab, CLR_DVALID_SrcA_Disable), 1);
+    uint32_t w[] = {TT_OP_MVMUL_BH(0, 1, 0, 0, 0), TT_OP_CLEARDVALID(0, 0, 0, 1)};
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(t->src.bank[0][0].client, SRC_CLIENT_MATRIX);
+    cr_expect_eq(t->src.fpu_bank[0], 1);
+    cr_assert_eq(run(w + 1, 1), ERR_NONE, "%s", t->err.text);
+}
+
+/* ---- timing ---- */
+
+/* K MVMULs over N rotating 8-row Dst blocks. A block written at c can be read again at c + 5
+ * (WH:Dst.md: unreadable for the next four cycles), so with N <= 5 the i-th MVMUL issues at
+ * 5 * (i / N) + i % N after the first, and with N >= 5 at i. */
+static void rotation(unsigned nblocks, unsigned k)
+{
+    uint32_t w[40];
+    for (unsigned i = 0; i < k; i++)
+        w[i] = mvmul(0, 8 * (i % nblocks));
+    cr_assert_eq(run(w, k), ERR_NONE, "%s", t->err.text);
+    uint64_t c0 = ilog.e[0].cycle;
+    uint64_t stalls = 0;
+    for (unsigned i = 0; i < k; i++) {
+        uint64_t want = nblocks >= 5 ? i : 5 * (i / nblocks) + i % nblocks;
+        cr_expect_eq(ilog.e[i].cycle - c0, want, "%u blocks: MVMUL %u at +%llu, want +%llu", nblocks,
+                     i, (unsigned long long)(ilog.e[i].cycle - c0), (unsigned long long)want);
+        if (i)
+            stalls += ilog.e[i].cycle - ilog.e[i - 1].cycle - 1;
+    }
+    const struct thread_stats *s = &t->thread[0].st;
+    cr_expect_eq(s->stall[GS_DEST_HAZARD], stalls, "every lost cycle is charged to the Dest hazard");
+    if (nblocks < 5)
+        cr_expect_eq(s->stall_detail[GS_DEST_HAZARD][0], (5 - nblocks) * ((k - 1) / nblocks),
+                     "each revisit of block 0 waits 5 - N cycles");
+    cr_expect_eq(t->fpu.st.issued, k);
+}
+
+Test(fpu, mvmul_one_block_issues_every_5_cycles) { rotation(1, 12); }
+Test(fpu, mvmul_two_blocks) { rotation(2, 12); }
+Test(fpu, mvmul_four_blocks_lose_one_cycle_in_five) { rotation(4, 20); }
+Test(fpu, mvmul_five_blocks_sustain_one_per_cycle) { rotation(5, 30); }
+Test(fpu, mvmul_eight_blocks_sustain_one_per_cycle) { rotation(8, 32); }
+Test(fpu_wh, mvmul_four_blocks_lose_one_cycle_in_five) { rotation(4, 20); }
+
+Test(fpu, stallwait_on_matrix_unit_busy)
+{
+    /* BH C4 (WH C7): the thread has an instruction in the matrix unit; MVMUL at c is in it
+     * until c + 5; the condition is seen clear at c + 5 and DMANOP (B0) issues at c + 6. */
+    uint32_t sw = TT_OP_STALLWAIT_BH(1, 1u << 4);
+    uint32_t w[] = {mvmul(0, 0), sw, TT_OP_DMANOP};
+    cr_assert_eq(run(w, 3), ERR_NONE, "%s", t->err.text);
+    uint64_t c = issue_log_cycle(&ilog, 0, w[0], 0);
+    cr_expect_eq(issue_log_cycle(&ilog, 0, TT_OP_DMANOP, 0), c + 6);
+    cr_expect_eq(t->cycles, c + 6 + 1, "the run ends after the last instruction");
+}
+
+static uint64_t gap_after(uint32_t first, uint32_t second)
+{
+    uint32_t w[] = {first, second};
+    cr_assert_eq(run(w, 2), ERR_NONE, "%s", t->err.text);
+    return ilog.e[1].cycle - ilog.e[0].cycle;
+}
+
+Test(fpu, movd2a_lets_only_movd2a_or_movb2a_next)
+{
+    cr_expect_eq(gap_after(TT_OP_MOVD2A_BH(0, 0, 0, 0, 0), TT_OP_ELWADD_BH(0, 0, 0, 0, 0, 0, 64)), 2);
+    cr_expect_eq(t->thread[0].st.stall[GS_HAZARD], 1);
+}
+Test(fpu, movd2a_then_movb2a_back_to_back)
+{
+    cr_expect_eq(gap_after(TT_OP_MOVD2A_BH(0, 0, 0, 0, 0), TT_OP_MOVB2A_BH(1, 0, 0, 0)), 1);
+}
+Test(fpu, movd2b_holds_others_three_cycles)
+{
+    cr_expect_eq(gap_after(TT_OP_MOVD2B_BH(0, 0, 0, 0, 0), TT_OP_ZEROSRC(0, 0, 0, 0, 1)), 4);
+}
+Test(fpu, shiftxb_issues_every_other_cycle)
+{
+    cr_expect_eq(gap_after(TT_OP_SHIFTXB_BH(0, 0, 0), TT_OP_SHIFTXB_BH(0, 0, 1)), 2);
+}
+Test(fpu, mova2d_holds_dst_readers_three_cycles)
+{
+    /* MOVA2D writes rows 16..23; MVMUL reads rows 0..7, yet waits (the listed readers wait
+     * regardless of where they read) */
+    cr_expect_eq(gap_after(TT_OP_MOVA2D_BH(0, 0, 0, 1, 16), mvmul(0, 0)), 4);
+}
+Test(fpu, mova2d_does_not_hold_elwadd)
+{
+    cr_expect_eq(gap_after(TT_OP_MOVA2D_BH(0, 0, 0, 1, 16), TT_OP_ELWADD_BH(0, 0, 0, 0, 0, 0, 0)), 1);
+}
+
+Test(fpu, mvmul_waits_for_the_banks)
+{
+    /* SrcA bank 0 belongs to the unpackers; T1 hands it over with SETDVALID after 10 DMANOPs.
+     * T0's MVMUL issues the cycle after SETDVALID, every cycle before charged to src_not_valid
+     * (detail 0: SrcA). */
+    t->src.bank[0][0].client = SRC_CLIENT_UNPACKERS;
+    uint32_t w1[12];
+    for (unsigned i = 0; i < 10; i++)
+        w1[i] = TT_OP_DMANOP;
+    w1[10] = TT_OP_SETDVALID(0, 1);
+    struct prog p = prog_at(t, KBASE + 0x4000);
+    for (unsigned i = 0; i < 11; i++)
+        emit(&p, TTINSN(w1[i]));
+    emit_exit(&p);
+    tile_start_core(t, 1, KBASE + 0x4000);
+    uint32_t w0[] = {mvmul(0, 0)};
+    cr_assert_eq(run(w0, 1), ERR_NONE, "%s", t->err.text);
+    uint64_t s = issue_log_cycle(&ilog, 1, TT_OP_SETDVALID(0, 1), 0);
+    cr_expect_eq(issue_log_cycle(&ilog, 0, w0[0], 0), s + 1);
+    cr_expect_gt(t->thread[0].st.stall[GS_SRC_NOT_VALID], 5);
+    cr_expect_eq(t->thread[0].st.stall_detail[GS_SRC_NOT_VALID][0], t->thread[0].st.stall[GS_SRC_NOT_VALID]);
+}
+
+Test(fpu, one_instruction_per_cycle_from_all_threads)
+{
+    /* T0 and T1 push 8 MVMULs each to their own 8 blocks: 16 issues in 16 consecutive cycles */
+    uint32_t w0[8], w1[8];
+    for (unsigned i = 0; i < 8; i++) {
+        w0[i] = mvmul(0, 8 * i);
+        w1[i] = mvmul(0, 64 + 8 * i);
+    }
+    struct prog p = prog_at(t, KBASE + 0x4000);
+    for (unsigned i = 0; i < 8; i++)
+        emit(&p, TTINSN(w1[i]));
+    emit_exit(&p);
+    tile_start_core(t, 1, KBASE + 0x4000);
+    cr_assert_eq(run(w0, 8), ERR_NONE, "%s", t->err.text);
+    cr_assert_eq(ilog.n, 16);
+    for (unsigned i = 1; i < 16; i++)
+        cr_expect_eq(ilog.e[i].cycle, ilog.e[0].cycle + i);
+    cr_expect_gt(t->thread[0].st.stall[GS_ARBITRATION] + t->thread[1].st.stall[GS_ARBITRATION], 6);
+}

@@ -1,0 +1,67 @@
+/* The Matrix Unit (FPU) (WH:MatrixUnit.md; Blackhole has no page of its own and tensim takes the
+ * Wormhole pages with Blackhole's encodings): its instructions, the per-thread RWCs and ADDR_MOD
+ * slots, SrcA/SrcB bank hand-over, the Dst read-after-write hazard and the follow-up
+ * restrictions of the data-movement instructions.
+ *
+ * Files: fpu.c (the unit interface, decoding, RWCs, timing), fpu_math.c (MVMUL, DOTPV, GAPOOL,
+ * GMPOOL, ELWMUL, ELWADD, ELWSUB), fpu_move.c (MOV*, ZEROACC, ZEROSRC, SHIFTXA/B, TRNSPSRCB),
+ * fpu_numerics.c (exact accumulation and the rounding into Dst formats). docs/fpu.md lists every
+ * numeric rule and docs/timing-model.md "Matrix unit (FPU)" every latency, with their sources.
+ *
+ * The functional effect of an instruction happens in the cycle it issues (as for the other
+ * units); its latency is what other observers see: the Dst block it writes cannot be read by a
+ * matrix-unit instruction until issue + latency, and STALLWAIT's "matrix unit busy" condition
+ * (BH C4, WH C7) holds for the thread until then. */
+#ifndef TENSIM_UNITS_FPU_H
+#define TENSIM_UNITS_FPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "unit.h"
+
+#define FPU_THREADS 3
+#define FPU_DEST_BLOCKS 128 /* 1024 DstBits rows in aligned blocks of 8 */
+
+/* RWCs (WH:RWCs.md), one set per Tensix thread. Widths: Dst 10 bits, SrcA/SrcB 6, FidelityPhase
+ * 2, ExtraAddrModBit 1; every update wraps at the width. */
+struct fpu_rwc {
+    uint16_t dst, dst_cr;
+    uint8_t srca, srca_cr, srcb, srcb_cr;
+    uint8_t fidelity;
+    uint8_t extra_addr_mod_bit;
+};
+
+struct fpu_stats {
+    uint64_t issued;          /* instructions accepted (one per cycle at most) */
+    uint64_t busy_cycles;     /* cycles with at least one instruction in the pipeline */
+    uint64_t mul_phase[4];    /* MVMUL/DOTPV/GAPOOL/ELWMUL issued, by fidelity phase */
+    uint64_t dst_rows_written;
+};
+
+struct fpu_state {
+    struct fpu_rwc rwc[FPU_THREADS];
+    uint64_t thread_busy_until[FPU_THREADS]; /* the thread has an instruction in the pipeline */
+    uint64_t busy_until;                     /* any thread (statistics) */
+    uint64_t busy_since;                     /* start of the current busy stretch */
+    uint64_t block_free[FPU_DEST_BLOCKS];    /* first cycle the block may be read again */
+    uint64_t shiftxb_until;   /* SHIFTXB: nothing is accepted before this cycle */
+    uint64_t movx2a_until;    /* MOVD2A/MOVB2A: only MOVD2A and MOVB2A before this cycle */
+    uint64_t movd2b_until;    /* MOVD2B: only MOVD2B before this cycle */
+    uint64_t mov2d_until;     /* MOVA2D/MOVB2D/MOVDBGA2D: the listed Dst readers wait */
+    uint8_t last_srca_row;    /* SHIFTXA's input block (WH:SHIFTXA.md hardware bug) */
+    struct fpu_stats st;
+};
+
+extern const struct unit_desc fpu_unit_desc;
+
+void fpu_reset(struct fpu_state *f);
+
+/* STALLWAIT C4 (BH) / C7 (WH): thread th has an instruction in the matrix unit pipeline. */
+bool fpu_busy_for_thread(const struct tile *t, unsigned th);
+
+/* May the aligned 8-row block of DstBits that holds physical row `row` be read at cycle `now`?
+ * For the packers, which stall on the same hazard (WH:Dst.md "Instruction scheduling"). */
+bool dest_block_readable(const struct tile *t, unsigned row, uint64_t now);
+
+#endif

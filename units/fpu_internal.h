@@ -1,0 +1,159 @@
+/* Shared between the matrix unit's files (fpu.c, fpu_math.c, fpu_move.c, fpu_numerics.c); not
+ * for other units. */
+#ifndef TENSIM_UNITS_FPU_INTERNAL_H
+#define TENSIM_UNITS_FPU_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/tile.h"
+#include "fpu.h"
+
+static inline uint32_t fpu_bits(uint32_t w, unsigned hi, unsigned lo)
+{
+    return (w >> lo) & (0xFFFFFFFFu >> (31 - (hi - lo)));
+}
+
+/* Every matrix-unit instruction, by what it does. */
+enum fpu_kind {
+    FK_MVMUL, FK_DOTPV, FK_GAPOOL, FK_GMPOOL, FK_ELWMUL, FK_ELWADD, FK_ELWSUB,
+    FK_MOVD2A, FK_MOVD2B, FK_MOVA2D, FK_MOVDBGA2D, FK_MOVB2D, FK_MOVB2A,
+    FK_ZEROACC, FK_ZEROSRC, FK_TRNSPSRCB, FK_SHIFTXA, FK_SHIFTXB,
+    FK_SETRWC, FK_INCRWC, FK_CLEARDVALID, FK_CLREXPHIST, FK_GATESRCRST,
+    FK_LEGACY,      /* MFCONV3S1, CONV3S1, CONV3S2, APOOL3S1, APOOL3S2, MPOOL3S1, MPOOL3S2 */
+    FK_COUNT
+};
+
+/* How SrcA (and SrcB) data is interpreted (the functional models' SrcAStyle). */
+enum fpu_style { FPU_STYLE_BF16, FPU_STYLE_FP16, FPU_STYLE_TF32, FPU_STYLE_INT8 };
+
+/* An instruction word decoded for either architecture: the fields every kind uses, at their
+ * Blackhole or Wormhole positions (units/tensix.def). */
+struct fpu_insn {
+    uint32_t word;
+    enum fpu_kind kind;
+    unsigned addr_mod;         /* BH: 3 bits naming ADDR_MOD 0..7; WH: 2 bits */
+    unsigned dst_row;          /* DstRow / Imm10 */
+    unsigned src_row, srcb_row; /* SrcRow (or SrcARow), SrcBRow */
+    bool flip_a, flip_b, bcast_row, bcast_col0, add_dst, use_dst32_lo, argmax;
+    unsigned rows;             /* moves: 1, 4 or 8 */
+    /* ZEROACC */
+    unsigned za_mode;          /* ZEROACC_MODE_* */
+    bool za_dst32, za_revert;
+    /* SHIFTXA / SHIFTXB */
+    unsigned direction;
+    bool shift_in_zero;
+};
+
+/* The configuration an instruction of thread th reads: Config[StateID] and ThreadConfig[th]. */
+struct fpu_cfg {
+    unsigned bank;
+    unsigned srca_fmt;          /* ALU_FORMAT_SPEC_REG_SrcA_val if overridden, else REG0_SrcA */
+    bool fp16a_force;           /* ThreadConfig FP16A_FORCE_Enable */
+    bool int8_math, fp32_enabled, zero_flag_disabled_src;
+    unsigned math_offset;       /* ThreadConfig DEST_TARGET_REG_CFG_MATH_Offset */
+    unsigned regw_base;         /* DEST_REGW_BASE_Base */
+    unsigned fidelity_base;     /* ThreadConfig FIDELITY_BASE_Phase */
+    bool clr_dvalid_disable[2]; /* ThreadConfig CLR_DVALID_SrcA/SrcB_Disable */
+    bool remap, swizzle;        /* BH DEST_ACCESS_CFG (global) */
+};
+
+/* One instruction being executed (accept) or looked at (can_accept). */
+struct fpu_exec {
+    struct tile *t;
+    unsigned th;
+    struct fpu_insn in;
+    struct fpu_cfg cfg;
+    uint64_t written[2];        /* physical DstBits blocks written (bit per 8-row block) */
+};
+
+/* Which Dst rows an instruction reads (for the hazard check): rows row0 .. row0 + n - 1 of the
+ * Dst16b view, or of the Dst32b view when dst32. n == 0: no Dst read. `any_listed` marks the
+ * instructions MOVA2D/MOVB2D hold back (WH:MOVA2D.md "Instruction scheduling"). */
+struct fpu_dst_span {
+    unsigned row0, n;
+    bool dst32;
+};
+
+/* ---- fpu.c: shared helpers ---- */
+
+/* Dst row of an instruction before its alignment mask: the field plus the MATH offset, the Dst
+ * RWC and DEST_REGW_BASE (every Dst-addressing page). */
+unsigned fpu_dst_base(const struct fpu_exec *x, unsigned field);
+/* SrcAStyle and UseDst32b of the computing instructions (MVMUL.md and siblings). */
+void fpu_math_style(const struct fpu_exec *x, enum fpu_style *style, bool *dst32);
+/* SrcAStyle for the moves (MOVD2A.md): TF32/BF16/FP16 from SrcAFmt, FP16 when forced. */
+enum fpu_style fpu_fmt_style(unsigned srca_fmt);
+/* FidelityPhase: (RWC + FIDELITY_BASE_Phase) & 3. */
+unsigned fpu_phase(const struct fpu_exec *x);
+/* FlipSrcA/FlipSrcB of MVMUL, ELW*, GMPOOL, GAPOOL, DOTPV, SETRWC. */
+void fpu_flip(struct fpu_exec *x, bool flip_a, bool flip_b);
+/* ApplyAddrMod of WH:RWCs.md (update_fidelity false: ApplyPartialAddrMod). */
+void fpu_apply_addr_mod(struct fpu_exec *x, unsigned addr_mod);
+bool fpu_undef(struct fpu_exec *x, const char *what);
+
+/* Dst access in the Dst16b or Dst32b view, with the valid bits: a read of an undefined row
+ * gives `identity`; a write makes the row defined (WH:ZEROACC.md). */
+uint32_t fpu_dst_get(const struct fpu_exec *x, bool dst32, unsigned row, unsigned col,
+                     uint32_t identity);
+void fpu_dst_put(struct fpu_exec *x, bool dst32, unsigned row, unsigned col, uint32_t v);
+/* Mark one row undefined (ZEROACC). */
+void fpu_dst_undefine(struct fpu_exec *x, bool dst32, unsigned row);
+
+/* ---- fpu_math.c ---- */
+
+void fpu_math_span(const struct fpu_exec *x, struct fpu_dst_span *s);
+bool fpu_exec_math(struct fpu_exec *x);
+
+/* ---- fpu_move.c ---- */
+
+void fpu_move_span(const struct fpu_exec *x, struct fpu_dst_span *s);
+bool fpu_exec_move(struct fpu_exec *x);
+
+/* ---- fpu_numerics.c: exact values, accumulation, rounding (docs/fpu.md) ---- */
+
+/* (-1)^neg * sig * 2^exp; sig == 0 is zero. */
+struct fpu_val {
+    int32_t exp;
+    uint32_t sig;
+    bool neg;
+};
+
+/* A two's complement fixed-point number wide enough to hold any sum of the matrix unit's
+ * products and Dst values exactly: bit i weighs 2^(i - FPU_ACC_BIAS). */
+#define FPU_ACC_LIMBS 10
+#define FPU_ACC_BIAS 300
+struct fpu_acc {
+    uint64_t limb[FPU_ACC_LIMBS];
+};
+
+enum fpu_out { FPU_OUT_FP32, FPU_OUT_BF16, FPU_OUT_FP16 };
+
+/* A SrcA/SrcB cell read as `style` (not INT8): 11-bit significand (implicit one and ten
+ * mantissa bits; BF16 drops the three low ones), exponent 0 reads as zero. */
+struct fpu_val fpu_src_val(uint32_t cell, enum fpu_style style);
+/* The part of a value one fidelity phase multiplies with (WH:ELWMUL.md SrcAFidelityBits /
+ * SrcBFidelityBits); v from fpu_src_val. */
+struct fpu_val fpu_fidelity_a(struct fpu_val v, unsigned phase);
+struct fpu_val fpu_fidelity_b(struct fpu_val v, unsigned phase);
+/* IEEE-order bits read as a value (exponent 0 is zero, the top exponent is finite). */
+struct fpu_val fpu_val_fp32(uint32_t bits);
+struct fpu_val fpu_val_bf16(uint16_t bits);
+struct fpu_val fpu_val_fp16(uint16_t bits);
+
+void fpu_acc_clear(struct fpu_acc *a);
+void fpu_acc_add(struct fpu_acc *a, struct fpu_val v);
+void fpu_acc_add_mul(struct fpu_acc *a, struct fpu_val x, struct fpu_val y);
+/* The accumulated value rounded to nearest-even in `out`, IEEE-order bits: +0 for zero and for
+ * results below the smallest normal, the format's overflow pattern above its range. */
+uint32_t fpu_acc_round(const struct fpu_acc *a, enum fpu_out out);
+
+/* Integer "8" from a Src cell (ReadSrcInt8) and the saturating add of WH:ELWMUL.md. */
+static inline int32_t fpu_src_int8(uint32_t cell)
+{
+    int32_t mag = (int32_t)((cell >> 8) & 0x3FF);
+    return cell >> 18 & 1 ? -mag : mag;
+}
+int32_t fpu_sat_add(int64_t a, int64_t b);
+
+#endif
