@@ -83,7 +83,7 @@ RVCC    := riscv64-unknown-elf-gcc
 # Code is compiled for the cores' ISA; the link names plain rv32im so that gcc picks the rv32im
 # multilib of libgcc and picolibc (it has none for the Zba/Zbb spelling).
 RVARCH  := -march=rv32im_zicsr_zba_zbb -mabi=ilp32
-RVCFLAGS := $(RVARCH) -O2 -g -Wall -Wextra -Werror --specs=picolibc.specs -Iriscv/sdk -I$(B)/sdk
+RVCFLAGS := $(RVARCH) -O2 -g -Wall -Wextra -Werror -MMD -MP --specs=picolibc.specs -Iriscv/sdk -I$(B)/sdk
 RVLDFLAGS := -march=rv32im -mabi=ilp32 --specs=picolibc.specs -nostartfiles -Wl,--gc-sections \
              -Wl,--no-warn-rwx-segments -Lriscv/sdk
 SDK_OBJ := $(B)/rv/riscv/sdk/crt0.o $(B)/rv/riscv/sdk/tensim_stdio.o
@@ -114,6 +114,8 @@ $(eval $(call kernel,tokens-t1,trisc1,$(EX)/tokens/t1.c))
 $(eval $(call kernel,tokens-t2,trisc2,$(EX)/tokens/t2.c))
 $(eval $(call kernel,unpack-t0,trisc0,$(EX)/unpack/t0.c))
 $(eval $(call kernel,unpack-t1,trisc1,$(EX)/unpack/t1.c))
+$(eval $(call kernel,matmul-t0,trisc0,$(EX)/matmul/t0.c))
+$(eval $(call kernel,matmul-t1,trisc1,$(EX)/matmul/t1.c))
 $(eval $(call kernel,tt-push,trisc0,test/kernels/tt_push.c))
 
 # Bare-metal test programs: assembly only, linked at TRISC0's window (BRISC's for brisc_*).
@@ -134,6 +136,7 @@ demo: $(B)/.deps $(B)/tensim $(KERNELS)
 	$(B)/tensim run --trisc0 $(B)/kernels/tokens-t0.elf \
 	  --trisc1 $(B)/kernels/tokens-t1.elf --trisc2 $(B)/kernels/tokens-t2.elf
 	$(B)/tensim run --trisc0 $(B)/kernels/unpack-t0.elf --trisc1 $(B)/kernels/unpack-t1.elf
+	$(B)/tensim run --trisc0 $(B)/kernels/matmul-t0.elf --trisc1 $(B)/kernels/matmul-t1.elf
 
 TEST_DEFS = -DTENSIM_BIN='"$(1)"'
 

@@ -438,6 +438,10 @@ void coproc_describe(struct tile *t)
                 else
                     snprintf(why, sizeof why, "waits for mutex %u, which does not exist on %s", d, t->arch->name);
                 break;
+            case GS_SRC_NOT_VALID:
+                snprintf(why, sizeof why, "waits for the matrix unit to own its Src%c bank (held by "
+                         "the unpackers: no UNPACR FlipSrc or SETDVALID gives it)", d ? 'B' : 'A');
+                break;
             default:
                 snprintf(why, sizeof why, "stalled: %s", gate_stall_key(th->acct_reason));
             }

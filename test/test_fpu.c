@@ -777,3 +777,141 @@ Test(fpu, one_instruction_per_cycle_from_all_threads)
         cr_expect_eq(ilog.e[i].cycle, ilog.e[0].cycle + i);
     cr_expect_gt(t->thread[0].st.stall[GS_ARBITRATION] + t->thread[1].st.stall[GS_ARBITRATION], 6);
 }
+
+/* ---- the SDK matmul example (riscv/sdk/examples/matmul) ---- */
+
+#include <stdlib.h>
+
+#include "../riscv/sdk/examples/matmul/matmul_data.h"
+
+static double bf16_value(uint16_t b)
+{
+    union { uint32_t u; float f; } v = {.u = (uint32_t)b << 16};
+    return v.f;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    rewind(f);
+    char *buf = malloc(*len + 1);
+    cr_assert(buf && fread(buf, 1, *len, f) == *len);
+    buf[*len] = 0;
+    fclose(f);
+    return buf;
+}
+
+/* Four 32x32x32 BF16 products with FP32 Dst at `phases` fidelity phases. The reference does
+ * what the kernel asks of the matrix unit: per phase, per output face, the k-face 0 MVMUL then
+ * the k-face 1 MVMUL, each adding 16 fidelity-sliced products to Dst and rounding once to FP32.
+ * Timing: the 16 * phases MVMULs of a tile issue on consecutive cycles (calibration.md: 16, 32,
+ * 48, 64 cycles per tile at LoFi .. HiFi4), read from the matrix unit's --trace track. */
+static void matmul_example(unsigned phases)
+{
+    char param[64], cmd[512], out[8192];
+    snprintf(param, sizeof param, "/tmp/tensim-mm-param-%u.bin", phases);
+    FILE *f = fopen(param, "wb");
+    uint32_t p32 = phases;
+    fwrite(&p32, 4, 1, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd,
+             "run -q --load %s@0x%x --dump 0x%x:%u:/tmp/tensim-mm-out-%u.bin --trace "
+             "/tmp/tensim-mm-trace-%u.json --stats /tmp/tensim-mm-stats-%u.json --trisc0 "
+             "build/kernels/matmul-t0.elf --trisc1 build/kernels/matmul-t1.elf",
+             param, MM_PARAM, MM_OUT, MM_TILES * 64 * 16 * 4, phases, phases, phases);
+    cr_assert_eq(run_tensim(cmd, out, sizeof out), 0, "%s", out);
+
+    char path[128];
+    size_t len;
+    snprintf(path, sizeof path, "/tmp/tensim-mm-out-%u.bin", phases);
+    uint32_t *got = (uint32_t *)read_file(path, &len);
+    cr_assert_eq(len, MM_TILES * 64 * 16 * 4);
+    unsigned bad = 0;
+    for (unsigned t = 0; t < MM_TILES; t++)
+        for (unsigned r = 0; r < 32; r++)
+            for (unsigned c = 0; c < 32; c++) {
+                double d = 0;
+                for (unsigned p = 0; p < phases; p++)
+                    for (unsigned kk = 0; kk < 2; kk++) {
+                        double s = d;
+                        for (unsigned k = 16 * kk; k < 16 * kk + 16; k++)
+                            s += fid_b((float)bf16_value(mm_value(0, t, r, k)), p) *
+                                 fid_a((float)bf16_value(mm_value(1, t, k, c)), p);
+                        d = bits_value(round_to(s, O_FP32), O_FP32);
+                    }
+                unsigned face = (r / 16) * 2 + c / 16;
+                uint32_t g = got[(t * 64 + face * 16 + r % 16) * 16 + c % 16];
+                uint32_t want = round_to(d, O_FP32);
+                if (g != want && bad++ < 3)
+                    cr_expect_eq(g, want, "%u phases, tile %u C[%u][%u]: 0x%08x, want 0x%08x",
+                                 phases, t, r, c, g, want);
+            }
+    cr_expect_eq(bad, 0, "%u phases: %u of %u values differ", phases, bad, MM_TILES * 1024);
+    free(got);
+
+    /* the matrix unit's track: MVMUL events in issue order */
+    snprintf(path, sizeof path, "/tmp/tensim-mm-trace-%u.json", phases);
+    char *tr = read_file(path, &len);
+    uint64_t ts[4 * 16 * 4];
+    unsigned n = 0;
+    const char *key = "{\"name\":\"MVMUL\",\"cat\":\"unit\",\"ph\":\"X\",\"ts\":";
+    for (const char *q = strstr(tr, key); q && n < 256; q = strstr(q + 1, key))
+        ts[n++] = strtoull(q + strlen(key), 0, 10);
+    cr_assert_eq(n, MM_TILES * 16 * phases);
+    for (unsigned t = 0; t < MM_TILES; t++) {
+        uint64_t first = ts[t * 16 * phases], last = ts[(t + 1) * 16 * phases - 1];
+        cr_expect_eq(last - first + 1, 16 * phases, "%u phases, tile %u: %llu cycles of MVMUL", phases,
+                     t, (unsigned long long)(last - first + 1));
+    }
+    free(tr);
+    snprintf(path, sizeof path, "/tmp/tensim-mm-stats-%u.json", phases);
+    char *st = read_file(path, &len);
+    char want[128];
+    snprintf(want, sizeof want, "\"fpu\": {\"instructions\": %u, \"busy_cycles\": ", MM_TILES * 16 * phases);
+    cr_expect(strstr(st, want) != NULL, "%s", st);
+    snprintf(want, sizeof want, "\"mul_by_fidelity_phase\": [%u, %u, %u, %u]", MM_TILES * 16,
+             phases > 1 ? MM_TILES * 16 : 0, phases > 2 ? MM_TILES * 16 : 0,
+             phases > 3 ? MM_TILES * 16 : 0);
+    cr_expect(strstr(st, want) != NULL, "%s", st);
+    free(st);
+}
+
+Test(fpu_example, matmul_lofi) { matmul_example(1); }
+Test(fpu_example, matmul_hifi2) { matmul_example(2); }
+Test(fpu_example, matmul_hifi3) { matmul_example(3); }
+Test(fpu_example, matmul_hifi4) { matmul_example(4); }
+
+Test(fpu, throttled_sequence_with_nops_halves_the_rate)
+{
+    /* Matmul throttling (seed 004) interleaves NOPs with the MVMULs; nothing in the model
+     * knows about throttling: with one NOP after each MVMUL the MVMULs simply issue every
+     * other cycle. */
+    uint32_t w[24];
+    unsigned n = 0;
+    for (unsigned i = 0; i < 8; i++) {
+        w[n++] = mvmul(0, 8 * (i % 8));
+        w[n++] = TT_OP_NOP;
+    }
+    cr_assert_eq(run(w, n), ERR_NONE, "%s", t->err.text);
+    uint64_t prev = 0;
+    for (unsigned i = 0, k = 0; i < ilog.n; i++) {
+        if (ilog.e[i].word == TT_OP_NOP)
+            continue;
+        if (k++)
+            cr_expect_eq(ilog.e[i].cycle - prev, 2);
+        prev = ilog.e[i].cycle;
+    }
+}
+
+Test(fpu, mvmul_without_data_deadlocks_with_a_reason)
+{
+    t->src.bank[1][0].client = SRC_CLIENT_UNPACKERS;
+    uint32_t w[] = {mvmul(0, 0)};
+    cr_assert_eq(run(w, 1), ERR_DEADLOCK);
+    cr_expect(strstr(t->err.detail, "thread T0: MVMUL") != NULL, "%s", t->err.detail);
+    cr_expect(strstr(t->err.detail, "waits for the matrix unit to own its SrcB bank") != NULL, "%s",
+              t->err.detail);
+}
