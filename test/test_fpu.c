@@ -915,3 +915,16 @@ Test(fpu, mvmul_without_data_deadlocks_with_a_reason)
     cr_expect(strstr(t->err.detail, "waits for the matrix unit to own its SrcB bank") != NULL, "%s",
               t->err.detail);
 }
+
+Test(fpu, movdbga2d_does_not_wait_for_srca)
+{
+    /* the same copy as MOVA2D, without the ownership wait (WH:MOVDBGA2D.md) */
+    t->src.bank[0][0].client = SRC_CLIENT_UNPACKERS;
+    for (unsigned c = 0; c < 16; c++)
+        t->src.bank[0][0].cell[3][c] = bf16_src(0x4000 + c);
+    uint32_t w[] = {TT_OP_MOVDBGA2D_BH(0, 3, 0, 0, 9)};
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    for (unsigned c = 0; c < 16; c++)
+        cr_expect_eq(dst16(9, c), to_dst(0x4000 + c, O_BF16));
+    cr_expect_eq(t->thread[0].st.stall[GS_SRC_NOT_VALID], 0);
+}

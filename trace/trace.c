@@ -42,18 +42,6 @@ void trace_begin(struct tracer *tr, FILE *f, const struct tile *t)
         name_track(tr, PID_UNITS, u, units[u]);
 }
 
-void trace_unit(struct tracer *tr, enum trace_unit_track track, const char *what, unsigned th,
-                uint64_t start, uint64_t end)
-{
-    if (end <= start)
-        return;
-    sep(tr);
-    fprintf(tr->f,
-            "{\"name\":\"%s\",\"cat\":\"unit\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64
-            ",\"pid\":%d,\"tid\":%d,\"args\":{\"thread\":%u}}",
-            what, start, end - start, PID_UNITS, (int)track, th);
-}
-
 void trace_end(struct tracer *tr)
 {
     fputs("\n]}\n", tr->f);
@@ -73,25 +61,36 @@ void trace_issue(struct tracer *tr, const struct tile *t, unsigned th, uint64_t 
             (int)(space - dis), dis, cycle, PID_THREADS, th, dis);
 }
 
-void trace_held(struct tracer *tr, unsigned th, const char *reason, uint32_t detail, uint64_t start,
-                uint64_t end)
+/* A complete event [start, end) on track (pid, tid); `args` is a JSON object body or "". */
+static void interval(struct tracer *tr, const char *name, const char *cat, int pid, int tid,
+                     uint64_t start, uint64_t end, const char *args)
 {
     if (end <= start)
         return;
     sep(tr);
     fprintf(tr->f,
-            "{\"name\":\"%s\",\"cat\":\"held\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64
-            ",\"pid\":%d,\"tid\":%u,\"args\":{\"detail\":%" PRIu32 "}}",
-            reason, start, end - start, PID_THREADS, th, detail);
+            "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64
+            ",\"pid\":%d,\"tid\":%d%s%s%s}",
+            name, cat, start, end - start, pid, tid, *args ? ",\"args\":{" : "", args, *args ? "}" : "");
+}
+
+void trace_held(struct tracer *tr, unsigned th, const char *reason, uint32_t detail, uint64_t start,
+                uint64_t end)
+{
+    char args[32];
+    snprintf(args, sizeof args, "\"detail\":%" PRIu32, detail);
+    interval(tr, reason, "held", PID_THREADS, (int)th, start, end, args);
 }
 
 void trace_blocked(struct tracer *tr, int core, const char *why, uint64_t start, uint64_t end)
 {
-    if (end <= start)
-        return;
-    sep(tr);
-    fprintf(tr->f,
-            "{\"name\":\"%s\",\"cat\":\"blocked\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64
-            ",\"pid\":%d,\"tid\":%d}",
-            why, start, end - start, PID_CORES, core);
+    interval(tr, why, "blocked", PID_CORES, core, start, end, "");
+}
+
+void trace_unit(struct tracer *tr, enum trace_unit_track track, const char *what, unsigned th,
+                uint64_t start, uint64_t end)
+{
+    char args[32];
+    snprintf(args, sizeof args, "\"thread\":%u", th);
+    interval(tr, what, "unit", PID_UNITS, (int)track, start, end, args);
 }
