@@ -48,6 +48,7 @@ void tile_reset(struct tile *t)
     memset(&t->cfgu, 0, sizeof t->cfgu);
     unpack_reset(&t->unpack);
     fpu_reset(&t->fpu);
+    pack_reset(&t->pack);
     memset(t->pcbuf, 0, sizeof t->pcbuf);
     t->pcbuf_override = 0;
     memset(&t->src, 0, sizeof t->src); /* unpackers own every bank, all bank indices 0 */

@@ -17,6 +17,7 @@
 #include "../units/adc.h"
 #include "../units/dest.h"
 #include "../units/fpu.h"
+#include "../units/pack.h"
 #include "../units/srcab.h"
 #include "../units/thcfg.h"
 #include "../units/thcon.h"
@@ -47,6 +48,7 @@ struct tile {
     struct cfg_unit cfgu;
     struct unpack_state unpack;          /* the two unpackers */
     struct fpu_state fpu;                /* the matrix unit */
+    struct pack_state pack;              /* the packer(s) */
     uint8_t res_next[RES_COUNT]; /* round-robin pointer per shared resource (sync/gate.c) */
 
     /* Scheduling: the coprocessor agent (all threads' pipes and the backend units) acts first

@@ -59,7 +59,9 @@ bool thread_drained(const struct tile *t, unsigned i)
     return !th->fifo1.count && !th->fifo2.count && !th->fifo3.count && !mop_busy(&th->mop) &&
            !replay_busy(&th->replay) && !th->thcon_running && !thcon_mem_outstanding(t, i) &&
            !unpack_busy_for_thread(t, 0, i) && !unpack_busy_for_thread(t, 1, i) &&
-           !fpu_busy_for_thread(t, i);
+           !fpu_busy_for_thread(t, i) && !pack_busy_for_thread(t, 0, i) &&
+           !pack_busy_for_thread(t, 1, i) && !pack_busy_for_thread(t, 2, i) &&
+           !pack_busy_for_thread(t, 3, i);
 }
 
 /* ---- which instructions a latched wait catches (spec/sync-timing.md §3.1) ---- */
@@ -111,6 +113,10 @@ static bool cond_waits(const struct tile *t, unsigned th, enum wait_cond c)
     case WC_UNPACK0: return unpack_busy_for_thread(t, 0, th);
     case WC_UNPACK1: return unpack_busy_for_thread(t, 1, th);
     case WC_FPU: return fpu_busy_for_thread(t, th);
+    case WC_PACK0: return pack_busy_for_thread(t, 0, th);
+    case WC_PACK1: return pack_busy_for_thread(t, 1, th);
+    case WC_PACK2: return pack_busy_for_thread(t, 2, th);
+    case WC_PACK3: return pack_busy_for_thread(t, 3, th);
     /* Units that are not modelled yet never hold an instruction, so their "busy" conditions
      * are satisfied; RISC-V MMIO accesses take effect immediately in tensim, so C10/C13 never
      * waits. Each case moves to its unit as the unit is built. */
@@ -407,6 +413,9 @@ unsigned thread_status_bits(const struct tile *t, unsigned th, bool busy)
         bits |= QS_UNPACK | QS_B0;
     if (busy && fpu_busy_for_thread(t, th))
         bits |= QS_FPU;
+    for (unsigned i = 0; i < NUM_PACKERS; i++)
+        if (busy && pack_busy_for_thread(t, i, th))
+            bits |= QS_PACK | QS_B0;
     return bits;
 }
 
@@ -450,4 +459,5 @@ void coproc_describe(struct tile *t)
                           th->fifo1.count, th->fifo2.count, th->fifo3.count);
     }
     unpack_describe(t);
+    pack_describe(t);
 }

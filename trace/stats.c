@@ -191,6 +191,18 @@ void stats_json(const struct tile *t, FILE *f)
                        ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 "]",
                     t->fpu.st.busy_cycles, t->fpu.st.mul_phase[0], t->fpu.st.mul_phase[1],
                     t->fpu.st.mul_phase[2], t->fpu.st.mul_phase[3]);
+        if (units[k] == TT_UNIT_PACK) {
+            fprintf(f, ", \"packers\": [");
+            for (unsigned i = 0; i < NUM_PACKERS; i++) {
+                const struct packer *p = &t->pack.p[i];
+                fprintf(f, "%s{\"instructions\": %" PRIu64 ", \"busy_cycles\": %" PRIu64
+                           ", \"write_cycles\": %" PRIu64 ", \"l1_writes\": %" PRIu64
+                           ", \"accumulating_writes\": %" PRIu64 ", \"datums\": %" PRIu64 "}",
+                        i ? ", " : "", p->st.insns, p->st.busy_cycles, p->st.write_cycles,
+                        p->st.l1_writes, p->st.acc_writes, p->st.datums);
+            }
+            fprintf(f, "]");
+        }
         if (units[k] == TT_UNIT_UNPACK) {
             fprintf(f, ", \"unpackers\": [");
             for (unsigned u = 0; u < NUM_UNPACKERS; u++) {

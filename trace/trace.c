@@ -37,7 +37,8 @@ void trace_begin(struct tracer *tr, FILE *f, const struct tile *t)
     for (int i = 0; i < NUM_THREADS; i++)
         name_track(tr, PID_THREADS, i, th[i]);
     name_track(tr, PID_UNITS, -1, "Backend units");
-    static const char *const units[TRACK_COUNT] = {"unpacker 0", "unpacker 1", "matrix unit"};
+    static const char *const units[TRACK_COUNT] = {"unpacker 0", "unpacker 1", "matrix unit", "packer 0",
+                                                   "packer 1", "packer 2", "packer 3"};
     for (int u = 0; u < TRACK_COUNT; u++)
         name_track(tr, PID_UNITS, u, units[u]);
 }

@@ -28,7 +28,8 @@ void trace_held(struct tracer *tr, unsigned th, const char *reason, uint32_t det
                 uint64_t end);
 /* Backend unit track `track` (enum trace_unit_track) was doing `what` for thread th during
  * [start, end). */
-enum trace_unit_track { TRACK_UNPACK0, TRACK_UNPACK1, TRACK_FPU, TRACK_COUNT };
+enum trace_unit_track { TRACK_UNPACK0, TRACK_UNPACK1, TRACK_FPU, TRACK_PACK0, TRACK_PACK1,
+                        TRACK_PACK2, TRACK_PACK3, TRACK_COUNT };
 void trace_unit(struct tracer *tr, enum trace_unit_track track, const char *what, unsigned th,
                 uint64_t start, uint64_t end);
 /* Core `core` was blocked for [start, end) (`why`: a core stall key). */

@@ -1,0 +1,520 @@
+/* The packers (units/pack.c, units/pack_timing.c) driven through the whole pipe: Dst is filled
+ * directly, a TRISC kernel pushes PACRs, and the bytes in L1 are compared with values computed
+ * here from the rules of WH:Packers/FormatConversion.md and its siblings (docs/pack.md gives the
+ * bit-level reading of the prose rules), never by calling units/pack.c or units/formats.c.
+ * Cycle expectations come from docs/timing-model.md "Packers". */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "../units/formats.h"
+#include "harness.h"
+#include "tensix_ops.h"
+
+#define TTINSN(w) (((w) << 2) | ((w) >> 30))
+#define KBASE 0x6000u
+#define OUT 0x50000u /* first byte the packer writes (L1_Dest_addr + 1 header unit) */
+
+static struct tile *t;
+static unsigned ab;
+static struct issue_log ilog;
+
+static void start(enum arch_id arch)
+{
+    t = test_tile(arch);
+    ab = arch == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
+    issue_log_attach(t, &ilog);
+}
+static void setup(void) { start(ARCH_BLACKHOLE); }
+static void setup_wh(void) { start(ARCH_WORMHOLE); }
+static void teardown(void) { tile_destroy(t); }
+TestSuite(pack, .init = setup, .fini = teardown);
+TestSuite(pack_wh, .init = setup_wh, .fini = teardown);
+
+static void setc(const struct cfg_field_desc *f, uint32_t v) { cfg_set(&t->cfg, 0, f, v); }
+#define C(NAME, v) setc(CFG_DESC(ab, NAME), v)
+
+static enum err_kind run(const uint32_t *w, unsigned n)
+{
+    struct prog p = prog_at(t, KBASE);
+    for (unsigned i = 0; i < n; i++)
+        emit(&p, TTINSN(w[i]));
+    emit_exit(&p);
+    tile_start_core(t, 0, KBASE);
+    return tile_run(t, 1000000);
+}
+
+/* Packer 0 set up for a 16-datum-per-row pack: Dst rows are read Ystride bytes apart (one row
+ * per ADC Y step), ADDR_MOD_PACK slot 0 adds 4 to Y (four rows per Blackhole PACR; Wormhole
+ * PACRs here read 64 contiguous datums and step Y by 4 as well). */
+static void config(unsigned inter, unsigned in_fmt, unsigned out_fmt, bool r32)
+{
+    C(PCK_DEST_RD_CTRL_Read_32b_data, r32);
+    C(ALU_FORMAT_SPEC_REG2_Dstacc, inter);
+    C(THCON_SEC0_REG1_In_data_format, in_fmt);
+    C(THCON_SEC0_REG1_Out_data_format, out_fmt);
+    C(THCON_SEC0_REG1_Disable_zero_compress, 1);
+    C(THCON_SEC0_REG1_L1_Dest_addr, OUT / 16 - 1);
+    C(PCK_EDGE_OFFSET_SEC0_mask, 0xFFFF);
+    unsigned bpd = (in_fmt & 3) == 0 ? 4 : (in_fmt & 3) == 1 ? 2 : 1;
+    C(PCK0_ADDR_CTRL_XY_REG_0_Ystride, 16 * bpd);
+    thcfg_set(&t->cfg, 0, THCFG_DESC(ab, ADDR_MOD_PACK_SEC0_YsrcIncr), 4);
+    t->adc[0].pack.ch[1].v[ADC_X] = ab == TT_ARCH_WH ? 63 : 15;
+}
+
+/* PACR over four rows; `last` flushes the output. */
+static uint32_t pacr(bool last)
+{
+    return ab == TT_ARCH_WH ? TT_OP_PACR_WH(0, 0, 1, 0, 0, 0, last)
+                            : TT_OP_PACR_BH(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, last);
+}
+
+static unsigned pack_rows(unsigned nrows)
+{
+    uint32_t w[64];
+    unsigned n = nrows / 4;
+    for (unsigned i = 0; i < n; i++)
+        w[i] = pacr(i == n - 1);
+    cr_assert_eq(run(w, n), ERR_NONE, "%s", t->err.text);
+    return n;
+}
+
+/* ---- Dst contents, in the Dst layouts of WH:Dst.md ---- */
+
+static void dst_bf16(unsigned row, unsigned col, uint16_t b)
+{
+    dest_write16(t, row, col, (uint16_t)((b & 0x8000) | (b & 0x7F) << 8 | (b >> 7 & 0xFF)));
+    t->dest.row_valid[row] = true;
+}
+static void dst_fp16(unsigned row, unsigned col, uint16_t h)
+{
+    dest_write16(t, row, col, (uint16_t)((h & 0x8000) | (h & 0x3FF) << 5 | (h >> 10 & 0x1F)));
+    t->dest.row_valid[row] = true;
+}
+static void dst_fp32(unsigned row, unsigned col, uint32_t x)
+{
+    dest_write32(t, row, col,
+                 (x & 0x80000000u) | ((x >> 16) & 0x7F) << 24 | (x >> 23 & 0xFF) << 16 | (x & 0xFFFF));
+    t->dest.row_valid[dest_adj32(row, false, false)] = true;
+    t->dest.row_valid[dest_adj32(row, false, false) + 8] = true;
+}
+
+static uint16_t l1_16(uint32_t a) { return (uint16_t)(t->l1[a] | t->l1[a + 1] << 8); }
+static uint32_t l1_32(uint32_t a) { return l1_16(a) | (uint32_t)l1_16(a + 2) << 16; }
+
+static uint32_t hash(uint32_t i)
+{
+    i = (i + 1) * 2654435761u;
+    i ^= i >> 15;
+    return i * 2246822519u;
+}
+
+/* A BF16 pattern with a nonzero exponent below 255 (early "rounding" flushes the rest). */
+static uint16_t bf16_normal(uint32_t i) { return (uint16_t)((hash(i) >> 16 & 0xBFFF) | 0x0080); }
+
+/* ---- whole tiles: bytes and cycles ---- */
+
+/* One 32x32 tile held as 64 Dst rows of 16. Blackhole: 16 PACRs of four rows; the packer writes
+ * 16 bytes per cycle per read interface, so a BF16 tile (2048 bytes, 128 writes) takes 32 write
+ * cycles and an FP32 tile 64, after the 2-cycle start-up. */
+Test(pack, bf16_tile_bytes_and_cycles)
+{
+    config(DF_BF16, DF_BF16, DF_BF16, false);
+    for (unsigned i = 0; i < 1024; i++)
+        dst_bf16(i / 16, i % 16, bf16_normal(i));
+    pack_rows(64);
+    for (unsigned i = 0; i < 1024; i++)
+        cr_expect_eq(l1_16(OUT + 2 * i), bf16_normal(i), "datum %u", i);
+    const struct packer *p = &t->pack.p[0];
+    cr_expect_eq(p->st.l1_writes, 128);
+    cr_expect_eq(p->st.write_cycles, 32);
+    cr_expect_eq(p->st.busy_cycles, 2 + 32, "start-up 2 + 128 writes / 4 interfaces");
+    uint64_t c = ilog.e[0].cycle;
+    cr_expect_eq(t->cycles, c + 2 + 32);
+}
+
+Test(pack, fp32_tile_bytes_and_cycles)
+{
+    config(DF_FP32, DF_FP32, DF_FP32, true);
+    for (unsigned i = 0; i < 1024; i++)
+        dst_fp32(i / 16, i % 16, (hash(i) & 0xBFFFFFFFu) | 0x00800000u);
+    pack_rows(64);
+    for (unsigned i = 0; i < 1024; i++)
+        cr_expect_eq(l1_32(OUT + 4 * i), (hash(i) & 0xBFFFFFFFu) | 0x00800000u, "datum %u", i);
+    cr_expect_eq(t->pack.p[0].st.l1_writes, 256);
+    cr_expect_eq(t->pack.p[0].st.busy_cycles, 2 + 64);
+}
+
+Test(pack_wh, bf16_tile_one_packer)
+{
+    /* Wormhole: one packer, 64 contiguous datums per PACR, 16 bytes per cycle: 128 cycles */
+    config(DF_BF16, DF_BF16, DF_BF16, false);
+    for (unsigned i = 0; i < 1024; i++)
+        dst_bf16(i / 16, i % 16, bf16_normal(i));
+    pack_rows(64);
+    for (unsigned i = 0; i < 1024; i++)
+        cr_expect_eq(l1_16(OUT + 2 * i), bf16_normal(i), "datum %u", i);
+    cr_expect_eq(t->pack.p[0].st.busy_cycles, 2 + 128);
+}
+
+Test(pack, undefined_dst_rows_read_as_zero_and_flush_pads)
+{
+    /* 3 rows: ReadIntfSel 0b0111 packs 48 BF16 datums (96 bytes); Last pads the partial
+     * 16-byte block... which here is full; the next 32 bytes stay untouched */
+    config(DF_BF16, DF_BF16, DF_BF16, false);
+    memset(t->l1 + OUT, 0xAB, 256);
+    dst_bf16(0, 0, 0x3F80);
+    uint32_t w[] = {TT_OP_PACR_BH(0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 1)};
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(l1_16(OUT), 0x3F80);
+    for (unsigned i = 1; i < 48; i++)
+        cr_expect_eq(l1_16(OUT + 2 * i), 0, "row %u is undefined: zero", i / 16);
+    cr_expect_eq(t->l1[OUT + 96], 0xAB);
+}
+
+/* ---- format conversions: one PACR of 64 datums (four Dst rows) ---- */
+
+static uint32_t pack64(void)
+{
+    uint32_t w[] = {pacr(true)};
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    return OUT;
+}
+
+/* Round FP32 pattern x to `keep` mantissa bits, nearest with ties away from zero; zero and
+ * denormals become +0 (WH:Packers/FormatConversion.md "Rounding"). */
+static uint32_t rna(uint32_t x, unsigned keep)
+{
+    if (!(x & 0x7F800000u))
+        return 0;
+    uint64_t mag = x & 0x7FFFFFFFu;
+    unsigned drop = 23 - keep;
+    mag = (mag + (1ull << (drop - 1))) >> drop << drop;
+    return (x & 0x80000000u) | (uint32_t)mag;
+}
+
+/* A normal FP32 value with a random mantissa, exponent 100..155. */
+static uint32_t rnd_fp32(unsigned i)
+{
+    return (hash(i) & 0x80000000u) | (100u + hash(i + 7) % 56) << 23 | (hash(i * 3) & 0x7FFFFF);
+}
+
+Test(pack, fp32_dst_to_tf32_and_bf16_rounded)
+{
+    config(DF_TF32, DF_TF32, DF_TF32, true);
+    for (unsigned i = 0; i < 64; i++)
+        dst_fp32(i / 16, i % 16, rnd_fp32(i));
+    pack64();
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(l1_32(OUT + 4 * i), rna(rnd_fp32(i), 10), "TF32 %u", i);
+}
+
+Test(pack, fp32_dst_to_bf16_rounded_or_truncated)
+{
+    config(DF_BF16, DF_BF16, DF_BF16, true);
+    for (unsigned i = 0; i < 64; i++)
+        dst_fp32(i / 16, i % 16, rnd_fp32(i));
+    dst_fp32(0, 1, 0x3F80FFFFu); /* rounds up */
+    dst_fp32(0, 2, 0x3F808000u); /* a tie: away from zero */
+    dst_fp32(0, 3, 0x00000123u); /* denormal: flushed */
+    pack64();
+    for (unsigned i = 4; i < 64; i++)
+        cr_expect_eq(l1_16(OUT + 2 * i), rna(rnd_fp32(i), 7) >> 16, "BF16 %u", i);
+    cr_expect_eq(l1_16(OUT + 2), 0x3F81);
+    cr_expect_eq(l1_16(OUT + 4), 0x3F81);
+    cr_expect_eq(l1_16(OUT + 6), 0);
+    /* Read_raw (PCK_DEST_RD_CTRL_Read_int8): truncation */
+    tile_destroy(t);
+    start(ARCH_BLACKHOLE);
+    config(DF_BF16, DF_BF16, DF_BF16, true);
+    C(PCK_DEST_RD_CTRL_Read_int8, 1);
+    for (unsigned i = 0; i < 64; i++)
+        dst_fp32(i / 16, i % 16, rnd_fp32(i));
+    pack64();
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(l1_16(OUT + 2 * i), rnd_fp32(i) >> 16, "truncated BF16 %u", i);
+}
+
+/* FP32 to FP16 in the late conversion: saturate (exponent above the FP16 range -> the largest
+ * pattern), flush below 2^-14 to +0, then truncate the mantissa. */
+static uint16_t late_fp16(uint32_t x)
+{
+    uint32_t s = x >> 31;
+    int e = (int)(x >> 23 & 0xFF) - 127 + 15;
+    if (e > 31)
+        return (uint16_t)(s << 15 | 0x7FFF);
+    if (e <= 0)
+        return 0;
+    return (uint16_t)(s << 15 | (uint32_t)e << 10 | (x >> 13 & 0x3FF));
+}
+
+Test(pack, fp32_to_fp16_and_fp8_saturate_flush_truncate)
+{
+    config(DF_FP32, DF_FP32, DF_FP16, true);
+    for (unsigned i = 0; i < 64; i++)
+        dst_fp32(i / 16, i % 16, rnd_fp32(i));
+    pack64();
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(l1_16(OUT + 2 * i), late_fp16(rnd_fp32(i)), "FP16 %u from 0x%08x", i, rnd_fp32(i));
+    tile_destroy(t);
+    start(ARCH_BLACKHOLE);
+    config(DF_FP32, DF_FP32, DF_FP8, true);
+    for (unsigned i = 0; i < 64; i++)
+        dst_fp32(i / 16, i % 16, rnd_fp32(i));
+    pack64();
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(t->l1[OUT + i], late_fp16(rnd_fp32(i)) >> 8, "FP8 %u", i);
+}
+
+Test(pack, fp16_dst_identity_and_fp8_truncation)
+{
+    config(DF_FP16, DF_FP16, DF_FP16, false);
+    for (unsigned i = 0; i < 64; i++)
+        dst_fp16(i / 16, i % 16, (uint16_t)(hash(i) >> 16));
+    dst_fp16(0, 0, 0x8003); /* denormal: "rounding" flushes it to +0 */
+    pack64();
+    cr_expect_eq(l1_16(OUT), 0);
+    for (unsigned i = 1; i < 64; i++) {
+        uint16_t h = (uint16_t)(hash(i) >> 16);
+        cr_expect_eq(l1_16(OUT + 2 * i), (h & 0x7C00) ? h : 0, "FP16 %u", i);
+    }
+    tile_destroy(t);
+    start(ARCH_BLACKHOLE);
+    config(DF_FP8, DF_FP8, DF_FP8, false);
+    for (unsigned i = 0; i < 64; i++)
+        dst_fp16(i / 16, i % 16, (uint16_t)(hash(i) >> 16));
+    pack64();
+    for (unsigned i = 0; i < 64; i++) /* the top byte; FP16 denormals flush to +0 */
+        cr_expect_eq(t->l1[OUT + i], (hash(i) >> 16 & 0x7C00) ? hash(i) >> 24 : 0, "FP8 %u", i);
+}
+
+/* BFP: one shared exponent per 16 datums (the largest), each magnitude 1.m shifted right by
+ * (Emax - e + 1) and rounded to nearest, ties away from zero, clamped to 127; BFP4/BFP2 keep the
+ * top 3/1 bits of that magnitude; a zero magnitude drops the sign. Input: BF16 (8-bit exponent,
+ * 7 mantissa bits) or E5M7 (FP16 truncated to 7 mantissa bits, 5-bit exponent). */
+static void bfp_ref(const uint16_t *v, bool a, unsigned nbits, uint8_t *exp, uint32_t *datum)
+{
+    unsigned emax = 0;
+    for (unsigned k = 0; k < 16; k++) {
+        unsigned e = a ? (v[k] >> 10 & 0x1F) : (v[k] >> 7 & 0xFF);
+        emax = e > emax ? e : emax;
+    }
+    *exp = (uint8_t)emax;
+    for (unsigned k = 0; k < 16; k++) {
+        unsigned e = a ? (v[k] >> 10 & 0x1F) : (v[k] >> 7 & 0xFF);
+        unsigned man = a ? (v[k] >> 3 & 0x7F) : (v[k] & 0x7F), m = 0;
+        if (e) {
+            double exact = (double)(0x80 | man) / (double)(1u << (emax - e + 1));
+            m = (unsigned)(exact + 0.5);
+            m = m > 127 ? 127 : m;
+        }
+        m >>= 8 - nbits;
+        datum[k] = m ? (uint32_t)(v[k] >> 15) << (nbits - 1) | m : 0;
+    }
+}
+
+static uint32_t get_bits(uint32_t addr, unsigned index, unsigned nbits)
+{
+    uint32_t v = 0;
+    for (unsigned k = 0; k < nbits; k++) {
+        uint64_t bit = (uint64_t)index * nbits + k;
+        v |= (uint32_t)(t->l1[addr + bit / 8] >> (bit % 8) & 1) << k;
+    }
+    return v;
+}
+
+static void bfp_case(unsigned out, bool a)
+{
+    tile_destroy(t);
+    start(ARCH_BLACKHOLE);
+    unsigned inter = a ? DF_FP16 : DF_BF16;
+    config(inter, inter, out, false);
+    C(THCON_SEC0_REG1_Exp_section_size, 1); /* exponents first, datums 16 bytes later */
+    uint16_t v[64];
+    for (unsigned i = 0; i < 64; i++) {
+        uint32_t h = hash(i + 100 * out);
+        if (a) {
+            v[i] = (uint16_t)((h & 0x8000) | (8 + h % 9) << 10 | (h >> 16 & 0x3FF));
+            dst_fp16(i / 16, i % 16, v[i]);
+        } else {
+            v[i] = (uint16_t)((h & 0x8000) | (120 + h % 9) << 7 | (h >> 16 & 0x7F));
+            dst_bf16(i / 16, i % 16, v[i]);
+        }
+    }
+    v[5] = 0;
+    if (a)
+        dst_fp16(0, 5, 0);
+    else
+        dst_bf16(0, 5, 0);
+    pack64();
+    unsigned nbits = df_datum_bits(out);
+    for (unsigned b = 0; b < 4; b++) {
+        uint8_t e;
+        uint32_t d[16];
+        uint16_t in[16];
+        for (unsigned k = 0; k < 16; k++)
+            in[k] = a ? (uint16_t)(v[b * 16 + k] & ~7u) : v[b * 16 + k]; /* E5M7: truncated */
+        bfp_ref(in, a, nbits, &e, d);
+        cr_expect_eq(t->l1[OUT + b], e, "%s block %u exponent", df_name(out), b);
+        for (unsigned k = 0; k < 16; k++)
+            cr_expect_eq(get_bits(OUT + 16, b * 16 + k, nbits), d[k], "%s block %u datum %u",
+                         df_name(out), b, k);
+    }
+}
+
+Test(pack, bfp_formats_share_exponents_and_round)
+{
+    bfp_case(DF_BFP8, false);
+    bfp_case(DF_BFP4, false);
+    bfp_case(DF_BFP2, false);
+    bfp_case(DF_BFP8A, true);
+    bfp_case(DF_BFP4A, true);
+    bfp_case(DF_BFP2A, true);
+}
+
+Test(pack, int32_identity_and_int8_descale)
+{
+    config(DF_INT32, DF_INT32, DF_INT32, true);
+    for (unsigned i = 0; i < 64; i++)
+        dst_fp32(i / 16, i % 16, hash(i)); /* sign-magnitude bits, moved as they are */
+    pack64();
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(l1_32(OUT + 4 * i), hash(i));
+    /* INT32 -> INT8: shift right by INT_DESCALE (4), round half away, saturate at 127 */
+    tile_destroy(t);
+    start(ARCH_BLACKHOLE);
+    config(DF_INT8, DF_INT8, DF_INT8, true);
+    C(INT_DESCALE_Enable, 1);
+    C(INT_DESCALE_VALUES_SEC0_Value, 4);
+    static const int32_t in[8] = {0, 7, 8, 24, -40, 2031, 2032, -5000};
+    static const uint8_t want[8] = {0, 0, 1, 2, 0x83, 127, 127, 0xFF};
+    for (unsigned i = 0; i < 64; i++) {
+        int32_t x = in[i % 8];
+        dst_fp32(i / 16, i % 16, x < 0 ? 0x80000000u | (uint32_t)-x : (uint32_t)x);
+    }
+    pack64();
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(t->l1[OUT + i], want[i % 8], "INT8 of %d", in[i % 8]);
+}
+
+Test(pack, int16_opaque)
+{
+    config(DF_INT16, DF_INT16, DF_INT16, false);
+    for (unsigned i = 0; i < 64; i++) {
+        dest_write16(t, i / 16, i % 16, (uint16_t)hash(i));
+        t->dest.row_valid[i / 16] = true;
+    }
+    pack64();
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(l1_16(OUT + 2 * i), (uint16_t)hash(i));
+}
+
+/* ---- ReLU, edge masks, thresholds, accumulation ---- */
+
+Test(pack, relu_modes)
+{
+    static const uint16_t in[4] = {0x4000 /* 2 */, 0xC000 /* -2 */, 0x3F00 /* 0.5 */, 0x4100 /* 8 */};
+    static const uint16_t want[3][4] = {{0x4000, 0, 0x3F00, 0x4100},  /* ZERO_RELU */
+                                        {0x4000, 0, 0, 0x4100},       /* MIN_THRESHOLD 1.0 */
+                                        {0x3F80, 0, 0x3F00, 0x3F80}}; /* MAX_THRESHOLD 1.0 */
+    for (unsigned mode = 1; mode <= 3; mode++) {
+        tile_destroy(t);
+        start(ARCH_BLACKHOLE);
+        config(DF_BF16, DF_BF16, DF_BF16, false);
+        C(STACC_RELU_ApplyRelu, mode);
+        C(STACC_RELU_ReluThreshold, 0x3F80);
+        for (unsigned i = 0; i < 64; i++)
+            dst_bf16(i / 16, i % 16, in[i % 4]);
+        pack64();
+        for (unsigned i = 0; i < 64; i++)
+            cr_expect_eq(l1_16(OUT + 2 * i), want[mode - 1][i % 4], "mode %u datum %u", mode, i);
+    }
+}
+
+Test(pack, edge_mask_zero_or_minus_infinity)
+{
+    config(DF_BF16, DF_BF16, DF_BF16, false);
+    C(PCK_EDGE_OFFSET_SEC0_mask, 0x00FF); /* columns 8..15 masked */
+    for (unsigned i = 0; i < 64; i++)
+        dst_bf16(i / 16, i % 16, 0x3F80);
+    pack64();
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(l1_16(OUT + 2 * i), i % 16 < 8 ? 0x3F80 : 0, "datum %u", i);
+    tile_destroy(t);
+    start(ARCH_BLACKHOLE);
+    config(DF_BF16, DF_BF16, DF_BF16, false);
+    C(PCK_EDGE_OFFSET_SEC0_mask, 0xFFF0);
+    C(PCK_EDGE_MODE_mode, 1);
+    for (unsigned i = 0; i < 64; i++)
+        dst_bf16(i / 16, i % 16, 0x3F80);
+    pack64();
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(l1_16(OUT + 2 * i), i % 16 < 4 ? 0xFF80 : 0x3F80, "datum %u", i);
+}
+
+Test(pack, exponent_threshold_zeroes_small_values)
+{
+    config(DF_BF16, DF_BF16, DF_BF16, false);
+    C(THCON_SEC0_REG1_Exp_threshold_en, 1);
+    C(THCON_SEC0_REG1_Exp_threshold, 120);
+    for (unsigned i = 0; i < 64; i++)
+        dst_bf16(i / 16, i % 16, (uint16_t)((110 + i % 20) << 7 | 5));
+    pack64();
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(l1_16(OUT + 2 * i), 110 + i % 20 < 120 ? 0 : (110 + i % 20) << 7 | 5);
+}
+
+Test(pack, l1_accumulation_fp32_and_its_cost)
+{
+    config(DF_FP32, DF_FP32, DF_FP32, true);
+    C(THCON_SEC0_REG1_Pack_L1_Acc, 1);
+    for (unsigned i = 0; i < 64; i++) {
+        dst_fp32(i / 16, i % 16, 0x3F800000u + (i << 16)); /* 1.0 + small steps */
+        uint32_t old = 0x40000000u;                         /* 2.0 */
+        memcpy(t->l1 + OUT + 4 * i, &old, 4);
+    }
+    pack64();
+    for (unsigned i = 0; i < 64; i++) {
+        union { uint32_t u; float f; } a = {.u = 0x3F800000u + (i << 16)}, b = {.u = 0x40000000u}, s;
+        s.f = a.f + b.f;
+        cr_expect_eq(l1_32(OUT + 4 * i), s.u, "datum %u", i);
+    }
+    /* 256 bytes = 16 accumulating writes, 5 cycles each, over 4 interfaces: 20 cycles */
+    cr_expect_eq(t->pack.p[0].st.acc_writes, 16);
+    cr_expect_eq(t->pack.p[0].st.write_cycles, 20);
+}
+
+Test(pack, compression_is_reported_unimplemented)
+{
+    config(DF_BF16, DF_BF16, DF_BF16, false);
+    C(THCON_SEC0_REG1_Disable_zero_compress, 0);
+    uint32_t w[] = {pacr(true)};
+    cr_assert_eq(run(w, 1), ERR_UNIMPLEMENTED);
+    cr_expect(strstr(t->err.text, "packer compression (Disable_zero_compress = 0)") != NULL, "%s",
+              t->err.text);
+}
+
+/* ---- synchronisation ---- */
+
+Test(pack, stallwait_on_packer_busy)
+{
+    /* BH C3: the thread's instruction is in the packer. One BF16 PACR accepted at c starts at
+     * c + 2 and writes 8 x 16 bytes over 4 interfaces: done at c + 4; DMANOP issues at c + 5. */
+    config(DF_BF16, DF_BF16, DF_BF16, false);
+    uint32_t w[] = {pacr(true), TT_OP_STALLWAIT_BH(1, 1u << 3), TT_OP_DMANOP};
+    cr_assert_eq(run(w, 3), ERR_NONE, "%s", t->err.text);
+    uint64_t c = ilog.e[0].cycle;
+    cr_expect_eq(issue_log_cycle(&ilog, 0, TT_OP_DMANOP, 0), c + 5);
+}
+
+Test(pack, pacr_waits_for_the_dest_hazard)
+{
+    /* MVMUL at c writes Dst rows 0..7 (block 0) with latency 5: a PACR reading rows 0..3 waits
+     * until c + 5, charged to dest_hazard block 0. */
+    config(DF_BF16, DF_BF16, DF_BF16, false);
+    t->src.bank[0][0].client = t->src.bank[1][0].client = SRC_CLIENT_MATRIX;
+    uint32_t mv = TT_OP_MVMUL_BH(0, 0, 0, 0, 0);
+    uint32_t w[] = {mv, pacr(true)};
+    cr_assert_eq(run(w, 2), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(ilog.e[1].cycle, ilog.e[0].cycle + 5);
+    cr_expect_eq(t->thread[0].st.stall_detail[GS_DEST_HAZARD][0], 4);
+}

@@ -1,0 +1,747 @@
+/* The packers' functional model: WH:Packers/InputAddressGenerator.md and OutputAddressGenerator.md
+ * (followed line by line), WH:Packers/FormatConversion.md (early and late conversion, described
+ * in prose and tables: docs/pack.md lists the bit-level reading), EdgeMasking.md, ReLU.md,
+ * ExponentThresholding.md, Downsampling.md, L1 accumulation (WH:L1.md), and Blackhole's Dst read
+ * interfaces (BH:PACR.md). Timing and the unit interface are in units/pack_timing.c.
+ *
+ * Split in time: pack_accept_job() runs the address generators when the packer accepts the
+ * instruction (the ADCs advance then, for the next PACR); pack_run_job() moves the datums when
+ * the instruction starts in its packer.
+ *
+ * Datums travel between the stages as `struct pval`: floating-point values as FP32 bit patterns
+ * (every intermediate format, including the 5-bit-exponent ones, is exact in FP32) tagged with
+ * the exponent family they belong to, integers as raw bits. */
+#include "pack_internal.h"
+
+#include <string.h>
+
+#include "../core/tile.h"
+#include "formats.h"
+
+static inline uint32_t bits(uint32_t w, unsigned hi, unsigned lo)
+{
+    return (w >> lo) & (0xFFFFFFFFu >> (31 - (hi - lo)));
+}
+
+static bool wormhole(const struct tile *t) { return t->arch->id == ARCH_WORMHOLE; }
+
+/* ---- per-packer configuration fields ---- */
+
+struct pk_fields {
+    uint16_t row_start, exp_size, dest_addr, dis_zero_compress, add_offset, out_fmt, in_fmt,
+        sub_header, src_sel, l1_src, downsample, l1_acc, thr_en, thr, limit, fifo, dst_offset,
+        dst_zoffset, reads_per_xy, yz_transposed;
+};
+
+#define PK_FIELDS(P, S, R, LIM, K)                                                           \
+    {P##THCON_SEC##S##_REG##R##_Row_start_section_size, P##THCON_SEC##S##_REG##R##_Exp_section_size, \
+     P##THCON_SEC##S##_REG##R##_L1_Dest_addr, P##THCON_SEC##S##_REG##R##_Disable_zero_compress,     \
+     P##THCON_SEC##S##_REG##R##_Add_l1_dest_addr_offset, P##THCON_SEC##S##_REG##R##_Out_data_format, \
+     P##THCON_SEC##S##_REG##R##_In_data_format, P##THCON_SEC##S##_REG##R##_Sub_l1_tile_header_size, \
+     P##THCON_SEC##S##_REG##R##_Source_interface_selection, P##THCON_SEC##S##_REG##R##_L1_source_addr, \
+     P##THCON_SEC##S##_REG##R##_Downsample_mask, P##THCON_SEC##S##_REG##R##_Pack_L1_Acc,            \
+     P##THCON_SEC##S##_REG##R##_Exp_threshold_en, P##THCON_SEC##S##_REG##R##_Exp_threshold,         \
+     P##THCON_SEC##S##_REG9_Pack_##LIM##_limit_address, P##THCON_SEC##S##_REG9_Pack_##LIM##_fifo_size, \
+     P##DEST_TARGET_REG_CFG_PACK_SEC##K##_Offset, P##DEST_TARGET_REG_CFG_PACK_SEC##K##_ZOffset,    \
+     P##PACK_COUNTERS_SEC##K##_pack_reads_per_xy_plane, P##PACK_COUNTERS_SEC##K##_pack_yz_transposed}
+
+/* Packer i: 0 THCON_SEC0_REG1, 1 THCON_SEC0_REG8, 2 THCON_SEC1_REG1, 3 THCON_SEC1_REG8; FIFO
+ * limits THCON_SEC0_REG9 Pack_0_2 / Pack_1_3 for packers 0 / 1, THCON_SEC1_REG9 for 2 / 3. */
+static const struct pk_fields pk_bh[4] = {
+    PK_FIELDS(CFGF_BH_, 0, 1, 0_2, 0), PK_FIELDS(CFGF_BH_, 0, 8, 1_3, 1),
+    PK_FIELDS(CFGF_BH_, 1, 1, 0_2, 2), PK_FIELDS(CFGF_BH_, 1, 8, 1_3, 3)};
+static const struct pk_fields pk_wh[4] = {
+    PK_FIELDS(CFGF_WH_, 0, 1, 0_2, 0), PK_FIELDS(CFGF_WH_, 0, 8, 1_3, 1),
+    PK_FIELDS(CFGF_WH_, 1, 1, 0_2, 2), PK_FIELDS(CFGF_WH_, 1, 8, 1_3, 3)};
+
+struct view {
+    const struct tile *t;
+    const struct cfg_field_desc *tab;
+    const struct pk_fields *f;
+    unsigned bank, ab;
+};
+
+static struct view view_of(const struct tile *t, unsigned th, unsigned i)
+{
+    bool wh = wormhole(t);
+    unsigned ab = wh ? TT_ARCH_WH : TT_ARCH_BH;
+    return (struct view){t, wh ? cfg_fields_wh : cfg_fields_bh, wh ? &pk_wh[i] : &pk_bh[i],
+                         thcfg_get(&t->cfg, th, THCFG_DESC(ab, CFG_STATE_ID_StateID)), ab};
+}
+
+static uint32_t get(const struct view *v, uint16_t id) { return cfg_get(&v->t->cfg, v->bank, &v->tab[id]); }
+#define GETC(v, NAME) cfg_get(&(v)->t->cfg, (v)->bank, CFG_DESC((v)->ab, NAME))
+
+bool pack_undef(struct tile *t, unsigned th, const char *what, const char *name)
+{
+    tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0, "PACR (thread T%u): %s%s", th, what, name ? name : "");
+    return false;
+}
+
+static bool unimplemented(struct tile *t, unsigned th, const char *what)
+{
+    tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "PACR (thread T%u): %s", th, what);
+    return false;
+}
+
+/* ---- acceptance: the address generators ---- */
+
+/* Packer i of Blackhole does not exist beyond 0: its one packer reads through interfaces. */
+unsigned pack_mask(const struct tile *t, uint32_t w)
+{
+    if (!wormhole(t))
+        return 1;
+    unsigned m = bits(w, 11, 8);
+    return m ? m : 1;
+}
+
+static unsigned which_adc(const struct tile *t, unsigned th, uint32_t w, unsigned i)
+{
+    if (!bits(w, 7, 7))
+        return th;
+    unsigned c;
+    if (wormhole(t)) {
+        struct view v = view_of(t, th, i);
+        c = cfg_get(&t->cfg, v.bank, &cfg_fields_wh[i == 0   ? CFGF_WH_THCON_SEC0_REG1_Addr_cnt_context
+                                                       : i == 1 ? CFGF_WH_THCON_SEC0_REG8_Addr_cnt_context
+                                                       : i == 2 ? CFGF_WH_THCON_SEC1_REG1_Addr_cnt_context
+                                                                : CFGF_WH_THCON_SEC1_REG8_Addr_cnt_context]);
+    } else {
+        c = bits(w, 14, 13); /* BH: AddrCntContext in the instruction (BH:PACR.md) */
+    }
+    return c == 3 ? 0 : c;
+}
+
+static unsigned bytes_per_datum(unsigned fmt) { return (fmt & 3) == 0 ? 4 : (fmt & 3) == 1 ? 2 : 1; }
+
+/* The Dst rows a PACR will read, for the Dest hazard check (no side effects). n = 0: none. */
+void pack_dst_rows(const struct tile *t, unsigned th, uint32_t w, unsigned i, unsigned *row0,
+                   unsigned *n, bool *dst32)
+{
+    struct view v = view_of(t, th, i);
+    const struct adc_channel *c0 = &t->adc[which_adc(t, th, w, i)].pack.ch[0];
+    const struct adc_channel *c1 = &t->adc[which_adc(t, th, w, i)].pack.ch[1];
+    *n = 0;
+    *dst32 = GETC(&v, PCK_DEST_RD_CTRL_Read_32b_data);
+    if (bits(w, 12, 12) || bits(w, 1, 1) || (i == 0 && get(&v, v.f->src_sel)))
+        return;
+    unsigned bpd = bytes_per_datum(get(&v, v.f->in_fmt)), xm = bpd == 4 ? 3 : bpd == 2 ? 7 : 15;
+    uint32_t addr = GETC(&v, PCK0_ADDR_BASE_REG_0_Base) + c0->v[ADC_X] * (GETC(&v, PCK0_ADDR_CTRL_XY_REG_0_Xstride) & 0xF) +
+                    c0->v[ADC_Y] * GETC(&v, PCK0_ADDR_CTRL_XY_REG_0_Ystride) +
+                    c0->v[ADC_Z] * GETC(&v, PCK0_ADDR_CTRL_ZW_REG_0_Zstride) +
+                    c0->v[ADC_W] * GETC(&v, PCK0_ADDR_CTRL_ZW_REG_0_Wstride);
+    addr = ((addr / bpd) & ~xm) + (c0->v[ADC_X] & xm) + (get(&v, v.f->dst_offset) << 4);
+    addr &= 0x3FFF;
+    if (wormhole(t)) {
+        uint32_t num = c1->v[ADC_X] - c0->v[ADC_X] + 1;
+        *row0 = addr >> 4;
+        *n = (((addr & 15) + num + 15) / 16);
+    } else {
+        *row0 = (addr >> 4) & ~3u;
+        *n = 4;
+    }
+}
+
+bool pack_accept_job(struct tile *t, unsigned th, uint32_t w, unsigned i, struct pack_job *j)
+{
+    struct view v = view_of(t, th, i);
+    const unsigned wa = which_adc(t, th, w, i);
+    struct adc_channel *c0 = &t->adc[wa].pack.ch[0], *c1 = &t->adc[wa].pack.ch[1];
+    j->kind = PK_PACR;
+    j->thread = (uint8_t)th;
+    j->adc = (uint8_t)wa;
+    j->zero_write = bits(w, 12, 12);
+    j->flush = bits(w, 1, 1);
+    j->last = bits(w, 0, 0);
+
+    /* Input address generator */
+    uint32_t addr = GETC(&v, PCK0_ADDR_BASE_REG_0_Base) +
+                    c0->v[ADC_X] * (GETC(&v, PCK0_ADDR_CTRL_XY_REG_0_Xstride) & 0xF) +
+                    c0->v[ADC_Y] * GETC(&v, PCK0_ADDR_CTRL_XY_REG_0_Ystride) +
+                    c0->v[ADC_Z] * GETC(&v, PCK0_ADDR_CTRL_ZW_REG_0_Zstride) +
+                    c0->v[ADC_W] * GETC(&v, PCK0_ADDR_CTRL_ZW_REG_0_Wstride);
+    const unsigned bpd = bytes_per_datum(get(&v, v.f->in_fmt)), xm = bpd == 4 ? 3 : bpd == 2 ? 7 : 15;
+    j->num = j->flush ? 0 : c1->v[ADC_X] - c0->v[ADC_X] + 1;
+    j->to_dst_src = true;
+    if (j->zero_write || j->flush) {
+        j->src_addr = 0;
+    } else if (i == 0 && get(&v, v.f->src_sel)) {
+        return unimplemented(t, th, "packer 0 reading L1 (Source_interface_selection = 1)");
+    } else {
+        addr = ((addr / bpd) & ~xm) + (c0->v[ADC_X] & xm) + (get(&v, v.f->dst_offset) << 4);
+        j->src_addr = addr & 0x3FFF;
+    }
+    if (!wormhole(t)) {
+        /* BH:PACR.md: ReadIntfSel picks rows of the aligned group of four; each reads the ADC X
+         * range of its row */
+        unsigned m = bits(w, 11, 8);
+        m = m ? m : 0xF;
+        if (!j->flush && ((m << ((j->src_addr >> 4) & 3)) > 0xF))
+            return pack_undef(t, th, "ReadIntfSel reaches past the aligned group of four Dst rows", 0);
+        j->rows_mask = (uint8_t)m;
+        j->lanes = (uint8_t)__builtin_popcount(m);
+        if (j->num > 16)
+            j->num = 16;
+    } else {
+        j->lanes = 1;
+    }
+    if (j->num > 0x4000)
+        return pack_undef(t, th, "ADC channel 1 X is below channel 0 X (negative datum count)", 0);
+
+    /* Output address generator (16-byte units) */
+    uint32_t out = get(&v, v.f->dest_addr) + !get(&v, v.f->sub_header);
+    uint32_t yzw = GETC(&v, PCK0_ADDR_BASE_REG_1_Base) + c1->v[ADC_Y] * GETC(&v, PCK0_ADDR_CTRL_XY_REG_1_Ystride) +
+                   c1->v[ADC_Z] * GETC(&v, PCK0_ADDR_CTRL_ZW_REG_1_Zstride) +
+                   c1->v[ADC_W] * GETC(&v, PCK0_ADDR_CTRL_ZW_REG_1_Wstride);
+    out += yzw & ~0xFu;
+    if (get(&v, v.f->add_offset))
+        return unimplemented(t, th, "Add_l1_dest_addr_offset (the TDMA-RISC l1_dest_addr_offset)");
+    if (out > get(&v, v.f->limit) * 2 + 1)
+        out -= get(&v, v.f->fifo) * 2;
+    bool compress = !(GETC(&v, THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd)
+                          ? (wormhole(t) ? cfg_get(&t->cfg, v.bank, &cfg_fields_wh[CFGF_WH_THCON_SEC0_REG1_All_pack_disable_zero_compress]) >> i & 1
+                                         : 1u)
+                          : get(&v, v.f->dis_zero_compress));
+    if (compress)
+        return unimplemented(t, th, "packer compression (Disable_zero_compress = 0): set "
+                                    "THCON_SEC0_REG1_Disable_zero_compress for uncompressed output");
+    if (get(&v, v.f->out_fmt) & 2) {
+        j->out_exp = out;
+        out += get(&v, v.f->exp_size);
+    }
+    j->out_data = out;
+
+    return true;
+}
+
+void pack_advance_adcs(struct tile *t, unsigned th, uint32_t w, unsigned wa)
+{
+    struct view v = view_of(t, th, 0);
+    /* ADDR_MOD_PACK: YsrcIncr[3:0] YsrcCR[4] YsrcClear[5] YdstIncr[9:6] YdstCR[10]
+     * YdstClear[11] ZsrcIncr[12] ZsrcClear[13] ZdstIncr[14] ZdstClear[15] */
+    unsigned am = bits(w, 16, 15);
+    const struct cfg_field_desc *fa =
+        am == 0 ? THCFG_DESC(v.ab, ADDR_MOD_PACK_SEC0_YsrcIncr) : am == 1 ? THCFG_DESC(v.ab, ADDR_MOD_PACK_SEC1_YsrcIncr)
+        : am == 2 ? THCFG_DESC(v.ab, ADDR_MOD_PACK_SEC2_YsrcIncr) : THCFG_DESC(v.ab, ADDR_MOD_PACK_SEC3_YsrcIncr);
+    uint32_t m = t->cfg.thread[th][fa->word];
+    struct adc *a = &t->adc[wa].pack;
+    if (m >> 5 & 1) adc_set(a, 0, ADC_Y, 0);
+    else if (m >> 4 & 1) adc_cr_add(a, 0, ADC_Y, m & 0xF);
+    else adc_inc(a, 0, ADC_Y, m & 0xF);
+    if (m >> 13 & 1) adc_set(a, 0, ADC_Z, 0);
+    else adc_inc(a, 0, ADC_Z, m >> 12 & 1);
+    if (m >> 11 & 1) adc_set(a, 1, ADC_Y, 0);
+    else if (m >> 10 & 1) adc_cr_add(a, 1, ADC_Y, m >> 6 & 0xF);
+    else adc_inc(a, 1, ADC_Y, m >> 6 & 0xF);
+    if (m >> 15 & 1) adc_set(a, 1, ADC_Z, 0);
+    else adc_inc(a, 1, ADC_Z, m >> 14 & 1);
+}
+
+/* ---- datums ---- */
+
+enum pv_kind { PV_F8, PV_F5, PV_I32, PV_I16, PV_I8 };
+
+struct pval {
+    uint32_t v;
+    uint8_t kind;
+};
+
+/* Round the FP32 pattern x to `keep` mantissa bits, to nearest with ties away from zero
+ * (WH:Packers/FormatConversion.md: "deterministic round-to-nearest with ties away from zero"):
+ * denormals flush to +0, -0 becomes +0, NaN becomes infinity. */
+static uint32_t round_fp32(uint32_t x, unsigned keep)
+{
+    uint32_t e = x >> 23 & 0xFF;
+    if (e == 0)
+        return 0;
+    if (e == 0xFF)
+        return (x & 0x80000000u) | 0x7F800000u;
+    unsigned drop = 23 - keep;
+    uint32_t mag = x & 0x7FFFFFFFu;
+    if (drop)
+        mag = (mag + (1u << (drop - 1))) & ~((1u << drop) - 1);
+    if (mag >= 0x7F800000u)
+        mag = 0x7F800000u; /* rounded into infinity */
+    return (x & 0x80000000u) | mag;
+}
+
+static uint32_t trunc_fp32(uint32_t x, unsigned keep)
+{
+    return x & ~((1u << (23 - keep)) - 1);
+}
+
+/* An FP32 pattern holding a 5-bit-exponent value, as FP16-style bits with `man` mantissa bits
+ * (FP16 10, E5M7 7, FP8 2): exponents beyond 31 saturate to the largest pattern, values below
+ * 2^-14 flush to +0, the mantissa is truncated. */
+static uint32_t to_e5(uint32_t x, unsigned man)
+{
+    uint32_t s = x >> 31, e8 = x >> 23 & 0xFF;
+    int e = (int)e8 - 112;
+    if (e8 == 0xFF || e > 31)
+        return s << 15 | 0x7C00u | ((0x3FFu >> (10 - man)) << (10 - man));
+    if (e8 == 0 || e <= 0)
+        return 0;
+    return s << 15 | (uint32_t)e << 10 | ((x >> 13) & 0x3FFu & ~((1u << (10 - man)) - 1));
+}
+
+/* FP16-style bits (exponent 31 finite) as an FP32 pattern; denormals keep their value. */
+static uint32_t e5_to_fp32(uint32_t h) { return fmt_fp16_to_fp32_bits((uint16_t)h); }
+
+/* Early format conversion (WH:Packers/FormatConversion.md "Early format conversion" and
+ * "Configuring the conversions"). `cell` is the Dst32b or Dst16b element. */
+static bool early(struct tile *t, unsigned th, const struct view *v, uint32_t cell, struct pval *o)
+{
+    const bool r32 = GETC(v, PCK_DEST_RD_CTRL_Read_32b_data), raw = GETC(v, PCK_DEST_RD_CTRL_Read_int8);
+    const bool r10 = GETC(v, PCK_DEST_RD_CTRL_Round_10b_mant), uns = GETC(v, PCK_DEST_RD_CTRL_Read_unsigned);
+    const unsigned inter = GETC(v, ALU_FORMAT_SPEC_REG_Dstacc_override) ? GETC(v, ALU_FORMAT_SPEC_REG_Dstacc_val)
+                                                                        : GETC(v, ALU_FORMAT_SPEC_REG2_Dstacc);
+    if (r32) {
+        uint32_t x = fmt_dst_to_fp32(cell); /* FP32 or INT32 sign-magnitude */
+        switch (inter) {
+        case DF_INT32: *o = (struct pval){x, PV_I32}; return true;
+        case DF_FP32: *o = (struct pval){r10 && !raw ? round_fp32(x, 10) : x, PV_F8}; return true;
+        case DF_TF32: *o = (struct pval){raw ? x : round_fp32(x, 10), PV_F8}; return true;
+        case DF_BF16:
+            *o = (struct pval){raw ? trunc_fp32(x, 7) : round_fp32(x, r10 ? 10 : 7), PV_F8};
+            return true;
+        case DF_BFP8: *o = (struct pval){raw ? trunc_fp32(x, 7) : round_fp32(x, 6), PV_F8}; return true;
+        case DF_INT8: {
+            uint32_t mag = x & 0x7FFFFFFFu, s = x >> 31;
+            if (raw) {
+                *o = (struct pval){uns ? mag & 0xFF : s << 7 | (mag & 0x7F), PV_I8};
+                return true;
+            }
+            unsigned shift = GETC(v, INT_DESCALE_Enable) ? GETC(v, INT_DESCALE_VALUES_SEC0_Value) & 0x1F : 0;
+            if (GETC(v, INT_DESCALE_Enable) && GETC(v, INT_DESCALE_Mode))
+                return unimplemented(t, th, "INT_DESCALE_Mode 1 (per-row shift amounts)");
+            uint64_t m = shift ? ((uint64_t)mag + (1ull << (shift - 1))) >> shift : mag;
+            if (uns) {
+                *o = (struct pval){s ? 0 : (m > 255 ? 255 : (uint32_t)m), PV_I8};
+            } else {
+                uint32_t sat = m > 127 ? 127 : (uint32_t)m;
+                *o = (struct pval){sat ? s << 7 | sat : 0, PV_I8};
+            }
+            return true;
+        }
+        default:
+            return pack_undef(t, th, "early conversion from 32-bit Dst to IntermediateFormat ", df_name(inter));
+        }
+    }
+    switch (inter) {
+    case DF_BF16: case DF_TF32: case DF_FP32: case DF_BFP8: {
+        uint32_t x = (uint32_t)fmt_dst_to_bf16((uint16_t)cell) << 16;
+        if (inter == DF_FP32 && !r10)
+            return pack_undef(t, th, "BF16 Dst to IntermediateFormat FP32 without Round_10b_mant", 0);
+        if (inter == DF_BFP8 && !raw)
+            x = round_fp32(x, 6);
+        else if (!raw || inter == DF_TF32 || inter == DF_FP32)
+            x = round_fp32(x, 7); /* "rounding" to BF16/TF32 widths: flushes denormals, NaN */
+        *o = (struct pval){x, PV_F8};
+        return true;
+    }
+    case DF_FP16: case DF_BFP8A: case DF_FP8: {
+        uint32_t h = fmt_dst_to_fp16((uint16_t)cell);
+        if (inter == DF_FP16 && !raw && !(h & 0x7C00))
+            h = 0; /* "rounding": denormals flush to zero, -0 becomes +0 */
+        else if (inter == DF_BFP8A)
+            h = raw ? h & ~7u : to_e5(round_fp32(e5_to_fp32(h), 6), 10);
+        else if (inter == DF_FP8)
+            h &= ~0xFFu;
+        *o = (struct pval){e5_to_fp32(h), PV_F5};
+        return true;
+    }
+    case DF_INT16: *o = (struct pval){cell & 0xFFFF, PV_I16}; return true;
+    case DF_INT8: *o = (struct pval){(cell >> 15 & 1) << 7, PV_I8}; return true;
+    default:
+        return pack_undef(t, th, "early conversion from 16-bit Dst to IntermediateFormat ", df_name(inter));
+    }
+}
+
+static float as_float(uint32_t x)
+{
+    union { uint32_t u; float f; } u = {.u = x};
+    return u.f;
+}
+
+/* ReLU (WH:Packers/ReLU.md) on the early-converted datum. */
+static bool relu(struct tile *t, unsigned th, const struct view *v, struct pval *d)
+{
+    unsigned mode = GETC(v, STACC_RELU_ApplyRelu) & 3;
+    if (!mode)
+        return true;
+    bool is_float = d->kind == PV_F8 || d->kind == PV_F5;
+    if (!is_float) {
+        if (mode != 1)
+            return pack_undef(t, th, "ReLU with a threshold on integer data", 0);
+        uint32_t sign = d->kind == PV_I32 ? d->v >> 31 : d->kind == PV_I16 ? d->v >> 15 : d->v >> 7;
+        if (sign)
+            d->v = 0;
+        return true;
+    }
+    uint32_t tb = GETC(v, STACC_RELU_ReluThreshold);
+    uint32_t thr = d->kind == PV_F5 ? e5_to_fp32(tb) : tb << 16;
+    if (mode >= 2 && thr >> 31)
+        return pack_undef(t, th, "ReLU threshold <= -0", 0);
+    float x = as_float(d->v), tf = as_float(thr);
+    if (mode == 1 || mode == 3) {
+        if (x <= 0)
+            d->v = 0;
+        else if (mode == 3 && x > tf)
+            d->v = thr;
+    } else if (x <= tf) {
+        d->v = 0;
+    }
+    return true;
+}
+
+/* Exponent thresholding (WH:Packers/ExponentThresholding.md), on In_data_format's exponent. */
+static bool threshold(struct tile *t, unsigned th, const struct view *v, struct pval *d)
+{
+    if (!get(v, v->f->thr_en) || (d->kind != PV_F8 && d->kind != PV_F5))
+        return true;
+    unsigned fmt = get(v, v->f->in_fmt), thr = get(v, v->f->thr);
+    uint32_t e8 = d->v >> 23 & 0xFF;
+    switch (fmt) {
+    case DF_BFP2A:
+        return pack_undef(t, th, "exponent thresholding with In_data_format BFP2a (hardware bug)", 0);
+    case DF_FP16: case DF_FP8: case DF_BFP8A: case DF_BFP4A: {
+        unsigned e5 = e8 > 112 ? e8 - 112 : 0;
+        if (e5 < thr)
+            d->v = 0;
+        return true;
+    }
+    default:
+        if (e8 < thr)
+            d->v = 0;
+        return true;
+    }
+}
+
+/* One PACR moving datums through one packer. */
+struct pack_run {
+    struct tile *t;
+    struct packer *p;
+    unsigned th, i;
+    struct view v;
+    unsigned out_fmt;
+    bool acc, fp8_e4m3, f5;
+};
+
+/* ---- output streams ---- */
+
+static bool l1_ok(struct tile *t, unsigned th, uint32_t a)
+{
+    if (a + 16 <= t->arch->l1_size)
+        return true;
+    tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0, "PACR (thread T%u): L1 write at 0x%x is outside L1", th, a);
+    return false;
+}
+
+/* L1 accumulation (WH:L1.md): 4 x FP32, 4 x INT32 (sign-magnitude, saturating), 8 x FP16 or
+ * 8 x BF16. Float sums are rounded to nearest even (not documented; docs/pack.md). */
+static bool accumulate(struct tile *t, unsigned th, uint8_t *dst, const uint8_t *src, unsigned fmt)
+{
+    for (unsigned k = 0; k < 16;) {
+        if (fmt == DF_FP32 || fmt == DF_INT32) {
+            uint32_t a, b;
+            memcpy(&a, dst + k, 4);
+            memcpy(&b, src + k, 4);
+            if (fmt == DF_FP32) {
+                float s = as_float(a) + as_float(b);
+                memcpy(dst + k, &s, 4);
+            } else {
+                int64_t x = fmt_sm32_value(a) + (int64_t)fmt_sm32_value(b);
+                if (x > 0x7FFFFFFF) x = 0x7FFFFFFF;
+                if (x < -0x7FFFFFFF) x = -0x7FFFFFFF;
+                uint32_t sm = x < 0 ? 0x80000000u | (uint32_t)-x : (uint32_t)x;
+                memcpy(dst + k, &sm, 4);
+            }
+            k += 4;
+        } else if (fmt == DF_BF16 || fmt == DF_FP16) {
+            uint16_t a, b;
+            memcpy(&a, dst + k, 2);
+            memcpy(&b, src + k, 2);
+            uint32_t fa = fmt == DF_BF16 ? (uint32_t)a << 16 : fmt_fp16_to_fp32_bits(a);
+            uint32_t fb = fmt == DF_BF16 ? (uint32_t)b << 16 : fmt_fp16_to_fp32_bits(b);
+            double s = (double)as_float(fa) + as_float(fb);
+            float sf = (float)s;
+            union { float f; uint32_t u; } u = {.f = sf};
+            uint16_t r;
+            if (fmt == DF_BF16) {
+                uint32_t x = u.u;
+                x += 0x7FFF + (x >> 16 & 1); /* nearest even */
+                r = (uint16_t)(x >> 16);
+            } else {
+                r = (uint16_t)to_e5(u.u, 10);
+            }
+            memcpy(dst + k, &r, 2);
+            k += 2;
+        } else {
+            return pack_undef(t, th, "L1 accumulation (Pack_L1_Acc) with Out_data_format ", df_name(fmt));
+        }
+    }
+    return true;
+}
+
+static bool write16(struct tile *t, struct packer *p, unsigned th, struct pack_stream *s,
+                    bool acc, unsigned fmt)
+{
+    if (!l1_ok(t, th, s->byte_addr))
+        return false;
+    uint8_t *dst = t->l1 + s->byte_addr;
+    if (acc) {
+        if (!accumulate(t, th, dst, s->buf, fmt))
+            return false;
+        p->st.acc_writes++;
+    } else {
+        memcpy(dst, s->buf, 16);
+    }
+    for (unsigned k = 0; k < 4; k++) /* stores to code re-decode */
+        t->predecode[(s->byte_addr >> 2) + k].op = RV_UNDECODED;
+    p->st.l1_writes++;
+    s->byte_addr += 16;
+    s->bits = 0;
+    memset(s->buf, 0, 16);
+    return true;
+}
+
+static bool put_bits(struct pack_run *r, struct pack_stream *s, uint32_t v, unsigned n, bool acc)
+{
+    for (unsigned k = 0; k < n; k++, s->bits++)
+        if (v >> k & 1)
+            s->buf[s->bits / 8] |= (uint8_t)(1u << (s->bits % 8));
+    if (s->bits == 128)
+        return write16(r->t, r->p, r->th, s, acc, r->out_fmt);
+    return true;
+}
+
+static bool flush_stream(struct pack_run *r, struct pack_stream *s, bool acc)
+{
+    if (!s->bits)
+        return true;
+    s->bits = 128; /* padded with zeroes */
+    return write16(r->t, r->p, r->th, s, acc, r->out_fmt);
+}
+
+/* ---- late conversion and BFP blocks ---- */
+
+/* The 16-bit BF16 (8-bit family) or E5M7-in-FP16 (5-bit family) form a BFP datum starts from. */
+static uint32_t bfp_source(const struct pval *d, bool a_family)
+{
+    return a_family ? to_e5(d->v, 7) : d->v >> 16;
+}
+
+static bool emit_block(struct pack_run *r)
+{
+    struct packer *p = r->p;
+    const unsigned fmt = r->out_fmt;
+    const bool a = df_is_bfp_a(fmt);
+    const unsigned nbits = df_datum_bits(fmt);
+    unsigned emax = 0;
+    for (unsigned k = 0; k < p->block_n; k++) {
+        unsigned e = a ? (p->block[k] >> 10 & 0x1F) : (p->block[k] >> 7 & 0xFF);
+        if (e > emax)
+            emax = e;
+    }
+    if (!put_bits(r, &p->exp, emax, 8, false))
+        return false;
+    for (unsigned k = 0; k < 16; k++) {
+        uint32_t v = k < p->block_n ? p->block[k] : 0;
+        unsigned e = a ? (v >> 10 & 0x1F) : (v >> 7 & 0xFF);
+        uint32_t man7 = a ? (v >> 3 & 0x7F) : (v & 0x7F), sign = v >> 15 & 1, m = 0;
+        if (e) {
+            unsigned sh = emax - e + 1;
+            uint32_t mag8 = 0x80 | man7;
+            m = sh >= 9 ? 0 : (mag8 + (1u << (sh - 1))) >> sh; /* nearest, ties away */
+            if (m > 127)
+                m = 127;
+        }
+        m >>= 8 - nbits; /* BFP4/BFP2: truncate the BFP8 magnitude */
+        if (!m)
+            sign = 0;
+        if (!put_bits(r, &p->data, sign << (nbits - 1) | m, nbits, r->acc))
+            return false;
+    }
+    p->block_n = 0;
+    return true;
+}
+
+/* Late format conversion (WH:Packers/FormatConversion.md) and output of one datum. */
+static bool late(struct pack_run *r, struct pval d)
+{
+    const unsigned fmt = r->out_fmt;
+    const bool is_float = d.kind == PV_F8 || d.kind == PV_F5;
+    if (df_is_bfp(fmt)) {
+        if (!is_float)
+            return pack_undef(r->t, r->th, "integer data to Out_data_format ", df_name(fmt));
+        r->p->block[r->p->block_n++] = bfp_source(&d, df_is_bfp_a(fmt));
+        return r->p->block_n == 16 ? emit_block(r) : true;
+    }
+    uint32_t out;
+    unsigned n;
+    switch (fmt) {
+    case DF_FP32: case DF_TF32:
+        if (!is_float)
+            return pack_undef(r->t, r->th, "integer data to Out_data_format ", df_name(fmt));
+        out = fmt == DF_TF32 ? trunc_fp32(d.v, 10) : d.v;
+        n = 32;
+        break;
+    case DF_BF16:
+        if (!is_float)
+            return pack_undef(r->t, r->th, "integer data to Out_data_format BF16", 0);
+        out = d.v >> 16, n = 16;
+        break;
+    case DF_FP16:
+        if (!is_float)
+            return pack_undef(r->t, r->th, "integer data to Out_data_format FP16", 0);
+        out = to_e5(d.v, 10), n = 16;
+        break;
+    case DF_FP8:
+        if (!is_float)
+            return pack_undef(r->t, r->th, "integer data to Out_data_format FP8", 0);
+        if (r->fp8_e4m3)
+            return unimplemented(r->t, r->th, "FP8 E4M3 output (Pac_LF8_4b_exp)");
+        out = to_e5(d.v, 2) >> 8, n = 8;
+        break;
+    case DF_INT32:
+        if (d.kind != PV_I32)
+            return pack_undef(r->t, r->th, "Out_data_format INT32 from a non-INT32 intermediate", 0);
+        out = d.v, n = 32;
+        break;
+    case DF_INT16:
+        if (d.kind != PV_I16)
+            return pack_undef(r->t, r->th, "Out_data_format INT16 from a non-INT16 intermediate", 0);
+        out = d.v, n = 16;
+        break;
+    case DF_INT8:
+        if (d.kind != PV_I8)
+            return pack_undef(r->t, r->th, "Out_data_format INT8 from a non-INT8 intermediate", 0);
+        out = d.v, n = 8;
+        break;
+    default:
+        return pack_undef(r->t, r->th, "Out_data_format ", df_name(fmt));
+    }
+    return put_bits(r, &r->p->data, out, n, r->acc);
+}
+
+/* ---- fetching from Dst, with edge masking (WH:Packers/EdgeMasking.md) ---- */
+
+static unsigned map2(const struct tile *t, unsigned bank, unsigned word0, unsigned which, unsigned idx)
+{
+    return t->cfg.cfg[bank][word0 + which] >> (2 * (idx & 15)) & 3;
+}
+
+static bool fetch(struct pack_run *r, uint32_t addr, struct pval *d)
+{
+    const struct view *v = &r->v;
+    const struct tile *t = r->t;
+    struct packer *p = r->p;
+    unsigned b;
+    unsigned face_word = v->tab[v->ab == TT_ARCH_WH ? CFGF_WH_TILE_FACE_SET_MAPPING_0_face_set_mapping_0
+                                                    : CFGF_BH_TILE_FACE_SET_MAPPING_0_face_set_mapping_0].word;
+    unsigned row_word = v->tab[v->ab == TT_ARCH_WH ? CFGF_WH_TILE_ROW_SET_MAPPING_0_row_set_mapping_0
+                                                   : CFGF_BH_TILE_ROW_SET_MAPPING_0_row_set_mapping_0].word;
+    if (GETC(v, PCK_EDGE_TILE_FACE_SET_SELECT_enable)) {
+        unsigned z = get(v, v->f->dst_zoffset) + p->tpg_z;
+        unsigned a = GETC(v, PCK_EDGE_TILE_FACE_SET_SELECT_select) >> (2 * r->i) & 3;
+        b = map2(t, v->bank, face_word, a, z);
+    } else {
+        b = GETC(v, PCK_EDGE_TILE_ROW_SET_SELECT_select) >> (2 * r->i) & 3;
+    }
+    unsigned c = map2(t, v->bank, row_word, b, p->tpg_y);
+    const struct cfg_field_desc *mf = c == 0 ? CFG_DESC(v->ab, PCK_EDGE_OFFSET_SEC0_mask)
+                                    : c == 1 ? CFG_DESC(v->ab, PCK_EDGE_OFFSET_SEC1_mask)
+                                    : c == 2 ? CFG_DESC(v->ab, PCK_EDGE_OFFSET_SEC2_mask)
+                                             : CFG_DESC(v->ab, PCK_EDGE_OFFSET_SEC3_mask);
+    uint32_t mask = cfg_get(&t->cfg, v->bank, mf);
+    /* advance the tile position generator */
+    if (++p->tpg_x == 16) {
+        unsigned per = get(v, v->f->reads_per_xy);
+        p->tpg_x = 0;
+        if (get(v, v->f->yz_transposed)) {
+            if (++p->tpg_z == per) p->tpg_z = 0, p->tpg_y++;
+        } else {
+            if (++p->tpg_y == per) p->tpg_y = 0, p->tpg_z++;
+        }
+    }
+    unsigned row = addr >> 4, col = addr & 15;
+    if (!(mask >> col & 1)) {
+        bool neg_inf = GETC(v, PCK_EDGE_MODE_mode);
+        *d = (struct pval){neg_inf ? 0xFF800000u : 0, PV_F8};
+        if (neg_inf && r->f5)
+            d->kind = PV_F5;
+        return true;
+    }
+    const struct dest *dst = &t->dest;
+    uint32_t cell;
+    if (GETC(v, PCK_DEST_RD_CTRL_Read_32b_data)) {
+        unsigned ph = dest_adj32(row & 0x1FF, dest_remap_addrs(t), dest_swizzle_32b(t));
+        cell = dst->row_valid[ph] ? (uint32_t)dst->bits[ph][col] << 16 | dst->bits[ph + 8][col] : 0;
+    } else {
+        unsigned ph = dest_adj16(row & 0x3FF, dest_remap_addrs(t));
+        cell = dst->row_valid[ph] ? dst->bits[ph][col] : 0; /* undefined rows read as zero */
+    }
+    return early(r->t, r->th, v, cell, d);
+}
+
+static bool process(struct pack_run *r, struct pval d)
+{
+    if (!relu(r->t, r->th, &r->v, &d) || !threshold(r->t, r->th, &r->v, &d))
+        return false;
+    r->p->st.datums++;
+    return late(r, d);
+}
+
+bool pack_run_job(struct tile *t, unsigned i, struct pack_job *j)
+{
+    struct packer *p = &t->pack.p[i];
+    struct pack_run r = {.t = t, .p = p, .th = j->thread, .i = i, .v = view_of(t, j->thread, i)};
+    const struct view *v = &r.v;
+    r.out_fmt = get(v, v->f->out_fmt);
+    r.acc = j->acc = get(v, v->f->l1_acc);
+    r.fp8_e4m3 = v->ab == TT_ARCH_BH &&
+                 cfg_get(&t->cfg, v->bank, &cfg_fields_bh[CFGF_BH_THCON_SEC0_REG1_Pac_LF8_4b_exp]);
+    const unsigned inter = GETC(v, ALU_FORMAT_SPEC_REG_Dstacc_override) ? GETC(v, ALU_FORMAT_SPEC_REG_Dstacc_val)
+                                                                        : GETC(v, ALU_FORMAT_SPEC_REG2_Dstacc);
+    r.f5 = inter == DF_FP16 || inter == DF_FP8 || df_is_bfp_a(inter);
+    if (j->kind == PK_SETREG) {
+        if (!flush_stream(&r, &p->data, r.acc) || !flush_stream(&r, &p->exp, false))
+            return false;
+        return tensix_mmio_store(t, j->thread, j->setreg_addr, j->setreg_value) == MMIO_OK;
+    }
+    if (p->data.needs_new)
+        p->data.byte_addr = (j->out_data & 0x1FFFF) << 4, p->data.needs_new = false;
+    if (df_is_bfp(r.out_fmt) && p->exp.needs_new)
+        p->exp.byte_addr = (j->out_exp & 0x1FFFF) << 4, p->exp.needs_new = false;
+
+    uint32_t dmask = get(v, v->f->downsample) & 0xFFFF;
+    if (!dmask)
+        dmask = 0xFFFF;
+    /* the datum addresses: Wormhole contiguous; Blackhole by row */
+    unsigned rows = wormhole(t) ? 1 : 4;
+    for (unsigned row = 0; row < rows; row++) {
+        uint32_t base = j->src_addr;
+        if (!wormhole(t)) {
+            if (!(j->rows_mask >> row & 1))
+                continue;
+            base = ((((j->src_addr >> 4) & ~3u) | row) << 4) | (j->src_addr & 15);
+        }
+        for (uint32_t k = 0; k < j->num; k++) {
+            struct pval d = {0, r.f5 ? PV_F5 : PV_F8};
+            if (!j->zero_write && !fetch(&r, (base + k) & 0x3FFF, &d))
+                return false;
+            bool keep = dmask & 1;
+            dmask = (dmask << 15 | dmask >> 1) & 0xFFFF;
+            if (keep && !process(&r, d))
+                return false;
+        }
+    }
+    if (j->last || j->flush) {
+        if (p->block_n && !emit_block(&r))
+            return false;
+        if (!flush_stream(&r, &p->data, r.acc) || !flush_stream(&r, &p->exp, false))
+            return false;
+        p->data.needs_new = p->exp.needs_new = true;
+    }
+    return true;
+}

@@ -1,0 +1,80 @@
+/* The packers: Dst (or, for packer 0, L1) back to L1 (WH:PACR.md, the WH:Packers pages; Blackhole:
+ * BH:PACR.md). Wormhole has four packers, chosen by PACR's PackerMask; Blackhole one packer with
+ * four Dst read interfaces, chosen by ReadIntfSel, each reading one 16-datum row. tensim models
+ * Blackhole's packer as packer 0 with its configuration (THCON_SEC0_REG1, PCK_EDGE_*, ...);
+ * docs/pack.md explains the reading.
+ *
+ * Life of a PACR (timing: docs/timing-model.md "Packers"): the thread is held until the packer(s)
+ * accept it (room in their queues); the input and output address generators run and the ADCs
+ * advance at acceptance; after a start-up the instruction reaches the head of its packer, reads
+ * Dst, converts, and writes L1 (the functional effect, all at once); it then keeps the packer
+ * busy for its L1 write time: one 16-byte write per cycle per packer (per enabled read interface
+ * on Blackhole), one per five cycles when accumulating. STALLWAIT's packer-busy condition holds
+ * while the thread has an instruction in a packer. */
+#ifndef TENSIM_UNITS_PACK_H
+#define TENSIM_UNITS_PACK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "unit.h"
+
+#define NUM_PACKERS 4
+#define PACK_QUEUE 4 /* instructions one packer holds; not documented (docs/timing-model.md) */
+#define PACK_STARTUP 2 /* cycles from acceptance to the first L1 write; not documented */
+
+/* One output stream: 16 bytes collected before each aligned write to L1. */
+struct pack_stream {
+    bool needs_new; /* NeedsNewAddress */
+    uint32_t byte_addr;
+    uint8_t buf[16];
+    unsigned bits; /* bits collected in buf */
+};
+
+/* Everything an accepted PACR needs when it starts. */
+struct pack_job {
+    uint8_t kind;   /* enum pack_kind */
+    uint8_t thread;
+    uint8_t adc;    /* the thread whose packer ADCs address it */
+    uint8_t lanes;  /* Blackhole: enabled read interfaces (write rate); Wormhole: 1 */
+    bool zero_write, flush, last, to_dst_src;
+    bool acc;           /* set when it runs: L1 accumulation (five cycles per write) */
+    uint32_t src_addr;  /* datum index into Dst (or L1 byte address) */
+    uint32_t num;       /* InputNumDatums (Wormhole) / datums per row (Blackhole) */
+    uint8_t rows_mask;  /* Blackhole: read interfaces; bit i reads row (StartRow & ~3) | i */
+    uint32_t out_data, out_exp; /* output addresses (16-byte units) for a stream that needs one */
+    uint32_t setreg_addr, setreg_value;
+    uint64_t ready_at, done_at;
+    bool started;
+};
+
+enum pack_kind { PK_PACR, PK_SETREG };
+
+struct packer {
+    struct pack_job q[PACK_QUEUE];
+    unsigned head, count;
+    struct pack_stream data, exp;
+    /* BFP block assembly: datums of the current 16-datum block (value bits, see pack.c) */
+    uint32_t block[16];
+    unsigned block_n;
+    /* tile position generator (WH:Packers/EdgeMasking.md) */
+    unsigned tpg_x, tpg_y, tpg_z;
+    uint64_t busy_since;
+    struct {
+        uint64_t insns, busy_cycles, write_cycles, l1_writes, datums, acc_writes;
+    } st;
+};
+
+struct pack_state {
+    struct packer p[NUM_PACKERS];
+};
+
+extern const struct unit_desc pack_unit_desc;
+
+void pack_reset(struct pack_state *s);
+/* STALLWAIT packer conditions: thread th has an instruction in packer `packer`. */
+bool pack_busy_for_thread(const struct tile *t, unsigned packer, unsigned th);
+/* Deadlock reports. */
+void pack_describe(struct tile *t);
+
+#endif

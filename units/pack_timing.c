@@ -1,0 +1,201 @@
+/* The packers as a backend unit: acceptance at the Wait Gate, the per-packer queues, start-up,
+ * L1 write time, STALLWAIT's packer-busy conditions and the Dest hazard on PACR reads. The
+ * functional model is units/pack.c.
+ *
+ * Timing (docs/timing-model.md "Packers"): one PACR or PACR_SETREG per cycle from all threads
+ * (RES_PACK); the thread waits at the gate until every packer the PACR names has room
+ * (`unit_busy`, detail pack) and until the Dst blocks it reads are past their write latency
+ * (`dest_hazard`, WH:Dst.md). An accepted PACR starts PACK_STARTUP cycles later, or when the
+ * packer's previous instruction is done if that is later; it then writes L1 for
+ * ceil(writes / lanes) cycles, 16 bytes per write and per lane (a Wormhole packer has one lane,
+ * Blackhole's packer one per enabled Dst read interface; WH:L1.md, calibration.md), five cycles
+ * per write when accumulating into L1. */
+#include "pack_internal.h"
+
+#include <string.h>
+
+#include "../core/tile.h"
+#include "../trace/trace.h"
+#include "fpu.h"
+
+enum { OPC_PACR = 0x41, OPC_PACR_SETREG = 0x4A };
+
+static struct pack_job *head_of(struct packer *p) { return p->count ? &p->q[p->head] : 0; }
+
+bool pack_busy_for_thread(const struct tile *t, unsigned i, unsigned th)
+{
+    const struct packer *p = &t->pack.p[i];
+    for (unsigned k = 0; k < p->count; k++)
+        if (p->q[(p->head + k) % PACK_QUEUE].thread == th)
+            return true;
+    return false;
+}
+
+/* ---- advancing the packers ---- */
+
+static bool settle(struct tile *t, unsigned i, uint64_t x)
+{
+    struct packer *p = &t->pack.p[i];
+    struct pack_job *j;
+    while ((j = head_of(p))) {
+        if (j->started) {
+            if (j->done_at > x)
+                return true;
+            p->head = (p->head + 1) % PACK_QUEUE;
+            if (--p->count == 0)
+                p->st.busy_cycles += x - p->busy_since;
+            if (x - 1 > t->coproc_last_active)
+                t->coproc_last_active = x - 1;
+            continue;
+        }
+        if (j->ready_at > x)
+            return true;
+        uint64_t before = p->st.l1_writes;
+        if (!pack_run_job(t, i, j))
+            return false;
+        uint64_t writes = p->st.l1_writes - before, lanes = j->lanes ? j->lanes : 1;
+        uint64_t per = j->acc ? 5 : 1; /* WH:L1.md: atomic accumulate blocks the port 5 cycles */
+        uint64_t cyc = (writes * per + lanes - 1) / lanes;
+        j->started = true;
+        j->done_at = x + (cyc ? cyc : 1);
+        p->st.write_cycles += j->done_at - x;
+        if (t->tracer)
+            trace_unit(t->tracer, (enum trace_unit_track)(TRACK_PACK0 + i),
+                       j->kind == PK_SETREG ? "PACR_SETREG" : "PACR", j->thread, x, j->done_at);
+    }
+    return true;
+}
+
+static void tick(struct tile *t)
+{
+    for (unsigned i = 0; i < NUM_PACKERS; i++)
+        if (t->pack.p[i].count && !settle(t, i, t->now))
+            return;
+}
+
+static uint64_t next_event(const struct tile *t)
+{
+    uint64_t next = CYCLE_NEVER;
+    for (unsigned i = 0; i < NUM_PACKERS; i++) {
+        const struct packer *p = &t->pack.p[i];
+        if (!p->count)
+            continue;
+        const struct pack_job *j = &p->q[p->head];
+        uint64_t e = j->started ? j->done_at : j->ready_at;
+        if (e <= t->now)
+            e = t->now + 1;
+        if (e < next)
+            next = e;
+    }
+    return next;
+}
+
+/* ---- the Wait Gate interface ---- */
+
+static int hazard_block(const struct tile *t, unsigned th, uint32_t w, unsigned mask)
+{
+    for (unsigned i = 0; i < NUM_PACKERS; i++) {
+        if (!(mask >> i & 1))
+            continue;
+        unsigned row0, n;
+        bool d32;
+        pack_dst_rows(t, th, w, i, &row0, &n, &d32);
+        for (unsigned k = 0; k < n; k++) {
+            unsigned r = row0 + k, ph = d32 ? dest_adj32(r & 0x1FF, dest_remap_addrs(t), dest_swizzle_32b(t))
+                                            : dest_adj16(r & 0x3FF, dest_remap_addrs(t));
+            if (!dest_block_readable(t, ph, t->now))
+                return (int)(ph / 8);
+            if (d32 && !dest_block_readable(t, ph + 8, t->now))
+                return (int)((ph + 8) / 8);
+        }
+    }
+    return -1;
+}
+
+static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
+                                  const struct tt_form *f, uint32_t *detail)
+{
+    unsigned mask = f->opcode == OPC_PACR ? pack_mask(t, w) : 1;
+    for (unsigned i = 0; i < NUM_PACKERS; i++)
+        if ((mask >> i & 1) && t->pack.p[i].count == PACK_QUEUE) {
+            *detail = TT_UNIT_PACK;
+            return GS_UNIT_BUSY;
+        }
+    if (f->opcode == OPC_PACR) {
+        int b = hazard_block(t, th, w, mask);
+        if (b >= 0) {
+            *detail = (uint32_t)b;
+            return GS_DEST_HAZARD;
+        }
+    }
+    return GS_NONE;
+}
+
+static unsigned resource(const struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    (void)t, (void)th, (void)w, (void)f;
+    return RES_PACK;
+}
+
+static void push(struct tile *t, unsigned i, const struct pack_job *j)
+{
+    struct packer *p = &t->pack.p[i];
+    struct pack_job *slot = &p->q[(p->head + p->count) % PACK_QUEUE];
+    *slot = *j;
+    slot->ready_at = t->now + PACK_STARTUP;
+    if (p->count++ == 0)
+        p->busy_since = t->now;
+    p->st.insns++;
+}
+
+static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    if (f->opcode == OPC_PACR_SETREG) {
+        if (t->arch->id != ARCH_WORMHOLE)
+            return tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "PACR_SETREG on Blackhole (thread T%u): "
+                              "its layout has no ISA page", th);
+        /* WH:PACR_SETREG.md: SetRegBase and SetRegHiScaler are TDMA-RISC state, taken as 0 */
+        uint32_t addr = 0xFFB00000u + ((w >> 2 & 0x3F) << 12);
+        if (addr < 0xFFB11000u)
+            return pack_undef(t, th, "PACR_SETREG below 0xFFB11000 (AddrMid too small)", 0);
+        struct pack_job j = {.kind = PK_SETREG, .thread = (uint8_t)th, .lanes = 1,
+                             .setreg_addr = addr, .setreg_value = w >> 12 & 0x3FF};
+        push(t, 0, &j);
+        return true;
+    }
+    unsigned mask = pack_mask(t, w), adcs = 0;
+    struct pack_job jobs[NUM_PACKERS];
+    for (unsigned i = 0; i < NUM_PACKERS; i++) {
+        if (!(mask >> i & 1))
+            continue;
+        memset(&jobs[i], 0, sizeof jobs[i]);
+        if (!pack_accept_job(t, th, w, i, &jobs[i]))
+            return false;
+        adcs |= 1u << jobs[i].adc;
+    }
+    for (unsigned a = 0; a < 3; a++)
+        if (adcs >> a & 1)
+            pack_advance_adcs(t, th, w, a);
+    for (unsigned i = 0; i < NUM_PACKERS; i++)
+        if (mask >> i & 1)
+            push(t, i, &jobs[i]);
+    return true;
+}
+
+void pack_describe(struct tile *t)
+{
+    for (unsigned i = 0; i < NUM_PACKERS; i++)
+        if (t->pack.p[i].count)
+            tile_error_detail(t, "  packer %u: %u instruction(s), the oldest from thread T%u", i,
+                              t->pack.p[i].count, t->pack.p[i].q[t->pack.p[i].head].thread);
+}
+
+void pack_reset(struct pack_state *s)
+{
+    memset(s, 0, sizeof *s);
+    for (unsigned i = 0; i < NUM_PACKERS; i++) {
+        s->p[i].data.needs_new = s->p[i].exp.needs_new = true;
+    }
+}
+
+const struct unit_desc pack_unit_desc = {"pack", can_accept, resource, accept, tick, next_event};
