@@ -116,6 +116,10 @@ $(eval $(call kernel,unpack-t0,trisc0,$(EX)/unpack/t0.c))
 $(eval $(call kernel,unpack-t1,trisc1,$(EX)/unpack/t1.c))
 $(eval $(call kernel,matmul-t0,trisc0,$(EX)/matmul/t0.c))
 $(eval $(call kernel,matmul-t1,trisc1,$(EX)/matmul/t1.c))
+$(eval $(call kernel,matmul-t2,trisc2,$(EX)/matmul/t2.c))
+$(eval $(call kernel,eltwise-t0,trisc0,$(EX)/eltwise/t0.c))
+$(eval $(call kernel,eltwise-t1,trisc1,$(EX)/eltwise/t1.c))
+$(eval $(call kernel,eltwise-t2,trisc2,$(EX)/eltwise/t2.c))
 $(eval $(call kernel,tt-push,trisc0,test/kernels/tt_push.c))
 
 # Bare-metal test programs: assembly only, linked at TRISC0's window (BRISC's for brisc_*).
@@ -136,7 +140,10 @@ demo: $(B)/.deps $(B)/tensim $(KERNELS)
 	$(B)/tensim run --trisc0 $(B)/kernels/tokens-t0.elf \
 	  --trisc1 $(B)/kernels/tokens-t1.elf --trisc2 $(B)/kernels/tokens-t2.elf
 	$(B)/tensim run --trisc0 $(B)/kernels/unpack-t0.elf --trisc1 $(B)/kernels/unpack-t1.elf
-	$(B)/tensim run --trisc0 $(B)/kernels/matmul-t0.elf --trisc1 $(B)/kernels/matmul-t1.elf
+	$(B)/tensim run --trisc0 $(B)/kernels/eltwise-t0.elf --trisc1 $(B)/kernels/eltwise-t1.elf \
+	  --trisc2 $(B)/kernels/eltwise-t2.elf
+	$(B)/tensim run --trisc0 $(B)/kernels/matmul-t0.elf --trisc1 $(B)/kernels/matmul-t1.elf \
+	  --trisc2 $(B)/kernels/matmul-t2.elf
 
 TEST_DEFS = -DTENSIM_BIN='"$(1)"'
 

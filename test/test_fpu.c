@@ -820,7 +820,8 @@ static void matmul_example(unsigned phases)
     snprintf(cmd, sizeof cmd,
              "run -q --load %s@0x%x --dump 0x%x:%u:/tmp/tensim-mm-out-%u.bin --trace "
              "/tmp/tensim-mm-trace-%u.json --stats /tmp/tensim-mm-stats-%u.json --trisc0 "
-             "build/kernels/matmul-t0.elf --trisc1 build/kernels/matmul-t1.elf",
+             "build/kernels/matmul-t0.elf --trisc1 build/kernels/matmul-t1.elf --trisc2 "
+             "build/kernels/matmul-t2.elf",
              param, MM_PARAM, MM_OUT, MM_TILES * 64 * 16 * 4, phases, phases, phases);
     cr_assert_eq(run_tensim(cmd, out, sizeof out), 0, "%s", out);
 

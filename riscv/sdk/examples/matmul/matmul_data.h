@@ -9,8 +9,9 @@
 #define MM_TILES 4              /* independent 32x32x32 products C_t = A_t @ B_t */
 #define MM_A 0x30000u           /* 16-byte header, then MM_TILES tiles of 1024 BF16 (A_t) */
 #define MM_B 0x34000u           /* the same for B_t */
-#define MM_OUT 0x40000u         /* C_t as FP32, Dst32b order: 64 rows x 16 per tile */
-#define MM_PARAM 0x3F000u       /* word: fidelity phases 1..4 (anything else: 2) */
+#define MM_OUT 0x40000u         /* C_t as FP32 in Dst32b row order (64 rows x 16), 4 KiB per tile */
+#define MM_PARAM 0x3F000u       /* word: fidelity phases 1..4 (anything else: 4, HiFi4) */
+#define MM_SEM 0                /* semaphore: tiles the matrix unit has finished issuing */
 
 /* Tiles are stored in face order: four 16x16 faces (rows 0-15 x cols 0-15, rows 0-15 x cols
  * 16-31, rows 16-31 x cols 0-15, rows 16-31 x cols 16-31), each row-major. */

@@ -8,7 +8,9 @@
  * k-face 1, so a Dst block is revisited eight instructions later (>= 5: no Dest hazard stall).
  * The RWCs walk the sequence through six ADDR_MOD slots; Dst rows come from the DstRow field.
  * The second copy of the sequence (replay slots 16..31) ends with FlipSrcA/FlipSrcB, handing
- * both banks back to the unpackers, and moves the Dst RWC to the next tile. */
+ * both banks back to the unpackers, and moves the Dst RWC to the next tile. After each tile's
+ * MOP, SEMPOST on semaphore MM_SEM tells TRISC2 (the packer side) that the tile's MVMULs have
+ * issued; the packer's own Dest-hazard check covers their last five cycles. */
 #include <stdint.h>
 
 #include "matmul_data.h"
@@ -37,13 +39,12 @@
     TTI_INSN(MV(M0, 32)); TTI_INSN(MV(M1, 40)); TTI_INSN(MV(M0, 48)); LAST
 
 #define MOP_CFG ((volatile uint32_t *)0xFFB80000u)
-#define DST_WINDOW ((volatile uint32_t *)0xFFBD8000u)
 
 int main(void)
 {
     unsigned phases = *(volatile uint32_t *)MM_PARAM;
     if (phases < 1 || phases > 4)
-        phases = 2;
+        phases = 4;
 
     tensim_cfg_set(ALU_FORMAT_SPEC_REG0_SrcA_RMW, 0x5); /* BF16 operands */
     tensim_cfg_set(ALU_ACC_CTRL_Fp32_enabled_RMW, 1);   /* FP32 Dst */
@@ -74,14 +75,9 @@ int main(void)
     MOP_CFG[6] = nop;
     MOP_CFG[7] = TT_OP_REPLAY(16, 16, 0, 0);
     MOP_CFG[8] = TT_OP_REPLAY(0, 16, 0, 0);
-    for (unsigned t = 0; t < MM_TILES; t++)
+    for (unsigned t = 0; t < MM_TILES; t++) {
         TTI_INSN(TT_OP_MOP(1, 0, 0));
-
-    /* Copy the results out through the Dst window (fmt 0: FP32, the default) */
-    tensim_wait_coproc_done();
-    volatile uint32_t *out = (volatile uint32_t *)MM_OUT;
-    for (unsigned i = 0; i < MM_TILES * 64 * 16; i++)
-        out[i] = DST_WINDOW[i];
-    tensim_fence();
+        TTI_INSN(TT_OP_SEMPOST(1u << MM_SEM));
+    }
     return 0;
 }
