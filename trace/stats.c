@@ -51,6 +51,25 @@ void stats_report(const struct tile *t, FILE *f)
         }
         fprintf(f, "%s\n", any ? "" : " none");
     }
+    /* Backend units that did work */
+    for (unsigned u = 0; u < NUM_UNPACKERS; u++) {
+        const struct unpacker *up = &t->unpack.u[u];
+        if (up->st.insns)
+            fprintf(f, "unpacker %u: %" PRIu64 " instructions, busy %" PRIu64 " cycles (%" PRIu64
+                       " fetching, %" PRIu64 " waiting for a bank), %" PRIu64 " L1 reads\n",
+                    u, up->st.insns, up->st.busy_cycles, up->st.fetch_cycles,
+                    up->st.ownership_wait_cycles, up->st.l1_reads);
+    }
+    if (t->fpu.st.issued)
+        fprintf(f, "matrix unit: %" PRIu64 " instructions, busy %" PRIu64 " cycles\n",
+                t->fpu.st.issued, t->fpu.st.busy_cycles);
+    for (unsigned i = 0; i < NUM_PACKERS; i++) {
+        const struct packer *p = &t->pack.p[i];
+        if (p->st.insns)
+            fprintf(f, "packer %u: %" PRIu64 " instructions, busy %" PRIu64 " cycles (%" PRIu64
+                       " writing), %" PRIu64 " L1 writes\n",
+                    i, p->st.insns, p->st.busy_cycles, p->st.write_cycles, p->st.l1_writes);
+    }
 }
 
 static void json_str(FILE *f, const char *s)
