@@ -929,3 +929,21 @@ Test(fpu, movdbga2d_does_not_wait_for_srca)
         cr_expect_eq(dst16(9, c), to_dst(0x4000 + c, O_BF16));
     cr_expect_eq(t->thread[0].st.stall[GS_SRC_NOT_VALID], 0);
 }
+
+Test(fpu, wide_exponent_spread_rounds_exactly)
+{
+    /* Dst[0][0] = 1 + 2^-8 + 2^-60 (three products): halfway between two BF16 values but for the
+     * last term, so round-to-nearest gives 1 + 2^-7. The spread (68 binades) is too wide for a
+     * double sum, which would drop 2^-60, see a tie and round to even (1.0): the exact
+     * accumulator must be used. */
+    static const uint32_t one = 127, e_m8 = 127 - 8, e_m60 = 127 - 60; /* BF16 exponents */
+    t->src.bank[1][0].cell[0][0] = one;
+    t->src.bank[1][0].cell[0][1] = one;
+    t->src.bank[1][0].cell[0][2] = one;
+    t->src.bank[0][0].cell[0][0] = one;   /* 1 */
+    t->src.bank[0][0].cell[1][0] = e_m8;  /* 2^-8 */
+    t->src.bank[0][0].cell[2][0] = e_m60; /* 2^-60 */
+    uint32_t w[] = {mvmul(0, 0)};
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(dst16(0, 0), to_dst(0x3F81, O_BF16), "got 0x%x", dst16(0, 0));
+}

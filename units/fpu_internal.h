@@ -148,6 +148,11 @@ void fpu_acc_add_mul(struct fpu_acc *a, struct fpu_val x, struct fpu_val y);
  * results below the smallest normal, the format's overflow pattern above its range. */
 uint32_t fpu_acc_round(const struct fpu_acc *a, enum fpu_out out);
 
+/* Fast path: a value as a double (exact: 24-bit significands, exponents far inside double's
+ * range), and a double that holds an exact sum rounded like fpu_acc_round. */
+double fpu_val_double(struct fpu_val v);
+uint32_t fpu_round_double(double v, enum fpu_out out);
+
 /* Integer "8" from a Src cell (ReadSrcInt8) and the saturating add of WH:ELWMUL.md. */
 static inline int32_t fpu_src_int8(uint32_t cell)
 {

@@ -4,6 +4,9 @@
  * evaluated exactly and rounded once into the Dst format (fpu_numerics.c, docs/fpu.md). */
 #include "fpu_internal.h"
 
+#include <stdint.h>
+#include <string.h>
+
 #include "formats.h"
 
 /* ---- Dst values ---- */
@@ -98,6 +101,139 @@ void fpu_math_span(const struct fpu_exec *x, struct fpu_dst_span *s)
 
 /* ---- MVMUL, DOTPV, GAPOOL ---- */
 
+static inline double pow2i(int e)
+{
+    uint64_t b = (uint64_t)(e + 1023) << 52;
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+/* A Src cell as a double after the fidelity mask (the same value fpu_src_val and
+ * fpu_fidelity_a/b give); *lsb is the weight of its last significand bit, 0 for a zero. */
+static inline double src_double(uint32_t cell, enum fpu_style st, uint32_t fmask, int *lsb, bool *nz)
+{
+    uint32_t man = cell >> 8 & 0x3FF, exp;
+    int bias;
+    if (st == FPU_STYLE_FP16) {
+        exp = cell & 0x1F, bias = 25;
+    } else {
+        exp = cell & 0xFF, bias = 137;
+        if (st == FPU_STYLE_BF16)
+            man &= 0x3F8;
+    }
+    uint32_t sig = (0x400u | man) & fmask;
+    *nz = exp && sig;
+    if (!*nz)
+        return 0.0;
+    *lsb = (int)exp - bias;
+    double v = (double)sig * pow2i(*lsb);
+    return cell >> 18 & 1 ? -v : v;
+}
+
+/* The fast path of MVMUL/DOTPV/GAPOOL: when every product (<= 22 significant bits) and Dst value
+ * (24, 11 or 8 bits) lies between weights 2^lo and 2^hi with hi - lo <= 47, each sum of 16 products and a
+ * Dst value is exact in a double (53 bits, 5 of them for carries), so rounding the double gives
+ * what the exact accumulator gives. False: the caller takes the exact path. */
+static bool matmul_fast(struct fpu_exec *x, enum fpu_style st, unsigned phase, struct rows r,
+                        enum dst_kind dk)
+{
+    const struct src_regs *s = &x->t->src;
+    const struct src_bank *A = &s->bank[0][s->fpu_bank[0]], *B = &s->bank[1][s->fpu_bank[1]];
+    const uint32_t fa = phase & 1 ? 0x03Eu : 0x7C0u, fb = phase & 2 ? 0x00Fu : 0x7F0u;
+    double ad[16][16], bd[8][16], dd[8][16];
+    int amin = INT32_MAX, amax = INT32_MIN, bmin = INT32_MAX, bmax = INT32_MIN;
+    int dmin = INT32_MAX, dmax = INT32_MIN, e;
+    bool nz;
+    for (unsigned k = 0; k < 16; k++)
+        for (unsigned j = 0; j < 16; j++) {
+            ad[k][j] = src_double(A->cell[r.srca + k][j], st, fa, &e, &nz);
+            if (nz) {
+                amin = e < amin ? e : amin;
+                amax = e > amax ? e : amax;
+            }
+        }
+    for (unsigned i = 0; i < r.nrows; i++)
+        for (unsigned k = 0; k < 16; k++) {
+            bd[i][k] = src_double(B->cell[r.srcb + (r.bcast ? 0 : i)][k], st, fb, &e, &nz);
+            if (nz) {
+                bmin = e < bmin ? e : bmin;
+                bmax = e > bmax ? e : bmax;
+            }
+        }
+    const unsigned step = r.bcast ? 2 : 1;
+    struct dest *dst = &x->t->dest;
+    unsigned phys[8];
+    for (unsigned i = 0; i < r.nrows; i += step) {
+        /* Dst layouts (WH:Dst.md): BF16 Sign,Man7,Exp8; FP16 Sign,Man10,Exp5; FP32 Sign,ManHi7,
+         * Exp8,ManLo16 in two DstBits rows. An undefined row reads as zero. */
+        unsigned p = phys[i] = dk == DK_FP32 ? dest_adj32((r.dst + i) & 0x3FF, x->cfg.remap, x->cfg.swizzle)
+                                             : dest_adj16((r.dst + i) & 0x3FF, x->cfg.remap);
+        for (unsigned j = 0; j < 16; j++) {
+            uint32_t c = dst->bits[p][j], ex, sig;
+            int bias;
+            if (!dst->row_valid[p]) {
+                dd[i][j] = 0.0;
+                continue;
+            }
+            if (dk == DK_FP32) {
+                uint32_t lo16 = dst->bits[p + 8][j];
+                ex = c & 0xFF, sig = 0x800000u | (c >> 8 & 0x7F) << 16 | lo16, bias = 150;
+            } else if (dk == DK_FP16) {
+                ex = c & 0x1F, sig = 0x400u | (c >> 5 & 0x3FF), bias = 25;
+            } else {
+                ex = c & 0xFF, sig = 0x80u | (c >> 8 & 0x7F), bias = 134;
+            }
+            if (!ex) {
+                dd[i][j] = 0.0;
+                continue;
+            }
+            e = (int)ex - bias;
+            double v = (double)sig * pow2i(e);
+            dd[i][j] = c >> 15 & 1 ? -v : v;
+            dmin = e < dmin ? e : dmin;
+            dmax = e > dmax ? e : dmax;
+        }
+    }
+    int lo = INT32_MAX, hi = INT32_MIN;
+    if (amin != INT32_MAX && bmin != INT32_MAX)
+        lo = amin + bmin, hi = amax + bmax + 22;
+    if (dmin != INT32_MAX) {
+        const int dbits = dk == DK_FP32 ? 24 : dk == DK_FP16 ? 11 : 8; /* significand width */
+        lo = dmin < lo ? dmin : lo;
+        hi = dmax + dbits > hi ? dmax + dbits : hi;
+    }
+    if (lo != INT32_MAX && hi - lo > 47)
+        return false;
+    static const enum fpu_out outs[] = {[DK_FP32] = FPU_OUT_FP32, [DK_BF16] = FPU_OUT_BF16,
+                                        [DK_FP16] = FPU_OUT_FP16};
+    for (unsigned i = 0; i < r.nrows; i += step)
+        for (unsigned j = 0; j < 16; j++) {
+            double sum = dd[i][j];
+            for (unsigned k = 0; k < 16; k++)
+                sum += bd[i][k] * ad[k][j];
+            uint32_t v = fpu_round_double(sum, outs[dk]), p = phys[i];
+            if (dk == DK_FP32) {
+                dst->bits[p][j] = (uint16_t)((v >> 16 & 0x8000) | (v >> 16 & 0x7F) << 8 | (v >> 23 & 0xFF));
+                dst->bits[p + 8][j] = (uint16_t)v;
+            } else if (dk == DK_FP16) {
+                dst->bits[p][j] = (uint16_t)((v & 0x8000) | (v & 0x3FF) << 5 | (v >> 10 & 0x1F));
+            } else {
+                dst->bits[p][j] = (uint16_t)((v & 0x8000) | (v & 0x7F) << 8 | (v >> 7 & 0xFF));
+            }
+        }
+    /* the rows are defined now and their blocks written */
+    for (unsigned i = 0; i < r.nrows; i += step) {
+        dst->row_valid[phys[i]] = true;
+        x->written[phys[i] / 8 / 64] |= 1ull << (phys[i] / 8 % 64);
+        if (dk == DK_FP32) {
+            dst->row_valid[phys[i] + 8] = true;
+            x->written[(phys[i] + 8) / 8 / 64] |= 1ull << ((phys[i] + 8) / 8 % 64);
+        }
+    }
+    return true;
+}
+
 static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned phase, struct rows r)
 {
     const struct src_regs *s = &x->t->src;
@@ -121,7 +257,9 @@ static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned pha
             }
         return;
     }
-    struct fpu_val a[16][16], b[8][16];
+    if (matmul_fast(x, st, phase, r, dst_kind(st, d32)))
+        return;
+    struct fpu_val a[16][16], b[8][16], d[8][16];
     for (unsigned k = 0; k < 16; k++)
         for (unsigned j = 0; j < 16; j++)
             a[k][j] = fpu_fidelity_a(fpu_src_val(A->cell[r.srca + k][j], st), phase);
@@ -130,12 +268,15 @@ static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned pha
             b[i][k] = fpu_fidelity_b(fpu_src_val(B->cell[r.srcb + (r.bcast ? 0 : i)][k], st), phase);
     const enum dst_kind dk = dst_kind(st, d32);
     for (unsigned i = 0; i < r.nrows; i += step)
+        for (unsigned j = 0; j < 16; j++)
+            d[i][j] = dst_value(x, dk, r.dst + i, j);
+    for (unsigned i = 0; i < r.nrows; i += step)
         for (unsigned j = 0; j < 16; j++) {
             struct fpu_acc acc;
             fpu_acc_clear(&acc);
             for (unsigned k = 0; k < 16; k++)
                 fpu_acc_add_mul(&acc, b[i][k], a[k][j]);
-            fpu_acc_add(&acc, dst_value(x, dk, r.dst + i, j));
+            fpu_acc_add(&acc, d[i][j]);
             dst_store(x, dk, r.dst + i, j, &acc);
         }
 }

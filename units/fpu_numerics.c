@@ -213,3 +213,58 @@ int32_t fpu_sat_add(int64_t a, int64_t b)
         return -INT32_MAX; /* clamps at +-(2^31 - 1) (WH:ELWMUL.md) */
     return (int32_t)s;
 }
+
+/* ---- the fast path ---- */
+
+double fpu_val_double(struct fpu_val v)
+{
+    if (!v.sig)
+        return 0.0;
+    unsigned msb = 31u - (unsigned)__builtin_clz(v.sig);
+    uint64_t bits = (uint64_t)v.neg << 63 | (uint64_t)(int64_t)(v.exp + (int)msb + 1023) << 52 |
+                    (((uint64_t)v.sig << (52 - msb)) & ((1ull << 52) - 1));
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+/* The same rounding as fpu_acc_round, from a double that holds the exact value. */
+uint32_t fpu_round_double(double v, enum fpu_out out)
+{
+    if (v == 0.0)
+        return 0;
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    uint32_t sign = (uint32_t)(b >> 63);
+    int e = (int)(b >> 52 & 0x7FF) - 1023;
+    uint64_t m = b & ((1ull << 52) - 1);
+    unsigned frac = out == FPU_OUT_FP32 ? 23 : out == FPU_OUT_BF16 ? 7 : 10;
+    unsigned drop = 52 - frac;
+    uint64_t keep = m >> drop, rest = m & ((1ull << drop) - 1), half = 1ull << (drop - 1);
+    if (rest > half || (rest == half && (keep & 1))) {
+        if (++keep >> frac) {
+            keep = 0;
+            e++;
+        }
+    }
+    switch (out) {
+    case FPU_OUT_FP32:
+        if (e < -126)
+            return 0;
+        if (e > 127)
+            return sign << 31 | 0x7F800000u;
+        return sign << 31 | (uint32_t)(e + 127) << 23 | (uint32_t)keep;
+    case FPU_OUT_BF16:
+        if (e < -126)
+            return 0;
+        if (e > 127)
+            return sign << 15 | 0x7F80u;
+        return sign << 15 | (uint32_t)(e + 127) << 7 | (uint32_t)keep;
+    default:
+        if (e < -14)
+            return 0;
+        if (e > 16)
+            return sign << 15 | 0x7FFFu;
+        return sign << 15 | (uint32_t)(e + 15) << 10 | (uint32_t)keep;
+    }
+}

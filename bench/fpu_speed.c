@@ -1,0 +1,84 @@
+/* Simulator speed with the matrix unit busy every cycle, and a check of the calibration figure
+ * "571,851 MVMULs in 571,893 cycles" (calibration.md: sustained MVMUL on one Blackhole core with
+ * operands resident and Dst blocks in rotation). TRISC1 records eight MVMULs to eight Dst blocks
+ * in the replay buffer (recording only: Exec 0) and pushes MOPs that replay them 127 x 127 times
+ * each; SrcA/SrcB start owned by the matrix unit with random BF16 data. BF16 Dst saturates its
+ * precision quickly, so the sums stay in the range where the double fast path is exact. Reports
+ * MVMULs, cycles, host time and rates. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/tile.h"
+#include "tensix_ops.h"
+
+#define MOPS 4
+
+static void emit(struct tile *t, uint32_t *pc, uint32_t w)
+{
+    memcpy(t->l1 + *pc, &w, 4);
+    *pc += 4;
+}
+
+static void tt(struct tile *t, uint32_t *pc, uint32_t w) { emit(t, pc, (w << 2) | (w >> 30)); }
+
+static void li(struct tile *t, uint32_t *pc, unsigned rd, uint32_t v)
+{
+    uint32_t hi = (v + 0x800) & 0xfffff000u;
+    emit(t, pc, rv_encode(RV_LUI, rd, 0, 0, (int32_t)hi));
+    emit(t, pc, rv_encode(RV_ADDI, rd, rd, 0, (int32_t)(v - hi)));
+}
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int main(void)
+{
+    struct tile *t = tile_create(arch_get(ARCH_BLACKHOLE));
+    uint32_t seed = 12345;
+    for (unsigned b = 0; b < 2; b++)
+        for (unsigned r = 0; r < 64; r++)
+            for (unsigned c = 0; c < 16; c++) {
+                seed = seed * 1664525u + 1013904223u;
+                /* BF16 cells (Sign, Man10 with three low zeros, Exp8) in [1, 2) and [0.5, 1) */
+                t->src.bank[0][0].cell[r][c] = (seed >> 13 & 0x4F800) | 127;
+                t->src.bank[1][0].cell[r][c] = (seed >> 11 & 0x4F800) | 126;
+            }
+    t->src.bank[0][0].client = t->src.bank[1][0].client = SRC_CLIENT_MATRIX;
+
+    uint32_t pc = 0xA000;
+    tt(t, &pc, TT_OP_REPLAY(0, 8, 0, 1));
+    for (unsigned k = 0; k < 8; k++)
+        tt(t, &pc, TT_OP_MVMUL_BH(0, 0, 0, 0, 8 * k));
+    /* MopCfg: outer 127, inner 127, LoopOp = LoopOp0Last = LoopOp1Last = REPLAY(0, 8) */
+    const uint32_t cfg[9] = {127, 127, TT_OP_NOP, TT_OP_NOP, TT_OP_NOP, TT_OP_REPLAY(0, 8, 0, 0),
+                             TT_OP_NOP, TT_OP_REPLAY(0, 8, 0, 0), TT_OP_REPLAY(0, 8, 0, 0)};
+    li(t, &pc, 5, 0xFFB80000u);
+    for (int i = 0; i < 9; i++) {
+        li(t, &pc, 6, cfg[i]);
+        emit(t, &pc, rv_encode(RV_SW, 0, 5, 6, 4 * i));
+    }
+    for (int i = 0; i < MOPS; i++)
+        tt(t, &pc, TT_OP_MOP(1, 0, 0));
+    emit(t, &pc, rv_encode(RV_ADDI, 17, 0, 0, 93));
+    emit(t, &pc, 0x00000073);
+    tile_start_core(t, CORE_TRISC1, 0xA000);
+
+    double t0 = seconds();
+    enum err_kind e = tile_run(t, 0);
+    double dt = seconds() - t0;
+    uint64_t mv = t->fpu.st.issued;
+    if (e != ERR_NONE)
+        printf("fpu: error %s\n", t->err.text);
+    printf("fpu    MVMUL loop %9llu MVMULs %9llu cycles (%llu stalled)  %6.3f s  %7.3f M cycles/s  "
+           "%7.3f M MVMUL/s\n",
+           (unsigned long long)mv, (unsigned long long)t->cycles,
+           (unsigned long long)t->thread[1].st.stall[GS_DEST_HAZARD], dt,
+           (double)t->cycles / dt / 1e6, (double)mv / dt / 1e6);
+    tile_destroy(t);
+    return e == ERR_NONE && mv == (uint64_t)MOPS * 127 * 127 * 8 ? 0 : 1;
+}
