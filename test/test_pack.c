@@ -572,3 +572,84 @@ Test(pack_example, eltwise_l1_to_l1)
     unlink("/tmp/tensim-ew.bin");
     unlink("/tmp/tensim-ew.json");
 }
+
+Test(pack, uint8_from_int32_saturates_at_255)
+{
+    config(DF_INT8, DF_INT8, DF_INT8, true);
+    C(PCK_DEST_RD_CTRL_Read_unsigned, 1);
+    static const int32_t in[4] = {0, 200, 300, -5};
+    static const uint8_t want[4] = {0, 200, 255, 0};
+    for (unsigned i = 0; i < 64; i++) {
+        int32_t x = in[i % 4];
+        dst_fp32(i / 16, i % 16, x < 0 ? 0x80000000u | (uint32_t)-x : (uint32_t)x);
+    }
+    pack64();
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(t->l1[OUT + i], want[i % 4], "UINT8 of %d", in[i % 4]);
+}
+
+Test(pack, downsampling_keeps_the_masked_datums)
+{
+    /* Downsample_mask 0x5555: every other datum of each 16 (WH:Packers/Downsampling.md) */
+    config(DF_BF16, DF_BF16, DF_BF16, false);
+    C(THCON_SEC0_REG1_Downsample_mask, 0x5555);
+    for (unsigned i = 0; i < 64; i++)
+        dst_bf16(i / 16, i % 16, (uint16_t)(0x3F80 + i));
+    pack64();
+    for (unsigned k = 0; k < 32; k++)
+        cr_expect_eq(l1_16(OUT + 2 * k), 0x3F80 + 2 * k, "kept datum %u", k);
+    cr_expect_eq(t->pack.p[0].st.datums, 32);
+}
+
+Test(pack, output_fifo_wraps_at_the_limit)
+{
+    /* L1_Dest_addr + 1 past Pack_limit_address * 2 + 1 moves back by Pack_fifo_size * 2 (16-byte
+     * units, WH:Packers/OutputAddressGenerator.md): the limit 0x2000 (units) puts OUT + 0x10000
+     * beyond it, and a FIFO size of 0x800 brings it back to OUT. */
+    config(DF_BF16, DF_BF16, DF_BF16, false);
+    C(THCON_SEC0_REG1_L1_Dest_addr, (OUT + 0x10000) / 16 - 1);
+    C(THCON_SEC0_REG9_Pack_0_2_limit_address, 0x2000);
+    C(THCON_SEC0_REG9_Pack_0_2_fifo_size, 0x800);
+    for (unsigned i = 0; i < 64; i++)
+        dst_bf16(i / 16, i % 16, 0x4000);
+    pack64();
+    cr_expect_eq(l1_16(OUT), 0x4000);
+    cr_expect_eq(l1_16(OUT + 0x10000), 0);
+}
+
+Test(pack_wh, four_packers_in_parallel)
+{
+    /* PackerMask 0b1111: packer i reads the 16 datums at its DEST_TARGET_REG_CFG_PACK_SEC[i]
+     * offset (row 4i) and writes them to its own L1_Dest_addr; each writes 2 x 16 bytes in
+     * 2 cycles, all four at once. */
+    static const uint16_t dest_addr[4] = {CFGF_WH_THCON_SEC0_REG1_L1_Dest_addr, CFGF_WH_THCON_SEC0_REG8_L1_Dest_addr,
+                                          CFGF_WH_THCON_SEC1_REG1_L1_Dest_addr, CFGF_WH_THCON_SEC1_REG8_L1_Dest_addr};
+    static const uint16_t in_fmt[4] = {CFGF_WH_THCON_SEC0_REG1_In_data_format, CFGF_WH_THCON_SEC0_REG8_In_data_format,
+                                       CFGF_WH_THCON_SEC1_REG1_In_data_format, CFGF_WH_THCON_SEC1_REG8_In_data_format};
+    static const uint16_t out_fmt[4] = {CFGF_WH_THCON_SEC0_REG1_Out_data_format, CFGF_WH_THCON_SEC0_REG8_Out_data_format,
+                                        CFGF_WH_THCON_SEC1_REG1_Out_data_format, CFGF_WH_THCON_SEC1_REG8_Out_data_format};
+    static const uint16_t nocomp[4] = {CFGF_WH_THCON_SEC0_REG1_Disable_zero_compress, CFGF_WH_THCON_SEC0_REG8_Disable_zero_compress,
+                                       CFGF_WH_THCON_SEC1_REG1_Disable_zero_compress, CFGF_WH_THCON_SEC1_REG8_Disable_zero_compress};
+    static const uint16_t offset[4] = {CFGF_WH_DEST_TARGET_REG_CFG_PACK_SEC0_Offset, CFGF_WH_DEST_TARGET_REG_CFG_PACK_SEC1_Offset,
+                                       CFGF_WH_DEST_TARGET_REG_CFG_PACK_SEC2_Offset, CFGF_WH_DEST_TARGET_REG_CFG_PACK_SEC3_Offset};
+    config(DF_BF16, DF_BF16, DF_BF16, false);
+    for (unsigned i = 0; i < 4; i++) {
+        setc(&cfg_fields_wh[dest_addr[i]], (OUT + 0x1000 * i) / 16 - 1);
+        setc(&cfg_fields_wh[in_fmt[i]], DF_BF16);
+        setc(&cfg_fields_wh[out_fmt[i]], DF_BF16);
+        setc(&cfg_fields_wh[nocomp[i]], 1);
+        setc(&cfg_fields_wh[offset[i]], 4 * i);
+    }
+    t->adc[0].pack.ch[1].v[ADC_X] = 15;
+    for (unsigned r = 0; r < 16; r++)
+        for (unsigned c = 0; c < 16; c++)
+            dst_bf16(r, c, (uint16_t)(0x4000 + r * 16 + c));
+    uint32_t w[] = {TT_OP_PACR_WH(0, 0, 0xF, 0, 0, 0, 1)};
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    for (unsigned i = 0; i < 4; i++) {
+        for (unsigned c = 0; c < 16; c++)
+            cr_expect_eq(l1_16(OUT + 0x1000 * i + 2 * c), 0x4000 + 4 * i * 16 + c, "packer %u col %u", i, c);
+        cr_expect_eq(t->pack.p[i].st.write_cycles, 2);
+        cr_expect_eq(t->pack.p[i].st.insns, 1);
+    }
+}
