@@ -483,14 +483,53 @@ Test(pack, l1_accumulation_fp32_and_its_cost)
     cr_expect_eq(t->pack.p[0].st.write_cycles, 20);
 }
 
-Test(pack, compression_is_reported_unimplemented)
+/* Compression (WH:Packers/Compression.md): four PACRs of one 16-datum row each, compressed; the
+ * unpacker then decompresses the rows from the row start indices into SrcB, which must hold the
+ * original values. Rows: zeros at the start, a run longer than 15, zeros at the end. */
+Test(pack_wh, compression_round_trips_through_the_unpacker)
 {
+    static const uint16_t rows[4][16] = {
+        {0, 0, 0x3F80, 0, 0, 0, 0x4000, 0x4040, 0, 0, 0, 0, 0, 0, 0, 0x4080},
+        {0x3F00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {0x3E80, 0x3E81, 0x3E82, 0x3E83, 0x3E84, 0x3E85, 0x3E86, 0x3E87, 0x3E88, 0x3E89,
+         0x3E8A, 0x3E8B, 0x3E8C, 0x3E8D, 0x3E8E, 0x3E8F},
+        {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xC000},
+    };
     config(DF_BF16, DF_BF16, DF_BF16, false);
     C(THCON_SEC0_REG1_Disable_zero_compress, 0);
-    uint32_t w[] = {pacr(true)};
-    cr_assert_eq(run(w, 1), ERR_UNIMPLEMENTED);
-    cr_expect(strstr(t->err.text, "packer compression (Disable_zero_compress = 0)") != NULL, "%s",
-              t->err.text);
+    C(THCON_SEC0_REG1_Row_start_section_size, 1); /* 5 indices of 2 bytes, in one 16-byte unit */
+    thcfg_set(&t->cfg, 0, THCFG_DESC(ab, ADDR_MOD_PACK_SEC0_YsrcIncr), 1);
+    t->adc[0].pack.ch[1].v[ADC_X] = 15;
+    for (unsigned r = 0; r < 4; r++)
+        for (unsigned c = 0; c < 16; c++)
+            dst_bf16(r, c, rows[r][c]);
+    /* unpacker 1: the same bytes as a compressed BF16 tile of 4 rows of 16 */
+    uint32_t *d = &t->cfg.cfg[0][CFG_DESC(ab, THCON_SEC1_REG0_TileDescriptor)->word];
+    d[0] = DF_BF16 | 16u << 16; /* IsUncompressed = 0 */
+    d[1] = 4;
+    C(THCON_SEC1_REG3_Base_address, OUT / 16 - 1);
+    C(THCON_SEC1_REG2_Out_data_format, DF_BF16);
+    C(UNP1_ADDR_CTRL_XY_REG_1_Ystride, 32);
+    t->adc[0].unpack[1].ch[1].v[ADC_X] = 15;
+    t->src.bank[1][0].cell[1][5] = 0x1234; /* must be overwritten with zero */
+    uint32_t up = TT_OP_UNPACR(1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0); /* then Y0, Y1 += 1 */
+    uint32_t w[] = {TT_OP_PACR_WH(0, 0, 1, 0, 0, 0, 0), TT_OP_PACR_WH(0, 0, 1, 0, 0, 0, 0),
+                    TT_OP_PACR_WH(0, 0, 1, 0, 0, 0, 0), TT_OP_PACR_WH(0, 0, 1, 0, 0, 0, 1),
+                    TT_OP_STALLWAIT_WH(1, 1u << 3), up, up, up, up};
+    cr_assert_eq(run(w, 9), ERR_NONE, "%s", t->err.text);
+    /* Row start indices: a row's first and last datums stand alone, other zeros fold into the
+     * previous datum's counter (up to 15): row 0 keeps 0, 0x3F80, 0x4000, 0x4040, 0x4080 (5);
+     * row 1 0x3F00 (carrying 14 zeros) and its last zero (2); row 2 all 16; row 3 its first zero
+     * (carrying the next 14) and 0xC000 (2). */
+    static const uint16_t rsi[5] = {0, 5, 7, 23, 25};
+    for (unsigned k = 0; k < 5; k++)
+        cr_expect_eq(l1_16(OUT + 2 * k), rsi[k], "RSI[%u] = %u", k, l1_16(OUT + 2 * k));
+    for (unsigned r = 0; r < 4; r++)
+        for (unsigned c = 0; c < 16; c++) {
+            uint16_t b = rows[r][c];
+            uint32_t cell = b ? (uint32_t)(b >> 15) << 18 | (uint32_t)(b & 0x7F) << 11 | (b >> 7 & 0xFF) : 0;
+            cr_expect_eq(t->src.bank[1][0].cell[r][c], cell, "row %u col %u", r, c);
+        }
 }
 
 /* ---- synchronisation ---- */

@@ -202,9 +202,17 @@ bool pack_accept_job(struct tile *t, unsigned th, uint32_t w, unsigned i, struct
                           ? (wormhole(t) ? cfg_get(&t->cfg, v.bank, &cfg_fields_wh[CFGF_WH_THCON_SEC0_REG1_All_pack_disable_zero_compress]) >> i & 1
                                          : 1u)
                           : get(&v, v.f->dis_zero_compress));
-    if (compress)
-        return unimplemented(t, th, "packer compression (Disable_zero_compress = 0): set "
-                                    "THCON_SEC0_REG1_Disable_zero_compress for uncompressed output");
+    j->compress = compress;
+    j->concat = wormhole(t) ? bits(w, 4, 4) : bits(w, 6, 4) != 0;
+    if (compress) {
+        unsigned of = get(&v, v.f->out_fmt);
+        if (df_is_bfp(of))
+            return unimplemented(t, th, "packer compression of BFP output");
+        if (get(&v, v.f->l1_acc))
+            return unimplemented(t, th, "packer compression with L1 accumulation");
+        j->out_rsi = out;
+        out += get(&v, v.f->row_start);
+    }
     if (get(&v, v.f->out_fmt) & 2) {
         j->out_exp = out;
         out += get(&v, v.f->exp_size);
@@ -424,8 +432,10 @@ struct pack_run {
     unsigned th, i;
     struct view v;
     unsigned out_fmt;
-    bool acc, fp8_e4m3, f5;
+    bool acc, fp8_e4m3, f5, compress;
 };
+
+static bool comp_push(struct pack_run *r, uint32_t v, unsigned nbits);
 
 /* ---- output streams ---- */
 
@@ -521,6 +531,61 @@ static bool flush_stream(struct pack_run *r, struct pack_stream *s, bool acc)
         return true;
     s->bits = 128; /* padded with zeroes */
     return write16(r->t, r->p, r->th, s, acc, r->out_fmt);
+}
+
+/* ---- compression (WH:Packers/Compression.md) ----
+ * The page fixes the format, not the algorithm: tensim folds a zero datum into the previous
+ * augmented datum's counter (up to 15) unless it is the first or the last datum of its row. */
+
+static bool write_group(struct pack_run *r, unsigned nbits)
+{
+    struct packer *p = r->p;
+    for (unsigned k = 0; k < 32; k++)
+        if (!put_bits(r, &p->data, k < p->grp_n ? p->grp[k] : 0, nbits, false))
+            return false;
+    for (unsigned k = 0; k < 32; k++)
+        if (!put_bits(r, &p->data, k < p->grp_n ? p->cnt[k] : 0, 4, false))
+            return false;
+    p->grp_n = 0;
+    return true;
+}
+
+static bool new_augmented(struct pack_run *r, uint32_t v, unsigned nbits)
+{
+    struct packer *p = r->p;
+    if (p->grp_n == 32 && !write_group(r, nbits))
+        return false;
+    p->grp[p->grp_n] = v;
+    p->cnt[p->grp_n++] = 0;
+    p->aug++;
+    p->row_len++;
+    p->absorbed = false;
+    return true;
+}
+
+static bool comp_push(struct pack_run *r, uint32_t v, unsigned nbits)
+{
+    struct packer *p = r->p;
+    if (v == 0 && p->row_len && p->grp_n && p->cnt[p->grp_n - 1] < 15) {
+        p->cnt[p->grp_n - 1]++;
+        p->absorbed = true;
+        return true;
+    }
+    return new_augmented(r, v, nbits);
+}
+
+/* The end of a compression row: its last datum must stand on its own; then the row start index
+ * of the next row. */
+static bool comp_row_end(struct pack_run *r, unsigned nbits)
+{
+    struct packer *p = r->p;
+    if (p->absorbed) {
+        p->cnt[p->grp_n - 1]--;
+        if (!new_augmented(r, 0, nbits))
+            return false;
+    }
+    p->row_len = 0;
+    return put_bits(r, &p->rsi, p->aug, 16, false);
 }
 
 /* ---- late conversion and BFP blocks ---- */
@@ -621,7 +686,7 @@ static bool late(struct pack_run *r, struct pval d)
     default:
         return pack_undef(r->t, r->th, "Out_data_format ", df_name(fmt));
     }
-    return put_bits(r, &r->p->data, out, n, r->acc);
+    return r->compress ? comp_push(r, out, n) : put_bits(r, &r->p->data, out, n, r->acc);
 }
 
 /* ---- fetching from Dst, with edge masking (WH:Packers/EdgeMasking.md) ---- */
@@ -709,6 +774,14 @@ bool pack_run_job(struct tile *t, unsigned i, struct pack_job *j)
             return false;
         return tensix_mmio_store(t, j->thread, j->setreg_addr, j->setreg_value) == MMIO_OK;
     }
+    r.compress = j->compress;
+    if (j->compress && p->rsi.needs_new) {
+        /* a new row start index array: RSI[0] = 0 */
+        p->rsi.byte_addr = (j->out_rsi & 0x1FFFF) << 4, p->rsi.needs_new = false;
+        p->aug = p->row_len = 0;
+        if (!put_bits(&r, &p->rsi, 0, 16, false))
+            return false;
+    }
     if (p->data.needs_new)
         p->data.byte_addr = (j->out_data & 0x1FFFF) << 4, p->data.needs_new = false;
     if (df_is_bfp(r.out_fmt) && p->exp.needs_new)
@@ -736,12 +809,18 @@ bool pack_run_job(struct tile *t, unsigned i, struct pack_job *j)
                 return false;
         }
     }
+    const unsigned nbits = df_datum_bits(r.out_fmt);
+    if (j->compress && !j->concat && !comp_row_end(&r, nbits))
+        return false;
     if (j->last || j->flush) {
         if (p->block_n && !emit_block(&r))
             return false;
-        if (!flush_stream(&r, &p->data, r.acc) || !flush_stream(&r, &p->exp, false))
+        if (j->compress && p->grp_n && !write_group(&r, nbits))
             return false;
-        p->data.needs_new = p->exp.needs_new = true;
+        if (!flush_stream(&r, &p->data, r.acc) || !flush_stream(&r, &p->exp, false) ||
+            !flush_stream(&r, &p->rsi, false))
+            return false;
+        p->data.needs_new = p->exp.needs_new = p->rsi.needs_new = true;
     }
     return true;
 }

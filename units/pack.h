@@ -39,6 +39,8 @@ struct pack_job {
     uint8_t lanes;  /* Blackhole: enabled read interfaces (write rate); Wormhole: 1 */
     bool zero_write, flush, last, to_dst_src;
     bool acc;           /* set when it runs: L1 accumulation (five cycles per write) */
+    bool compress, concat; /* zero compression; the next PACR continues this compression row */
+    uint32_t out_rsi;   /* row start index stream address (16-byte units), when compressing */
     uint32_t src_addr;  /* datum index into Dst (or L1 byte address) */
     uint32_t num;       /* InputNumDatums (Wormhole) / datums per row (Blackhole) */
     uint8_t rows_mask;  /* Blackhole: read interfaces; bit i reads row (StartRow & ~3) | i */
@@ -53,7 +55,15 @@ enum pack_kind { PK_PACR, PK_SETREG };
 struct packer {
     struct pack_job q[PACK_QUEUE];
     unsigned head, count;
-    struct pack_stream data, exp;
+    struct pack_stream data, exp, rsi;
+    /* compression (WH:Packers/Compression.md): the current group of 32 augmented datums, kept
+     * until the next one needs a slot so that zeros can still join the last datum's counter */
+    uint32_t grp[32];
+    uint8_t cnt[32];
+    unsigned grp_n;
+    uint32_t aug;       /* augmented datums since the row start index stream began */
+    uint32_t row_len;   /* augmented datums in the current row */
+    bool absorbed;      /* the row's last datum was folded into the previous counter */
     /* BFP block assembly: datums of the current 16-datum block (value bits, see pack.c) */
     uint32_t block[16];
     unsigned block_n;

@@ -194,7 +194,7 @@ void pack_reset(struct pack_state *s)
 {
     memset(s, 0, sizeof *s);
     for (unsigned i = 0; i < NUM_PACKERS; i++) {
-        s->p[i].data.needs_new = s->p[i].exp.needs_new = true;
+        s->p[i].data.needs_new = s->p[i].exp.needs_new = s->p[i].rsi.needs_new = true;
     }
 }
 
