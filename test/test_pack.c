@@ -692,3 +692,26 @@ Test(pack_wh, four_packers_in_parallel)
         cr_expect_eq(t->pack.p[i].st.insns, 1);
     }
 }
+
+Test(pack, exponent_histogram_counts_and_setdmareg_reads_it)
+{
+    /* ENABLE_ACC_STATS: every datum's exponent (BF16: 8 bits, bin = low 5) counts in a saturating
+     * bin; the largest exponent is kept. SETDMAREG special InputSource 6 copies bins 0..15 to
+     * GPRs 4..7, InputSource 9 the largest exponent to GPR 8; CLREXPHIST clears them. */
+    config(DF_BF16, DF_BF16, DF_BF16, false);
+    thcfg_set(&t->cfg, 0, THCFG_DESC(ab, ENABLE_ACC_STATS_Enable), 1);
+    for (unsigned i = 0; i < 64; i++)
+        dst_bf16(i / 16, i % 16, (uint16_t)((128 + i % 3) << 7)); /* exponents 128, 129, 130 */
+    /* SETDMAREG special: ResultSize 2 (128 bits), WhichPackers 0, InputSource 6/9, half-reg 8/16 */
+    uint32_t bins = 0x45000000u | 2u << 22 | 6u << 11 | 1u << 7 | 8u;
+    uint32_t maxe = 0x45000000u | 2u << 22 | 9u << 11 | 1u << 7 | 16u;
+    uint32_t w[] = {pacr(true), TT_OP_STALLWAIT_BH(1, 1u << 3), bins, maxe};
+    cr_assert_eq(run(w, 4), ERR_NONE, "%s", t->err.text);
+    /* bins 0 (128 & 31), 1, 2: 22, 21, 21 datums */
+    cr_expect_eq(t->gpr[0][4], 22u | 21u << 8 | 21u << 16);
+    cr_expect_eq(t->gpr[0][8], 130);
+    uint32_t clr[] = {TT_OP_CLREXPHIST};
+    cr_assert_eq(run(clr, 1), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(t->pack.p[0].hist[0], 0);
+    cr_expect_eq(t->pack.p[0].hist_max, 0);
+}

@@ -506,7 +506,9 @@ static bool exec_other(struct fpu_exec *x, uint32_t w)
                 s->fpu_bank[k] ^= 1;
         }
         return true;
-    case FK_CLREXPHIST: /* the packers' exponent histograms are not modelled yet */
+    case FK_CLREXPHIST: /* WH:CLREXPHIST.md */
+        pack_clear_histograms(t);
+        return true;
     case FK_GATESRCRST: /* the SrcB operand cache is not modelled: nothing to invalidate */
         return true;
     case FK_LEGACY: /* WH:MatrixUnit.md "Legacy instructions": Dst += 0; see docs/fpu.md */

@@ -749,9 +749,40 @@ static bool fetch(struct pack_run *r, uint32_t addr, struct pval *d)
     return early(r->t, r->th, v, cell, d);
 }
 
+/* The exponent histogram's Update, after early conversion, edge masking and ReLU: raw 5- or
+ * 8-bit exponents; INT32 as FP32 bits; INT16 its low 8 bits; INT8 (unspecified) its 8 bits. */
+static void histogram(struct pack_run *r, struct pval d)
+{
+    uint32_t e;
+    switch (d.kind) {
+    case PV_F5: e = (d.v >> 23 & 0xFF) ? (d.v >> 23 & 0xFF) - 112 : 0; break;
+    case PV_F8: case PV_I32: e = d.v >> 23 & 0xFF; break;
+    default: e = d.v & 0xFF; break;
+    }
+    struct packer *p = r->p;
+    const struct tt_config *c = &r->t->cfg;
+    const struct cfg_field_desc *en = THCFG_DESC(r->v.ab, ENABLE_ACC_STATS_Enable);
+    if (thcfg_get(c, 0, en) || thcfg_get(c, 1, en) || thcfg_get(c, 2, en))
+        if (p->hist[e & 31] != 255)
+            p->hist[e & 31]++;
+    if (e > p->hist_max)
+        p->hist_max = (uint8_t)e;
+}
+
+void pack_clear_histograms(struct tile *t)
+{
+    for (unsigned i = 0; i < NUM_PACKERS; i++) {
+        memset(t->pack.p[i].hist, 0, sizeof t->pack.p[i].hist);
+        t->pack.p[i].hist_max = 0;
+    }
+}
+
 static bool process(struct pack_run *r, struct pval d)
 {
-    if (!relu(r->t, r->th, &r->v, &d) || !threshold(r->t, r->th, &r->v, &d))
+    if (!relu(r->t, r->th, &r->v, &d))
+        return false;
+    histogram(r, d);
+    if (!threshold(r->t, r->th, &r->v, &d))
         return false;
     r->p->st.datums++;
     return late(r, d);

@@ -67,6 +67,9 @@ struct packer {
     /* BFP block assembly: datums of the current 16-datum block (value bits, see pack.c) */
     uint32_t block[16];
     unsigned block_n;
+    /* exponent histogram (WH:Packers/ExponentHistogram.md): saturating bins, the largest exponent */
+    uint8_t hist[32];
+    uint8_t hist_max;
     /* tile position generator (WH:Packers/EdgeMasking.md) */
     unsigned tpg_x, tpg_y, tpg_z;
     uint64_t busy_since;
@@ -84,6 +87,8 @@ extern const struct unit_desc pack_unit_desc;
 void pack_reset(struct pack_state *s);
 /* STALLWAIT packer conditions: thread th has an instruction in packer `packer`. */
 bool pack_busy_for_thread(const struct tile *t, unsigned packer, unsigned th);
+/* CLREXPHIST: Reset of every packer's exponent histogram. */
+void pack_clear_histograms(struct tile *t);
 /* Deadlock reports. */
 void pack_describe(struct tile *t);
 

@@ -280,11 +280,11 @@ static unsigned alu(struct tile *t, unsigned th, uint32_t w, unsigned opc)
 }
 
 /* SETDMAREG special form (WH:SETDMAREG_Special.md): 128 bits of packer state or configuration,
- * 16..128 of them written to GPRs. The packers are not modelled yet: their state reads as at
- * reset, all zero (AccTileSize, LastTileSize, AllZeroFlags, ExponentHistogram and its max), so
- * only the Config fields of the tile-header sources (InputSource 2..5) and TileSize = 0 + 1 carry
- * information. InputSource 8 would also reset the AccTileSize of the packers in WhichPackers;
- * with no packer state there is nothing to reset. */
+ * 16..128 of them written to GPRs. The exponent histograms (InputSource 6, 7) and packer 0's
+ * largest exponent (9) come from the packers; the tile-size counters and zero flags
+ * (AccTileSize, LastTileSize, AllZeroFlags) are not modelled and read as at reset, all zero, so
+ * the tile-header sources (InputSource 2..5) carry the Config fields and TileSize = 0 + 1, and
+ * InputSource 8 has no AccTileSize to reset. */
 static void setdmareg_special(struct tile *t, unsigned th, uint32_t w)
 {
     uint32_t *g = t->gpr[th];
@@ -316,10 +316,14 @@ static void setdmareg_special(struct tile *t, unsigned th, uint32_t w)
             if (cfg_get(&t->cfg, bank, ovrd))
                 disable = cfg_get(&t->cfg, bank, all) >> p & 1;
         }
-        v[0] = 0 + 1; /* TileSize: LastTileSize (0) + 1; reserved high half 0 */
+        v[0] = 0 + 1; /* TileSize: LastTileSize (0, not modelled) + 1; reserved high half 0 */
         v[1] = cfg_get(&t->cfg, bank, fmt[p]) << 16 | disable << 20; /* SpareBits 0 */
         v[2] = 0;                                                      /* AllZeroFlags */
     }
+    if (src == 6 || src == 7) /* WhichPackers [18:15] as an index */
+        memcpy(v, &t->pack.p[bits(w, 18, 15) & 3].hist[(src - 6) * 16], 16);
+    else if (src == 9)
+        v[0] = t->pack.p[0].hist_max;
     switch (size) {
     case 0: /* one 16-bit half of the 128 bits into one half-register */
         half_set(g, res_half, v[in_half >> 1] >> (16 * (in_half & 1)));
