@@ -162,7 +162,7 @@ test-asan: $(B)/tests-asan $(B)/tensim-asan kernels
 	TENSIM_BIN=$(B)/tensim-asan ASAN_OPTIONS=detect_leaks=1 $(B)/tests-asan -j2
 
 BENCHSRC := $(wildcard bench/*.c)
-$(B)/bench/%: bench/%.c $(B)/libtensim.a
+$(B)/bench/%: bench/%.c bench/bench.h $(B)/libtensim.a
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(B)/sdk -o $@ $< $(B)/libtensim.a -ljemalloc
 

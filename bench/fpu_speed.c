@@ -10,31 +10,11 @@
 #include <time.h>
 
 #include "../core/tile.h"
+#include "bench.h"
 #include "tensix_ops.h"
 
 #define MOPS 4
 
-static void emit(struct tile *t, uint32_t *pc, uint32_t w)
-{
-    memcpy(t->l1 + *pc, &w, 4);
-    *pc += 4;
-}
-
-static void tt(struct tile *t, uint32_t *pc, uint32_t w) { emit(t, pc, (w << 2) | (w >> 30)); }
-
-static void li(struct tile *t, uint32_t *pc, unsigned rd, uint32_t v)
-{
-    uint32_t hi = (v + 0x800) & 0xfffff000u;
-    emit(t, pc, rv_encode(RV_LUI, rd, 0, 0, (int32_t)hi));
-    emit(t, pc, rv_encode(RV_ADDI, rd, rd, 0, (int32_t)(v - hi)));
-}
-
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int main(void)
 {

@@ -8,22 +8,11 @@
 #include <time.h>
 
 #include "../core/tile.h"
+#include "bench.h"
 
 #define MOPS 64
 #define SEMGET_SEM7 0xA5000200u
 
-static void emit(struct tile *t, uint32_t *pc, uint32_t w)
-{
-    memcpy(t->l1 + *pc, &w, 4);
-    *pc += 4;
-}
-
-static void li(struct tile *t, uint32_t *pc, unsigned rd, uint32_t v)
-{
-    uint32_t hi = (v + 0x800) & 0xfffff000u;
-    emit(t, pc, rv_encode(RV_LUI, rd, 0, 0, (int32_t)hi));
-    emit(t, pc, rv_encode(RV_ADDI, rd, rd, 0, (int32_t)(v - hi)));
-}
 
 static void build(struct tile *t, uint32_t base)
 {
@@ -40,13 +29,6 @@ static void build(struct tile *t, uint32_t base)
         emit(t, &pc, (mop << 2) | (mop >> 30));
     emit(t, &pc, rv_encode(RV_ADDI, 17, 0, 0, 93));
     emit(t, &pc, 0x00000073);
-}
-
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 int main(void)

@@ -10,12 +10,8 @@
 #include <time.h>
 
 #include "../core/tile.h"
+#include "bench.h"
 
-static void emit(struct tile *t, uint32_t *pc, uint32_t w)
-{
-    memcpy(t->l1 + *pc, &w, 4);
-    *pc += 4;
-}
 #define E(op, rd, rs1, rs2, imm) emit(t, &pc, rv_encode(RV_##op, rd, rs1, rs2, imm))
 
 /* for (i = n; i; i--) { x = x * 3 + y; y ^= x >> 3; buf[i & 15] = x; z += buf[(i+1)&15]; } */
@@ -42,13 +38,6 @@ static void build_loop(struct tile *t, uint32_t base, uint32_t buf, uint32_t ite
     emit(t, &pc, rv_encode(RV_BNE, 0, 5, 0, (int32_t)(loop - pc)));
     E(ADDI, 17, 0, 0, 93);
     emit(t, &pc, 0x00000073);
-}
-
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static void bench(const char *name, int cores, uint32_t iterations)

@@ -46,6 +46,22 @@ enum err_kind run_core(struct prog *p, int core, uint64_t max_cycles)
     return tile_run(p->t, max_cycles);
 }
 
+void tensix_kernel(struct tile *t, unsigned core, const uint32_t *w, unsigned n)
+{
+    uint32_t base = 0x6000 + 0x4000 * core;
+    struct prog p = prog_at(t, base);
+    for (unsigned i = 0; i < n; i++)
+        emit(&p, (w[i] << 2) | (w[i] >> 30)); /* .ttinsn: the word rotated left by two */
+    emit_exit(&p);
+    tile_start_core(t, (int)core, base);
+}
+
+enum err_kind run_tensix(struct tile *t, const uint32_t *w, unsigned n, uint64_t max_cycles)
+{
+    tensix_kernel(t, 0, w, n);
+    return tile_run(t, max_cycles);
+}
+
 uint64_t core_cycles(const struct rv_core *c)
 {
     uint64_t n = c->st.active;

@@ -28,6 +28,12 @@ enum err_kind run_core(struct prog *p, int core, uint64_t max_cycles);
 /* Cycles the core took (active + stalls). */
 uint64_t core_cycles(const struct rv_core *c);
 
+/* TRISC `core` (0..2) gets a program at 0x6000 + 0x4000 * core that pushes words[0..n) as
+ * .ttinsn instructions into its Tensix thread and exits; the core is started. */
+void tensix_kernel(struct tile *t, unsigned core, const uint32_t *words, unsigned n);
+/* tensix_kernel on TRISC0, then run the tile (up to max_cycles). */
+enum err_kind run_tensix(struct tile *t, const uint32_t *words, unsigned n, uint64_t max_cycles);
+
 /* A record of the instructions passing the Wait Gates (tile->on_issue). */
 struct issue_rec {
     unsigned th;

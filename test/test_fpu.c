@@ -15,8 +15,6 @@
 #include "harness.h"
 #include "tensix_ops.h"
 
-#define TTINSN(w) (((w) << 2) | ((w) >> 30))
-#define KBASE 0x6000u
 
 static struct tile *t;
 static unsigned ab;
@@ -39,16 +37,7 @@ TestSuite(fpu_wh, .init = setup_wh, .fini = teardown);
 static void setc(const struct cfg_field_desc *f, uint32_t v) { cfg_set(&t->cfg, 0, f, v); }
 static void setth(const struct cfg_field_desc *f, uint32_t v) { thcfg_set(&t->cfg, 0, f, v); }
 
-static enum err_kind run_on(unsigned th, const uint32_t *w, unsigned n)
-{
-    struct prog p = prog_at(t, KBASE + 0x4000 * th);
-    for (unsigned i = 0; i < n; i++)
-        emit(&p, TTINSN(w[i]));
-    emit_exit(&p);
-    tile_start_core(t, (int)th, KBASE + 0x4000 * th);
-    return tile_run(t, 1000000);
-}
-static enum err_kind run(const uint32_t *w, unsigned n) { return run_on(0, w, n); }
+static enum err_kind run(const uint32_t *w, unsigned n) { return run_tensix(t, w, n, 1000000); }
 
 /* Encoders that differ between the architectures (AddrMod [16:14] on BH, [16:15] on WH). */
 static uint32_t mvmul(unsigned addr_mod, unsigned dst_row)
@@ -745,11 +734,7 @@ Test(fpu, mvmul_waits_for_the_banks)
     for (unsigned i = 0; i < 10; i++)
         w1[i] = TT_OP_DMANOP;
     w1[10] = TT_OP_SETDVALID(0, 1);
-    struct prog p = prog_at(t, KBASE + 0x4000);
-    for (unsigned i = 0; i < 11; i++)
-        emit(&p, TTINSN(w1[i]));
-    emit_exit(&p);
-    tile_start_core(t, 1, KBASE + 0x4000);
+    tensix_kernel(t, 1, w1, 11);
     uint32_t w0[] = {mvmul(0, 0)};
     cr_assert_eq(run(w0, 1), ERR_NONE, "%s", t->err.text);
     uint64_t s = issue_log_cycle(&ilog, 1, TT_OP_SETDVALID(0, 1), 0);
@@ -766,11 +751,7 @@ Test(fpu, one_instruction_per_cycle_from_all_threads)
         w0[i] = mvmul(0, 8 * i);
         w1[i] = mvmul(0, 64 + 8 * i);
     }
-    struct prog p = prog_at(t, KBASE + 0x4000);
-    for (unsigned i = 0; i < 8; i++)
-        emit(&p, TTINSN(w1[i]));
-    emit_exit(&p);
-    tile_start_core(t, 1, KBASE + 0x4000);
+    tensix_kernel(t, 1, w1, 8);
     cr_assert_eq(run(w0, 8), ERR_NONE, "%s", t->err.text);
     cr_assert_eq(ilog.n, 16);
     for (unsigned i = 1; i < 16; i++)

@@ -10,8 +10,6 @@
 #include "harness.h"
 #include "tensix_ops.h"
 
-#define TTINSN(w) (((w) << 2) | ((w) >> 30))
-#define KBASE 0x6000u
 #define OUT 0x50000u /* first byte the packer writes (L1_Dest_addr + 1 header unit) */
 
 static struct tile *t;
@@ -33,15 +31,7 @@ TestSuite(pack_wh, .init = setup_wh, .fini = teardown);
 static void setc(const struct cfg_field_desc *f, uint32_t v) { cfg_set(&t->cfg, 0, f, v); }
 #define C(NAME, v) setc(CFG_DESC(ab, NAME), v)
 
-static enum err_kind run(const uint32_t *w, unsigned n)
-{
-    struct prog p = prog_at(t, KBASE);
-    for (unsigned i = 0; i < n; i++)
-        emit(&p, TTINSN(w[i]));
-    emit_exit(&p);
-    tile_start_core(t, 0, KBASE);
-    return tile_run(t, 1000000);
-}
+static enum err_kind run(const uint32_t *w, unsigned n) { return run_tensix(t, w, n, 1000000); }
 
 /* Packer 0 set up for a 16-datum-per-row pack: Dst rows are read Ystride bytes apart (one row
  * per ADC Y step), ADDR_MOD_PACK slot 0 adds 4 to Y (four rows per Blackhole PACR; Wormhole

@@ -16,9 +16,7 @@
 #include "harness.h"
 #include "tensix_ops.h"
 
-#define TTINSN(w) (((w) << 2) | ((w) >> 30))
 #define DATA 0x40000u     /* first byte after the 16-byte tile header */
-#define KBASE 0x6000u     /* TRISC0's kernel */
 
 static struct tile *t;
 static unsigned ab; /* TT_ARCH_BH or TT_ARCH_WH */
@@ -84,21 +82,8 @@ static void plain(unsigned u, unsigned in, unsigned out, unsigned n)
 
 static void to_dst(void) { set(SEC(0, REG2_Unpack_If_Sel), 1); }
 
-/* Thread th's kernel (on TRISC th): push words, exit. */
-static void kernel_on(unsigned th, const uint32_t *w, unsigned n)
-{
-    struct prog p = prog_at(t, KBASE + 0x4000 * th);
-    for (unsigned i = 0; i < n; i++)
-        emit(&p, TTINSN(w[i]));
-    emit_exit(&p);
-    tile_start_core(t, (int)th, KBASE + 0x4000 * th);
-}
-
-static enum err_kind run(const uint32_t *w, unsigned n)
-{
-    kernel_on(0, w, n);
-    return tile_run(t, 2000000);
-}
+static void kernel_on(unsigned th, const uint32_t *w, unsigned n) { tensix_kernel(t, th, w, n); }
+static enum err_kind run(const uint32_t *w, unsigned n) { return run_tensix(t, w, n, 2000000); }
 
 #define UNPACR_PLAIN(u) TT_OP_UNPACR(u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 #define UNPACR_FLIP(u) TT_OP_UNPACR(u, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0)

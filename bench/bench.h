@@ -1,0 +1,34 @@
+/* Helpers shared by the benchmarks: writing programs into L1 and host time. */
+#ifndef TENSIM_BENCH_H
+#define TENSIM_BENCH_H
+
+#include <string.h>
+#include <time.h>
+
+#include "../core/tile.h"
+
+static inline void emit(struct tile *t, uint32_t *pc, uint32_t w)
+{
+    memcpy(t->l1 + *pc, &w, 4);
+    *pc += 4;
+}
+
+/* li rd, v (lui + addi) */
+static inline void li(struct tile *t, uint32_t *pc, unsigned rd, uint32_t v)
+{
+    uint32_t hi = (v + 0x800) & 0xfffff000u;
+    emit(t, pc, rv_encode(RV_LUI, rd, 0, 0, (int32_t)hi));
+    emit(t, pc, rv_encode(RV_ADDI, rd, rd, 0, (int32_t)(v - hi)));
+}
+
+/* A Tensix instruction pushed inline (.ttinsn: rotated left by two). */
+static inline void tt(struct tile *t, uint32_t *pc, uint32_t w) { emit(t, pc, (w << 2) | (w >> 30)); }
+
+static inline double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#endif
