@@ -137,8 +137,11 @@ void pack_dst_rows(const struct tile *t, unsigned th, uint32_t w, unsigned i, un
         *row0 = addr >> 4;
         *n = (((addr & 15) + num + 15) / 16);
     } else {
-        *row0 = (addr >> 4) & ~3u;
-        *n = 4;
+        /* rows (StartRow & ~3) | i for the enabled read interfaces i: their span */
+        unsigned m = bits(w, 11, 8) ? bits(w, 11, 8) : 0xF;
+        unsigned first = (unsigned)__builtin_ctz(m), last = 31u - (unsigned)__builtin_clz(m);
+        *row0 = ((addr >> 4) & ~3u) + first;
+        *n = last - first + 1;
     }
 }
 

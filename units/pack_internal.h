@@ -11,7 +11,8 @@ struct tile;
  * packer (bit 0). */
 unsigned pack_mask(const struct tile *t, uint32_t w);
 /* The Dst rows PACR `w` of thread th will read through packer i (n = 0: none), without side
- * effects: for the Dest hazard check at the Wait Gate. */
+ * effects: for the Dest hazard check at the Wait Gate (Blackhole: from the first to the last
+ * enabled read interface's row). */
 void pack_dst_rows(const struct tile *t, unsigned th, uint32_t w, unsigned i, unsigned *row0,
                    unsigned *n, bool *dst32);
 /* Acceptance of PACR `w` by packer i: run the address generators into *j (j->adc: the ADC set
