@@ -247,3 +247,29 @@ Test(run, trace_shows_unpacker_activity)
     free(json);
     unlink("/tmp/tensim-unpack-trace.json");
 }
+
+/* The matmul example (three TRISCs, every backend unit busy) twice: identical report, stats and
+ * trace. */
+Test(run, matmul_example_is_deterministic)
+{
+#define MATMUL " --trisc0 build/kernels/matmul-t0.elf --trisc1 build/kernels/matmul-t1.elf " \
+               "--trisc2 build/kernels/matmul-t2.elf"
+    char first[65536];
+    cr_assert_eq(run_tensim("run --stats /tmp/tensim-mmdet1.json --trace /tmp/tensim-mmdet1.tr" MATMUL,
+                            first, sizeof first), 0, "%s", first);
+    cr_assert_eq(run_tensim("run --stats /tmp/tensim-mmdet2.json --trace /tmp/tensim-mmdet2.tr" MATMUL,
+                            out, sizeof out), 0, "%s", out);
+    cr_expect_str_eq(first, out);
+    const char *files[2][2] = {{"/tmp/tensim-mmdet1.json", "/tmp/tensim-mmdet2.json"},
+                               {"/tmp/tensim-mmdet1.tr", "/tmp/tensim-mmdet2.tr"}};
+    for (int k = 0; k < 2; k++) {
+        char *a = slurp(files[k][0]), *b = slurp(files[k][1]);
+        cr_expect(strcmp(a, b) == 0, "%s and %s differ", files[k][0], files[k][1]);
+        cr_expect(strstr(a, "MVMUL") != NULL);
+        free(a);
+        free(b);
+        unlink(files[k][0]);
+        unlink(files[k][1]);
+    }
+#undef MATMUL
+}
