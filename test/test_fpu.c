@@ -928,3 +928,51 @@ Test(fpu, wide_exponent_spread_rounds_exactly)
     cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
     cr_expect_eq(dst16(0, 0), to_dst(0x3F81, O_BF16), "got 0x%x", dst16(0, 0));
 }
+
+/* Dst32b row indices are 10 bits (WH:Dst.md: Adj32 maps them onto 512 distinct DstBits rows):
+ * an FP32 MVMUL at DstRow 0x200 lands on DstBits 0x200.., on the fast path and on the exact one
+ * (operands 2^60 apart force the latter); DstBits row 0 stays undefined. */
+static void dst32_high_rows(uint32_t a_exp_far)
+{
+    setc(CFG_DESC(ab, ALU_ACC_CTRL_Fp32_enabled), 1);
+    for (unsigned c = 0; c < 16; c++) {
+        t->src.bank[0][0].cell[0][c] = 127;       /* 1.0 */
+        t->src.bank[0][0].cell[1][c] = a_exp_far; /* 1.0, or 2^-60 */
+        t->src.bank[1][0].cell[0][0] = 127;
+        t->src.bank[1][0].cell[0][1] = 127;
+    }
+    uint32_t w[] = {mvmul(0, 0x200)};
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    double want = 1.0 + (a_exp_far == 127 ? 1.0 : ldexp(1, -60));
+    union { float f; uint32_t u; } v = {.f = (float)want};
+    cr_expect_eq(dest_read32(t, 0x200, 5), to_dst(v.u, O_FP32), "got 0x%x", dest_read32(t, 0x200, 5));
+    cr_expect(t->dest.row_valid[0x200] && !t->dest.row_valid[0]);
+}
+Test(fpu, dst32_rows_past_511_fast_path) { dst32_high_rows(127); }
+Test(fpu, dst32_rows_past_511_exact_path) { dst32_high_rows(127 - 60); }
+
+Test(fpu, srca_rows_wrap_at_64)
+{
+    /* RWC SrcA 0x38: the 16 SrcA rows are 56..63 then 0..7 of the same bank (the other bank,
+     * filled with 2.0, must not be read). SrcB row 0 is 1.0 in every column, so Dst[0][j] is the
+     * sum of SrcA column j over those rows. */
+    for (unsigned r = 0; r < 64; r++)
+        for (unsigned c = 0; c < 16; c++) {
+            t->src.bank[0][0].cell[r][c] = (r >= 56 || r < 8) ? 127u : 0u; /* 1.0 or zero */
+            t->src.bank[0][1].cell[r][c] = 128;                          /* 2.0 */
+        }
+    for (unsigned k = 0; k < 16; k++)
+        t->src.bank[1][0].cell[0][k] = 127;
+    t->fpu.rwc[0].srca = 0x38;
+    uint32_t w[] = {mvmul(0, 0)};
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    for (unsigned j = 0; j < 16; j++)
+        cr_expect_eq(dst16(0, j), to_dst(0x4180, O_BF16), "16.0 in column %u, got 0x%x", j, dst16(0, j));
+}
+
+Test(fpu, mpool3s1_is_unimplemented)
+{
+    uint32_t w[] = {0x24000000u};
+    cr_assert_eq(run(w, 1), ERR_UNIMPLEMENTED);
+    cr_expect(strstr(t->err.text, "MPOOL3S1 (thread T0): documented only as") != NULL, "%s", t->err.text);
+}

@@ -705,3 +705,48 @@ Test(pack, exponent_histogram_counts_and_setdmareg_reads_it)
     cr_expect_eq(t->pack.p[0].hist[0], 0);
     cr_expect_eq(t->pack.p[0].hist_max, 0);
 }
+
+Test(pack_wh, packer0_address_bit31_makes_others_relative)
+{
+    /* WH:Packers/OutputAddressGenerator.md: with bit 31 of packer 0's address set, packers 1..3
+     * add it to theirs (tt-llk's program_packer_destination). Packer 1: offset 0x100 units. */
+    config(DF_BF16, DF_BF16, DF_BF16, false);
+    setc(&cfg_fields_wh[CFGF_WH_THCON_SEC0_REG1_L1_Dest_addr], 0x80000000u | (OUT / 16 - 1));
+    setc(&cfg_fields_wh[CFGF_WH_THCON_SEC0_REG8_L1_Dest_addr], 0x100);
+    setc(&cfg_fields_wh[CFGF_WH_THCON_SEC0_REG8_In_data_format], DF_BF16);
+    setc(&cfg_fields_wh[CFGF_WH_THCON_SEC0_REG8_Out_data_format], DF_BF16);
+    setc(&cfg_fields_wh[CFGF_WH_THCON_SEC0_REG8_Disable_zero_compress], 1);
+    t->adc[0].pack.ch[1].v[ADC_X] = 15;
+    for (unsigned c = 0; c < 16; c++)
+        dst_bf16(0, c, (uint16_t)(0x4000 + c));
+    uint32_t w[] = {TT_OP_PACR_WH(0, 0, 2, 0, 0, 0, 1)}; /* packer 1 only */
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    /* packer 0's address (OUT / 16 - 1 + 1 header unit, bit 31) + packer 1's (0x100 + 1) */
+    uint32_t at = ((OUT / 16 + 0x101) & 0x1FFFF) << 4;
+    for (unsigned c = 0; c < 16; c++)
+        cr_expect_eq(l1_16(at + 2 * c), 0x4000 + c, "col %u", c);
+}
+
+Test(pack, fp16_denormals_survive_an_identity_pack)
+{
+    /* Read_raw keeps FP16 denormals in the early conversion, and FP16 to FP16 late (neither
+     * exponent nor mantissa narrows) preserves them; to FP8 (mantissa narrows) they flush */
+    config(DF_FP16, DF_FP16, DF_FP16, false);
+    C(PCK_DEST_RD_CTRL_Read_int8, 1);
+    for (unsigned i = 0; i < 64; i++)
+        dst_fp16(i / 16, i % 16, (uint16_t)(i & 1 ? 0x8000 | (i * 7) : 0x3C00 + i));
+    pack64();
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(l1_16(OUT + 2 * i), i & 1 ? 0x8000 | (i * 7) : 0x3C00 + i, "datum %u", i);
+}
+
+Test(pack, zero_write_of_integers)
+{
+    /* ZeroWrite fetches zeros "from /dev/null": for INT32 data they are integer zeros */
+    config(DF_INT32, DF_INT32, DF_INT32, true);
+    memset(t->l1 + OUT, 0xAB, 256);
+    uint32_t w[] = {TT_OP_PACR_BH(0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1)};
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(l1_32(OUT + 4 * i), 0);
+}

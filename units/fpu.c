@@ -276,7 +276,7 @@ bool fpu_undef(struct fpu_exec *x, const char *what)
 static unsigned phys16(const struct fpu_cfg *c, unsigned row) { return dest_adj16(row & 0x3FF, c->remap); }
 static unsigned phys32(const struct fpu_cfg *c, unsigned row)
 {
-    return dest_adj32(row & 0x1FF, c->remap, c->swizzle);
+    return dest_adj32(row & 0x3FF, c->remap, c->swizzle); /* a 10-bit index (WH:Dst.md Adj32) */
 }
 
 uint32_t fpu_dst_get(const struct fpu_exec *x, bool dst32, unsigned row, unsigned col,
@@ -511,7 +511,13 @@ static bool exec_other(struct fpu_exec *x, uint32_t w)
         return true;
     case FK_GATESRCRST: /* the SrcB operand cache is not modelled: nothing to invalidate */
         return true;
-    case FK_LEGACY: /* WH:MatrixUnit.md "Legacy instructions": Dst += 0; see docs/fpu.md */
+    case FK_LEGACY: /* WH:MatrixUnit.md "Legacy instructions"; docs/fpu.md */
+        if (x->in.word >> 24 == OPC_MPOOL3S1 || x->in.word >> 24 == OPC_MPOOL3S2)
+            return tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
+                              "%s (thread T%u): documented only as \"similar to GMPOOL with SrcA "
+                              "all zero\"", x->in.word >> 24 == OPC_MPOOL3S1 ? "MPOOL3S1" : "MPOOL3S2",
+                              x->th);
+        t->fpu.last_srca_row = r->srca; /* SHIFTXA's input block: the SrcA RWC (our choice) */
         fpu_apply_addr_mod(x, x->in.addr_mod);
         return true;
     default:

@@ -72,6 +72,8 @@ static struct rows rows_of(const struct fpu_exec *x)
     case FK_GMPOOL: o.nrows = 4, o.bcast = false; break;
     default: o.nrows = 8; break; /* ELW* */
     }
+    /* 16 rows from SrcARow 0x38 run past row 63: the 6-bit row address wraps (the model does
+     * not say; docs/fpu.md) */
     o.srca = r->srca & (x->in.kind == FK_GMPOOL ? 0x30 : 0x38);
     o.srcb = r->srcb & (o.bcast ? 0x3F : 0x38);
     unsigned base = fpu_dst_base(x, x->in.dst_row);
@@ -147,7 +149,7 @@ static bool matmul_fast(struct fpu_exec *x, enum fpu_style st, unsigned phase, s
     bool nz;
     for (unsigned k = 0; k < 16; k++)
         for (unsigned j = 0; j < 16; j++) {
-            ad[k][j] = src_double(A->cell[r.srca + k][j], st, fa, &e, &nz);
+            ad[k][j] = src_double(A->cell[(r.srca + k) & 0x3F][j], st, fa, &e, &nz);
             if (nz) {
                 amin = e < amin ? e : amin;
                 amax = e > amax ? e : amax;
@@ -243,7 +245,7 @@ static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned pha
         int32_t a[16][16], b[8][16];
         for (unsigned k = 0; k < 16; k++)
             for (unsigned j = 0; j < 16; j++)
-                a[k][j] = fpu_src_int8(A->cell[r.srca + k][j] & (phase & 1 ? 0x41FFFu : 0x4E0FFu));
+                a[k][j] = fpu_src_int8(A->cell[(r.srca + k) & 0x3F][j] & (phase & 1 ? 0x41FFFu : 0x4E0FFu));
         for (unsigned i = 0; i < r.nrows; i++)
             for (unsigned k = 0; k < 16; k++)
                 b[i][k] = fpu_src_int8(B->cell[r.srcb + (r.bcast ? 0 : i)][k] &
@@ -262,7 +264,7 @@ static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned pha
     struct fpu_val a[16][16], b[8][16], d[8][16];
     for (unsigned k = 0; k < 16; k++)
         for (unsigned j = 0; j < 16; j++)
-            a[k][j] = fpu_fidelity_a(fpu_src_val(A->cell[r.srca + k][j], st), phase);
+            a[k][j] = fpu_fidelity_a(fpu_src_val(A->cell[(r.srca + k) & 0x3F][j], st), phase);
     for (unsigned i = 0; i < r.nrows; i++)
         for (unsigned k = 0; k < 16; k++)
             b[i][k] = fpu_fidelity_b(fpu_src_val(B->cell[r.srcb + (r.bcast ? 0 : i)][k], st), phase);

@@ -49,8 +49,8 @@ static bool mov_d2src(struct fpu_exec *x, unsigned which)
     const bool four = x->in.rows == 4;
     unsigned drow = fpu_dst_base(x, x->in.dst_row) & (four ? 0x3FCu : 0x3FFu);
     unsigned srow = (x->in.src_row + (which ? rwc->srcb : rwc->srca)) & (four ? 0x3Cu : 0x3Fu);
-    if (!which)
-        t->fpu.last_srca_row = (uint8_t)srow;
+    /* SHIFTXA's input block: MOVD2B computes no SrcA row; tensim takes the SrcA RWC */
+    t->fpu.last_srca_row = (uint8_t)(which ? rwc->srca & 0x3F : srow);
     struct src_bank *dstbank = &s->bank[which][s->fpu_bank[which]];
     for (unsigned n = 0; n < x->in.rows; n++, drow++, srow++) {
         for (unsigned c = 0; c < 16; c++) {
@@ -137,7 +137,11 @@ static void mov_src2d(struct fpu_exec *x, unsigned which)
     unsigned drow = fpu_dst_base(x, x->in.dst_row) & (n == 8 ? 0x3F8u : n == 4 ? 0x3FCu : 0x3FFu);
     unsigned srow = (x->in.src_row + (which ? rwc->srcb : rwc->srca)) &
                     (bcast || n == 1 ? 0x3Fu : n == 8 ? 0x38u : 0x3Cu);
-    if (!which)
+    /* SHIFTXA's input block (WH:SHIFTXA.md lists MOVA2D and MOVB2D, not MOVDBGA2D); MOVB2D computes
+     * no SrcA row: tensim takes the SrcA RWC */
+    if (which)
+        t->fpu.last_srca_row = (uint8_t)(rwc->srca & 0x3F);
+    else if (x->in.kind != FK_MOVDBGA2D)
         t->fpu.last_srca_row = (uint8_t)srow;
     for (unsigned k = 0; k < n; k++, drow++, srow += !bcast)
         for (unsigned c = 0; c < 16; c++)

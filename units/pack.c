@@ -134,6 +134,8 @@ void pack_dst_rows(const struct tile *t, unsigned th, uint32_t w, unsigned i, un
     addr &= 0x3FFF;
     if (wormhole(t)) {
         uint32_t num = c1->v[ADC_X] - c0->v[ADC_X] + 1;
+        if (num > 0x4000)
+            return; /* a negative count: acceptance reports it */
         *row0 = addr >> 4;
         *n = (((addr & 15) + num + 15) / 16);
     } else {
@@ -193,6 +195,13 @@ bool pack_accept_job(struct tile *t, unsigned th, uint32_t w, unsigned i, struct
 
     /* Output address generator (16-byte units) */
     uint32_t out = get(&v, v.f->dest_addr) + !get(&v, v.f->sub_header);
+    if (i > 0) {
+        /* Packer0InitialAddr with bit 31 set makes the other packers' addresses relative to it */
+        const struct pk_fields *f0 = wormhole(t) ? &pk_wh[0] : &pk_bh[0];
+        uint32_t p0 = get(&v, f0->dest_addr) + !get(&v, f0->sub_header);
+        if (p0 >> 31)
+            out += p0;
+    }
     uint32_t yzw = GETC(&v, PCK0_ADDR_BASE_REG_1_Base) + c1->v[ADC_Y] * GETC(&v, PCK0_ADDR_CTRL_XY_REG_1_Ystride) +
                    c1->v[ADC_Z] * GETC(&v, PCK0_ADDR_CTRL_ZW_REG_1_Zstride) +
                    c1->v[ADC_W] * GETC(&v, PCK0_ADDR_CTRL_ZW_REG_1_Wstride);
@@ -216,7 +225,8 @@ bool pack_accept_job(struct tile *t, unsigned th, uint32_t w, unsigned i, struct
         j->out_rsi = out;
         out += get(&v, v.f->row_start);
     }
-    if (get(&v, v.f->out_fmt) & 2) {
+    if (get(&v, v.f->out_fmt) & 2) { /* OutputFormatLessThan16Bits */
+        j->has_exp = true;
         j->out_exp = out;
         out += get(&v, v.f->exp_size);
     }
@@ -293,6 +303,20 @@ static uint32_t to_e5(uint32_t x, unsigned man)
     if (e8 == 0 || e <= 0)
         return 0;
     return s << 15 | (uint32_t)e << 10 | ((x >> 13) & 0x3FFu & ~((1u << (10 - man)) - 1));
+}
+
+/* The FP16 pattern of a value that came from FP16 (exact; denormals kept); the edge mask's
+ * infinity saturates. */
+static uint32_t f5_to_fp16(uint32_t x)
+{
+    uint32_t s = x >> 31, e8 = x >> 23 & 0xFF, man = x & 0x7FFFFF;
+    if (e8 == 0xFF)
+        return s << 15 | 0x7FFFu;
+    if (e8 > 112)
+        return s << 15 | (e8 - 112) << 10 | man >> 13;
+    if (e8 < 103)
+        return 0;
+    return s << 15 | (0x800000u | man) >> (126 - e8); /* denormal: value * 2^24 */
 }
 
 /* FP16-style bits (exponent 31 finite) as an FP32 pattern; denormals keep their value. */
@@ -405,7 +429,16 @@ static bool relu(struct tile *t, unsigned th, const struct view *v, struct pval 
     return true;
 }
 
-/* Exponent thresholding (WH:Packers/ExponentThresholding.md), on In_data_format's exponent. */
+/* The raw 5-bit exponent of a 5-bit-exponent value held as FP32 bits: 0 for zero and FP16
+ * denormals, 31 for the infinity an edge mask inserts. */
+static unsigned exp5(uint32_t v)
+{
+    uint32_t e8 = v >> 23 & 0xFF;
+    return e8 == 0xFF ? 31 : e8 > 112 ? e8 - 112 : 0;
+}
+
+/* Exponent thresholding (WH:Packers/ExponentThresholding.md), on In_data_format's exponent;
+ * formats the page does not list are left alone. */
 static bool threshold(struct tile *t, unsigned th, const struct view *v, struct pval *d)
 {
     if (!get(v, v->f->thr_en) || (d->kind != PV_F8 && d->kind != PV_F5))
@@ -415,15 +448,15 @@ static bool threshold(struct tile *t, unsigned th, const struct view *v, struct 
     switch (fmt) {
     case DF_BFP2A:
         return pack_undef(t, th, "exponent thresholding with In_data_format BFP2a (hardware bug)", 0);
-    case DF_FP16: case DF_FP8: case DF_BFP8A: case DF_BFP4A: {
-        unsigned e5 = e8 > 112 ? e8 - 112 : 0;
-        if (e5 < thr)
+    case DF_FP16: case DF_FP8: case DF_BFP8A: case DF_BFP4A:
+        if (exp5(d->v) < thr)
             d->v = 0;
         return true;
-    }
-    default:
+    case DF_FP32: case DF_TF32: case DF_BF16: case DF_BFP8: case DF_BFP4:
         if (e8 < thr)
             d->v = 0;
+        return true;
+    default:
         return true;
     }
 }
@@ -435,7 +468,8 @@ struct pack_run {
     unsigned th, i;
     struct view v;
     unsigned out_fmt;
-    bool acc, fp8_e4m3, f5, compress;
+    bool acc, fp8_e4m3, f5, compress, zero_write;
+    uint8_t zero_kind; /* the kind a zero datum takes: that of IntermediateFormat */
 };
 
 static bool comp_push(struct pack_run *r, uint32_t v, unsigned nbits);
@@ -582,7 +616,7 @@ static bool comp_push(struct pack_run *r, uint32_t v, unsigned nbits)
 static bool comp_row_end(struct pack_run *r, unsigned nbits)
 {
     struct packer *p = r->p;
-    if (p->absorbed) {
+    if (p->absorbed && p->grp_n) {
         p->cnt[p->grp_n - 1]--;
         if (!new_augmented(r, 0, nbits))
             return false;
@@ -648,28 +682,35 @@ static bool late(struct pack_run *r, struct pval d)
     uint32_t out;
     unsigned n;
     switch (fmt) {
+    /* Denormals (WH:Packers/FormatConversion.md, late conversion table): preserved when neither
+     * the exponent nor the mantissa narrows, flushed when the mantissa narrows; an FP16 value
+     * read into an 8-bit-exponent format keeps its exact value. */
     case DF_FP32: case DF_TF32:
         if (!is_float)
             return pack_undef(r->t, r->th, "integer data to Out_data_format ", df_name(fmt));
         out = fmt == DF_TF32 ? trunc_fp32(d.v, 10) : d.v;
+        if (fmt == DF_TF32 && d.kind == PV_F8 && !(d.v & 0x7F800000u))
+            out = 0;
         n = 32;
         break;
     case DF_BF16:
         if (!is_float)
             return pack_undef(r->t, r->th, "integer data to Out_data_format BF16", 0);
         out = d.v >> 16, n = 16;
+        if (d.kind == PV_F8 ? !(d.v & 0x7F800000u) : exp5(d.v) == 0)
+            out = 0;
         break;
     case DF_FP16:
         if (!is_float)
             return pack_undef(r->t, r->th, "integer data to Out_data_format FP16", 0);
-        out = to_e5(d.v, 10), n = 16;
+        out = d.kind == PV_F5 ? f5_to_fp16(d.v) : to_e5(d.v, 10), n = 16;
         break;
     case DF_FP8:
         if (!is_float)
             return pack_undef(r->t, r->th, "integer data to Out_data_format FP8", 0);
         if (r->fp8_e4m3)
             return unimplemented(r->t, r->th, "FP8 E4M3 output (Pac_LF8_4b_exp)");
-        out = to_e5(d.v, 2) >> 8, n = 8;
+        out = (d.kind == PV_F5 ? (exp5(d.v) ? f5_to_fp16(d.v) : 0) : to_e5(d.v, 2)) >> 8, n = 8;
         break;
     case DF_INT32:
         if (d.kind != PV_I32)
@@ -734,16 +775,15 @@ static bool fetch(struct pack_run *r, uint32_t addr, struct pval *d)
     }
     unsigned row = addr >> 4, col = addr & 15;
     if (!(mask >> col & 1)) {
-        bool neg_inf = GETC(v, PCK_EDGE_MODE_mode);
-        *d = (struct pval){neg_inf ? 0xFF800000u : 0, PV_F8};
-        if (neg_inf && r->f5)
-            d->kind = PV_F5;
+        /* -inf for floating-point data; integer data gets 0 (the page does not say) */
+        bool neg_inf = GETC(v, PCK_EDGE_MODE_mode) && (r->zero_kind == PV_F8 || r->zero_kind == PV_F5);
+        *d = (struct pval){neg_inf ? 0xFF800000u : 0, r->zero_kind};
         return true;
     }
     const struct dest *dst = &t->dest;
     uint32_t cell;
     if (GETC(v, PCK_DEST_RD_CTRL_Read_32b_data)) {
-        unsigned ph = dest_adj32(row & 0x1FF, dest_remap_addrs(t), dest_swizzle_32b(t));
+        unsigned ph = dest_adj32(row & 0x3FF, dest_remap_addrs(t), dest_swizzle_32b(t));
         cell = dst->row_valid[ph] ? (uint32_t)dst->bits[ph][col] << 16 | dst->bits[ph + 8][col] : 0;
     } else {
         unsigned ph = dest_adj16(row & 0x3FF, dest_remap_addrs(t));
@@ -758,7 +798,7 @@ static void histogram(struct pack_run *r, struct pval d)
 {
     uint32_t e;
     switch (d.kind) {
-    case PV_F5: e = (d.v >> 23 & 0xFF) ? (d.v >> 23 & 0xFF) - 112 : 0; break;
+    case PV_F5: e = exp5(d.v); break;
     case PV_F8: case PV_I32: e = d.v >> 23 & 0xFF; break;
     default: e = d.v & 0xFF; break;
     }
@@ -784,7 +824,8 @@ static bool process(struct pack_run *r, struct pval d)
 {
     if (!relu(r->t, r->th, &r->v, &d))
         return false;
-    histogram(r, d);
+    if (!r->zero_write) /* the histogram counts datums fetched from Dst */
+        histogram(r, d);
     if (!threshold(r->t, r->th, &r->v, &d))
         return false;
     r->p->st.datums++;
@@ -803,9 +844,19 @@ bool pack_run_job(struct tile *t, unsigned i, struct pack_job *j)
     const unsigned inter = GETC(v, ALU_FORMAT_SPEC_REG_Dstacc_override) ? GETC(v, ALU_FORMAT_SPEC_REG_Dstacc_val)
                                                                         : GETC(v, ALU_FORMAT_SPEC_REG2_Dstacc);
     r.f5 = inter == DF_FP16 || inter == DF_FP8 || df_is_bfp_a(inter);
+    r.zero_kind = inter == DF_INT32 ? PV_I32 : inter == DF_INT16 ? PV_I16 : inter == DF_INT8 ? PV_I8
+                  : r.f5 ? PV_F5 : PV_F8;
+    r.zero_write = j->zero_write;
     if (j->kind == PK_SETREG) {
-        if (!flush_stream(&r, &p->data, r.acc) || !flush_stream(&r, &p->exp, false))
-            return false;
+        /* flush every packer's buffers before L1, then the write */
+        for (unsigned k = 0; k < NUM_PACKERS; k++) {
+            struct pack_run rk = {.t = t, .p = &t->pack.p[k], .th = j->thread, .i = k,
+                                  .v = view_of(t, j->thread, k)};
+            rk.out_fmt = get(&rk.v, rk.v.f->out_fmt);
+            rk.acc = get(&rk.v, rk.v.f->l1_acc);
+            if (!flush_stream(&rk, &rk.p->data, rk.acc) || !flush_stream(&rk, &rk.p->exp, false))
+                return false;
+        }
         return tensix_mmio_store(t, j->thread, j->setreg_addr, j->setreg_value) == MMIO_OK;
     }
     r.compress = j->compress;
@@ -813,12 +864,16 @@ bool pack_run_job(struct tile *t, unsigned i, struct pack_job *j)
         /* a new row start index array: RSI[0] = 0 */
         p->rsi.byte_addr = (j->out_rsi & 0x1FFFF) << 4, p->rsi.needs_new = false;
         p->aug = p->row_len = 0;
+        p->absorbed = false;
         if (!put_bits(&r, &p->rsi, 0, 16, false))
             return false;
     }
     if (p->data.needs_new)
         p->data.byte_addr = (j->out_data & 0x1FFFF) << 4, p->data.needs_new = false;
-    if (df_is_bfp(r.out_fmt) && p->exp.needs_new)
+    if (df_is_bfp(r.out_fmt) && !j->has_exp)
+        return pack_undef(t, j->thread, "Out_data_format changed to a BFP format after the PACR "
+                                        "was accepted (no exponent address)", 0);
+    if (j->has_exp && p->exp.needs_new)
         p->exp.byte_addr = (j->out_exp & 0x1FFFF) << 4, p->exp.needs_new = false;
 
     uint32_t dmask = get(v, v->f->downsample) & 0xFFFF;
@@ -834,7 +889,7 @@ bool pack_run_job(struct tile *t, unsigned i, struct pack_job *j)
             base = ((((j->src_addr >> 4) & ~3u) | row) << 4) | (j->src_addr & 15);
         }
         for (uint32_t k = 0; k < j->num; k++) {
-            struct pval d = {0, r.f5 ? PV_F5 : PV_F8};
+            struct pval d = {0, r.zero_kind};
             if (!j->zero_write && !fetch(&r, (base + k) & 0x3FFF, &d))
                 return false;
             bool keep = dmask & 1;
@@ -855,6 +910,7 @@ bool pack_run_job(struct tile *t, unsigned i, struct pack_job *j)
             !flush_stream(&r, &p->rsi, false))
             return false;
         p->data.needs_new = p->exp.needs_new = p->rsi.needs_new = true;
+        p->absorbed = false;
     }
     return true;
 }

@@ -45,6 +45,8 @@ struct pack_job {
     uint32_t num;       /* InputNumDatums (Wormhole) / datums per row (Blackhole) */
     uint8_t rows_mask;  /* Blackhole: read interfaces; bit i reads row (StartRow & ~3) | i */
     uint32_t out_data, out_exp; /* output addresses (16-byte units) for a stream that needs one */
+    bool has_exp;       /* an exponent stream address was assigned (Out_data_format & 2) */
+    uint64_t seq;       /* acceptance order across the packers (PACR_SETREG waits for older) */
     uint32_t setreg_addr, setreg_value;
     uint64_t ready_at, done_at;
     bool started;
@@ -80,6 +82,7 @@ struct packer {
 
 struct pack_state {
     struct packer p[NUM_PACKERS];
+    uint64_t next_seq; /* acceptance counter */
 };
 
 extern const struct unit_desc pack_unit_desc;

@@ -33,6 +33,20 @@ bool pack_busy_for_thread(const struct tile *t, unsigned i, unsigned th)
 
 /* ---- advancing the packers ---- */
 
+/* PACR_SETREG acts once every earlier PACR is past late conversion (WH:PACR_SETREG.md): here,
+ * once no packer holds an instruction accepted before it. */
+static bool setreg_waits(const struct tile *t, const struct pack_job *j)
+{
+    if (j->kind != PK_SETREG)
+        return false;
+    for (unsigned k = 1; k < NUM_PACKERS; k++) {
+        const struct packer *o = &t->pack.p[k];
+        if (o->count && o->q[o->head].seq < j->seq)
+            return true;
+    }
+    return false;
+}
+
 static bool settle(struct tile *t, unsigned i, uint64_t x)
 {
     struct packer *p = &t->pack.p[i];
@@ -48,7 +62,7 @@ static bool settle(struct tile *t, unsigned i, uint64_t x)
                 t->coproc_last_active = x - 1;
             continue;
         }
-        if (j->ready_at > x)
+        if (j->ready_at > x || setreg_waits(t, j))
             return true;
         uint64_t before = p->st.l1_writes;
         if (!pack_run_job(t, i, j))
@@ -81,6 +95,8 @@ static uint64_t next_event(const struct tile *t)
         if (!p->count)
             continue;
         const struct pack_job *j = &p->q[p->head];
+        if (!j->started && setreg_waits(t, j))
+            continue; /* the other packers' events come first */
         uint64_t e = j->started ? j->done_at : j->ready_at;
         if (e <= t->now)
             e = t->now + 1;
@@ -101,7 +117,7 @@ static int hazard_block(const struct tile *t, unsigned th, uint32_t w, unsigned 
         bool d32;
         pack_dst_rows(t, th, w, i, &row0, &n, &d32);
         for (unsigned k = 0; k < n; k++) {
-            unsigned r = row0 + k, ph = d32 ? dest_adj32(r & 0x1FF, dest_remap_addrs(t), dest_swizzle_32b(t))
+            unsigned r = row0 + k, ph = d32 ? dest_adj32(r & 0x3FF, dest_remap_addrs(t), dest_swizzle_32b(t))
                                             : dest_adj16(r & 0x3FF, dest_remap_addrs(t));
             if (!dest_block_readable(t, ph, t->now))
                 return (int)(ph / 8);
@@ -143,6 +159,7 @@ static void push(struct tile *t, unsigned i, const struct pack_job *j)
     struct pack_job *slot = &p->q[(p->head + p->count) % PACK_QUEUE];
     *slot = *j;
     slot->ready_at = t->now + PACK_STARTUP;
+    slot->seq = t->pack.next_seq++;
     if (p->count++ == 0)
         p->busy_since = t->now;
     p->st.insns++;
