@@ -361,6 +361,19 @@ Test(pack, bfp_formats_share_exponents_and_round)
     bfp_case(DF_BFP2A, true);
 }
 
+/* 64 Dst32b datums cycling through in[0..n) (as sign-magnitude Integer "32"), packed; byte i
+ * must be want[i % n]. */
+static void int8_case(const int32_t *in, const uint8_t *want, unsigned n, const char *what)
+{
+    for (unsigned i = 0; i < 64; i++) {
+        int32_t x = in[i % n];
+        dst_fp32(i / 16, i % 16, x < 0 ? 0x80000000u | (uint32_t)-x : (uint32_t)x);
+    }
+    pack64();
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(t->l1[OUT + i], want[i % n], "%s of %d", what, in[i % n]);
+}
+
 Test(pack, int32_identity_and_int8_descale)
 {
     config(DF_INT32, DF_INT32, DF_INT32, true);
@@ -377,13 +390,7 @@ Test(pack, int32_identity_and_int8_descale)
     C(INT_DESCALE_VALUES_SEC0_Value, 4);
     static const int32_t in[8] = {0, 7, 8, 24, -40, 2031, 2032, -5000};
     static const uint8_t want[8] = {0, 0, 1, 2, 0x83, 127, 127, 0xFF};
-    for (unsigned i = 0; i < 64; i++) {
-        int32_t x = in[i % 8];
-        dst_fp32(i / 16, i % 16, x < 0 ? 0x80000000u | (uint32_t)-x : (uint32_t)x);
-    }
-    pack64();
-    for (unsigned i = 0; i < 64; i++)
-        cr_expect_eq(t->l1[OUT + i], want[i % 8], "INT8 of %d", in[i % 8]);
+    int8_case(in, want, 8, "INT8");
 }
 
 Test(pack, int16_opaque)
@@ -608,13 +615,7 @@ Test(pack, uint8_from_int32_saturates_at_255)
     C(PCK_DEST_RD_CTRL_Read_unsigned, 1);
     static const int32_t in[4] = {0, 200, 300, -5};
     static const uint8_t want[4] = {0, 200, 255, 0};
-    for (unsigned i = 0; i < 64; i++) {
-        int32_t x = in[i % 4];
-        dst_fp32(i / 16, i % 16, x < 0 ? 0x80000000u | (uint32_t)-x : (uint32_t)x);
-    }
-    pack64();
-    for (unsigned i = 0; i < 64; i++)
-        cr_expect_eq(t->l1[OUT + i], want[i % 4], "UINT8 of %d", in[i % 4]);
+    int8_case(in, want, 4, "UINT8");
 }
 
 Test(pack, downsampling_keeps_the_masked_datums)
