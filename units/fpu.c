@@ -556,8 +556,6 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     case FK_MOVA2D: case FK_MOVDBGA2D: case FK_MOVB2D: u->mov2d_until = now + 4; break;
     default: break;
     }
-    if (u->busy_until <= now)
-        u->busy_since = now;
     if (now + lat > u->busy_until) {
         u->st.busy_cycles += now + lat - (u->busy_until > now ? u->busy_until : now);
         u->busy_until = now + lat;

@@ -36,14 +36,12 @@ struct fpu_stats {
     uint64_t issued;          /* instructions accepted (one per cycle at most) */
     uint64_t busy_cycles;     /* cycles with at least one instruction in the pipeline */
     uint64_t mul_phase[4];    /* MVMUL/DOTPV/GAPOOL/ELWMUL issued, by fidelity phase */
-    uint64_t dst_rows_written;
 };
 
 struct fpu_state {
     struct fpu_rwc rwc[FPU_THREADS];
     uint64_t thread_busy_until[FPU_THREADS]; /* the thread has an instruction in the pipeline */
     uint64_t busy_until;                     /* any thread (statistics) */
-    uint64_t busy_since;                     /* start of the current busy stretch */
     uint64_t block_free[FPU_DEST_BLOCKS];    /* first cycle the block may be read again */
     uint64_t shiftxb_until;   /* SHIFTXB: nothing is accepted before this cycle */
     uint64_t movx2a_until;    /* MOVD2A/MOVB2A: only MOVD2A and MOVB2A before this cycle */

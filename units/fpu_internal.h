@@ -68,8 +68,7 @@ struct fpu_exec {
 };
 
 /* Which Dst rows an instruction reads (for the hazard check): rows row0 .. row0 + n - 1 of the
- * Dst16b view, or of the Dst32b view when dst32. n == 0: no Dst read. `any_listed` marks the
- * instructions MOVA2D/MOVB2D hold back (WH:MOVA2D.md "Instruction scheduling"). */
+ * Dst16b view, or of the Dst32b view when dst32. n == 0: no Dst read. */
 struct fpu_dst_span {
     unsigned row0, n;
     bool dst32;

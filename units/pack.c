@@ -72,6 +72,55 @@ static struct view view_of(const struct tile *t, unsigned th, unsigned i)
 static uint32_t get(const struct view *v, uint16_t id) { return cfg_get(&v->t->cfg, v->bank, &v->tab[id]); }
 #define GETC(v, NAME) cfg_get(&(v)->t->cfg, (v)->bank, CFG_DESC((v)->ab, NAME))
 
+/* The configuration one PACR's datums are processed with, sampled when it starts in packer i
+ * (docs/pack.md "When things happen"), so the per-datum path reads no configuration. */
+struct pack_cfg {
+    bool r32, raw, r10, uns;          /* PCK_DEST_RD_CTRL: Read_32b_data, Read_int8, ... */
+    unsigned inter;                   /* IntermediateFormat (Dstacc, or its override) */
+    bool descale_en, descale_mode;
+    unsigned descale_shift;           /* INT_DESCALE_VALUES_SEC0_Value & 0x1F */
+    unsigned relu_mode;
+    uint32_t relu_thr;                /* STACC_RELU_ReluThreshold bits */
+    bool thr_en;
+    unsigned thr, in_fmt;
+    bool edge_face_en, edge_neg_inf;
+    unsigned edge_face_sel, edge_row_sel, zoffset; /* this packer's 2-bit selects, ZOffset */
+    const uint32_t *face_map, *row_map; /* TILE_FACE_SET_MAPPING_0.., TILE_ROW_SET_MAPPING_0.. */
+    uint16_t edge_mask[4];            /* PCK_EDGE_OFFSET_SEC0..3_mask */
+    unsigned reads_per_xy;
+    bool yz_transposed, remap, swizzle;
+};
+
+static struct pack_cfg read_pack_cfg(const struct view *v, unsigned i)
+{
+    const bool wh = v->ab == TT_ARCH_WH;
+    const uint32_t *words = v->t->cfg.cfg[v->bank];
+    struct pack_cfg c = {
+        .r32 = GETC(v, PCK_DEST_RD_CTRL_Read_32b_data), .raw = GETC(v, PCK_DEST_RD_CTRL_Read_int8),
+        .r10 = GETC(v, PCK_DEST_RD_CTRL_Round_10b_mant), .uns = GETC(v, PCK_DEST_RD_CTRL_Read_unsigned),
+        .inter = GETC(v, ALU_FORMAT_SPEC_REG_Dstacc_override) ? GETC(v, ALU_FORMAT_SPEC_REG_Dstacc_val)
+                                                              : GETC(v, ALU_FORMAT_SPEC_REG2_Dstacc),
+        .descale_en = GETC(v, INT_DESCALE_Enable), .descale_mode = GETC(v, INT_DESCALE_Mode),
+        .descale_shift = GETC(v, INT_DESCALE_VALUES_SEC0_Value) & 0x1F,
+        .relu_mode = GETC(v, STACC_RELU_ApplyRelu) & 3, .relu_thr = GETC(v, STACC_RELU_ReluThreshold),
+        .thr_en = get(v, v->f->thr_en), .thr = get(v, v->f->thr), .in_fmt = get(v, v->f->in_fmt),
+        .edge_face_en = GETC(v, PCK_EDGE_TILE_FACE_SET_SELECT_enable),
+        .edge_neg_inf = GETC(v, PCK_EDGE_MODE_mode),
+        .edge_face_sel = GETC(v, PCK_EDGE_TILE_FACE_SET_SELECT_select) >> (2 * i) & 3,
+        .edge_row_sel = GETC(v, PCK_EDGE_TILE_ROW_SET_SELECT_select) >> (2 * i) & 3,
+        .zoffset = get(v, v->f->dst_zoffset),
+        .face_map = &words[v->tab[wh ? CFGF_WH_TILE_FACE_SET_MAPPING_0_face_set_mapping_0
+                                     : CFGF_BH_TILE_FACE_SET_MAPPING_0_face_set_mapping_0].word],
+        .row_map = &words[v->tab[wh ? CFGF_WH_TILE_ROW_SET_MAPPING_0_row_set_mapping_0
+                                    : CFGF_BH_TILE_ROW_SET_MAPPING_0_row_set_mapping_0].word],
+        .edge_mask = {(uint16_t)GETC(v, PCK_EDGE_OFFSET_SEC0_mask), (uint16_t)GETC(v, PCK_EDGE_OFFSET_SEC1_mask),
+                      (uint16_t)GETC(v, PCK_EDGE_OFFSET_SEC2_mask), (uint16_t)GETC(v, PCK_EDGE_OFFSET_SEC3_mask)},
+        .reads_per_xy = get(v, v->f->reads_per_xy), .yz_transposed = get(v, v->f->yz_transposed),
+        .remap = dest_remap_addrs(v->t), .swizzle = dest_swizzle_32b(v->t),
+    };
+    return c;
+}
+
 bool pack_undef(struct tile *t, unsigned th, const char *what, const char *name)
 {
     tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0, "PACR (thread T%u): %s%s", th, what, name ? name : "");
@@ -167,7 +216,6 @@ bool pack_accept_job(struct tile *t, unsigned th, uint32_t w, unsigned i, struct
                     c0->v[ADC_W] * GETC(&v, PCK0_ADDR_CTRL_ZW_REG_0_Wstride);
     const unsigned bpd = bytes_per_datum(get(&v, v.f->in_fmt)), xm = bpd == 4 ? 3 : bpd == 2 ? 7 : 15;
     j->num = j->flush ? 0 : c1->v[ADC_X] - c0->v[ADC_X] + 1;
-    j->to_dst_src = true;
     if (j->zero_write || j->flush) {
         j->src_addr = 0;
     } else if (i == 0 && get(&v, v.f->src_sel)) {
@@ -324,12 +372,10 @@ static uint32_t e5_to_fp32(uint32_t h) { return fmt_fp16_to_fp32_bits((uint16_t)
 
 /* Early format conversion (WH:Packers/FormatConversion.md "Early format conversion" and
  * "Configuring the conversions"). `cell` is the Dst32b or Dst16b element. */
-static bool early(struct tile *t, unsigned th, const struct view *v, uint32_t cell, struct pval *o)
+static bool early(struct tile *t, unsigned th, const struct pack_cfg *c, uint32_t cell, struct pval *o)
 {
-    const bool r32 = GETC(v, PCK_DEST_RD_CTRL_Read_32b_data), raw = GETC(v, PCK_DEST_RD_CTRL_Read_int8);
-    const bool r10 = GETC(v, PCK_DEST_RD_CTRL_Round_10b_mant), uns = GETC(v, PCK_DEST_RD_CTRL_Read_unsigned);
-    const unsigned inter = GETC(v, ALU_FORMAT_SPEC_REG_Dstacc_override) ? GETC(v, ALU_FORMAT_SPEC_REG_Dstacc_val)
-                                                                        : GETC(v, ALU_FORMAT_SPEC_REG2_Dstacc);
+    const bool r32 = c->r32, raw = c->raw, r10 = c->r10, uns = c->uns;
+    const unsigned inter = c->inter;
     if (r32) {
         uint32_t x = fmt_dst_to_fp32(cell); /* FP32 or INT32 sign-magnitude */
         switch (inter) {
@@ -346,8 +392,8 @@ static bool early(struct tile *t, unsigned th, const struct view *v, uint32_t ce
                 *o = (struct pval){uns ? mag & 0xFF : s << 7 | (mag & 0x7F), PV_I8};
                 return true;
             }
-            unsigned shift = GETC(v, INT_DESCALE_Enable) ? GETC(v, INT_DESCALE_VALUES_SEC0_Value) & 0x1F : 0;
-            if (GETC(v, INT_DESCALE_Enable) && GETC(v, INT_DESCALE_Mode))
+            unsigned shift = c->descale_en ? c->descale_shift : 0;
+            if (c->descale_en && c->descale_mode)
                 return unimplemented(t, th, "INT_DESCALE_Mode 1 (per-row shift amounts)");
             uint64_t m = shift ? ((uint64_t)mag + (1ull << (shift - 1))) >> shift : mag;
             if (uns) {
@@ -399,9 +445,9 @@ static float as_float(uint32_t x)
 }
 
 /* ReLU (WH:Packers/ReLU.md) on the early-converted datum. */
-static bool relu(struct tile *t, unsigned th, const struct view *v, struct pval *d)
+static bool relu(struct tile *t, unsigned th, const struct pack_cfg *c, struct pval *d)
 {
-    unsigned mode = GETC(v, STACC_RELU_ApplyRelu) & 3;
+    unsigned mode = c->relu_mode;
     if (!mode)
         return true;
     bool is_float = d->kind == PV_F8 || d->kind == PV_F5;
@@ -413,7 +459,7 @@ static bool relu(struct tile *t, unsigned th, const struct view *v, struct pval 
             d->v = 0;
         return true;
     }
-    uint32_t tb = GETC(v, STACC_RELU_ReluThreshold);
+    uint32_t tb = c->relu_thr;
     uint32_t thr = d->kind == PV_F5 ? e5_to_fp32(tb) : tb << 16;
     if (mode >= 2 && thr >> 31)
         return pack_undef(t, th, "ReLU threshold <= -0", 0);
@@ -439,11 +485,11 @@ static unsigned exp5(uint32_t v)
 
 /* Exponent thresholding (WH:Packers/ExponentThresholding.md), on In_data_format's exponent;
  * formats the page does not list are left alone. */
-static bool threshold(struct tile *t, unsigned th, const struct view *v, struct pval *d)
+static bool threshold(struct tile *t, unsigned th, const struct pack_cfg *c, struct pval *d)
 {
-    if (!get(v, v->f->thr_en) || (d->kind != PV_F8 && d->kind != PV_F5))
+    if (!c->thr_en || (d->kind != PV_F8 && d->kind != PV_F5))
         return true;
-    unsigned fmt = get(v, v->f->in_fmt), thr = get(v, v->f->thr);
+    unsigned fmt = c->in_fmt, thr = c->thr;
     uint32_t e8 = d->v >> 23 & 0xFF;
     switch (fmt) {
     case DF_BFP2A:
@@ -468,6 +514,7 @@ struct pack_run {
     unsigned th, i;
     struct view v;
     unsigned out_fmt;
+    struct pack_cfg c;
     bool acc, fp8_e4m3, f5, compress, zero_write;
     uint8_t zero_kind; /* the kind a zero datum takes: that of IntermediateFormat */
 };
@@ -735,61 +782,46 @@ static bool late(struct pack_run *r, struct pval d)
 
 /* ---- fetching from Dst, with edge masking (WH:Packers/EdgeMasking.md) ---- */
 
-static unsigned map2(const struct tile *t, unsigned bank, unsigned word0, unsigned which, unsigned idx)
+/* Entry idx of 2-bit mapping `which` (16 entries per Config word). */
+static unsigned map2(const uint32_t *words, unsigned which, unsigned idx)
 {
-    return t->cfg.cfg[bank][word0 + which] >> (2 * (idx & 15)) & 3;
+    return words[which] >> (2 * (idx & 15)) & 3;
 }
 
 static bool fetch(struct pack_run *r, uint32_t addr, struct pval *d)
 {
-    const struct view *v = &r->v;
+    const struct pack_cfg *c = &r->c;
     const struct tile *t = r->t;
     struct packer *p = r->p;
-    unsigned b;
-    unsigned face_word = v->tab[v->ab == TT_ARCH_WH ? CFGF_WH_TILE_FACE_SET_MAPPING_0_face_set_mapping_0
-                                                    : CFGF_BH_TILE_FACE_SET_MAPPING_0_face_set_mapping_0].word;
-    unsigned row_word = v->tab[v->ab == TT_ARCH_WH ? CFGF_WH_TILE_ROW_SET_MAPPING_0_row_set_mapping_0
-                                                   : CFGF_BH_TILE_ROW_SET_MAPPING_0_row_set_mapping_0].word;
-    if (GETC(v, PCK_EDGE_TILE_FACE_SET_SELECT_enable)) {
-        unsigned z = get(v, v->f->dst_zoffset) + p->tpg_z;
-        unsigned a = GETC(v, PCK_EDGE_TILE_FACE_SET_SELECT_select) >> (2 * r->i) & 3;
-        b = map2(t, v->bank, face_word, a, z);
-    } else {
-        b = GETC(v, PCK_EDGE_TILE_ROW_SET_SELECT_select) >> (2 * r->i) & 3;
-    }
-    unsigned c = map2(t, v->bank, row_word, b, p->tpg_y);
-    const struct cfg_field_desc *mf = c == 0 ? CFG_DESC(v->ab, PCK_EDGE_OFFSET_SEC0_mask)
-                                    : c == 1 ? CFG_DESC(v->ab, PCK_EDGE_OFFSET_SEC1_mask)
-                                    : c == 2 ? CFG_DESC(v->ab, PCK_EDGE_OFFSET_SEC2_mask)
-                                             : CFG_DESC(v->ab, PCK_EDGE_OFFSET_SEC3_mask);
-    uint32_t mask = cfg_get(&t->cfg, v->bank, mf);
+    unsigned b = c->edge_face_en ? map2(c->face_map, c->edge_face_sel, c->zoffset + p->tpg_z)
+                                 : c->edge_row_sel;
+    uint32_t mask = c->edge_mask[map2(c->row_map, b, p->tpg_y)];
     /* advance the tile position generator */
     if (++p->tpg_x == 16) {
-        unsigned per = get(v, v->f->reads_per_xy);
         p->tpg_x = 0;
-        if (get(v, v->f->yz_transposed)) {
-            if (++p->tpg_z == per) p->tpg_z = 0, p->tpg_y++;
+        if (c->yz_transposed) {
+            if (++p->tpg_z == c->reads_per_xy) p->tpg_z = 0, p->tpg_y++;
         } else {
-            if (++p->tpg_y == per) p->tpg_y = 0, p->tpg_z++;
+            if (++p->tpg_y == c->reads_per_xy) p->tpg_y = 0, p->tpg_z++;
         }
     }
     unsigned row = addr >> 4, col = addr & 15;
     if (!(mask >> col & 1)) {
         /* -inf for floating-point data; integer data gets 0 (the page does not say) */
-        bool neg_inf = GETC(v, PCK_EDGE_MODE_mode) && (r->zero_kind == PV_F8 || r->zero_kind == PV_F5);
+        bool neg_inf = c->edge_neg_inf && (r->zero_kind == PV_F8 || r->zero_kind == PV_F5);
         *d = (struct pval){neg_inf ? 0xFF800000u : 0, r->zero_kind};
         return true;
     }
     const struct dest *dst = &t->dest;
     uint32_t cell;
-    if (GETC(v, PCK_DEST_RD_CTRL_Read_32b_data)) {
-        unsigned ph = dest_adj32(row & 0x3FF, dest_remap_addrs(t), dest_swizzle_32b(t));
+    if (c->r32) {
+        unsigned ph = dest_adj32(row & 0x3FF, c->remap, c->swizzle);
         cell = dst->row_valid[ph] ? (uint32_t)dst->bits[ph][col] << 16 | dst->bits[ph + 8][col] : 0;
     } else {
-        unsigned ph = dest_adj16(row & 0x3FF, dest_remap_addrs(t));
+        unsigned ph = dest_adj16(row & 0x3FF, c->remap);
         cell = dst->row_valid[ph] ? dst->bits[ph][col] : 0; /* undefined rows read as zero */
     }
-    return early(r->t, r->th, v, cell, d);
+    return early(r->t, r->th, c, cell, d);
 }
 
 /* The exponent histogram's Update, after early conversion, edge masking and ReLU: raw 5- or
@@ -822,11 +854,11 @@ void pack_clear_histograms(struct tile *t)
 
 static bool process(struct pack_run *r, struct pval d)
 {
-    if (!relu(r->t, r->th, &r->v, &d))
+    if (!relu(r->t, r->th, &r->c, &d))
         return false;
     if (!r->zero_write) /* the histogram counts datums fetched from Dst */
         histogram(r, d);
-    if (!threshold(r->t, r->th, &r->v, &d))
+    if (!threshold(r->t, r->th, &r->c, &d))
         return false;
     r->p->st.datums++;
     return late(r, d);
@@ -841,8 +873,8 @@ bool pack_run_job(struct tile *t, unsigned i, struct pack_job *j)
     r.acc = j->acc = get(v, v->f->l1_acc);
     r.fp8_e4m3 = v->ab == TT_ARCH_BH &&
                  cfg_get(&t->cfg, v->bank, &cfg_fields_bh[CFGF_BH_THCON_SEC0_REG1_Pac_LF8_4b_exp]);
-    const unsigned inter = GETC(v, ALU_FORMAT_SPEC_REG_Dstacc_override) ? GETC(v, ALU_FORMAT_SPEC_REG_Dstacc_val)
-                                                                        : GETC(v, ALU_FORMAT_SPEC_REG2_Dstacc);
+    r.c = read_pack_cfg(v, i);
+    const unsigned inter = r.c.inter;
     r.f5 = inter == DF_FP16 || inter == DF_FP8 || df_is_bfp_a(inter);
     r.zero_kind = inter == DF_INT32 ? PV_I32 : inter == DF_INT16 ? PV_I16 : inter == DF_INT8 ? PV_I8
                   : r.f5 ? PV_F5 : PV_F8;

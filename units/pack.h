@@ -37,7 +37,7 @@ struct pack_job {
     uint8_t thread;
     uint8_t adc;    /* the thread whose packer ADCs address it */
     uint8_t lanes;  /* Blackhole: enabled read interfaces (write rate); Wormhole: 1 */
-    bool zero_write, flush, last, to_dst_src;
+    bool zero_write, flush, last;
     bool acc;           /* set when it runs: L1 accumulation (five cycles per write) */
     bool compress, concat; /* zero compression; the next PACR continues this compression row */
     uint32_t out_rsi;   /* row start index stream address (16-byte units), when compressing */
