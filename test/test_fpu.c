@@ -78,26 +78,21 @@ static uint32_t src_cell(enum style st, float *value)
     return s << 18 | man10 << 8 | e;
 }
 
-/* WH:ELWMUL.md SrcAFidelityBits / SrcBFidelityBits, on FP32 values. */
-static double fid_a(float x, unsigned phase)
+/* WH:ELWMUL.md SrcAFidelityBits / SrcBFidelityBits, on FP32 values: with the phase bit clear
+ * the operand is x masked by `high`; with it set, what remains of x after masking by `low`. */
+static double fid_part(float x, bool odd, uint32_t high, uint32_t low)
 {
     union { uint32_t u; float f; } b = {.f = x};
-    if (!(phase & 1)) {
-        b.u &= 0xFFF80000u;
-        return b.f;
-    }
-    b.u &= 0xFFF83FFFu;
-    return (double)x - b.f;
+    b.u &= odd ? low : high;
+    return odd ? (double)x - b.f : b.f;
+}
+static double fid_a(float x, unsigned phase)
+{
+    return fid_part(x, phase & 1, 0xFFF80000u, 0xFFF83FFFu);
 }
 static double fid_b(float x, unsigned phase)
 {
-    union { uint32_t u; float f; } b = {.f = x};
-    if (!(phase & 2)) {
-        b.u &= 0xFFFE0000u;
-        return b.f;
-    }
-    b.u &= 0xFFFE1FFFu;
-    return (double)x - b.f;
+    return fid_part(x, phase & 2, 0xFFFE0000u, 0xFFFE1FFFu);
 }
 
 /* ---- rounding to the Dst formats (round to nearest even, results below the smallest normal

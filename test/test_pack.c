@@ -106,7 +106,8 @@ static uint16_t bf16_normal(uint32_t i) { return (uint16_t)((hash(i) >> 16 & 0xB
 /* One 32x32 tile held as 64 Dst rows of 16. Blackhole: 16 PACRs of four rows; the packer writes
  * 16 bytes per cycle per read interface, so a BF16 tile (2048 bytes, 128 writes) takes 32 write
  * cycles and an FP32 tile 64, after the 2-cycle start-up. */
-Test(pack, bf16_tile_bytes_and_cycles)
+/* Pack a 32x32 BF16 tile (64 Dst rows) and check every datum lands unchanged. */
+static void pack_bf16_tile(void)
 {
     config(DF_BF16, DF_BF16, DF_BF16, false);
     for (unsigned i = 0; i < 1024; i++)
@@ -114,6 +115,11 @@ Test(pack, bf16_tile_bytes_and_cycles)
     pack_rows(64);
     for (unsigned i = 0; i < 1024; i++)
         cr_expect_eq(l1_16(OUT + 2 * i), bf16_normal(i), "datum %u", i);
+}
+
+Test(pack, bf16_tile_bytes_and_cycles)
+{
+    pack_bf16_tile();
     const struct packer *p = &t->pack.p[0];
     cr_expect_eq(p->st.l1_writes, 128);
     cr_expect_eq(p->st.write_cycles, 32);
@@ -137,19 +143,15 @@ Test(pack, fp32_tile_bytes_and_cycles)
 Test(pack_wh, bf16_tile_one_packer)
 {
     /* Wormhole: one packer, 64 contiguous datums per PACR, 16 bytes per cycle: 128 cycles */
-    config(DF_BF16, DF_BF16, DF_BF16, false);
-    for (unsigned i = 0; i < 1024; i++)
-        dst_bf16(i / 16, i % 16, bf16_normal(i));
-    pack_rows(64);
-    for (unsigned i = 0; i < 1024; i++)
-        cr_expect_eq(l1_16(OUT + 2 * i), bf16_normal(i), "datum %u", i);
+    pack_bf16_tile();
     cr_expect_eq(t->pack.p[0].st.busy_cycles, 2 + 128);
 }
 
-Test(pack, undefined_dst_rows_read_as_zero_and_flush_pads)
+Test(pack, undefined_dst_rows_read_as_zero)
 {
-    /* 3 rows: ReadIntfSel 0b0111 packs 48 BF16 datums (96 bytes); Last pads the partial
-     * 16-byte block... which here is full; the next 32 bytes stay untouched */
+    /* ReadIntfSel 0b0111 packs three Dst rows, 48 BF16 datums (96 bytes, six whole 16-byte
+     * blocks, so Last has nothing to pad). Only row 0 was written: rows 1 and 2 read as zero,
+     * and nothing is written past byte 96. */
     config(DF_BF16, DF_BF16, DF_BF16, false);
     memset(t->l1 + OUT, 0xAB, 256);
     dst_bf16(0, 0, 0x3F80);
@@ -629,6 +631,25 @@ Test(pack, downsampling_keeps_the_masked_datums)
     for (unsigned k = 0; k < 32; k++)
         cr_expect_eq(l1_16(OUT + 2 * k), 0x3F80 + 2 * k, "kept datum %u", k);
     cr_expect_eq(t->pack.p[0].st.datums, 32);
+}
+
+Test(pack, last_pads_a_partial_block_with_zeros)
+{
+    /* Downsample_mask 0x0007 keeps datums 0..2 of each row: 12 BF16 datums, 24 bytes. Last
+     * writes the partial second 16-byte block padded with zeros; nothing past byte 32 moves. */
+    config(DF_BF16, DF_BF16, DF_BF16, false);
+    C(THCON_SEC0_REG1_Downsample_mask, 0x0007);
+    memset(t->l1 + OUT, 0xAB, 64);
+    for (unsigned i = 0; i < 64; i++)
+        dst_bf16(i / 16, i % 16, (uint16_t)(0x3F80 + i));
+    pack64();
+    for (unsigned k = 0; k < 12; k++)
+        cr_expect_eq(l1_16(OUT + 2 * k), 0x3F80 + 16 * (k / 3) + k % 3, "kept datum %u", k);
+    for (unsigned b = 24; b < 32; b++)
+        cr_expect_eq(t->l1[OUT + b], 0, "pad byte %u", b);
+    for (unsigned b = 32; b < 64; b++)
+        cr_expect_eq(t->l1[OUT + b], 0xAB, "byte %u untouched", b);
+    cr_expect_eq(t->pack.p[0].st.l1_writes, 2);
 }
 
 Test(pack, output_fifo_wraps_at_the_limit)

@@ -89,6 +89,7 @@ struct pack_cfg {
     uint16_t edge_mask[4];            /* PCK_EDGE_OFFSET_SEC0..3_mask */
     unsigned reads_per_xy;
     bool yz_transposed, remap, swizzle;
+    bool hist_en;                     /* ENABLE_ACC_STATS_Enable of any thread */
 };
 
 static struct pack_cfg read_pack_cfg(const struct view *v, unsigned i)
@@ -118,6 +119,9 @@ static struct pack_cfg read_pack_cfg(const struct view *v, unsigned i)
         .reads_per_xy = get(v, v->f->reads_per_xy), .yz_transposed = get(v, v->f->yz_transposed),
         .remap = dest_remap_addrs(v->t), .swizzle = dest_swizzle_32b(v->t),
     };
+    const struct cfg_field_desc *en = THCFG_DESC(v->ab, ENABLE_ACC_STATS_Enable);
+    for (unsigned th = 0; th < 3; th++)
+        c.hist_en |= thcfg_get(&v->t->cfg, th, en) != 0;
     return c;
 }
 
@@ -163,24 +167,34 @@ static unsigned which_adc(const struct tile *t, unsigned th, uint32_t w, unsigne
 
 static unsigned bytes_per_datum(unsigned fmt) { return (fmt & 3) == 0 ? 4 : (fmt & 3) == 1 ? 2 : 1; }
 
+/* The input address generator: the Dst datum address of ADC channel 0's position. */
+static uint32_t dst_input_addr(const struct view *v, const struct adc_channel *c0)
+{
+    uint32_t addr = GETC(v, PCK0_ADDR_BASE_REG_0_Base) +
+                    c0->v[ADC_X] * (GETC(v, PCK0_ADDR_CTRL_XY_REG_0_Xstride) & 0xF) +
+                    c0->v[ADC_Y] * GETC(v, PCK0_ADDR_CTRL_XY_REG_0_Ystride) +
+                    c0->v[ADC_Z] * GETC(v, PCK0_ADDR_CTRL_ZW_REG_0_Zstride) +
+                    c0->v[ADC_W] * GETC(v, PCK0_ADDR_CTRL_ZW_REG_0_Wstride);
+    const unsigned bpd = bytes_per_datum(get(v, v->f->in_fmt)), xm = bpd == 4 ? 3 : bpd == 2 ? 7 : 15;
+    addr = ((addr / bpd) & ~xm) + (c0->v[ADC_X] & xm) + (get(v, v->f->dst_offset) << 4);
+    return addr & 0x3FFF;
+}
+
+/* BH:PACR.md ReadIntfSel: the rows of the aligned group of four to read; 0 means all four. */
+static unsigned read_intf_sel(uint32_t w) { return bits(w, 11, 8) ? bits(w, 11, 8) : 0xF; }
+
 /* The Dst rows a PACR will read, for the Dest hazard check (no side effects). n = 0: none. */
 void pack_dst_rows(const struct tile *t, unsigned th, uint32_t w, unsigned i, unsigned *row0,
                    unsigned *n, bool *dst32)
 {
     struct view v = view_of(t, th, i);
-    const struct adc_channel *c0 = &t->adc[which_adc(t, th, w, i)].pack.ch[0];
-    const struct adc_channel *c1 = &t->adc[which_adc(t, th, w, i)].pack.ch[1];
+    const struct adc *adc = &t->adc[which_adc(t, th, w, i)].pack;
+    const struct adc_channel *c0 = &adc->ch[0], *c1 = &adc->ch[1];
     *n = 0;
     *dst32 = GETC(&v, PCK_DEST_RD_CTRL_Read_32b_data);
     if (bits(w, 12, 12) || bits(w, 1, 1) || (i == 0 && get(&v, v.f->src_sel)))
         return;
-    unsigned bpd = bytes_per_datum(get(&v, v.f->in_fmt)), xm = bpd == 4 ? 3 : bpd == 2 ? 7 : 15;
-    uint32_t addr = GETC(&v, PCK0_ADDR_BASE_REG_0_Base) + c0->v[ADC_X] * (GETC(&v, PCK0_ADDR_CTRL_XY_REG_0_Xstride) & 0xF) +
-                    c0->v[ADC_Y] * GETC(&v, PCK0_ADDR_CTRL_XY_REG_0_Ystride) +
-                    c0->v[ADC_Z] * GETC(&v, PCK0_ADDR_CTRL_ZW_REG_0_Zstride) +
-                    c0->v[ADC_W] * GETC(&v, PCK0_ADDR_CTRL_ZW_REG_0_Wstride);
-    addr = ((addr / bpd) & ~xm) + (c0->v[ADC_X] & xm) + (get(&v, v.f->dst_offset) << 4);
-    addr &= 0x3FFF;
+    const uint32_t addr = dst_input_addr(&v, c0);
     if (wormhole(t)) {
         uint32_t num = c1->v[ADC_X] - c0->v[ADC_X] + 1;
         if (num > 0x4000)
@@ -189,7 +203,7 @@ void pack_dst_rows(const struct tile *t, unsigned th, uint32_t w, unsigned i, un
         *n = (((addr & 15) + num + 15) / 16);
     } else {
         /* rows (StartRow & ~3) | i for the enabled read interfaces i: their span */
-        unsigned m = bits(w, 11, 8) ? bits(w, 11, 8) : 0xF;
+        unsigned m = read_intf_sel(w);
         unsigned first = (unsigned)__builtin_ctz(m), last = 31u - (unsigned)__builtin_clz(m);
         *row0 = ((addr >> 4) & ~3u) + first;
         *n = last - first + 1;
@@ -208,27 +222,18 @@ bool pack_accept_job(struct tile *t, unsigned th, uint32_t w, unsigned i, struct
     j->flush = bits(w, 1, 1);
     j->last = bits(w, 0, 0);
 
-    /* Input address generator */
-    uint32_t addr = GETC(&v, PCK0_ADDR_BASE_REG_0_Base) +
-                    c0->v[ADC_X] * (GETC(&v, PCK0_ADDR_CTRL_XY_REG_0_Xstride) & 0xF) +
-                    c0->v[ADC_Y] * GETC(&v, PCK0_ADDR_CTRL_XY_REG_0_Ystride) +
-                    c0->v[ADC_Z] * GETC(&v, PCK0_ADDR_CTRL_ZW_REG_0_Zstride) +
-                    c0->v[ADC_W] * GETC(&v, PCK0_ADDR_CTRL_ZW_REG_0_Wstride);
-    const unsigned bpd = bytes_per_datum(get(&v, v.f->in_fmt)), xm = bpd == 4 ? 3 : bpd == 2 ? 7 : 15;
     j->num = j->flush ? 0 : c1->v[ADC_X] - c0->v[ADC_X] + 1;
     if (j->zero_write || j->flush) {
         j->src_addr = 0;
     } else if (i == 0 && get(&v, v.f->src_sel)) {
         return unimplemented(t, th, "packer 0 reading L1 (Source_interface_selection = 1)");
     } else {
-        addr = ((addr / bpd) & ~xm) + (c0->v[ADC_X] & xm) + (get(&v, v.f->dst_offset) << 4);
-        j->src_addr = addr & 0x3FFF;
+        j->src_addr = dst_input_addr(&v, c0);
     }
     if (!wormhole(t)) {
         /* BH:PACR.md: ReadIntfSel picks rows of the aligned group of four; each reads the ADC X
          * range of its row */
-        unsigned m = bits(w, 11, 8);
-        m = m ? m : 0xF;
+        const unsigned m = read_intf_sel(w);
         if (!j->flush && ((m << ((j->src_addr >> 4) & 3)) > 0xF))
             return pack_undef(t, th, "ReadIntfSel reaches past the aligned group of four Dst rows", 0);
         j->rows_mask = (uint8_t)m;
@@ -511,11 +516,12 @@ static bool threshold(struct tile *t, unsigned th, const struct pack_cfg *c, str
 struct pack_run {
     struct tile *t;
     struct packer *p;
-    unsigned th, i;
+    unsigned th;
     struct view v;
     unsigned out_fmt;
+    bool out_float, out_bfp, out_bfp_a; /* Out_data_format's family, sampled with it */
     struct pack_cfg c;
-    bool acc, fp8_e4m3, f5, compress, zero_write;
+    bool acc, fp8_e4m3, compress, zero_write;
     uint8_t zero_kind; /* the kind a zero datum takes: that of IntermediateFormat */
 };
 
@@ -684,7 +690,7 @@ static bool emit_block(struct pack_run *r)
 {
     struct packer *p = r->p;
     const unsigned fmt = r->out_fmt;
-    const bool a = df_is_bfp_a(fmt);
+    const bool a = r->out_bfp_a;
     const unsigned nbits = df_datum_bits(fmt);
     unsigned emax = 0;
     for (unsigned k = 0; k < p->block_n; k++) {
@@ -719,11 +725,10 @@ static bool emit_block(struct pack_run *r)
 static bool late(struct pack_run *r, struct pval d)
 {
     const unsigned fmt = r->out_fmt;
-    const bool is_float = d.kind == PV_F8 || d.kind == PV_F5;
-    if (df_is_bfp(fmt)) {
-        if (!is_float)
-            return pack_undef(r->t, r->th, "integer data to Out_data_format ", df_name(fmt));
-        r->p->block[r->p->block_n++] = bfp_source(&d, df_is_bfp_a(fmt));
+    if (r->out_float && d.kind != PV_F8 && d.kind != PV_F5)
+        return pack_undef(r->t, r->th, "integer data to Out_data_format ", df_name(fmt));
+    if (r->out_bfp) {
+        r->p->block[r->p->block_n++] = bfp_source(&d, r->out_bfp_a);
         return r->p->block_n == 16 ? emit_block(r) : true;
     }
     uint32_t out;
@@ -733,28 +738,20 @@ static bool late(struct pack_run *r, struct pval d)
      * the exponent nor the mantissa narrows, flushed when the mantissa narrows; an FP16 value
      * read into an 8-bit-exponent format keeps its exact value. */
     case DF_FP32: case DF_TF32:
-        if (!is_float)
-            return pack_undef(r->t, r->th, "integer data to Out_data_format ", df_name(fmt));
         out = fmt == DF_TF32 ? trunc_fp32(d.v, 10) : d.v;
         if (fmt == DF_TF32 && d.kind == PV_F8 && !(d.v & 0x7F800000u))
             out = 0;
         n = 32;
         break;
     case DF_BF16:
-        if (!is_float)
-            return pack_undef(r->t, r->th, "integer data to Out_data_format BF16", 0);
         out = d.v >> 16, n = 16;
         if (d.kind == PV_F8 ? !(d.v & 0x7F800000u) : exp5(d.v) == 0)
             out = 0;
         break;
     case DF_FP16:
-        if (!is_float)
-            return pack_undef(r->t, r->th, "integer data to Out_data_format FP16", 0);
         out = d.kind == PV_F5 ? f5_to_fp16(d.v) : to_e5(d.v, 10), n = 16;
         break;
     case DF_FP8:
-        if (!is_float)
-            return pack_undef(r->t, r->th, "integer data to Out_data_format FP8", 0);
         if (r->fp8_e4m3)
             return unimplemented(r->t, r->th, "FP8 E4M3 output (Pac_LF8_4b_exp)");
         out = (d.kind == PV_F5 ? (exp5(d.v) ? f5_to_fp16(d.v) : 0) : to_e5(d.v, 2)) >> 8, n = 8;
@@ -835,9 +832,7 @@ static void histogram(struct pack_run *r, struct pval d)
     default: e = d.v & 0xFF; break;
     }
     struct packer *p = r->p;
-    const struct tt_config *c = &r->t->cfg;
-    const struct cfg_field_desc *en = THCFG_DESC(r->v.ab, ENABLE_ACC_STATS_Enable);
-    if (thcfg_get(c, 0, en) || thcfg_get(c, 1, en) || thcfg_get(c, 2, en))
+    if (r->c.hist_en)
         if (p->hist[e & 31] != 255)
             p->hist[e & 31]++;
     if (e > p->hist_max)
@@ -867,22 +862,25 @@ static bool process(struct pack_run *r, struct pval d)
 bool pack_run_job(struct tile *t, unsigned i, struct pack_job *j)
 {
     struct packer *p = &t->pack.p[i];
-    struct pack_run r = {.t = t, .p = p, .th = j->thread, .i = i, .v = view_of(t, j->thread, i)};
+    struct pack_run r = {.t = t, .p = p, .th = j->thread, .v = view_of(t, j->thread, i)};
     const struct view *v = &r.v;
     r.out_fmt = get(v, v->f->out_fmt);
+    r.out_bfp = df_is_bfp(r.out_fmt), r.out_bfp_a = df_is_bfp_a(r.out_fmt);
+    r.out_float = r.out_bfp || r.out_fmt == DF_FP32 || r.out_fmt == DF_TF32 ||
+                  r.out_fmt == DF_BF16 || r.out_fmt == DF_FP16 || r.out_fmt == DF_FP8;
     r.acc = j->acc = get(v, v->f->l1_acc);
     r.fp8_e4m3 = v->ab == TT_ARCH_BH &&
                  cfg_get(&t->cfg, v->bank, &cfg_fields_bh[CFGF_BH_THCON_SEC0_REG1_Pac_LF8_4b_exp]);
     r.c = read_pack_cfg(v, i);
     const unsigned inter = r.c.inter;
-    r.f5 = inter == DF_FP16 || inter == DF_FP8 || df_is_bfp_a(inter);
+    const bool f5 = inter == DF_FP16 || inter == DF_FP8 || df_is_bfp_a(inter);
     r.zero_kind = inter == DF_INT32 ? PV_I32 : inter == DF_INT16 ? PV_I16 : inter == DF_INT8 ? PV_I8
-                  : r.f5 ? PV_F5 : PV_F8;
+                  : f5 ? PV_F5 : PV_F8;
     r.zero_write = j->zero_write;
     if (j->kind == PK_SETREG) {
         /* flush every packer's buffers before L1, then the write */
         for (unsigned k = 0; k < NUM_PACKERS; k++) {
-            struct pack_run rk = {.t = t, .p = &t->pack.p[k], .th = j->thread, .i = k,
+            struct pack_run rk = {.t = t, .p = &t->pack.p[k], .th = j->thread,
                                   .v = view_of(t, j->thread, k)};
             rk.out_fmt = get(&rk.v, rk.v.f->out_fmt);
             rk.acc = get(&rk.v, rk.v.f->l1_acc);
@@ -902,7 +900,7 @@ bool pack_run_job(struct tile *t, unsigned i, struct pack_job *j)
     }
     if (p->data.needs_new)
         p->data.byte_addr = (j->out_data & 0x1FFFF) << 4, p->data.needs_new = false;
-    if (df_is_bfp(r.out_fmt) && !j->has_exp)
+    if (r.out_bfp && !j->has_exp)
         return pack_undef(t, j->thread, "Out_data_format changed to a BFP format after the PACR "
                                         "was accepted (no exponent address)", 0);
     if (j->has_exp && p->exp.needs_new)

@@ -110,6 +110,7 @@ static uint64_t next_event(const struct tile *t)
 
 static int hazard_block(const struct tile *t, unsigned th, uint32_t w, unsigned mask)
 {
+    const bool remap = dest_remap_addrs(t), swizzle = dest_swizzle_32b(t);
     for (unsigned i = 0; i < NUM_PACKERS; i++) {
         if (!(mask >> i & 1))
             continue;
@@ -117,8 +118,8 @@ static int hazard_block(const struct tile *t, unsigned th, uint32_t w, unsigned 
         bool d32;
         pack_dst_rows(t, th, w, i, &row0, &n, &d32);
         for (unsigned k = 0; k < n; k++) {
-            unsigned r = row0 + k, ph = d32 ? dest_adj32(r & 0x3FF, dest_remap_addrs(t), dest_swizzle_32b(t))
-                                            : dest_adj16(r & 0x3FF, dest_remap_addrs(t));
+            unsigned r = (row0 + k) & 0x3FF;
+            unsigned ph = d32 ? dest_adj32(r, remap, swizzle) : dest_adj16(r, remap);
             if (!dest_block_readable(t, ph, t->now))
                 return (int)(ph / 8);
             if (d32 && !dest_block_readable(t, ph + 8, t->now))
