@@ -24,6 +24,13 @@ static inline void li(struct tile *t, uint32_t *pc, unsigned rd, uint32_t v)
 /* A Tensix instruction pushed inline (.ttinsn: rotated left by two). */
 static inline void tt(struct tile *t, uint32_t *pc, uint32_t w) { emit(t, pc, (w << 2) | (w >> 30)); }
 
+/* exit(0): a7 = 93, ecall */
+static inline void exit_ecall(struct tile *t, uint32_t *pc)
+{
+    emit(t, pc, rv_encode(RV_ADDI, 17, 0, 0, 93));
+    emit(t, pc, 0x00000073);
+}
+
 static inline double seconds(void)
 {
     struct timespec ts;

@@ -4,8 +4,6 @@
  * cycle steps three Wait Gates, the expanders and the arbitration. Reports simulated cycles and
  * Tensix instructions per host second. */
 #include <stdio.h>
-#include <string.h>
-#include <time.h>
 
 #include "../core/tile.h"
 #include "bench.h"
@@ -26,9 +24,8 @@ static void build(struct tile *t, uint32_t base)
     }
     const uint32_t mop = 0x01800000u; /* MOP template 1 */
     for (int i = 0; i < MOPS; i++)
-        emit(t, &pc, (mop << 2) | (mop >> 30));
-    emit(t, &pc, rv_encode(RV_ADDI, 17, 0, 0, 93));
-    emit(t, &pc, 0x00000073);
+        tt(t, &pc, mop);
+    exit_ecall(t, &pc);
 }
 
 int main(void)

@@ -63,8 +63,8 @@ static int load_raw(struct tile *t, const struct xfer *x)
                    x->file, x->addr, room);
         return -1;
     }
-    for (size_t w = x->addr >> 2; n && w <= (x->addr + n - 1) >> 2; w++)
-        t->predecode[w].op = RV_UNDECODED;
+    if (n)
+        tile_code_written(t, (uint32_t)x->addr, (uint32_t)n);
     return 0;
 }
 

@@ -55,7 +55,7 @@ struct tile {
      * in a cycle, then the cores in index order. `limit` is the (exclusive) cycle up to which
      * the running agent may go before another agent must act; waking an agent lowers it. */
     uint64_t coproc_wake;
-    uint64_t coproc_last_active;
+    uint64_t coproc_last_active; /* the last cycle a pipe or unit worked: see tile_worked_through */
     uint64_t limit;
     int running_agent; /* 0 = coprocessor, 1 + core id = a core */
 
@@ -102,5 +102,21 @@ void tile_unblock_pushers(struct tile *t, unsigned th);
 /* Run until every started core has halted and the coprocessor has drained, an error, or
  * max_cycles (0 = no limit). Returns the error kind (ERR_NONE on a clean finish). */
 enum err_kind tile_run(struct tile *t, uint64_t max_cycles);
+
+/* L1 bytes [addr, addr + n) changed behind the cores' backs (a unit, a loader): the
+ * predecoded slots they touch decode again on their next fetch (docs/architecture.md
+ * "Decoding once"). n > 0. */
+static inline void tile_code_written(struct tile *t, uint32_t addr, uint32_t n)
+{
+    for (uint32_t w = addr >> 2; w <= (addr + n - 1) >> 2; w++)
+        t->predecode[w].op = RV_UNDECODED;
+}
+
+/* A unit worked through cycle c: the run does not end before c + 1. */
+static inline void tile_worked_through(struct tile *t, uint64_t c)
+{
+    if (c > t->coproc_last_active)
+        t->coproc_last_active = c;
+}
 
 #endif

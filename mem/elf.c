@@ -100,8 +100,7 @@ int elf_load_buffer(struct tile *t, int core, const char *name, const uint8_t *b
                 memcpy(dst, buf + off, filesz);
                 memset(dst + filesz, 0, memsz - filesz);
                 if (vaddr < arch->l1_size) {
-                    for (uint32_t w = vaddr >> 2; w <= (vaddr + memsz - 1) >> 2; w++)
-                        t->predecode[w].op = RV_UNDECODED;
+                    tile_code_written(t, vaddr, memsz);
                     if (t->nloaded < sizeof t->loaded / sizeof t->loaded[0])
                         t->loaded[t->nloaded++] = (struct loaded_range){vaddr, vaddr + memsz - 1, core};
                 }

@@ -546,9 +546,9 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     if (!ok)
         return false;
     const unsigned lat = latency(k);
-    for (unsigned b = 0; b < FPU_DEST_BLOCKS; b++)
-        if (x.written[b / 64] >> (b % 64) & 1)
-            u->block_free[b] = now + lat;
+    for (unsigned w64 = 0; w64 < 2; w64++)
+        for (uint64_t m = x.written[w64]; m; m &= m - 1)
+            u->block_free[w64 * 64 + (unsigned)__builtin_ctzll(m)] = now + lat;
     switch (k) {
     case FK_SHIFTXB: u->shiftxb_until = now + 2; break;
     case FK_MOVD2A: case FK_MOVB2A: u->movx2a_until = now + 2; break;
@@ -572,8 +572,8 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
 static void tick(struct tile *t)
 {
     struct fpu_state *u = &t->fpu;
-    if (u->busy_until && u->busy_until <= t->now && u->busy_until - 1 > t->coproc_last_active)
-        t->coproc_last_active = u->busy_until - 1;
+    if (u->busy_until && u->busy_until <= t->now)
+        tile_worked_through(t, u->busy_until - 1);
 }
 
 static uint64_t next_event(const struct tile *t)
@@ -581,7 +581,7 @@ static uint64_t next_event(const struct tile *t)
     const struct fpu_state *u = &t->fpu;
     uint64_t next = CYCLE_NEVER;
     /* a thread's busy flag drops (STALLWAIT, TTSync), a restriction or a Dst block frees up */
-    for (unsigned i = 0; i < FPU_THREADS; i++)
+    for (unsigned i = 0; i < NUM_THREADS; i++)
         if (u->thread_busy_until[i] > t->now && u->thread_busy_until[i] < next)
             next = u->thread_busy_until[i];
     const uint64_t r[4] = {u->shiftxb_until, u->movx2a_until, u->movd2b_until, u->mov2d_until};

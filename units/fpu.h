@@ -18,10 +18,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../core/arch.h"
+#include "dest.h"
 #include "unit.h"
 
-#define FPU_THREADS 3
-#define FPU_DEST_BLOCKS 128 /* 1024 DstBits rows in aligned blocks of 8 */
+#define FPU_DEST_BLOCKS (DEST_ROWS / 8) /* DstBits rows in aligned blocks of 8 */
 
 /* RWCs (WH:RWCs.md), one set per Tensix thread. Widths: Dst 10 bits, SrcA/SrcB 6, FidelityPhase
  * 2, ExtraAddrModBit 1; every update wraps at the width. */
@@ -39,8 +40,8 @@ struct fpu_stats {
 };
 
 struct fpu_state {
-    struct fpu_rwc rwc[FPU_THREADS];
-    uint64_t thread_busy_until[FPU_THREADS]; /* the thread has an instruction in the pipeline */
+    struct fpu_rwc rwc[NUM_THREADS];
+    uint64_t thread_busy_until[NUM_THREADS]; /* the thread has an instruction in the pipeline */
     uint64_t busy_until;                     /* any thread (statistics) */
     uint64_t block_free[FPU_DEST_BLOCKS];    /* first cycle the block may be read again */
     uint64_t shiftxb_until;   /* SHIFTXB: nothing is accepted before this cycle */

@@ -21,7 +21,6 @@ enum fpu_kind {
     FK_ZEROACC, FK_ZEROSRC, FK_TRNSPSRCB, FK_SHIFTXA, FK_SHIFTXB,
     FK_SETRWC, FK_INCRWC, FK_CLEARDVALID, FK_CLREXPHIST, FK_GATESRCRST,
     FK_LEGACY,      /* MFCONV3S1, CONV3S1, CONV3S2, APOOL3S1, APOOL3S2, MPOOL3S1, MPOOL3S2 */
-    FK_COUNT
 };
 
 /* How SrcA (and SrcB) data is interpreted (the functional models' SrcAStyle). */
@@ -149,7 +148,6 @@ uint32_t fpu_acc_round(const struct fpu_acc *a, enum fpu_out out);
 
 /* Fast path: a value as a double (exact: 24-bit significands, exponents far inside double's
  * range), and a double that holds an exact sum rounded like fpu_acc_round. */
-double fpu_val_double(struct fpu_val v);
 uint32_t fpu_round_double(double v, enum fpu_out out);
 
 /* Integer "8" from a Src cell (ReadSrcInt8) and the saturating add of WH:ELWMUL.md. */

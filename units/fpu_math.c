@@ -111,8 +111,8 @@ static inline double pow2i(int e)
     return d;
 }
 
-/* A Src cell as a double after the fidelity mask (the same value fpu_src_val and
- * fpu_fidelity_a/b give); *lsb is the weight of its last significand bit, 0 for a zero. */
+/* A Src cell as a double after the fidelity mask (the value fpu_src_val and fpu_fidelity_a/b
+ * give, without building a struct fpu_val); *lsb is the weight of its last significand bit, 0 for a zero. */
 static inline double src_double(uint32_t cell, enum fpu_style st, uint32_t fmask, int *lsb, bool *nz)
 {
     uint32_t man = cell >> 8 & 0x3FF, exp;

@@ -216,17 +216,6 @@ int32_t fpu_sat_add(int64_t a, int64_t b)
 
 /* ---- the fast path ---- */
 
-double fpu_val_double(struct fpu_val v)
-{
-    if (!v.sig)
-        return 0.0;
-    unsigned msb = 31u - (unsigned)__builtin_clz(v.sig);
-    uint64_t bits = (uint64_t)v.neg << 63 | (uint64_t)(int64_t)(v.exp + (int)msb + 1023) << 52 |
-                    (((uint64_t)v.sig << (52 - msb)) & ((1ull << 52) - 1));
-    double d;
-    memcpy(&d, &bits, sizeof d);
-    return d;
-}
 
 /* The same rounding as fpu_acc_round, from a double that holds the exact value. */
 uint32_t fpu_round_double(double v, enum fpu_out out)

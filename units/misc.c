@@ -64,13 +64,8 @@ static void four_counters(struct adc *a, uint32_t w, enum adc_counter lo, unsign
 
 static void setdvalid(struct tile *t, unsigned th, unsigned which)
 {
-    struct src_regs *s = &t->src;
-    s->bank[which][s->unpack_bank[which]].client = SRC_CLIENT_MATRIX;
-    s->unpack_bank[which] ^= 1;
-    unsigned ab = t->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
-    unsigned base = which ? thcfg_get(&t->cfg, th, THCFG_DESC(ab, SRCB_SET_Base))
-                          : thcfg_get(&t->cfg, th, THCFG_DESC(ab, SRCA_SET_Base));
-    s->src_row[which][th] = (uint8_t)((base << 4) & 0x3F);
+    src_hand_over(&t->src, which);
+    t->src.src_row[which][th] = unpack_src_row_base(t, th, which);
 }
 
 static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)

@@ -596,8 +596,7 @@ static bool write16(struct tile *t, struct packer *p, unsigned th, struct pack_s
     } else {
         memcpy(dst, s->buf, 16);
     }
-    for (unsigned k = 0; k < 4; k++) /* stores to code re-decode */
-        t->predecode[(s->byte_addr >> 2) + k].op = RV_UNDECODED;
+    tile_code_written(t, s->byte_addr, 16);
     p->st.l1_writes++;
     s->byte_addr += 16;
     s->bits = 0;

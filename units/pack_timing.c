@@ -58,8 +58,7 @@ static bool settle(struct tile *t, unsigned i, uint64_t x)
             p->head = (p->head + 1) % PACK_QUEUE;
             if (--p->count == 0)
                 p->st.busy_cycles += x - p->busy_since;
-            if (x - 1 > t->coproc_last_active)
-                t->coproc_last_active = x - 1;
+            tile_worked_through(t, x - 1);
             continue;
         }
         if (j->ready_at > x || setreg_waits(t, j))
@@ -67,7 +66,7 @@ static bool settle(struct tile *t, unsigned i, uint64_t x)
         uint64_t before = p->st.l1_writes;
         if (!pack_run_job(t, i, j))
             return false;
-        uint64_t writes = p->st.l1_writes - before, lanes = j->lanes ? j->lanes : 1;
+        uint64_t writes = p->st.l1_writes - before, lanes = j->lanes;
         uint64_t per = j->acc ? 5 : 1; /* WH:L1.md: atomic accumulate blocks the port 5 cycles */
         uint64_t cyc = (writes * per + lanes - 1) / lanes;
         j->started = true;

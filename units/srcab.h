@@ -26,4 +26,12 @@ struct src_regs {
     uint8_t src_row[2][3];       /* Unpackers[u].SrcRow[thread] (6 bits) */
 };
 
+/* The unpackers' current bank of Src `which` goes to the matrix unit and they move to the
+ * other bank (SETDVALID, UNPACR_NOP SETDVALID, UNPACR FlipSrc). */
+static inline void src_hand_over(struct src_regs *s, unsigned which)
+{
+    s->bank[which][s->unpack_bank[which]].client = SRC_CLIENT_MATRIX;
+    s->unpack_bank[which] ^= 1;
+}
+
 #endif

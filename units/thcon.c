@@ -87,8 +87,7 @@ static void l1_write(struct tile *t, uint32_t addr, unsigned size, uint32_t v)
 {
     for (unsigned i = 0; i < size; i++)
         t->l1[addr + i] = (uint8_t)(v >> (8 * i));
-    for (uint32_t w = addr >> 2; w <= (addr + size - 1) >> 2; w++)
-        t->predecode[w].op = RV_UNDECODED;
+    tile_code_written(t, addr, size);
 }
 
 /* Every L1 address in the pages is checked with "if (L1Address >= L1 size)
@@ -754,8 +753,7 @@ static void tick(struct tile *t)
         struct thcon_result *r = &u->res[i];
         if (r->at <= now) {
             result_write(t, r);
-            if (r->at - 1 > t->coproc_last_active)
-                t->coproc_last_active = r->at - 1;
+            tile_worked_through(t, r->at - 1);
         } else {
             u->res[kept++] = *r;
         }
@@ -779,8 +777,7 @@ static void tick(struct tile *t)
         u->st.busy_cycles += u->done_at - u->busy_since;
         t->thread[th].thcon_running = false;
         /* the unit worked through done_at - 1: the run is not over before done_at */
-        if (u->done_at - 1 > t->coproc_last_active)
-            t->coproc_last_active = u->done_at - 1;
+        tile_worked_through(t, u->done_at - 1);
     }
 }
 

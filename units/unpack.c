@@ -34,17 +34,16 @@ static unsigned arch_bit(const struct tile *t)
 
 /* ---- errors: every UndefinedBehaviour() of the pages stops the run ---- */
 
-static bool undefined(struct tile *t, const char *what, unsigned u, unsigned th, const char *fmt,
-                      ...) __attribute__((format(printf, 5, 6)));
-static bool undefined(struct tile *t, const char *what, unsigned u, unsigned th, const char *fmt,
-                      ...)
+static bool undefined(struct tile *t, unsigned u, unsigned th, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static bool undefined(struct tile *t, unsigned u, unsigned th, const char *fmt, ...)
 {
     char msg[200];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0, "%s (unpacker %u, thread T%u): %s", what, u, th, msg);
+    tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0, "UNPACR (unpacker %u, thread T%u): %s", u, th, msg);
     return false;
 }
 
@@ -134,6 +133,18 @@ static uint32_t get(const struct view *v, uint16_t id)
 {
     return cfg_get(&v->t->cfg, v->bank, &v->tab[id]);
 }
+#define GETC(v, NAME) cfg_get(&(v)->t->cfg, (v)->bank, CFG_DESC((v)->ab, NAME))
+
+/* ContextCounter[th] = from + 1, wrapping at 1 << Context_count (WH:UNPACR_Regular.md, end;
+ * WH:UNPACR_IncrementContextCounter.md). */
+static void advance_context(struct tile *t, const struct view *v, unsigned u, unsigned th,
+                            unsigned from)
+{
+    unsigned next = (from + 1u) & 7;
+    if (next >= 1u << get(v, v->s->ctx_count))
+        next = 0;
+    t->unpack.u[u].context_counter[th] = (uint8_t)next;
+}
 
 /* ---- L1 (the model's ReadL1Bytes; bounds are UndefinedBehaviour) ---- */
 
@@ -142,7 +153,7 @@ static bool l1_bits_ok(struct tile *t, unsigned u, unsigned th, uint64_t bit, un
     uint64_t end = (uint64_t)t->arch->l1_size * 8;
     if (bit < end && nbits <= end - bit)
         return true;
-    return undefined(t, "UNPACR", u, th, "L1 read at byte address 0x%llx is outside L1 (%u KiB)",
+    return undefined(t, u, th, "L1 read at byte address 0x%llx is outside L1 (%u KiB)",
                      (unsigned long long)(bit / 8), t->arch->l1_size / 1024);
 }
 
@@ -158,21 +169,14 @@ static bool read_rsi(struct tile *t, unsigned u, unsigned th, uint64_t a, uint32
 /* ---- issue ---- */
 
 /* The bank handover shared by SETDVALID, UNPACR_NOP SETDVALID and FlipSrc: the SrcRow part
- * happens at issue (it only steers later instructions), the AllowedClient part when the
- * instruction completes. */
-static uint8_t src_row_base(const struct tile *t, unsigned th, unsigned u)
+ * (this) happens at issue (it only steers later instructions), the AllowedClient part
+ * (src_hand_over) when the instruction completes. */
+uint8_t unpack_src_row_base(const struct tile *t, unsigned th, unsigned u)
 {
     unsigned ab = arch_bit(t);
     unsigned base = u ? thcfg_get(&t->cfg, th, THCFG_DESC(ab, SRCB_SET_Base))
                       : thcfg_get(&t->cfg, th, THCFG_DESC(ab, SRCA_SET_Base));
     return (uint8_t)((base << 4) & 0x3F);
-}
-
-static void hand_over(struct tile *t, unsigned u)
-{
-    struct src_regs *s = &t->src;
-    s->bank[u][s->unpack_bank[u]].client = SRC_CLIENT_MATRIX;
-    s->unpack_bank[u] ^= 1;
 }
 
 /* Desired L1 speed in 128-bit reads per cycle (WH:UNPACR_Regular.md "Performance"). The forced
@@ -189,7 +193,7 @@ static bool choose_speed(struct tile *t, unsigned u, unsigned th, const struct u
         w = 4;
     } else {
         if (throttle == 3)
-            return undefined(t, "UNPACR", u, th, "Throttle_mode 3 has no documented meaning "
+            return undefined(t, u, th, "Throttle_mode 3 has no documented meaning "
                              "(0 = x1, 1 = x2, 2 = x4)");
         w = 1u << throttle;
         if ((p->upsample_zeroes == 1 || (p->mode.to_dst && bfp4)) && w > 2)
@@ -218,10 +222,10 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
         ctx &= 7; /* uint3_t */
         adc_th = bits(w, 9, 8);
         if (u == 1 && ctx >= 2)
-            return undefined(t, "UNPACR", u, th, "unpacker 1 has only contexts 0 and 1 (context %u)",
+            return undefined(t, u, th, "unpacker 1 has only contexts 0 and 1 (context %u)",
                              ctx);
         if (adc_th == 3)
-            return undefined(t, "UNPACR", u, th, "ContextADC 3 names no thread's ADCs");
+            return undefined(t, u, th, "ContextADC 3 names no thread's ADCs");
     }
 
     /* Tile descriptor: 128 bits in four consecutive Config words (WH:UNPACR_Regular.md
@@ -247,7 +251,7 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
     }
     p->datum_bits = (uint8_t)df_datum_bits(p->in_fmt);
     if (!p->datum_bits)
-        return undefined(t, "UNPACR", u, th, "InDataFormat 0x%X names no format", p->in_fmt);
+        return undefined(t, u, th, "InDataFormat 0x%X names no format", p->in_fmt);
 
     /* Input addresses */
     uint32_t in_addr = mcm && ctx ? get(&v, s->base[ctx]) + (get(&v, s->offset[ctx & 3]) & 0xFFFF)
@@ -280,10 +284,8 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
             xpos = X, ypos = Y, xend = ch1x + 1;
         } else if (blobs) {
             uint32_t bys = mcm && u == 0
-                ? get(&v, (ctx & 2) ? (v.ab == TT_ARCH_WH ? CFGF_WH_UNP0_BLOBS_Y_START_CNTX_23_blobs_y_start
-                                                          : CFGF_BH_UNP0_BLOBS_Y_START_CNTX_23_blobs_y_start)
-                                    : (v.ab == TT_ARCH_WH ? CFGF_WH_UNP0_BLOBS_Y_START_CNTX_01_blobs_y_start
-                                                          : CFGF_BH_UNP0_BLOBS_Y_START_CNTX_01_blobs_y_start))
+                ? ((ctx & 2) ? GETC(&v, UNP0_BLOBS_Y_START_CNTX_23_blobs_y_start)
+                             : GETC(&v, UNP0_BLOBS_Y_START_CNTX_01_blobs_y_start))
                 : desc_blobs_y;
             xpos = (bys >> 4 * (Y & 7) & 0xF) << 4;
             ypos = 0;
@@ -291,7 +293,7 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
             if (x71 == blobs)
                 xend = xdim & 0x1F0;
             else if (x71 > 7)
-                return undefined(t, "UNPACR", u, th, "RowSearch reads BlobsYStart[8] (ADC X %u, "
+                return undefined(t, u, th, "RowSearch reads BlobsYStart[8] (ADC X %u, "
                                  "BlobsPerXYPlane %u)", X, blobs);
             else
                 xend = (bys >> 4 * x71 & 0xF) << 4;
@@ -300,7 +302,7 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
         }
         first = ((W * zdim + Z) * ydim + ypos) * xdim + xpos;
         if (xend < xpos)
-            return undefined(t, "UNPACR", u, th, "the row ends (X %u) before it starts (X %u)",
+            return undefined(t, u, th, "the row ends (X %u) before it starts (X %u)",
                              xend, xpos);
         num = xend - xpos;
     } else {
@@ -315,13 +317,13 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
             if (!read_rsi(t, u, th, row_start + 2 * k, &end))
                 return false;
             if (end < first)
-                return undefined(t, "UNPACR", u, th, "row start index %u is below the previous "
+                return undefined(t, u, th, "row start index %u is below the previous "
                                  "one (%u)", end, first);
             num = end - first;
         } else {
             drop = X;
             if (ch1x + 1 < drop)
-                return undefined(t, "UNPACR", u, th, "ADC X %u lies past the row end %u", X, ch1x);
+                return undefined(t, u, th, "ADC X %u lies past the row end %u", X, ch1x);
             dnum = ch1x + 1 - drop;
             num = UINT32_MAX;
         }
@@ -362,20 +364,18 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
                    o->v[ADC_Z] * get(&v, s->zstride) + o->v[ADC_W] * get(&v, s->wstride);
     if (df_dst_is_32b(p->out_fmt)) {
         if (out & 3)
-            return undefined(t, "UNPACR", u, th, "output address %u is not a multiple of 4 for "
+            return undefined(t, u, th, "output address %u is not a multiple of 4 for "
                              "OutDataFormat %s", out, df_name(p->out_fmt));
         out >>= 2;
     } else if (p->out_fmt == DF_FP16 || p->out_fmt == DF_BF16 || p->out_fmt == DF_INT16) {
         if (out & 1)
-            return undefined(t, "UNPACR", u, th, "output address %u is odd for OutDataFormat %s",
+            return undefined(t, u, th, "output address %u is odd for OutDataFormat %s",
                              out, df_name(p->out_fmt));
         out >>= 1;
     }
     if (mcm && u == 0) {
         uint32_t ctx_out = get(&v, s->dest[ctx & 3]);
-        bool add = p->mode.to_dst ||
-                   get(&v, v.ab == TT_ARCH_WH ? CFGF_WH_UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr
-                                              : CFGF_BH_UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr);
+        bool add = p->mode.to_dst || GETC(&v, UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr);
         out = add ? out + ctx_out : ctx_out;
     }
     p->out_addr = out;
@@ -385,24 +385,21 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
 
     /* Settings that may not be combined */
     if ((p->transpose || p->tilize) && p->datum_bit % 128)
-        return undefined(t, "UNPACR", u, th, "%s needs the datums to start on a 16-byte "
+        return undefined(t, u, th, "%s needs the datums to start on a 16-byte "
                          "boundary (address 0x%llx)", p->transpose ? "transpose (Haloize_mode)"
                                                                    : "tilize (Tileize_mode)",
                          (unsigned long long)(p->datum_bit / 8));
     if (p->tilize && (p->upsample_zeroes || !p->uncompressed))
-        return undefined(t, "UNPACR", u, th, "tilize (Tileize_mode) with %s",
+        return undefined(t, u, th, "tilize (Tileize_mode) with %s",
                          p->upsample_zeroes ? "upsampling" : "compressed input");
     if (p->mode.to_dst && (p->col_shift || p->transpose))
-        return undefined(t, "UNPACR", u, th, "unpacking to Dst with %s",
+        return undefined(t, u, th, "unpacking to Dst with %s",
                          p->col_shift ? "a column shift (Shift_amount_cntx)"
                                       : "transpose (Haloize_mode)");
 
     /* Conversion switches (WH:UNPACR_Regular.md FormatConversion; BH E4M3: docs/formats.md) */
-    p->mode.int8_unsigned = get(&v, v.ab == TT_ARCH_WH
-                                        ? (u ? CFGF_WH_ALU_FORMAT_SPEC_REG0_SrcBUnsigned
-                                             : CFGF_WH_ALU_FORMAT_SPEC_REG0_SrcAUnsigned)
-                                        : (u ? CFGF_BH_ALU_FORMAT_SPEC_REG0_SrcBUnsigned
-                                             : CFGF_BH_ALU_FORMAT_SPEC_REG0_SrcAUnsigned));
+    p->mode.int8_unsigned = u ? GETC(&v, ALU_FORMAT_SPEC_REG0_SrcBUnsigned)
+                              : GETC(&v, ALU_FORMAT_SPEC_REG0_SrcAUnsigned);
     if (v.ab == TT_ARCH_BH)
         p->mode.fp8_e4m3 = get(&v, u ? CFGF_BH_THCON_SEC1_REG1_Unp_LF8_4b_exp
                                      : CFGF_BH_THCON_SEC0_REG1_Unp_LF8_4b_exp);
@@ -413,12 +410,8 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
         return false;
 
     /* Counter updates "in preparation for next instruction", made now so that it sees them */
-    if (mcm && use_cc) {
-        unsigned next = (ctx + 1) & 7;
-        if (next >= 1u << get(&v, s->ctx_count))
-            next = 0;
-        up->context_counter[th] = (uint8_t)next;
-    }
+    if (mcm && use_cc)
+        advance_context(t, &v, u, th, ctx); /* WhichContext, offset included */
     for (unsigned i = 0; i < 3; i++) {
         if (i != th && i != adc_th)
             continue;
@@ -431,9 +424,9 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
     uint8_t *row = &t->src.src_row[u][th];
     p->src_row = *row;
     if (p->flip_src)
-        *row = src_row_base(t, th, u);
+        *row = unpack_src_row_base(t, th, u);
     else if (get(&v, s->set_upd))
-        *row = (uint8_t)((*row + 16 + src_row_base(t, th, u)) & 0x3F);
+        *row = (uint8_t)((*row + 16 + unpack_src_row_base(t, th, u)) & 0x3F);
 
     e->kind = UK_UNPACR;
     *startup = UNPACK_STARTUP + (p->uncompressed ? 0 : UNPACK_STARTUP_COMPRESSED_EXTRA);
@@ -471,7 +464,7 @@ static bool issue_nop_bh(struct tile *t, unsigned th, uint32_t w, struct unpack_
         e->kind = set_dvalid ? UK_SETDVALID : UK_OCCUPY;
     }
     if (set_dvalid)
-        t->src.src_row[u][th] = src_row_base(t, th, u);
+        t->src.src_row[u][th] = unpack_src_row_base(t, th, u);
     return true;
 }
 
@@ -487,10 +480,7 @@ bool unpack_issue(struct tile *t, unsigned th, uint32_t w, const struct tt_form 
     case TT_FORM_UNPACR_INC_CONTEXT_COUNTER: {
         /* WH:UNPACR_IncrementContextCounter.md: the counter, not offset by CfgContextOffset */
         struct view v = view_of(t, th, u);
-        unsigned next = (t->unpack.u[u].context_counter[th] + 1u) & 7;
-        if (next >= 1u << get(&v, v.s->ctx_count))
-            next = 0;
-        t->unpack.u[u].context_counter[th] = (uint8_t)next;
+        advance_context(t, &v, u, th, t->unpack.u[u].context_counter[th]);
         return true;
     }
     case TT_FORM_UNPACR_FLUSH_CACHE:
@@ -512,7 +502,7 @@ bool unpack_issue(struct tile *t, unsigned th, uint32_t w, const struct tt_form 
         return true;
     case TT_FORM_UNPACR_NOP_SETDVALID:
         e->kind = UK_SETDVALID;
-        t->src.src_row[u][th] = src_row_base(t, th, u);
+        t->src.src_row[u][th] = unpack_src_row_base(t, th, u);
         return true;
     case TT_FORM_UNPACR_NOP_OVERLAY_CLEAR0:
     case TT_FORM_UNPACR_NOP_OVERLAY_CLEAR3:
@@ -564,7 +554,7 @@ static bool write_out(struct tile *t, unsigned u, const struct unpack_entry *e, 
         row -= 4;
         col -= p->col_shift;
         if (p->set_ovrd ? row >= 64 : row >= 16)
-            return undefined(t, "UNPACR", u, e->thread, "SrcA row %u (output address %u) is past "
+            return undefined(t, u, e->thread, "SrcA row %u (output address %u) is past "
                              "row %u", row, out, p->set_ovrd ? 63 : 15);
         if (!p->set_ovrd)
             row += p->src_row;
@@ -574,7 +564,7 @@ static bool write_out(struct tile *t, unsigned u, const struct unpack_entry *e, 
             col = low;
         }
         if (row >= 64)
-            return undefined(t, "UNPACR", u, e->thread, "SrcA row %u (SrcRow %u + %u) is past row "
+            return undefined(t, u, e->thread, "SrcA row %u (SrcRow %u + %u) is past row "
                              "63", row, p->src_row, row - p->src_row);
         t->src.bank[0][bank].cell[row][col] = cell & SRC_CELL_MASK;
         return true;
@@ -604,7 +594,7 @@ static bool dst_rows_done(struct tile *t, unsigned u, unsigned th)
             continue;
         t->unpack.dst_cols[r] = 0;
         if (!t->dest.row_valid[r] && c != 0xFFFF && ok)
-            ok = undefined(t, "UNPACR", u, th, "Dst row %u was not valid and only columns "
+            ok = undefined(t, u, th, "Dst row %u was not valid and only columns "
                            "mask 0x%04X of it were written", r, c);
         t->dest.row_valid[r] = true;
     }
@@ -666,7 +656,7 @@ static bool run_unpacr(struct tile *t, unsigned u, struct unpack_entry *e)
         uint32_t cell = 0;
         enum fmt_status st = fmt_unpack_datum(p->in_fmt, p->out_fmt, datum, exp, p->mode, &cell);
         if (st != FMT_OK) {
-            ok = undefined(t, "UNPACR", u, th, "%s (InDataFormat %s, OutDataFormat %s, %s)",
+            ok = undefined(t, u, th, "%s (InDataFormat %s, OutDataFormat %s, %s)",
                            fmt_status_text(st), df_name(p->in_fmt), df_name(p->out_fmt),
                            u ? "SrcB" : p->mode.to_dst ? "Dst" : "SrcA");
             break;
@@ -701,7 +691,8 @@ static bool run_setreg(struct tile *t, unsigned u, const struct unpack_entry *e)
 {
     const uint32_t w = e->setreg_word;
     const uint32_t value = bits(w, 14, 4);
-    const uint32_t addr = 0xFFB00000u + t->unpack.setreg_base[bits(w, 22, 22)] + (bits(w, 21, 16) << 12);
+    /* SetRegBase[bit 22] is TDMA-RISC state tensim does not model: taken as 0 */
+    const uint32_t addr = 0xFFB00000u + (bits(w, 21, 16) << 12);
     struct unpacker *up = &t->unpack.u[u];
     uint32_t v = value;
     if (bits(w, 3, 3)) {
@@ -730,11 +721,11 @@ bool unpack_start(struct tile *t, unsigned u, struct unpack_entry *e)
                     s->bank[u][b].cell[r][c] = e->clear_val;
         }
         if (e->then_setdvalid)
-            hand_over(t, u);
+            src_hand_over(&t->src, u);
         return true;
     }
     case UK_SETDVALID:
-        hand_over(t, u); /* WH:UNPACR_NOP_SETDVALID.md: no wait for AllowedClient */
+        src_hand_over(&t->src, u); /* WH:UNPACR_NOP_SETDVALID.md: no wait for AllowedClient */
         return true;
     case UK_SETREG:
         return run_setreg(t, u, e);
@@ -746,5 +737,5 @@ bool unpack_start(struct tile *t, unsigned u, struct unpack_entry *e)
 void unpack_finish(struct tile *t, unsigned u, const struct unpack_entry *e)
 {
     if (e->kind == UK_UNPACR && e->p.flip_src)
-        hand_over(t, u);
+        src_hand_over(&t->src, u);
 }

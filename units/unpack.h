@@ -111,7 +111,6 @@ struct unpack_state {
     struct unpacker u[NUM_UNPACKERS];
     uint64_t startup_until;   /* no unpacker instruction of any thread starts before this */
     uint64_t credited;        /* fetch progress is accounted for all cycles before this */
-    uint32_t setreg_base[2];  /* Unpackers.SetRegBase: TDMA-RISC state, not modelled (0) */
     uint16_t dst_cols[DEST_ROWS]; /* scratch: Dst columns written per physical row */
 };
 
@@ -128,6 +127,9 @@ bool unpack_busy_for_thread(const struct tile *t, unsigned unpacker, unsigned th
 
 /* SETC16 to UNPACK_MISC_CFG_CfgContextCntReset_0/1 resets thread th's context counter of that
  * unpacker (WH/BH:BackendConfiguration.md); for the Configuration unit to call. */
+/* SrcRow[th] of unpacker u after a bank hand-over: SRCA_SET_Base / SRCB_SET_Base << 4. */
+uint8_t unpack_src_row_base(const struct tile *t, unsigned th, unsigned u);
+
 void unpack_context_counter_reset(struct tile *t, unsigned unpacker, unsigned th);
 
 #endif

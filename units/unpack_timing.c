@@ -94,9 +94,8 @@ static void pop(struct tile *t, unsigned u, uint64_t x)
     up->head = (up->head + 1) % UNPACK_QUEUE;
     if (--up->count == 0)
         up->st.busy_cycles += x - up->busy_since;
-    /* the unpacker worked through x - 1: the run does not end before x */
-    if (x - 1 > t->coproc_last_active && x > 0)
-        t->coproc_last_active = x - 1;
+    if (x)
+        tile_worked_through(t, x - 1);
 }
 
 /* Retire what has finished by the start of cycle x and start the next instruction if it may;
