@@ -114,23 +114,6 @@ uint32_t fmt_src_from_int16(uint16_t x)
     return ((uint32_t)(x & 0xFF00) << 3) | (x & 0xFF);
 }
 
-uint16_t fmt_dst_from_bf16(uint16_t bf16)
-{
-    unsigned sign = bf16 & 0x8000, exp = (bf16 >> 7) & 0xFF, man = bf16 & 0x7F;
-    return (uint16_t)(sign | man << 8 | exp);
-}
-
-uint16_t fmt_dst_from_fp16(uint16_t fp16)
-{
-    unsigned sign = fp16 & 0x8000, exp = (fp16 >> 10) & 0x1F, man = fp16 & 0x3FF;
-    return (uint16_t)(sign | man << 5 | exp);
-}
-
-uint32_t fmt_dst_from_fp32(uint32_t fp32)
-{
-    return (uint32_t)fmt_dst_from_bf16((uint16_t)(fp32 >> 16)) << 16 | (fp32 & 0xFFFF);
-}
-
 uint32_t fmt_src_to_tf32(uint32_t cell)
 {
     uint32_t sign = cell & 0x40000, man = (cell >> 8) & 0x3FF, exp = cell & 0xFF;
@@ -146,23 +129,6 @@ uint16_t fmt_src_to_fp16(uint32_t cell)
 uint16_t fmt_src_to_int16(uint32_t cell)
 {
     return (uint16_t)(((cell >> 3) & 0xFF00) | (cell & 0xFF));
-}
-
-uint16_t fmt_dst_to_bf16(uint16_t cell)
-{
-    unsigned sign = cell & 0x8000, man = (cell >> 8) & 0x7F, exp = cell & 0xFF;
-    return (uint16_t)(sign | exp << 7 | man);
-}
-
-uint16_t fmt_dst_to_fp16(uint16_t cell)
-{
-    unsigned sign = cell & 0x8000, man = (cell >> 5) & 0x3FF, exp = cell & 0x1F;
-    return (uint16_t)(sign | exp << 10 | man);
-}
-
-uint32_t fmt_dst_to_fp32(uint32_t cell)
-{
-    return (uint32_t)fmt_dst_to_bf16((uint16_t)(cell >> 16)) << 16 | (cell & 0xFFFF);
 }
 
 /* ---- the conversion steps ---------------------------------------------------------------- */

@@ -152,18 +152,37 @@ uint32_t fmt_src_from_tf32(uint32_t tf32); /* 19-bit Sign,Exp8,Man10 -> Sign,Man
 uint32_t fmt_src_from_bf16(uint16_t bf16); /* BF16 on TF32 with three zero mantissa bits */
 uint32_t fmt_src_from_fp16(uint16_t fp16); /* Sign,Man10,000,Exp5 */
 uint32_t fmt_src_from_int16(uint16_t x);   /* Sign,Hi7,000,Lo8 (opaque) */
-uint16_t fmt_dst_from_bf16(uint16_t bf16); /* Sign,Man7,Exp8 */
-uint16_t fmt_dst_from_fp16(uint16_t fp16); /* Sign,Man10,Exp5 */
-uint32_t fmt_dst_from_fp32(uint32_t fp32); /* Sign,ManHi7,Exp8,ManLo16; also INT32 */
+/* Dst cells (inline: the matrix unit converts every datum it writes) */
+static inline uint16_t fmt_dst_from_bf16(uint16_t bf16) /* Sign,Man7,Exp8 */
+{
+    return (uint16_t)((bf16 & 0x8000) | (bf16 & 0x7F) << 8 | (bf16 >> 7 & 0xFF));
+}
+static inline uint16_t fmt_dst_from_fp16(uint16_t fp16) /* Sign,Man10,Exp5 */
+{
+    return (uint16_t)((fp16 & 0x8000) | (fp16 & 0x3FF) << 5 | (fp16 >> 10 & 0x1F));
+}
+static inline uint32_t fmt_dst_from_fp32(uint32_t fp32) /* Sign,ManHi7,Exp8,ManLo16; also INT32 */
+{
+    return (uint32_t)fmt_dst_from_bf16((uint16_t)(fp32 >> 16)) << 16 | (fp32 & 0xFFFF);
+}
 
 /* ---- reverse: register cells back to ordinary encodings ------------------------------------- */
 
 uint32_t fmt_src_to_tf32(uint32_t cell);  /* 19-bit Sign,Exp8,Man10 */
 uint16_t fmt_src_to_fp16(uint32_t cell);  /* ignores the three unused bits */
 uint16_t fmt_src_to_int16(uint32_t cell); /* inverse of fmt_src_from_int16 */
-uint16_t fmt_dst_to_bf16(uint16_t cell);
-uint16_t fmt_dst_to_fp16(uint16_t cell);
-uint32_t fmt_dst_to_fp32(uint32_t cell); /* also INT32 sign-magnitude */
+static inline uint16_t fmt_dst_to_bf16(uint16_t cell)
+{
+    return (uint16_t)((cell & 0x8000) | (cell & 0xFF) << 7 | (cell >> 8 & 0x7F));
+}
+static inline uint16_t fmt_dst_to_fp16(uint16_t cell)
+{
+    return (uint16_t)((cell & 0x8000) | (cell & 0x1F) << 10 | (cell >> 5 & 0x3FF));
+}
+static inline uint32_t fmt_dst_to_fp32(uint32_t cell) /* also INT32 sign-magnitude */
+{
+    return (uint32_t)fmt_dst_to_bf16((uint16_t)(cell >> 16)) << 16 | (cell & 0xFFFF);
+}
 
 /* IEEE float32 bits of the value a pattern stands for. TF32 and BF16 widen exactly (Inf and NaN
  * patterns stay Inf/NaN, denormal patterns keep their IEEE value). FP16 follows the coprocessor

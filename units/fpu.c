@@ -298,22 +298,33 @@ static void mark_written(struct fpu_exec *x, unsigned phys)
     x->written[phys / 8 / 64] |= 1ull << (phys / 8 % 64);
 }
 
+unsigned fpu_dst_phys(const struct fpu_exec *x, bool dst32, unsigned row)
+{
+    return dst32 ? phys32(&x->cfg, row) : phys16(&x->cfg, row);
+}
+
+void fpu_dst_row_written(struct fpu_exec *x, bool dst32, unsigned p)
+{
+    struct dest *d = &x->t->dest;
+    d->row_valid[p] = true;
+    mark_written(x, p);
+    if (dst32) {
+        d->row_valid[p + 8] = true;
+        mark_written(x, p + 8);
+    }
+}
+
 void fpu_dst_put(struct fpu_exec *x, bool dst32, unsigned row, unsigned col, uint32_t v)
 {
     struct dest *d = &x->t->dest;
+    const unsigned p = fpu_dst_phys(x, dst32, row);
     if (dst32) {
-        unsigned p = phys32(&x->cfg, row);
         d->bits[p][col] = (uint16_t)(v >> 16);
         d->bits[p + 8][col] = (uint16_t)v;
-        d->row_valid[p] = d->row_valid[p + 8] = true;
-        mark_written(x, p);
-        mark_written(x, p + 8);
     } else {
-        unsigned p = phys16(&x->cfg, row);
         d->bits[p][col] = (uint16_t)v;
-        d->row_valid[p] = true;
-        mark_written(x, p);
     }
+    fpu_dst_row_written(x, dst32, p);
 }
 
 void fpu_dst_undefine(struct fpu_exec *x, bool dst32, unsigned row)

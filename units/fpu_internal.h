@@ -95,6 +95,10 @@ bool fpu_undef(struct fpu_exec *x, const char *what);
 uint32_t fpu_dst_get(const struct fpu_exec *x, bool dst32, unsigned row, unsigned col,
                      uint32_t identity);
 void fpu_dst_put(struct fpu_exec *x, bool dst32, unsigned row, unsigned col, uint32_t v);
+/* Row-at-a-time access for the matmul fast path: the physical DstBits row of `row` (Dst32b:
+ * its low halves at p + 8), and marking a physical row written (defined, its blocks busy). */
+unsigned fpu_dst_phys(const struct fpu_exec *x, bool dst32, unsigned row);
+void fpu_dst_row_written(struct fpu_exec *x, bool dst32, unsigned p);
 /* Mark one row undefined (ZEROACC). */
 void fpu_dst_undefine(struct fpu_exec *x, bool dst32, unsigned row);
 

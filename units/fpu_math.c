@@ -164,27 +164,28 @@ static bool matmul_fast(struct fpu_exec *x, enum fpu_style st, unsigned phase, s
             }
         }
     const unsigned step = r.bcast ? 2 : 1;
-    struct dest *dst = &x->t->dest;
+    const bool d32 = dk == DK_FP32;
+    const struct dest *dst = &x->t->dest;
     unsigned phys[8];
     for (unsigned i = 0; i < r.nrows; i += step) {
-        /* Dst layouts (WH:Dst.md): BF16 Sign,Man7,Exp8; FP16 Sign,Man10,Exp5; FP32 Sign,ManHi7,
-         * Exp8,ManLo16 in two DstBits rows. An undefined row reads as zero. */
-        unsigned p = phys[i] = dk == DK_FP32 ? dest_adj32((r.dst + i) & 0x3FF, x->cfg.remap, x->cfg.swizzle)
-                                             : dest_adj16((r.dst + i) & 0x3FF, x->cfg.remap);
+        const unsigned p = phys[i] = fpu_dst_phys(x, d32, r.dst + i);
         for (unsigned j = 0; j < 16; j++) {
-            uint32_t c = dst->bits[p][j], ex, sig;
+            /* the Dst value in its plain format (WH:Dst.md layouts); an undefined row reads as 0 */
+            uint32_t f, ex, sig, neg;
             int bias;
             if (!dst->row_valid[p]) {
                 dd[i][j] = 0.0;
                 continue;
             }
-            if (dk == DK_FP32) {
-                uint32_t lo16 = dst->bits[p + 8][j];
-                ex = c & 0xFF, sig = 0x800000u | (c >> 8 & 0x7F) << 16 | lo16, bias = 150;
+            if (d32) {
+                f = fmt_dst_to_fp32((uint32_t)dst->bits[p][j] << 16 | dst->bits[p + 8][j]), neg = f >> 31;
+                ex = f >> 23 & 0xFF, sig = 0x800000u | (f & 0x7FFFFF), bias = 150;
             } else if (dk == DK_FP16) {
-                ex = c & 0x1F, sig = 0x400u | (c >> 5 & 0x3FF), bias = 25;
+                f = fmt_dst_to_fp16(dst->bits[p][j]), neg = f >> 15;
+                ex = f >> 10 & 0x1F, sig = 0x400u | (f & 0x3FF), bias = 25;
             } else {
-                ex = c & 0xFF, sig = 0x80u | (c >> 8 & 0x7F), bias = 134;
+                f = fmt_dst_to_bf16(dst->bits[p][j]), neg = f >> 15;
+                ex = f >> 7 & 0xFF, sig = 0x80u | (f & 0x7F), bias = 134;
             }
             if (!ex) {
                 dd[i][j] = 0.0;
@@ -192,7 +193,7 @@ static bool matmul_fast(struct fpu_exec *x, enum fpu_style st, unsigned phase, s
             }
             e = (int)ex - bias;
             double v = (double)sig * pow2i(e);
-            dd[i][j] = c >> 15 & 1 ? -v : v;
+            dd[i][j] = neg ? -v : v;
             dmin = e < dmin ? e : dmin;
             dmax = e > dmax ? e : dmax;
         }
@@ -209,29 +210,22 @@ static bool matmul_fast(struct fpu_exec *x, enum fpu_style st, unsigned phase, s
         return false;
     static const enum fpu_out outs[] = {[DK_FP32] = FPU_OUT_FP32, [DK_BF16] = FPU_OUT_BF16,
                                         [DK_FP16] = FPU_OUT_FP16};
-    for (unsigned i = 0; i < r.nrows; i += step)
+    struct dest *out = &x->t->dest;
+    for (unsigned i = 0; i < r.nrows; i += step) {
+        const unsigned p = phys[i];
         for (unsigned j = 0; j < 16; j++) {
             double sum = dd[i][j];
             for (unsigned k = 0; k < 16; k++)
                 sum += bd[i][k] * ad[k][j];
-            uint32_t v = fpu_round_double(sum, outs[dk]), p = phys[i];
-            if (dk == DK_FP32) {
-                dst->bits[p][j] = (uint16_t)((v >> 16 & 0x8000) | (v >> 16 & 0x7F) << 8 | (v >> 23 & 0xFF));
-                dst->bits[p + 8][j] = (uint16_t)v;
-            } else if (dk == DK_FP16) {
-                dst->bits[p][j] = (uint16_t)((v & 0x8000) | (v & 0x3FF) << 5 | (v >> 10 & 0x1F));
+            const uint32_t v = fpu_round_double(sum, outs[dk]);
+            if (d32) {
+                const uint32_t c = fmt_dst_from_fp32(v);
+                out->bits[p][j] = (uint16_t)(c >> 16), out->bits[p + 8][j] = (uint16_t)c;
             } else {
-                dst->bits[p][j] = (uint16_t)((v & 0x8000) | (v & 0x7F) << 8 | (v >> 7 & 0xFF));
+                out->bits[p][j] = dk == DK_FP16 ? fmt_dst_from_fp16((uint16_t)v) : fmt_dst_from_bf16((uint16_t)v);
             }
         }
-    /* the rows are defined now and their blocks written */
-    for (unsigned i = 0; i < r.nrows; i += step) {
-        dst->row_valid[phys[i]] = true;
-        x->written[phys[i] / 8 / 64] |= 1ull << (phys[i] / 8 % 64);
-        if (dk == DK_FP32) {
-            dst->row_valid[phys[i] + 8] = true;
-            x->written[(phys[i] + 8) / 8 / 64] |= 1ull << ((phys[i] + 8) / 8 % 64);
-        }
+        fpu_dst_row_written(x, d32, p);
     }
     return true;
 }
