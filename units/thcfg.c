@@ -94,6 +94,15 @@ static void apply(struct tile *t, const struct cfg_pending *p)
     switch (p->kind) {
     case CFG_PEND_THREAD:
         t->cfg.thread[p->sel][p->index] = (uint16_t)p->value;
+        /* BackendConfiguration.md: setting CfgContextCntReset resets the thread's unpacker
+         * context counter, as the write lands */
+        for (unsigned u = 0; u < 2; u++) {
+            const struct cfg_field_desc *r =
+                u ? THCFG_DESC(arch_bit(t), UNPACK_MISC_CFG_CfgContextCntReset_1)
+                  : THCFG_DESC(arch_bit(t), UNPACK_MISC_CFG_CfgContextCntReset_0);
+            if (p->index == r->word && (p->value >> r->shift & 1))
+                unpack_context_counter_reset(t, u, p->sel);
+        }
         return;
     case CFG_PEND_GPR:
         t->gpr[p->sel][p->index] = p->value;
@@ -266,14 +275,6 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         unsigned index = bits(w, 23, 16);
         if (index >= m->thcfg_words)
             return out_of_range(t, th, f, index, m->thcfg_words, "ThreadConfig");
-        /* BackendConfiguration.md: this write resets the thread's unpacker context counters */
-        for (unsigned u = 0; u < 2; u++) {
-            const struct cfg_field_desc *r =
-                u ? THCFG_DESC(ab, UNPACK_MISC_CFG_CfgContextCntReset_1)
-                  : THCFG_DESC(ab, UNPACK_MISC_CFG_CfgContextCntReset_0);
-            if (index == r->word && (bits(w, 15, 0) >> r->shift & 1))
-                unpack_context_counter_reset(t, u, th);
-        }
         return pend(t, (struct cfg_pending){.at = now + 1, .value = bits(w, 15, 0),
                                             .index = (uint16_t)index, .kind = CFG_PEND_THREAD,
                                             .sel = (uint8_t)th});
