@@ -47,17 +47,19 @@ void dest_write16(struct tile *t, unsigned row, unsigned col, uint16_t v)
     t->dest.bits[dest_adj16(row, dest_remap_addrs(t))][col] = v;
 }
 
+struct dest_map dest_map_of(const struct tile *t)
+{
+    return (struct dest_map){dest_remap_addrs(t), dest_swizzle_32b(t)};
+}
+
 uint32_t dest_read32(const struct tile *t, unsigned row, unsigned col)
 {
-    unsigned r = dest_adj32(row, dest_remap_addrs(t), dest_swizzle_32b(t));
-    return (uint32_t)t->dest.bits[r][col] << 16 | t->dest.bits[r + 8][col];
+    return dest_get32_at(&t->dest, dest_phys(dest_map_of(t), true, row), col);
 }
 
 void dest_write32(struct tile *t, unsigned row, unsigned col, uint32_t v)
 {
-    unsigned r = dest_adj32(row, dest_remap_addrs(t), dest_swizzle_32b(t));
-    t->dest.bits[r][col] = (uint16_t)(v >> 16);
-    t->dest.bits[r + 8][col] = (uint16_t)v;
+    dest_put32_at(&t->dest, dest_phys(dest_map_of(t), true, row), col, v);
 }
 
 /* ---- the RISC-V window (BH:Dst.md "RISCV access"): one element per access for T0/T1; T2

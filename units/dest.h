@@ -28,6 +28,28 @@ unsigned dest_adj32(unsigned row, bool remap_addrs, bool swizzle_32b);
 bool dest_remap_addrs(const struct tile *t);
 bool dest_swizzle_32b(const struct tile *t);
 
+/* Both flags, sampled once per instruction by the units that touch many rows, and the physical
+ * DstBits row of a logical row in the Dst16b or Dst32b view. */
+struct dest_map {
+    bool remap, swizzle;
+};
+struct dest_map dest_map_of(const struct tile *t);
+static inline unsigned dest_phys(struct dest_map m, bool dst32, unsigned row)
+{
+    return dst32 ? dest_adj32(row, m.remap, m.swizzle) : dest_adj16(row, m.remap);
+}
+
+/* A Dst32b cell at physical row p: the high half in row p, the low half in row p + 8. */
+static inline uint32_t dest_get32_at(const struct dest *d, unsigned p, unsigned col)
+{
+    return (uint32_t)d->bits[p][col] << 16 | d->bits[p + 8][col];
+}
+static inline void dest_put32_at(struct dest *d, unsigned p, unsigned col, uint32_t v)
+{
+    d->bits[p][col] = (uint16_t)(v >> 16);
+    d->bits[p + 8][col] = (uint16_t)v;
+}
+
 uint16_t dest_read16(const struct tile *t, unsigned row, unsigned col);
 void dest_write16(struct tile *t, unsigned row, unsigned col, uint16_t v);
 uint32_t dest_read32(const struct tile *t, unsigned row, unsigned col);

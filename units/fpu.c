@@ -287,7 +287,7 @@ uint32_t fpu_dst_get(const struct fpu_exec *x, bool dst32, unsigned row, unsigne
         unsigned p = phys32(&x->cfg, row);
         if (!d->row_valid[p])
             return identity;
-        return (uint32_t)d->bits[p][col] << 16 | d->bits[p + 8][col];
+        return dest_get32_at(d, p, col);
     }
     unsigned p = phys16(&x->cfg, row);
     return d->row_valid[p] ? d->bits[p][col] : identity & 0xFFFF;
@@ -318,12 +318,10 @@ void fpu_dst_put(struct fpu_exec *x, bool dst32, unsigned row, unsigned col, uin
 {
     struct dest *d = &x->t->dest;
     const unsigned p = fpu_dst_phys(x, dst32, row);
-    if (dst32) {
-        d->bits[p][col] = (uint16_t)(v >> 16);
-        d->bits[p + 8][col] = (uint16_t)v;
-    } else {
+    if (dst32)
+        dest_put32_at(d, p, col, v);
+    else
         d->bits[p][col] = (uint16_t)v;
-    }
     fpu_dst_row_written(x, dst32, p);
 }
 

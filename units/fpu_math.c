@@ -178,7 +178,7 @@ static bool matmul_fast(struct fpu_exec *x, enum fpu_style st, unsigned phase, s
                 continue;
             }
             if (d32) {
-                f = fmt_dst_to_fp32((uint32_t)dst->bits[p][j] << 16 | dst->bits[p + 8][j]), neg = f >> 31;
+                f = fmt_dst_to_fp32(dest_get32_at(dst, p, j)), neg = f >> 31;
                 ex = f >> 23 & 0xFF, sig = 0x800000u | (f & 0x7FFFFF), bias = 150;
             } else if (dk == DK_FP16) {
                 f = fmt_dst_to_fp16(dst->bits[p][j]), neg = f >> 15;
@@ -219,8 +219,7 @@ static bool matmul_fast(struct fpu_exec *x, enum fpu_style st, unsigned phase, s
                 sum += bd[i][k] * ad[k][j];
             const uint32_t v = fpu_round_double(sum, outs[dk]);
             if (d32) {
-                const uint32_t c = fmt_dst_from_fp32(v);
-                out->bits[p][j] = (uint16_t)(c >> 16), out->bits[p + 8][j] = (uint16_t)c;
+                dest_put32_at(out, p, j, fmt_dst_from_fp32(v));
             } else {
                 out->bits[p][j] = dk == DK_FP16 ? fmt_dst_from_fp16((uint16_t)v) : fmt_dst_from_bf16((uint16_t)v);
             }

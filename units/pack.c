@@ -812,7 +812,7 @@ static bool fetch(struct pack_run *r, uint32_t addr, struct pval *d)
     uint32_t cell;
     if (c->r32) {
         unsigned ph = dest_adj32(row & 0x3FF, c->remap, c->swizzle);
-        cell = dst->row_valid[ph] ? (uint32_t)dst->bits[ph][col] << 16 | dst->bits[ph + 8][col] : 0;
+        cell = dst->row_valid[ph] ? dest_get32_at(dst, ph, col) : 0;
     } else {
         unsigned ph = dest_adj16(row & 0x3FF, c->remap);
         cell = dst->row_valid[ph] ? dst->bits[ph][col] : 0; /* undefined rows read as zero */

@@ -249,6 +249,7 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
         p->in_fmt = (uint8_t)desc_in;
         p->out_fmt = (uint8_t)get(&v, s->out_fmt);
     }
+    p->dst32 = df_dst_is_32b(p->out_fmt);
     p->datum_bits = (uint8_t)df_datum_bits(p->in_fmt);
     if (!p->datum_bits)
         return undefined(t, u, th, "InDataFormat 0x%X names no format", p->in_fmt);
@@ -539,7 +540,7 @@ bool unpack_needs_bank(const struct tile *t, unsigned u, const struct unpack_ent
 
 /* One output position of the main loop: the SrcA/SrcB/Dst part of WH:UNPACR_Regular.md. */
 static bool write_out(struct tile *t, unsigned u, const struct unpack_entry *e, unsigned bank,
-                      uint32_t out, uint32_t cell)
+                      struct dest_map dm, uint32_t out, uint32_t cell)
 {
     const struct unpack_plan *p = &e->p;
     uint32_t row = out / 16, col = out & 15;
@@ -570,16 +571,15 @@ static bool write_out(struct tile *t, unsigned u, const struct unpack_entry *e, 
         return true;
     }
     row = (row - 4) & (p->set_ovrd ? 15u : 0x3FFu);
-    bool remap = dest_remap_addrs(t);
-    if (df_dst_is_32b(p->out_fmt)) {
-        dest_write32(t, row, col, cell);
-        unsigned phys = dest_adj32(row, remap, dest_swizzle_32b(t));
-        t->unpack.dst_cols[phys] |= (uint16_t)(1u << col);
-        t->unpack.dst_cols[phys + 8] |= (uint16_t)(1u << col);
+    const bool d32 = p->dst32;
+    const unsigned ph = dest_phys(dm, d32, row);
+    if (d32) {
+        dest_put32_at(&t->dest, ph, col, cell);
+        t->unpack.dst_cols[ph + 8] |= (uint16_t)(1u << col);
     } else {
-        dest_write16(t, row, col, (uint16_t)cell);
-        t->unpack.dst_cols[dest_adj16(row, remap)] |= (uint16_t)(1u << col);
+        t->dest.bits[ph][col] = (uint16_t)cell;
     }
+    t->unpack.dst_cols[ph] |= (uint16_t)(1u << col);
     return true;
 }
 
@@ -608,6 +608,7 @@ static bool run_unpacr(struct tile *t, unsigned u, struct unpack_entry *e)
     const uint64_t db = p->datum_bits;
     const uint64_t lim8 = p->limit_bytes * 8, fifo8 = p->fifo_bytes * 8;
     const bool bfp = df_is_bfp(p->in_fmt);
+    const struct dest_map dm = dest_map_of(t); /* DEST_ACCESS_CFG, as this instruction runs */
     uint64_t datum_bit = p->datum_bit, delta_bit = p->delta_bit, exp_pos = p->exp_pos;
     uint64_t blk = UINT64_MAX, dblk = UINT64_MAX, eblk = UINT64_MAX, reads = 0, ereads = 0;
     uint32_t out = p->out_addr, drop = p->decompress_drop, dnum = p->decompress_num, i = 0;
@@ -670,7 +671,7 @@ static bool run_unpacr(struct tile *t, unsigned u, struct unpack_entry *e)
             }
             for (unsigned k = 0; ok && k <= p->upsample_zeroes; ++k, cell = 0, ++out)
                 if (!(p->upsample_interleave && k))
-                    ok = write_out(t, u, e, bank, out, cell);
+                    ok = write_out(t, u, e, bank, dm, out, cell);
             if (--dnum == 0)
                 break;
         }

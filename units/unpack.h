@@ -38,6 +38,7 @@
  * model's fractional pointers stay integral. */
 struct unpack_plan {
     uint8_t in_fmt, out_fmt;       /* 4-bit field codes */
+    bool dst32;                    /* OutDataFormat takes the Dst32b view when unpacking to Dst */
     struct fmt_unpack_mode mode;   /* to_dst, int8_unsigned, fp8_e4m3 */
     bool uncompressed, tilize, transpose, all_zero, flip_src, set_ovrd, has_exp;
     uint8_t datum_bits;            /* 32, 16, 8, 4 or 2 */
