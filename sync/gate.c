@@ -51,17 +51,20 @@ void coproc_reset(struct tile *t)
     t->coproc_last_active = 0;
 }
 
+static bool cond_waits(const struct tile *t, unsigned th, enum wait_cond c);
+
 bool thread_drained(const struct tile *t, unsigned i)
 {
     const struct tensix_thread *th = &t->thread[i];
     /* LOADIND/LOADREG/ATINCGET data still on its way to a GPR counts as in flight: TTSync is a
      * documented way to wait for it (WH:LOADIND.md). */
-    return !th->fifo1.count && !th->fifo2.count && !th->fifo3.count && !mop_busy(&th->mop) &&
-           !replay_busy(&th->replay) && !th->thcon_running && !thcon_mem_outstanding(t, i) &&
-           !unpack_busy_for_thread(t, 0, i) && !unpack_busy_for_thread(t, 1, i) &&
-           !fpu_busy_for_thread(t, i) && !pack_busy_for_thread(t, 0, i) &&
-           !pack_busy_for_thread(t, 1, i) && !pack_busy_for_thread(t, 2, i) &&
-           !pack_busy_for_thread(t, 3, i);
+    if (th->fifo1.count || th->fifo2.count || th->fifo3.count || mop_busy(&th->mop) ||
+        replay_busy(&th->replay) || th->thcon_running || thcon_mem_outstanding(t, i))
+        return false;
+    for (enum wait_cond c = WC_UNPACK0; c <= WC_FPU; c++) /* an instruction in a backend unit */
+        if (cond_waits(t, i, c))
+            return false;
+    return true;
 }
 
 /* ---- which instructions a latched wait catches (spec/sync-timing.md §3.1) ---- */
