@@ -284,7 +284,8 @@ Test(fpu, elwmul_four_phases_fp32_dst)
                 d = bits_value(round_to(d + fid_a(a[i][j], p) * fid_b(b[i][j], p), O_FP32), O_FP32);
             cr_expect_eq(dest_read32(t, i, j), to_dst(round_to(d, O_FP32), O_FP32), "[%u][%u]", i, j);
         }
-    cr_expect_eq(t->fpu.st.mul_phase[0] + t->fpu.st.mul_phase[3], 2);
+    for (unsigned p = 0; p < 4; p++)
+        cr_expect_eq(t->fpu.st.mul_phase[p], 1, "one ELWMUL in phase %u", p);
 }
 
 Test(fpu, elwadd_odd_fidelity_phase_divides_by_32)
@@ -634,7 +635,15 @@ Test(fpu, clr_dvalid_disable_keeps_the_bank)
     cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
     cr_expect_eq(t->src.bank[0][0].client, SRC_CLIENT_MATRIX);
     cr_expect_eq(t->src.fpu_bank[0], 1);
+    /* CLEARDVALID Reset (WH:CLEARDVALID.md) ignores the Disable bit: every bank back to the
+     * unpackers, every pointer to 0 */
     cr_assert_eq(run(w + 1, 1), ERR_NONE, "%s", t->err.text);
+    for (unsigned k = 0; k < 2; k++) {
+        cr_expect_eq(t->src.bank[k][0].client, SRC_CLIENT_UNPACKERS);
+        cr_expect_eq(t->src.bank[k][1].client, SRC_CLIENT_UNPACKERS);
+        cr_expect_eq(t->src.fpu_bank[k], 0);
+        cr_expect_eq(t->src.unpack_bank[k], 0);
+    }
 }
 
 /* ---- timing ---- */
@@ -874,13 +883,15 @@ Test(fpu, throttled_sequence_with_nops_halves_the_rate)
     }
     cr_assert_eq(run(w, n), ERR_NONE, "%s", t->err.text);
     uint64_t prev = 0;
-    for (unsigned i = 0, k = 0; i < ilog.n; i++) {
+    unsigned k = 0;
+    for (unsigned i = 0; i < ilog.n; i++) {
         if (ilog.e[i].word == TT_OP_NOP)
             continue;
         if (k++)
             cr_expect_eq(ilog.e[i].cycle - prev, 2);
         prev = ilog.e[i].cycle;
     }
+    cr_expect_eq(k, 8, "all eight MVMULs issued");
 }
 
 Test(fpu, mvmul_without_data_deadlocks_with_a_reason)
@@ -926,7 +937,9 @@ Test(fpu, wide_exponent_spread_rounds_exactly)
 
 /* Dst32b row indices are 10 bits (WH:Dst.md: Adj32 maps them onto 512 distinct DstBits rows):
  * an FP32 MVMUL at DstRow 0x200 lands on DstBits 0x200.., on the fast path and on the exact one
- * (operands 2^60 apart force the latter); DstBits row 0 stays undefined. */
+ * (operands 2^60 apart force the latter); DstBits row 0 stays undefined. What this checks is
+ * the row addressing of each path: 1 + 2^-60 rounds to 1.0 in FP32 on either path (the tie
+ * only the exact path gets right is pinned by wide_exponent_spread_rounds_exactly). */
 static void dst32_high_rows(uint32_t a_exp_far)
 {
     setc(CFG_DESC(ab, ALU_ACC_CTRL_Fp32_enabled), 1);

@@ -1,7 +1,8 @@
 /* The packers (units/pack.c, units/pack_timing.c) driven through the whole pipe: Dst is filled
  * directly, a TRISC kernel pushes PACRs, and the bytes in L1 are compared with values computed
  * here from the rules of WH:Packers/FormatConversion.md and its siblings (docs/pack.md gives the
- * bit-level reading of the prose rules), never by calling units/pack.c or units/formats.c.
+ * bit-level reading of the prose rules), never by calling units/pack.c or the conversions of
+ * units/formats.c (only its format-size tables, which test_formats.c checks).
  * Cycle expectations come from docs/timing-model.md "Packers". */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -752,7 +753,7 @@ Test(pack_wh, packer0_address_bit31_makes_others_relative)
 Test(pack, fp16_denormals_survive_an_identity_pack)
 {
     /* Read_raw keeps FP16 denormals in the early conversion, and FP16 to FP16 late (neither
-     * exponent nor mantissa narrows) preserves them; to FP8 (mantissa narrows) they flush */
+     * exponent nor mantissa narrows) preserves them */
     config(DF_FP16, DF_FP16, DF_FP16, false);
     C(PCK_DEST_RD_CTRL_Read_int8, 1);
     for (unsigned i = 0; i < 64; i++)
@@ -764,8 +765,11 @@ Test(pack, fp16_denormals_survive_an_identity_pack)
 
 Test(pack, zero_write_of_integers)
 {
-    /* ZeroWrite fetches zeros "from /dev/null": for INT32 data they are integer zeros */
+    /* ZeroWrite fetches zeros "from /dev/null" instead of Dst: for INT32 data they are integer
+     * zeros (a float zero would be an undefined INT32 output) */
     config(DF_INT32, DF_INT32, DF_INT32, true);
+    for (unsigned i = 0; i < 64; i++)
+        dst_fp32(i / 16, i % 16, 0x1000 + i); /* what a PACR without ZeroWrite would write */
     memset(t->l1 + OUT, 0xAB, 256);
     uint32_t w[] = {TT_OP_PACR_BH(0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1)};
     cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);

@@ -1,9 +1,10 @@
 /* The unpackers (units/unpack.c, units/unpack_timing.c) driven through the whole pipe: a TRISC
  * kernel pushes UNPACR and its companions, the Wait Gate issues them, the unpackers fetch.
  *
- * Expected register contents are worked out here from the documents, never by calling
- * units/formats.c: the layouts of WH:SrcASrcB.md and WH:Dst.md, the conversions of seed 001 §3.3
- * and §3.4 (BFP8ToBF16, BFP8aToFP16) and the addressing of WH:UNPACR_Regular.md.
+ * Expected register contents are worked out here from the documents, never by calling the
+ * conversions of units/formats.c (only its format-size tables, which test_formats.c checks):
+ * the layouts of WH:SrcASrcB.md and WH:Dst.md, the conversions of seed 001 §3.3 and §3.4
+ * (BFP8ToBF16, BFP8aToFP16) and the addressing of WH:UNPACR_Regular.md.
  * Expected cycles come from docs/timing-model.md "Unpackers": an UNPACR issued at c starts
  * fetching at c + 2 (c + 4 for compressed input), fetches 16 bytes per cycle per throttle step
  * (x1/x2/x4), shares L1 with the other unpacker per the table of WH:UNPACR_Regular.md
@@ -657,8 +658,8 @@ Test(unpack_wh, bf16_tile_throttle_x2) { bf16_tile_at(1, 2 + 64); }
 
 Test(unpack, forced_speeds_win_over_throttle)
 {
-    /* BFP2 always fetches at x1: 1024 datums = 256 bytes + a 16-byte exponent section, but
-     * only the datums use the limited port: 16 reads -> 16 cycles even at throttle x4. */
+    /* BFP2 always fetches at x1: 1024 datums = 256 bytes + 64 exponent bytes, but only the
+     * datums use the limited port: 16 reads -> 16 cycles even at throttle x4. */
     plain(1, DF_BFP2, DF_BFP2, 1024);
     set(SEC(1, REG2_Throttle_mode), 2);
     uint32_t w[] = {UNPACR_PLAIN(1)};
