@@ -70,6 +70,22 @@ uint64_t core_cycles(const struct rv_core *c)
     return n;
 }
 
+char *read_whole_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)n + 1);
+    cr_assert(buf && fread(buf, 1, (size_t)n, f) == (size_t)n, "cannot read %s", path);
+    buf[n] = 0;
+    fclose(f);
+    if (len)
+        *len = (size_t)n;
+    return buf;
+}
+
 int run_tensim(const char *args, char *out, size_t n)
 {
     const char *bin = getenv("TENSIM_BIN");

@@ -775,20 +775,6 @@ static double bf16_value(uint16_t b)
     return v.f;
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    *len = (size_t)ftell(f);
-    rewind(f);
-    char *buf = malloc(*len + 1);
-    cr_assert(buf && fread(buf, 1, *len, f) == *len);
-    buf[*len] = 0;
-    fclose(f);
-    return buf;
-}
-
 /* Four 32x32x32 BF16 products with FP32 Dst at `phases` fidelity phases. The reference does
  * what the kernel asks of the matrix unit: per phase, per output face, the k-face 0 MVMUL then
  * the k-face 1 MVMUL, each adding 16 fidelity-sliced products to Dst and rounding once to FP32.
@@ -813,7 +799,7 @@ static void matmul_example(unsigned phases)
     char path[128];
     size_t len;
     snprintf(path, sizeof path, "/tmp/tensim-mm-out-%u.bin", phases);
-    uint32_t *got = (uint32_t *)read_file(path, &len);
+    uint32_t *got = (uint32_t *)read_whole_file(path, &len);
     cr_assert_eq(len, MM_TILES * 64 * 16 * 4);
     unsigned bad = 0;
     for (unsigned t = 0; t < MM_TILES; t++)
@@ -840,7 +826,7 @@ static void matmul_example(unsigned phases)
 
     /* the matrix unit's track: MVMUL events in issue order */
     snprintf(path, sizeof path, "/tmp/tensim-mm-trace-%u.json", phases);
-    char *tr = read_file(path, &len);
+    char *tr = read_whole_file(path, &len);
     uint64_t ts[4 * 16 * 4];
     unsigned n = 0;
     const char *key = "{\"name\":\"MVMUL\",\"cat\":\"unit\",\"ph\":\"X\",\"ts\":";
@@ -854,7 +840,7 @@ static void matmul_example(unsigned phases)
     }
     free(tr);
     snprintf(path, sizeof path, "/tmp/tensim-mm-stats-%u.json", phases);
-    char *st = read_file(path, &len);
+    char *st = read_whole_file(path, &len);
     char want[128];
     snprintf(want, sizeof want, "\"fpu\": {\"instructions\": %u, \"busy_cycles\": ", MM_TILES * 16 * phases);
     cr_expect(strstr(st, want) != NULL, "%s", st);

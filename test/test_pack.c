@@ -585,11 +585,9 @@ Test(pack_example, eltwise_l1_to_l1)
                             "build/kernels/eltwise-t1.elf --trisc2 build/kernels/eltwise-t2.elf",
                             out, sizeof out),
                  0, "%s", out);
-    FILE *f = fopen("/tmp/tensim-ew.bin", "rb");
-    cr_assert(f);
-    static uint16_t got[EW_TILES * 1024];
-    cr_assert_eq(fread(got, 2, EW_TILES * 1024, f), EW_TILES * 1024);
-    fclose(f);
+    size_t len;
+    uint16_t *got = (uint16_t *)read_whole_file("/tmp/tensim-ew.bin", &len);
+    cr_assert_eq(len, EW_TILES * 1024 * 2);
     unsigned bad = 0;
     for (unsigned t = 0; t < EW_TILES; t++)
         for (unsigned i = 0; i < 1024; i++) {
@@ -601,13 +599,11 @@ Test(pack_example, eltwise_l1_to_l1)
         }
     cr_expect_eq(bad, 0, "%u of %u differ", bad, EW_TILES * 1024);
     /* 64 PACRs of 64 BF16 datums: 8 writes over 4 read interfaces, 2 cycles each */
-    f = fopen("/tmp/tensim-ew.json", "rb");
-    static char js[1 << 20];
-    size_t n = fread(js, 1, sizeof js - 1, f);
-    js[n] = 0;
-    fclose(f);
+    char *js = read_whole_file("/tmp/tensim-ew.json", NULL);
     cr_expect(strstr(js, "\"packers\": [{\"instructions\": 64, \"busy_cycles\": ") != NULL, "%s", js);
     cr_expect(strstr(js, "\"write_cycles\": 128, \"l1_writes\": 512") != NULL, "%s", js);
+    free(got);
+    free(js);
     unlink("/tmp/tensim-ew.bin");
     unlink("/tmp/tensim-ew.json");
 }

@@ -11,19 +11,7 @@ static char out[65536];
 #define PIPELINE "--trisc0 build/kernels/pipeline-unpack.elf --trisc1 build/kernels/pipeline-math.elf " \
                  "--trisc2 build/kernels/pipeline-pack.elf"
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    rewind(f);
-    char *buf = malloc((size_t)len + 1);
-    cr_assert(buf && fread(buf, 1, (size_t)len, f) == (size_t)len, "cannot read %s", path);
-    buf[len] = 0;
-    fclose(f);
-    return buf;
-}
+static char *slurp(const char *path) { return read_whole_file(path, NULL); }
 
 /* Value of "key": N after the first occurrence of `scope` in json. */
 static unsigned long long field(const char *json, const char *scope, const char *key)
