@@ -238,6 +238,16 @@ static struct addr_mod addr_mod_slot(const struct tile *t, unsigned th, unsigned
     };
 }
 
+/* An RWC step (WH:RWCs.md): the counter += incr, or via its checkpoint: Cr += incr and the
+ * counter = Cr; both wrap at `mask`. */
+static void rwc_step(uint16_t *v, uint16_t *cr, unsigned incr, bool via_cr, unsigned mask)
+{
+    if (via_cr)
+        *v = *cr = (uint16_t)((*cr + incr) & mask);
+    else
+        *v = (uint16_t)((*v + incr) & mask);
+}
+
 void fpu_apply_addr_mod(struct fpu_exec *x, unsigned addr_mod)
 {
     struct tile *t = x->t;
@@ -251,15 +261,12 @@ void fpu_apply_addr_mod(struct fpu_exec *x, unsigned addr_mod)
     }
     struct addr_mod m = addr_mod_slot(t, x->th, index & 7);
     if (m.a_clr) r->srca = r->srca_cr = 0;
-    else if (m.a_cr) r->srca_cr = (r->srca_cr + m.a_incr) & 0x3F, r->srca = r->srca_cr;
-    else r->srca = (r->srca + m.a_incr) & 0x3F;
+    else rwc_step(&r->srca, &r->srca_cr, m.a_incr, m.a_cr, 0x3F);
     if (m.b_clr) r->srcb = r->srcb_cr = 0;
-    else if (m.b_cr) r->srcb_cr = (r->srcb_cr + m.b_incr) & 0x3F, r->srcb = r->srcb_cr;
-    else r->srcb = (r->srcb + m.b_incr) & 0x3F;
+    else rwc_step(&r->srcb, &r->srcb_cr, m.b_incr, m.b_cr, 0x3F);
     if (m.d_clr) r->dst = r->dst_cr = 0;
     else if (m.d_c2cr) r->dst = (r->dst + m.d_incr) & 0x3FF, r->dst_cr = r->dst;
-    else if (m.d_cr) r->dst_cr = (r->dst_cr + m.d_incr) & 0x3FF, r->dst = r->dst_cr;
-    else r->dst = (r->dst + m.d_incr) & 0x3FF;
+    else rwc_step(&r->dst, &r->dst_cr, m.d_incr, m.d_cr, 0x3FF);
     if (m.f_clr) r->fidelity = 0;
     else r->fidelity = (r->fidelity + m.f_incr) & 3;
     if (m.bias_clr) r->extra_addr_mod_bit = 0;
@@ -492,12 +499,9 @@ static bool exec_other(struct fpu_exec *x, uint32_t w)
     }
     case FK_INCRWC: { /* WH:INCRWC.md */
         unsigned a = fpu_bits(w, 9, 6), b = fpu_bits(w, 13, 10), d = fpu_bits(w, 17, 14);
-        if (fpu_bits(w, 18, 18)) r->srca_cr = (r->srca_cr + a) & 0x3F, r->srca = r->srca_cr;
-        else r->srca = (r->srca + a) & 0x3F;
-        if (fpu_bits(w, 19, 19)) r->srcb_cr = (r->srcb_cr + b) & 0x3F, r->srcb = r->srcb_cr;
-        else r->srcb = (r->srcb + b) & 0x3F;
-        if (fpu_bits(w, 20, 20)) r->dst_cr = (r->dst_cr + d) & 0x3FF, r->dst = r->dst_cr;
-        else r->dst = (r->dst + d) & 0x3FF;
+        rwc_step(&r->srca, &r->srca_cr, a, fpu_bits(w, 18, 18), 0x3F);
+        rwc_step(&r->srcb, &r->srcb_cr, b, fpu_bits(w, 19, 19), 0x3F);
+        rwc_step(&r->dst, &r->dst_cr, d, fpu_bits(w, 20, 20), 0x3FF);
         return true;
     }
     case FK_CLEARDVALID: /* WH:CLEARDVALID.md */

@@ -28,7 +28,7 @@
  * 2, ExtraAddrModBit 1; every update wraps at the width. */
 struct fpu_rwc {
     uint16_t dst, dst_cr;
-    uint8_t srca, srca_cr, srcb, srcb_cr;
+    uint16_t srca, srca_cr, srcb, srcb_cr;
     uint8_t fidelity;
     uint8_t extra_addr_mod_bit;
 };
