@@ -103,6 +103,13 @@ void tile_unblock_pushers(struct tile *t, unsigned th);
  * max_cycles (0 = no limit). Returns the error kind (ERR_NONE on a clean finish). */
 enum err_kind tile_run(struct tile *t, uint64_t max_cycles);
 
+/* The tile's architecture as the ISA tables name it (TT_ARCH_WH or TT_ARCH_BH). */
+static inline unsigned tile_arch_bit(const struct tile *t)
+{
+    return t->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
+}
+static inline bool tile_is_wormhole(const struct tile *t) { return t->arch->id == ARCH_WORMHOLE; }
+
 /* L1 bytes [addr, addr + n) changed behind the cores' backs (a unit, a loader): the
  * predecoded slots they touch decode again on their next fetch (docs/architecture.md
  * "Decoding once"). n > 0. */

@@ -28,11 +28,6 @@ static const char *const stall_keys[GS_COUNT] = {
 
 const char *gate_stall_key(enum gate_stall s) { return s < GS_COUNT ? stall_keys[s] : "?"; }
 
-static unsigned arch_bit(const struct tile *t)
-{
-    return t->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
-}
-
 void coproc_reset(struct tile *t)
 {
     for (unsigned i = 0; i < NUM_THREADS; i++) {
@@ -219,10 +214,10 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
     if (!th->fifo3.count)
         return false;
     g->word = tt_fifo_peek(&th->fifo3, 0);
-    g->f = tt_decode(arch_bit(t), g->word);
+    g->f = tt_decode(tile_arch_bit(t), g->word);
     if (!g->f) {
         char dis[64];
-        tt_disasm(arch_bit(t), g->word, dis, sizeof dis);
+        tt_disasm(tile_arch_bit(t), g->word, dis, sizeof dis);
         tile_error(t, ERR_UNDEF_INSN, -1, 0, "thread T%u: Tensix instruction %s", i, dis);
         return false;
     }
@@ -380,7 +375,7 @@ static unsigned word_types(const struct tile *t, uint32_t w)
     case 0x04: return (w & 2) || !(w & 1) ? QS_REPLAY : 0; /* Exec, or playback */
     default: break;
     }
-    const struct tt_form *f = tt_decode(arch_bit(t), w);
+    const struct tt_form *f = tt_decode(tile_arch_bit(t), w);
     if (!f)
         return 0;
     switch (f->unit) {
@@ -432,7 +427,7 @@ void coproc_describe(struct tile *t)
             continue;
         char dis[128] = "(nothing at the gate)";
         if (th->fifo3.count)
-            tt_disasm(arch_bit(t), tt_fifo_peek(&th->fifo3, 0), dis, sizeof dis);
+            tt_disasm(tile_arch_bit(t), tt_fifo_peek(&th->fifo3, 0), dis, sizeof dis);
         char why[160] = "";
         if (th->acct_outcome == GATE_STALLED) {
             uint32_t d = th->acct_detail;

@@ -4,11 +4,6 @@
 
 #include "../core/tile.h"
 
-static inline uint32_t bits(uint32_t w, unsigned hi, unsigned lo)
-{
-    return (w >> lo) & (0xFFFFFFFFu >> (31 - (hi - lo)));
-}
-
 /* Field positions (units/tensix.def): SEMINIT NewMax[23:20] NewValue[19:16] SemaphoreMask[9:2];
  * SEMPOST/SEMGET SemaphoreMask[9:2]; SEMWAIT BlockMask[23:15] SemaphoreMask[9:2]
  * ConditionMask[1:0]; STALLWAIT BlockMask[23:15] ConditionMask[14:0] (WH) / [12:0] (BH);
@@ -50,7 +45,7 @@ static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
     const struct sync_unit *s = &t->sync;
     unsigned op = f->opcode;
     if (op == OP_ATGETM || op == OP_ATRELM) {
-        unsigned m = bits(w, 15, 0);
+        unsigned m = tt_bits(w, 15, 0);
         *detail = m < GATE_DETAIL_MAX ? m : GATE_DETAIL_MAX - 1;
         if (!sync_mutex_valid(t, m))
             return GS_MUTEX; /* an invalid index waits forever */
@@ -67,7 +62,7 @@ static unsigned resource(const struct tile *t, unsigned th, uint32_t w, const st
 {
     (void)t, (void)th;
     if (f->opcode == OP_ATGETM || f->opcode == OP_ATRELM)
-        return RES_MUTEX0 + (bits(w, 15, 0) & (NUM_MUTEXES - 1));
+        return RES_MUTEX0 + (tt_bits(w, 15, 0) & (NUM_MUTEXES - 1));
     return RES_SYNC_SLOT;
 }
 
@@ -75,14 +70,14 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
 {
     struct sync_unit *s = &t->sync;
     struct latched_wait *lw = &t->thread[th].wait;
-    unsigned mask = bits(w, 9, 2);
+    unsigned mask = tt_bits(w, 9, 2);
     switch (f->opcode) {
     case OP_ATGETM:
-        s->mutex_owner[bits(w, 15, 0)] = (int8_t)th;
+        s->mutex_owner[tt_bits(w, 15, 0)] = (int8_t)th;
         s->st.mutex_ops++;
         return true;
     case OP_ATRELM: {
-        unsigned m = bits(w, 15, 0);
+        unsigned m = tt_bits(w, 15, 0);
         if (s->mutex_owner[m] == (int8_t)th) {
             s->mutex_owner[m] = -1;
             /* WH:ATRELM.md: with both other threads waiting, (i+1) mod 3 gets it next. */
@@ -94,8 +89,8 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     case OP_SEMINIT:
         for (unsigned i = 0; i < NUM_SEMAPHORES; i++)
             if (mask >> i & 1) {
-                s->sem_value[i] = (uint8_t)bits(w, 19, 16);
-                s->sem_max[i] = (uint8_t)bits(w, 23, 20);
+                s->sem_value[i] = (uint8_t)tt_bits(w, 19, 16);
+                s->sem_max[i] = (uint8_t)tt_bits(w, 23, 20);
             }
         break;
     case OP_SEMPOST:
@@ -114,9 +109,9 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
          * Zero masks take the documented defaults (WH:STALLWAIT.md, BH:STALLWAIT.md,
          * WH:SEMWAIT.md): BlockMask 0 -> B6; ConditionMask 0 -> the arch's default mask; a
          * SEMWAIT with ConditionMask 0 behaves as that STALLWAIT. */
-        unsigned block = bits(w, 23, 15);
-        unsigned cond = f->opcode == OP_STALLWAIT ? bits(w, t->arch->stall_cond_bits - 1, 0)
-                                                  : bits(w, 1, 0);
+        unsigned block = tt_bits(w, 23, 15);
+        unsigned cond = f->opcode == OP_STALLWAIT ? tt_bits(w, t->arch->stall_cond_bits - 1, 0)
+                                                  : tt_bits(w, 1, 0);
         bool sem = f->opcode == OP_SEMWAIT && cond != 0;
         if (!sem && cond == 0)
             cond = t->arch->stall_cond_default;

@@ -51,7 +51,7 @@ void trace_end(struct tracer *tr)
 void trace_issue(struct tracer *tr, const struct tile *t, unsigned th, uint64_t cycle, uint32_t word)
 {
     char dis[128];
-    tt_disasm(t->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH, word, dis, sizeof dis);
+    tt_disasm(tile_arch_bit(t), word, dis, sizeof dis);
     const char *space = dis;
     while (*space && *space != ' ')
         space++;

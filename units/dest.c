@@ -17,11 +17,6 @@ unsigned dest_adj32(unsigned r, bool remap_addrs, bool swizzle_32b)
     return ((r & 0x1f8) << 1) | (r & 0x207);
 }
 
-static unsigned arch_bit(const struct tile *t)
-{
-    return t->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
-}
-
 /* DEST_ACCESS_CFG is a global Config word (>= GLOBAL_CFGREG_BASE_ADDR32): bank 0 holds it. */
 bool dest_remap_addrs(const struct tile *t)
 {
@@ -72,7 +67,7 @@ struct window_cfg {
 
 static struct window_cfg window_cfg(const struct tile *t, int core)
 {
-    unsigned ab = arch_bit(t);
+    unsigned ab = tile_arch_bit(t);
     unsigned bank = thcfg_get(&t->cfg, (unsigned)core, THCFG_DESC(ab, CFG_STATE_ID_StateID));
     static const enum cfg_field_bh fmt[3] = {CFGF_BH_RISC_DEST_ACCESS_CTRL_SEC0_fmt,
                                              CFGF_BH_RISC_DEST_ACCESS_CTRL_SEC1_fmt,

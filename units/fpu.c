@@ -25,8 +25,6 @@ enum {
     OPC_CLEARDVALID, OPC_SETRWC, OPC_INCRWC, OPC_MFCONV3S1 = 0x3A,
 };
 
-static bool wormhole(const struct tile *t) { return t->arch->id == ARCH_WORMHOLE; }
-
 /* ---- decoding ---- */
 
 static enum fpu_kind kind_of(unsigned opcode)
@@ -64,42 +62,42 @@ static enum fpu_kind kind_of(unsigned opcode)
  * ZEROACC and MOVB2D lay their mode bits out differently (spec/instructions.md). */
 static void decode(const struct tile *t, uint32_t w, const struct tt_form *f, struct fpu_insn *in)
 {
-    const bool wh = wormhole(t);
+    const bool wh = tile_is_wormhole(t);
     memset(in, 0, sizeof *in);
     in->word = w;
     in->kind = kind_of(f->opcode);
     bool narrow = wh || in->kind == FK_GMPOOL || in->kind == FK_GAPOOL ||
                   f->opcode == OPC_MPOOL3S1 || f->opcode == OPC_MPOOL3S2 ||
                   f->opcode == OPC_APOOL3S1 || f->opcode == OPC_APOOL3S2;
-    in->addr_mod = narrow ? fpu_bits(w, 16, 15) : fpu_bits(w, 16, 14);
-    in->dst_row = fpu_bits(w, 9, 0);
-    in->flip_b = fpu_bits(w, 23, 23);
-    in->flip_a = fpu_bits(w, 22, 22);
-    in->use_dst32_lo = fpu_bits(w, 23, 23);
-    in->src_row = fpu_bits(w, 22, 17);
+    in->addr_mod = narrow ? tt_bits(w, 16, 15) : tt_bits(w, 16, 14);
+    in->dst_row = tt_bits(w, 9, 0);
+    in->flip_b = tt_bits(w, 23, 23);
+    in->flip_a = tt_bits(w, 22, 22);
+    in->use_dst32_lo = tt_bits(w, 23, 23);
+    in->src_row = tt_bits(w, 22, 17);
     switch (in->kind) {
     case FK_MVMUL:
-        in->bcast_row = fpu_bits(w, 19, 19);
+        in->bcast_row = tt_bits(w, 19, 19);
         break;
     case FK_ELWADD: case FK_ELWSUB:
-        in->add_dst = fpu_bits(w, 21, 21);
+        in->add_dst = tt_bits(w, 21, 21);
         /* fall through */
     case FK_ELWMUL:
-        in->bcast_row = fpu_bits(w, 20, 20);
-        in->bcast_col0 = fpu_bits(w, 19, 19);
+        in->bcast_row = tt_bits(w, 20, 20);
+        in->bcast_col0 = tt_bits(w, 19, 19);
         break;
     case FK_GMPOOL:
-        in->argmax = fpu_bits(w, 14, 14);
+        in->argmax = tt_bits(w, 14, 14);
         break;
     case FK_MOVD2A: case FK_MOVD2B: case FK_MOVB2A:
-        in->rows = fpu_bits(w, 13, 13) ? 4 : 1;
-        in->srcb_row = fpu_bits(w, 5, 0);
+        in->rows = tt_bits(w, 13, 13) ? 4 : 1;
+        in->srcb_row = tt_bits(w, 5, 0);
         break;
     case FK_MOVA2D: case FK_MOVDBGA2D:
-        in->rows = fpu_bits(w, 13, 13) ? 8 : 1;
+        in->rows = tt_bits(w, 13, 13) ? 8 : 1;
         break;
     case FK_MOVB2D: {
-        unsigned mode = wh ? fpu_bits(w, 14, 12) : fpu_bits(w, 13, 11);
+        unsigned mode = wh ? tt_bits(w, 14, 12) : tt_bits(w, 13, 11);
         in->bcast_col0 = mode & 1;
         in->rows = mode & 2 ? 8 : mode & 4 ? 4 : 1;
         in->bcast_row = (mode & 2) != 0; /* Broadcast1RowTo8 */
@@ -107,21 +105,21 @@ static void decode(const struct tile *t, uint32_t w, const struct tt_form *f, st
     }
     case FK_ZEROACC:
         if (wh) {
-            in->za_dst32 = fpu_bits(w, 21, 21);
-            in->za_mode = fpu_bits(w, 20, 19);
-            in->za_revert = fpu_bits(w, 18, 18);
+            in->za_dst32 = tt_bits(w, 21, 21);
+            in->za_mode = tt_bits(w, 20, 19);
+            in->za_revert = tt_bits(w, 18, 18);
         } else {
             /* tt-llk: clear_mode[23:19], use_32_bit_mode[18]; modes 0..3 as on Wormhole */
-            in->za_mode = fpu_bits(w, 23, 19);
-            in->za_dst32 = fpu_bits(w, 18, 18);
+            in->za_mode = tt_bits(w, 23, 19);
+            in->za_dst32 = tt_bits(w, 18, 18);
         }
         break;
     case FK_SHIFTXA:
-        in->direction = fpu_bits(w, 1, 0);
+        in->direction = tt_bits(w, 1, 0);
         break;
     case FK_SHIFTXB:
-        in->shift_in_zero = fpu_bits(w, 10, 10);
-        in->src_row = fpu_bits(w, 5, 0);
+        in->shift_in_zero = tt_bits(w, 10, 10);
+        in->src_row = tt_bits(w, 5, 0);
         break;
     default:
         break;
@@ -132,7 +130,7 @@ static void decode(const struct tile *t, uint32_t w, const struct tt_form *f, st
 
 static struct fpu_cfg read_cfg(const struct tile *t, unsigned th)
 {
-    const unsigned ab = wormhole(t) ? TT_ARCH_WH : TT_ARCH_BH;
+    const unsigned ab = tile_arch_bit(t);
     const struct tt_config *c = &t->cfg;
     struct fpu_cfg k;
     k.bank = thcfg_get(c, th, THCFG_DESC(ab, CFG_STATE_ID_StateID));
@@ -212,7 +210,7 @@ struct addr_mod {
  * words differ; units/cfg_*.def). Reads the three words once. */
 static struct addr_mod addr_mod_slot(const struct tile *t, unsigned th, unsigned i)
 {
-    const unsigned ab = wormhole(t) ? TT_ARCH_WH : TT_ARCH_BH;
+    const unsigned ab = tile_arch_bit(t);
     const struct cfg_field_desc *fa, *fd, *fb;
     switch (i) {
 #define SLOT(n)                                                                     \
@@ -253,7 +251,7 @@ void fpu_apply_addr_mod(struct fpu_exec *x, unsigned addr_mod)
     struct tile *t = x->t;
     struct fpu_rwc *r = &t->fpu.rwc[x->th];
     unsigned index = addr_mod;
-    if (wormhole(t)) {
+    if (tile_is_wormhole(t)) {
         /* WH:RWCs.md: two AddrMod bits, the upper half through ExtraAddrModBit or
          * ADDR_MOD_SET_Base. Blackhole's three bits name the slot directly. */
         if (r->extra_addr_mod_bit || thcfg_get(&t->cfg, x->th, &thcfg_fields_wh[THCFGF_WH_ADDR_MOD_SET_Base]))
@@ -474,38 +472,38 @@ static bool exec_other(struct fpu_exec *x, uint32_t w)
     struct src_regs *s = &t->src;
     switch (x->in.kind) {
     case FK_SETRWC: { /* WH:SETRWC.md */
-        unsigned a_val = fpu_bits(w, 9, 6), b_val = fpu_bits(w, 13, 10), d_val = fpu_bits(w, 17, 14);
-        if (fpu_bits(w, 0, 0)) {
-            if (fpu_bits(w, 18, 18))
+        unsigned a_val = tt_bits(w, 9, 6), b_val = tt_bits(w, 13, 10), d_val = tt_bits(w, 17, 14);
+        if (tt_bits(w, 0, 0)) {
+            if (tt_bits(w, 18, 18))
                 a_val += r->srca_cr;
             r->srca = r->srca_cr = (uint8_t)(a_val & 0x3F);
         }
-        if (fpu_bits(w, 1, 1)) {
-            if (fpu_bits(w, 19, 19))
+        if (tt_bits(w, 1, 1)) {
+            if (tt_bits(w, 19, 19))
                 b_val += r->srcb_cr;
             r->srcb = r->srcb_cr = (uint8_t)(b_val & 0x3F);
         }
-        if (fpu_bits(w, 2, 2) || fpu_bits(w, 21, 21)) {
-            if (fpu_bits(w, 21, 21))
+        if (tt_bits(w, 2, 2) || tt_bits(w, 21, 21)) {
+            if (tt_bits(w, 21, 21))
                 d_val += r->dst;
-            else if (fpu_bits(w, 20, 20))
+            else if (tt_bits(w, 20, 20))
                 d_val += r->dst_cr;
             r->dst = r->dst_cr = (uint16_t)(d_val & 0x3FF);
         }
-        if (fpu_bits(w, 3, 3))
+        if (tt_bits(w, 3, 3))
             r->fidelity = 0;
         fpu_flip(x, x->in.flip_a, x->in.flip_b);
         return true;
     }
     case FK_INCRWC: { /* WH:INCRWC.md */
-        unsigned a = fpu_bits(w, 9, 6), b = fpu_bits(w, 13, 10), d = fpu_bits(w, 17, 14);
-        rwc_step(&r->srca, &r->srca_cr, a, fpu_bits(w, 18, 18), 0x3F);
-        rwc_step(&r->srcb, &r->srcb_cr, b, fpu_bits(w, 19, 19), 0x3F);
-        rwc_step(&r->dst, &r->dst_cr, d, fpu_bits(w, 20, 20), 0x3FF);
+        unsigned a = tt_bits(w, 9, 6), b = tt_bits(w, 13, 10), d = tt_bits(w, 17, 14);
+        rwc_step(&r->srca, &r->srca_cr, a, tt_bits(w, 18, 18), 0x3F);
+        rwc_step(&r->srcb, &r->srcb_cr, b, tt_bits(w, 19, 19), 0x3F);
+        rwc_step(&r->dst, &r->dst_cr, d, tt_bits(w, 20, 20), 0x3FF);
         return true;
     }
     case FK_CLEARDVALID: /* WH:CLEARDVALID.md */
-        if (fpu_bits(w, 0, 0)) {
+        if (tt_bits(w, 0, 0)) {
             s->fpu_bank[0] = s->fpu_bank[1] = s->unpack_bank[0] = s->unpack_bank[1] = 0;
             for (unsigned k = 0; k < 2; k++)
                 s->bank[k][0].client = s->bank[k][1].client = SRC_CLIENT_UNPACKERS;
@@ -515,7 +513,7 @@ static bool exec_other(struct fpu_exec *x, uint32_t w)
             if (!(k ? x->in.flip_b : x->in.flip_a))
                 continue;
             s->bank[k][s->fpu_bank[k]].client = SRC_CLIENT_UNPACKERS;
-            if (!fpu_bits(w, 1, 1))
+            if (!tt_bits(w, 1, 1))
                 s->fpu_bank[k] ^= 1;
         }
         return true;

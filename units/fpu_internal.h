@@ -9,11 +9,6 @@
 #include "../core/tile.h"
 #include "fpu.h"
 
-static inline uint32_t fpu_bits(uint32_t w, unsigned hi, unsigned lo)
-{
-    return (w >> lo) & (0xFFFFFFFFu >> (31 - (hi - lo)));
-}
-
 /* Every matrix-unit instruction, by what it does. */
 enum fpu_kind {
     FK_MVMUL, FK_DOTPV, FK_GAPOOL, FK_GMPOOL, FK_ELWMUL, FK_ELWADD, FK_ELWSUB,

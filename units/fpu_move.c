@@ -188,9 +188,9 @@ static void zerosrc(struct fpu_exec *x)
 {
     const uint32_t w = x->in.word;
     struct src_regs *s = &x->t->src;
-    const bool neg_inf = fpu_bits(w, 4, 4), single_fpu = fpu_bits(w, 3, 3), both = fpu_bits(w, 2, 2);
+    const bool neg_inf = tt_bits(w, 4, 4), single_fpu = tt_bits(w, 3, 3), both = tt_bits(w, 2, 2);
     for (unsigned k = 0; k < 2; k++) {
-        if (!fpu_bits(w, k, k))
+        if (!tt_bits(w, k, k))
             continue;
         for (unsigned bank = 0; bank < 2; bank++) {
             unsigned chosen = single_fpu ? s->fpu_bank[k] : s->unpack_bank[k];

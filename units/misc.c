@@ -7,11 +7,6 @@
 enum { OPC_NOP = 0x02, OPC_SETADC = 0x50, OPC_SETADCXY, OPC_INCADCXY, OPC_ADDRCRXY, OPC_SETADCZW,
        OPC_INCADCZW, OPC_ADDRCRZW, OPC_SETDVALID, OPC_SETADCXX = 0x5E };
 
-static inline uint32_t bits(uint32_t w, unsigned hi, unsigned lo)
-{
-    return (w >> lo) & (0xFFFFFFFFu >> (31 - (hi - lo)));
-}
-
 static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
                                   const struct tt_form *f, uint32_t *detail)
 {
@@ -34,11 +29,11 @@ static unsigned targets(struct tile *t, unsigned th, uint32_t w, unsigned overri
     unsigned n = 0;
     if (which >= NUM_THREADS)
         return 0;
-    if (bits(w, 21, 21))
+    if (tt_bits(w, 21, 21))
         out[n++] = &t->adc[which].unpack[0];
-    if (bits(w, 22, 22))
+    if (tt_bits(w, 22, 22))
         out[n++] = &t->adc[which].unpack[1];
-    if (bits(w, 23, 23))
+    if (tt_bits(w, 23, 23))
         out[n++] = &t->adc[which].pack;
     return n;
 }
@@ -52,8 +47,8 @@ static void four_counters(struct adc *a, uint32_t w, enum adc_counter lo, unsign
         {0, 0, 6, 0}, {0, 1, 9, 1}, {1, 0, 12, 2}, {1, 1, 15, 3}};
     for (unsigned k = 0; k < 4; k++) {
         enum adc_counter c = (enum adc_counter)(lo + slot[k].hi_counter);
-        uint32_t v = bits(w, slot[k].shift + 2, slot[k].shift);
-        bool selected = bits(w, slot[k].mask_bit, slot[k].mask_bit);
+        uint32_t v = tt_bits(w, slot[k].shift + 2, slot[k].shift);
+        bool selected = tt_bits(w, slot[k].mask_bit, slot[k].mask_bit);
         switch (kind) {
         case 0: if (selected) adc_set(a, slot[k].ch, c, v); break;
         case 1: adc_inc(a, slot[k].ch, c, v); break;
@@ -76,17 +71,17 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     case OPC_NOP:
         return true;
     case OPC_SETADC: {
-        uint32_t v = bits(w, 17, 0);
+        uint32_t v = tt_bits(w, 17, 0);
         n = targets(t, th, w, v >> 16, a);
         for (unsigned i = 0; i < n; i++)
-            adc_set(a[i], bits(w, 20, 20), (enum adc_counter)bits(w, 19, 18), v);
+            adc_set(a[i], tt_bits(w, 20, 20), (enum adc_counter)tt_bits(w, 19, 18), v);
         return true;
     }
     case OPC_SETADCXY: case OPC_INCADCXY: case OPC_ADDRCRXY:
     case OPC_SETADCZW: case OPC_INCADCZW: case OPC_ADDRCRZW: {
         bool zw = f->opcode >= OPC_SETADCZW;
         unsigned kind = (f->opcode - (zw ? OPC_SETADCZW : OPC_SETADCXY)); /* 0 set, 1 inc, 2 cr */
-        n = targets(t, th, w, bits(w, 19, 18), a);
+        n = targets(t, th, w, tt_bits(w, 19, 18), a);
         for (unsigned i = 0; i < n; i++)
             four_counters(a[i], w, zw ? ADC_Z : ADC_X, kind);
         return true;
@@ -94,14 +89,14 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     case OPC_SETADCXX: /* always the issuing thread */
         n = targets(t, th, w, 0, a);
         for (unsigned i = 0; i < n; i++) {
-            adc_set(a[i], 0, ADC_X, bits(w, 9, 0));
-            adc_set(a[i], 1, ADC_X, bits(w, 19, 10));
+            adc_set(a[i], 0, ADC_X, tt_bits(w, 9, 0));
+            adc_set(a[i], 1, ADC_X, tt_bits(w, 19, 10));
         }
         return true;
     case OPC_SETDVALID:
-        if (bits(w, 0, 0))
+        if (tt_bits(w, 0, 0))
             setdvalid(t, th, 0);
-        if (bits(w, 1, 1))
+        if (tt_bits(w, 1, 1))
             setdvalid(t, th, 1);
         return true;
     default:

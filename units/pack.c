@@ -18,13 +18,6 @@
 #include "../core/tile.h"
 #include "formats.h"
 
-static inline uint32_t bits(uint32_t w, unsigned hi, unsigned lo)
-{
-    return (w >> lo) & (0xFFFFFFFFu >> (31 - (hi - lo)));
-}
-
-static bool wormhole(const struct tile *t) { return t->arch->id == ARCH_WORMHOLE; }
-
 /* ---- per-packer configuration fields ---- */
 
 struct pk_fields {
@@ -63,7 +56,7 @@ struct view {
 
 static struct view view_of(const struct tile *t, unsigned th, unsigned i)
 {
-    bool wh = wormhole(t);
+    bool wh = tile_is_wormhole(t);
     unsigned ab = wh ? TT_ARCH_WH : TT_ARCH_BH;
     return (struct view){t, wh ? cfg_fields_wh : cfg_fields_bh, wh ? &pk_wh[i] : &pk_bh[i],
                          thcfg_get(&t->cfg, th, THCFG_DESC(ab, CFG_STATE_ID_StateID)), ab};
@@ -142,25 +135,25 @@ static bool unimplemented(struct tile *t, unsigned th, const char *what)
 /* Packer i of Blackhole does not exist beyond 0: its one packer reads through interfaces. */
 unsigned pack_mask(const struct tile *t, uint32_t w)
 {
-    if (!wormhole(t))
+    if (!tile_is_wormhole(t))
         return 1;
-    unsigned m = bits(w, 11, 8);
+    unsigned m = tt_bits(w, 11, 8);
     return m ? m : 1;
 }
 
 static unsigned which_adc(const struct tile *t, unsigned th, uint32_t w, unsigned i)
 {
-    if (!bits(w, 7, 7))
+    if (!tt_bits(w, 7, 7))
         return th;
     unsigned c;
-    if (wormhole(t)) {
+    if (tile_is_wormhole(t)) {
         struct view v = view_of(t, th, i);
         c = cfg_get(&t->cfg, v.bank, &cfg_fields_wh[i == 0   ? CFGF_WH_THCON_SEC0_REG1_Addr_cnt_context
                                                        : i == 1 ? CFGF_WH_THCON_SEC0_REG8_Addr_cnt_context
                                                        : i == 2 ? CFGF_WH_THCON_SEC1_REG1_Addr_cnt_context
                                                                 : CFGF_WH_THCON_SEC1_REG8_Addr_cnt_context]);
     } else {
-        c = bits(w, 14, 13); /* BH: AddrCntContext in the instruction (BH:PACR.md) */
+        c = tt_bits(w, 14, 13); /* BH: AddrCntContext in the instruction (BH:PACR.md) */
     }
     return c == 3 ? 0 : c;
 }
@@ -181,7 +174,7 @@ static uint32_t dst_input_addr(const struct view *v, const struct adc_channel *c
 }
 
 /* BH:PACR.md ReadIntfSel: the rows of the aligned group of four to read; 0 means all four. */
-static unsigned read_intf_sel(uint32_t w) { return bits(w, 11, 8) ? bits(w, 11, 8) : 0xF; }
+static unsigned read_intf_sel(uint32_t w) { return tt_bits(w, 11, 8) ? tt_bits(w, 11, 8) : 0xF; }
 
 /* The Dst rows a PACR will read, for the Dest hazard check (no side effects). n = 0: none. */
 void pack_dst_rows(const struct tile *t, unsigned th, uint32_t w, unsigned i, unsigned *row0,
@@ -192,10 +185,10 @@ void pack_dst_rows(const struct tile *t, unsigned th, uint32_t w, unsigned i, un
     const struct adc_channel *c0 = &adc->ch[0], *c1 = &adc->ch[1];
     *n = 0;
     *dst32 = GETC(&v, PCK_DEST_RD_CTRL_Read_32b_data);
-    if (bits(w, 12, 12) || bits(w, 1, 1) || (i == 0 && get(&v, v.f->src_sel)))
+    if (tt_bits(w, 12, 12) || tt_bits(w, 1, 1) || (i == 0 && get(&v, v.f->src_sel)))
         return;
     const uint32_t addr = dst_input_addr(&v, c0);
-    if (wormhole(t)) {
+    if (tile_is_wormhole(t)) {
         uint32_t num = c1->v[ADC_X] - c0->v[ADC_X] + 1;
         if (num > 0x4000)
             return; /* a negative count: acceptance reports it */
@@ -218,9 +211,9 @@ bool pack_accept_job(struct tile *t, unsigned th, uint32_t w, unsigned i, struct
     j->kind = PK_PACR;
     j->thread = (uint8_t)th;
     j->adc = (uint8_t)wa;
-    j->zero_write = bits(w, 12, 12);
-    j->flush = bits(w, 1, 1);
-    j->last = bits(w, 0, 0);
+    j->zero_write = tt_bits(w, 12, 12);
+    j->flush = tt_bits(w, 1, 1);
+    j->last = tt_bits(w, 0, 0);
 
     j->num = j->flush ? 0 : c1->v[ADC_X] - c0->v[ADC_X] + 1;
     if (j->zero_write || j->flush) {
@@ -230,7 +223,7 @@ bool pack_accept_job(struct tile *t, unsigned th, uint32_t w, unsigned i, struct
     } else {
         j->src_addr = dst_input_addr(&v, c0);
     }
-    if (!wormhole(t)) {
+    if (!tile_is_wormhole(t)) {
         /* BH:PACR.md: ReadIntfSel picks rows of the aligned group of four; each reads the ADC X
          * range of its row */
         const unsigned m = read_intf_sel(w);
@@ -250,7 +243,7 @@ bool pack_accept_job(struct tile *t, unsigned th, uint32_t w, unsigned i, struct
     uint32_t out = get(&v, v.f->dest_addr) + !get(&v, v.f->sub_header);
     if (i > 0) {
         /* Packer0InitialAddr with bit 31 set makes the other packers' addresses relative to it */
-        const struct pk_fields *f0 = wormhole(t) ? &pk_wh[0] : &pk_bh[0];
+        const struct pk_fields *f0 = tile_is_wormhole(t) ? &pk_wh[0] : &pk_bh[0];
         uint32_t p0 = get(&v, f0->dest_addr) + !get(&v, f0->sub_header);
         if (p0 >> 31)
             out += p0;
@@ -264,11 +257,11 @@ bool pack_accept_job(struct tile *t, unsigned th, uint32_t w, unsigned i, struct
     if (out > get(&v, v.f->limit) * 2 + 1)
         out -= get(&v, v.f->fifo) * 2;
     bool compress = !(GETC(&v, THCON_SEC0_REG1_All_pack_disable_zero_compress_ovrd)
-                          ? (wormhole(t) ? cfg_get(&t->cfg, v.bank, &cfg_fields_wh[CFGF_WH_THCON_SEC0_REG1_All_pack_disable_zero_compress]) >> i & 1
+                          ? (tile_is_wormhole(t) ? cfg_get(&t->cfg, v.bank, &cfg_fields_wh[CFGF_WH_THCON_SEC0_REG1_All_pack_disable_zero_compress]) >> i & 1
                                          : 1u)
                           : get(&v, v.f->dis_zero_compress));
     j->compress = compress;
-    j->concat = wormhole(t) ? bits(w, 4, 4) : bits(w, 6, 4) != 0;
+    j->concat = tile_is_wormhole(t) ? tt_bits(w, 4, 4) : tt_bits(w, 6, 4) != 0;
     if (compress) {
         unsigned of = get(&v, v.f->out_fmt);
         if (df_is_bfp(of))
@@ -293,7 +286,7 @@ void pack_advance_adcs(struct tile *t, unsigned th, uint32_t w, unsigned wa)
     struct view v = view_of(t, th, 0);
     /* ADDR_MOD_PACK: YsrcIncr[3:0] YsrcCR[4] YsrcClear[5] YdstIncr[9:6] YdstCR[10]
      * YdstClear[11] ZsrcIncr[12] ZsrcClear[13] ZdstIncr[14] ZdstClear[15] */
-    unsigned am = bits(w, 16, 15);
+    unsigned am = tt_bits(w, 16, 15);
     const struct cfg_field_desc *fa =
         am == 0 ? THCFG_DESC(v.ab, ADDR_MOD_PACK_SEC0_YsrcIncr) : am == 1 ? THCFG_DESC(v.ab, ADDR_MOD_PACK_SEC1_YsrcIncr)
         : am == 2 ? THCFG_DESC(v.ab, ADDR_MOD_PACK_SEC2_YsrcIncr) : THCFG_DESC(v.ab, ADDR_MOD_PACK_SEC3_YsrcIncr);
@@ -909,10 +902,10 @@ bool pack_run_job(struct tile *t, unsigned i, struct pack_job *j)
     if (!dmask)
         dmask = 0xFFFF;
     /* the datum addresses: Wormhole contiguous; Blackhole by row */
-    unsigned rows = wormhole(t) ? 1 : 4;
+    unsigned rows = tile_is_wormhole(t) ? 1 : 4;
     for (unsigned row = 0; row < rows; row++) {
         uint32_t base = j->src_addr;
-        if (!wormhole(t)) {
+        if (!tile_is_wormhole(t)) {
             if (!(j->rows_mask >> row & 1))
                 continue;
             base = ((((j->src_addr >> 4) & ~3u) | row) << 4) | (j->src_addr & 15);

@@ -58,11 +58,16 @@ extern const struct tt_form tt_forms[TT_FORM_COUNT];
 /* The form of `word` on one architecture (TT_ARCH_BH or TT_ARCH_WH), NULL if undefined there. */
 const struct tt_form *tt_decode(unsigned arch_bit, uint32_t word);
 
+/* Bits hi..lo of an instruction word (hi >= lo), as the ISA pages number them. */
+static inline uint32_t tt_bits(uint32_t w, unsigned hi, unsigned lo)
+{
+    return (w >> lo) & (0xFFFFFFFFu >> (31 - (hi - lo)));
+}
+
 /* Value of field i of form f in word (unsigned; sign-extend where the ISA says signed). */
 static inline uint32_t tt_field_get(const struct tt_form *f, unsigned i, uint32_t word)
 {
-    const struct tt_field *d = &f->field[i];
-    return (word >> d->lo) & (0xFFFFFFFFu >> (31 - (d->hi - d->lo)));
+    return tt_bits(word, f->field[i].hi, f->field[i].lo);
 }
 
 /* One line of disassembly, e.g. "SEMINIT NewMax=1 NewValue=0 SemaphoreMask=0x4", or

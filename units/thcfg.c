@@ -33,18 +33,6 @@
 enum { OP_WRCFG = 0xB0, OP_RDCFG, OP_SETC16, OP_RMWCIB0, OP_RMWCIB1, OP_RMWCIB2, OP_RMWCIB3,
        OP_STREAMWRCFG, OP_CFGSHIFTMASK };
 
-static inline uint32_t bits(uint32_t w, unsigned hi, unsigned lo)
-{
-    return (w >> lo) & (0xFFFFFFFFu >> (31 - (hi - lo)));
-}
-
-static unsigned arch_bit(const struct tile *t)
-{
-    return t->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
-}
-
-static bool wormhole(const struct tile *t) { return t->arch->id == ARCH_WORMHOLE; }
-
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* Extend the pipeline's busy period to `until`, counting the newly covered cycles. */
@@ -75,7 +63,7 @@ static bool pend(struct tile *t, struct cfg_pending p)
 static bool pend_config(struct tile *t, unsigned banks, unsigned index, uint32_t value, uint64_t at,
                         bool side_effects)
 {
-    if (index >= cfg_arch(arch_bit(t))->global_base)
+    if (index >= cfg_arch(tile_arch_bit(t))->global_base)
         banks = 3;
     return pend(t, (struct cfg_pending){.at = at, .value = value, .index = (uint16_t)index,
                                         .kind = CFG_PEND_CONFIG, .banks = (uint8_t)banks,
@@ -86,7 +74,7 @@ static bool pend_config(struct tile *t, unsigned banks, unsigned index, uint32_t
  * below GLOBAL_CFGREG_BASE_ADDR32 at once (BH/WH:BackendConfiguration.md "Special cases"). */
 static unsigned reset_word(const struct tile *t)
 {
-    return CFG_DESC(arch_bit(t), STATE_RESET_EN)->word;
+    return CFG_DESC(tile_arch_bit(t), STATE_RESET_EN)->word;
 }
 
 static void apply(struct tile *t, const struct cfg_pending *p)
@@ -98,8 +86,8 @@ static void apply(struct tile *t, const struct cfg_pending *p)
          * context counter, as the write lands */
         for (unsigned u = 0; u < 2; u++) {
             const struct cfg_field_desc *r =
-                u ? THCFG_DESC(arch_bit(t), UNPACK_MISC_CFG_CfgContextCntReset_1)
-                  : THCFG_DESC(arch_bit(t), UNPACK_MISC_CFG_CfgContextCntReset_0);
+                u ? THCFG_DESC(tile_arch_bit(t), UNPACK_MISC_CFG_CfgContextCntReset_1)
+                  : THCFG_DESC(tile_arch_bit(t), UNPACK_MISC_CFG_CfgContextCntReset_0);
             if (p->index == r->word && (p->value >> r->shift & 1))
                 unpack_context_counter_reset(t, u, p->sel);
         }
@@ -116,12 +104,12 @@ static void apply(struct tile *t, const struct cfg_pending *p)
     if (!p->side_effects)
         return;
     if (p->index == reset_word(t)) {
-        unsigned global = cfg_arch(arch_bit(t))->global_base;
+        unsigned global = cfg_arch(tile_arch_bit(t))->global_base;
         for (unsigned b = 0; b < 2; b++)
             if (p->banks >> b & 1)
                 memset(t->cfg.cfg[b], 0, global * sizeof t->cfg.cfg[b][0]);
         t->cfgu.st.state_resets++;
-    } else if (p->index == CFG_DESC(arch_bit(t), PRNG_SEED_Seed_Val)->word) {
+    } else if (p->index == CFG_DESC(tile_arch_bit(t), PRNG_SEED_Seed_Val)->word) {
         /* Re-seeds every PRNG on silicon. tensim has no PRNG yet: the value stays in Config for
          * the unit that will read it, and the reseed is only counted. */
         t->cfgu.st.prng_seeds++;
@@ -172,7 +160,7 @@ static uint32_t peek(const struct tile *t, enum cfg_pend_kind kind, unsigned sel
                      uint64_t s)
 {
     const struct cfg_unit *u = &t->cfgu;
-    unsigned global = cfg_arch(arch_bit(t))->global_base, rw = reset_word(t);
+    unsigned global = cfg_arch(tile_arch_bit(t))->global_base, rw = reset_word(t);
     uint32_t v = kind == CFG_PEND_THREAD ? t->cfg.thread[sel][index] : t->cfg.cfg[sel][index];
     unsigned order[CFG_PENDING_MAX];
     unsigned n = due(u, s, order);
@@ -204,11 +192,11 @@ static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
     unsigned op = f->opcode;
     (void)w;
     *detail = TT_UNIT_CFG;
-    if (wormhole(t) && t->now < u->thread_free[th])
+    if (tile_is_wormhole(t) && t->now < u->thread_free[th])
         return GS_UNIT_BUSY; /* WH: this thread's RDCFG is still running */
     if (op == OP_SETC16)
         return GS_NONE; /* its own IPC group, one per thread per cycle */
-    if (wormhole(t)) {
+    if (tile_is_wormhole(t)) {
         if (op != OP_WRCFG && t->now < u->stage0_free)
             return GS_UNIT_BUSY; /* a WRCFG or RDCFG issued in the previous cycle */
         return GS_NONE;
@@ -263,27 +251,27 @@ static uint32_t shift_mask(uint32_t cfg, uint32_t scratch, unsigned mask_mode, u
 static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
 {
     struct cfg_unit *u = &t->cfgu;
-    const unsigned ab = arch_bit(t);
+    const unsigned ab = tile_arch_bit(t);
     const struct cfg_arch_map *m = cfg_arch(ab);
     const uint64_t now = t->now;
-    const bool wh = wormhole(t);
+    const bool wh = tile_is_wormhole(t);
     /* The bank every Config access of this thread uses (WRCFG.md and the others). */
     const unsigned bank = thcfg_get(&t->cfg, th, THCFG_DESC(ab, CFG_STATE_ID_StateID));
 
     switch (f->opcode) {
     case OP_SETC16: { /* SETC16.md: 1 cycle */
-        unsigned index = bits(w, 23, 16);
+        unsigned index = tt_bits(w, 23, 16);
         if (index >= m->thcfg_words)
             return out_of_range(t, th, f, index, m->thcfg_words, "ThreadConfig");
-        return pend(t, (struct cfg_pending){.at = now + 1, .value = bits(w, 15, 0),
+        return pend(t, (struct cfg_pending){.at = now + 1, .value = tt_bits(w, 15, 0),
                                             .index = (uint16_t)index, .kind = CFG_PEND_THREAD,
                                             .sel = (uint8_t)th});
     }
     case OP_WRCFG: { /* WRCFG.md: GPR read at issue, Config write in the 2nd cycle */
-        unsigned index = bits(w, 10, 0), reg = bits(w, 21, 16);
+        unsigned index = tt_bits(w, 10, 0), reg = tt_bits(w, 21, 16);
         if (index >= m->cfg_words)
             return out_of_range(t, th, f, index, m->cfg_words, "Config");
-        if (bits(w, 15, 15)) {
+        if (tt_bits(w, 15, 15)) {
             /* 128 bits: four aligned words from four aligned GPRs. When one of them is
              * STATE_RESET_EN it is queued last, so the reset clears the other three as well
              * (the page does not say which wins; a reset taking precedence is our reading). */
@@ -302,7 +290,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         return true;
     }
     case OP_RDCFG: { /* RDCFG.md: Config read at issue, GPR write in the 2nd cycle */
-        unsigned index = bits(w, 10, 0), reg = bits(w, 21, 16);
+        unsigned index = tt_bits(w, 10, 0), reg = tt_bits(w, 21, 16);
         if (index >= m->cfg_words)
             return out_of_range(t, th, f, index, m->cfg_words, "Config");
         /* BH: the GPR write happens in stage +1 (the cycle after issue), so the next instruction
@@ -326,10 +314,10 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         return true;
     }
     case OP_RMWCIB0: case OP_RMWCIB1: case OP_RMWCIB2: case OP_RMWCIB3: { /* RMWCIB.md */
-        unsigned lane = f->opcode - OP_RMWCIB0, index = bits(w, 7, 0);
+        unsigned lane = f->opcode - OP_RMWCIB0, index = tt_bits(w, 7, 0);
         if (index >= m->cfg_words)
             return out_of_range(t, th, f, index, m->cfg_words, "Config");
-        uint32_t mask = bits(w, 23, 16) << (8 * lane), nv = bits(w, 15, 8) << (8 * lane);
+        uint32_t mask = tt_bits(w, 23, 16) << (8 * lane), nv = tt_bits(w, 15, 8) << (8 * lane);
         uint32_t old = t->cfg.cfg[bank][index];
         /* one cycle: read and write in stage 0; the only write that never triggers
          * STATE_RESET_EN */
@@ -341,13 +329,13 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         return true;
     }
     case OP_CFGSHIFTMASK: { /* BH:CFGSHIFTMASK.md: read in cycle 1, write in cycle 2 */
-        unsigned index = bits(w, 7, 0), sidx = bits(w, 9, 8);
+        unsigned index = tt_bits(w, 7, 0), sidx = tt_bits(w, 9, 8);
         if (index >= m->cfg_words)
             return out_of_range(t, th, f, index, m->cfg_words, "Config");
         /* SCRATCH_SEC0..2 are consecutive global words; index 3 picks the thread's own. */
         unsigned sword = cfg_fields_bh[CFGF_BH_SCRATCH_SEC0_val].word + (sidx < 3 ? sidx : th);
-        uint32_t v = shift_mask(t->cfg.cfg[bank][index], t->cfg.cfg[bank][sword], bits(w, 23, 23),
-                                bits(w, 22, 20), bits(w, 19, 15), bits(w, 14, 10));
+        uint32_t v = shift_mask(t->cfg.cfg[bank][index], t->cfg.cfg[bank][sword], tt_bits(w, 23, 23),
+                                tt_bits(w, 22, 20), tt_bits(w, 19, 15), tt_bits(w, 14, 10));
         if (!pend_config(t, 1u << bank, index, v, now + 2, true))
             return false;
         busy_through(u, now, now + 2);
@@ -395,7 +383,7 @@ static uint64_t riscv_cycle(const struct tile *t)
 
 static enum mmio_status past_arrays(struct tile *t, int core, uint32_t addr, const char *what)
 {
-    const struct cfg_arch_map *m = cfg_arch(arch_bit(t));
+    const struct cfg_arch_map *m = cfg_arch(tile_arch_bit(t));
     uint32_t end = CFG_WINDOW_BASE + m->thread_off + 3u * m->thcfg_words * m->thread_slot;
     tile_error(t, ERR_BAD_ACCESS, core, t->core[core].pc,
                "%s of 0x%08x: no configuration register there (the arrays end at 0x%08x)", what,
@@ -410,7 +398,7 @@ enum mmio_status cfg_riscv_load(struct tile *t, int core, uint32_t addr, unsigne
     uint64_t s = riscv_cycle(t);
     uint32_t word;
     commit(t, t->now);
-    switch (cfg_window_decode(arch_bit(t), addr - CFG_WINDOW_BASE, &h)) {
+    switch (cfg_window_decode(tile_arch_bit(t), addr - CFG_WINDOW_BASE, &h)) {
     case CFG_WIN_CONFIG:
         word = peek(t, CFG_PEND_CONFIG, h.sel, h.index, s);
         break;
@@ -434,7 +422,7 @@ enum mmio_status cfg_riscv_store(struct tile *t, int core, uint32_t addr, unsign
 {
     struct cfg_win_hit h;
     commit(t, t->now);
-    switch (cfg_window_decode(arch_bit(t), addr - CFG_WINDOW_BASE, &h)) {
+    switch (cfg_window_decode(tile_arch_bit(t), addr - CFG_WINDOW_BASE, &h)) {
     case CFG_WIN_CONFIG:
     case CFG_WIN_DUAL:
         break;

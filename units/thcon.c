@@ -40,16 +40,6 @@ enum {
 enum { OPC_ADD = 0x58, OPC_SUB, OPC_MUL, OPC_BITWOP, OPC_SHIFT, OPC_CMP };
 enum { OPC_LOADIND = 0x49, OPC_ATCAS = 0x64, OPC_LOADREG = 0x68 };
 
-static inline uint32_t bits(uint32_t w, unsigned hi, unsigned lo)
-{
-    return (w >> lo) & (0xFFFFFFFFu >> (31 - (hi - lo)));
-}
-
-static unsigned arch_bit(const struct tile *t)
-{
-    return t->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
-}
-
 /* ---- GPR views ---- */
 
 /* Half-register h (0..127) of a thread's GPRs: low half of GPR h/2 when h is even. */
@@ -242,10 +232,10 @@ static void start(struct tile *t, unsigned th, enum thcon_op op, uint64_t done_a
 static unsigned alu(struct tile *t, unsigned th, uint32_t w, unsigned opc)
 {
     uint32_t *g = t->gpr[th];
-    bool imm = bits(w, 23, 23);
-    unsigned mode = bits(w, 20, 18), left_reg = bits(w, 5, 0), right_reg = bits(w, 11, 6);
+    bool imm = tt_bits(w, 23, 23);
+    unsigned mode = tt_bits(w, 20, 18), left_reg = tt_bits(w, 5, 0), right_reg = tt_bits(w, 11, 6);
     uint32_t l = g[left_reg];
-    uint32_t r = imm ? (opc == OPC_SHIFT ? bits(w, 10, 6) : right_reg) : g[right_reg];
+    uint32_t r = imm ? (opc == OPC_SHIFT ? tt_bits(w, 10, 6) : right_reg) : g[right_reg];
     uint32_t v;
     switch (opc) {
     case OPC_ADD: v = l + r; break;
@@ -274,7 +264,7 @@ static unsigned alu(struct tile *t, unsigned th, uint32_t w, unsigned opc)
         v = mode == 0 ? l > r : mode == 1 ? l < r : l == r;
         break;
     }
-    g[bits(w, 17, 12)] = v;
+    g[tt_bits(w, 17, 12)] = v;
     return imm || (left_reg >> 2) == (right_reg >> 2) ? CYC_ALU_FAST : CYC_ALU_SLOW;
 }
 
@@ -287,11 +277,11 @@ static unsigned alu(struct tile *t, unsigned th, uint32_t w, unsigned opc)
 static void setdmareg_special(struct tile *t, unsigned th, uint32_t w)
 {
     uint32_t *g = t->gpr[th];
-    unsigned size = bits(w, 23, 22), src = bits(w, 14, 11), in_half = bits(w, 10, 8);
-    unsigned res_half = bits(w, 6, 0);
+    unsigned size = tt_bits(w, 23, 22), src = tt_bits(w, 14, 11), in_half = tt_bits(w, 10, 8);
+    unsigned res_half = tt_bits(w, 6, 0);
     uint32_t v[4] = {0};
     if (src >= 2 && src <= 5) {
-        unsigned p = src - 2, ab = arch_bit(t);
+        unsigned p = src - 2, ab = tile_arch_bit(t);
         unsigned bank = thcfg_get(&t->cfg, th, THCFG_DESC(ab, CFG_STATE_ID_StateID));
         /* Packers[0..3].Config[x] are THCON_SEC0_REG1, SEC0_REG8, SEC1_REG1, SEC1_REG8 */
         const struct cfg_field_desc *fmt[4] = {
@@ -320,7 +310,7 @@ static void setdmareg_special(struct tile *t, unsigned th, uint32_t w)
         v[2] = 0;                                                      /* AllZeroFlags */
     }
     if (src == 6 || src == 7) /* WhichPackers [18:15] as an index */
-        memcpy(v, &t->pack.p[bits(w, 18, 15) & 3].hist[(src - 6) * 16], 16);
+        memcpy(v, &t->pack.p[tt_bits(w, 18, 15) & 3].hist[(src - 6) * 16], 16);
     else if (src == 9)
         v[0] = t->pack.p[0].hist_max;
     switch (size) {
@@ -347,16 +337,16 @@ static void setdmareg_special(struct tile *t, unsigned th, uint32_t w)
  * [12:6], InputReg[5:0]; writes Config[StateID][THCON_CFGREG_BASE_ADDR32 + index]. */
 static bool reg2flop_cfg(struct tile *t, unsigned th, uint32_t w)
 {
-    const struct cfg_arch_map *m = cfg_arch(arch_bit(t));
-    unsigned idx = bits(w, 12, 6), in = bits(w, 5, 0);
+    const struct cfg_arch_map *m = cfg_arch(tile_arch_bit(t));
+    unsigned idx = tt_bits(w, 12, 6), in = tt_bits(w, 5, 0);
     if (idx >= (unsigned)(m->global_base - m->thcon_base))
         return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
                           "REG2FLOP, thread T%u: ThConCfgIndex %u is past the THCON_ configuration "
                           "(GLOBAL_CFGREG_BASE_ADDR32 - THCON_CFGREG_BASE_ADDR32 = %u)",
                           th, idx, m->global_base - m->thcon_base);
-    unsigned bank = thcfg_get(&t->cfg, th, THCFG_DESC(arch_bit(t), CFG_STATE_ID_StateID));
+    unsigned bank = thcfg_get(&t->cfg, th, THCFG_DESC(tile_arch_bit(t), CFG_STATE_ID_StateID));
     uint32_t *base = &t->cfg.cfg[bank][m->thcon_base];
-    if (bits(w, 23, 22) == 0) { /* 128 bits from four aligned GPRs */
+    if (tt_bits(w, 23, 22) == 0) { /* 128 bits from four aligned GPRs */
         for (unsigned k = 0; k < 4; k++)
             base[(idx & ~3u) + k] = t->gpr[th][(in & ~3u) + k];
     } else {
@@ -374,24 +364,24 @@ static bool reg2flop_cfg(struct tile *t, unsigned th, uint32_t w)
  * OverrideThread, ADCSel 3). */
 static void reg2flop_adc(struct tile *t, unsigned th, uint32_t w)
 {
-    unsigned shift8 = bits(w, 19, 18), which = th, sel = bits(w, 10, 9), c = bits(w, 7, 6);
-    uint32_t v = t->gpr[th][bits(w, 5, 0)];
-    switch (bits(w, 23, 22)) {
+    unsigned shift8 = tt_bits(w, 19, 18), which = th, sel = tt_bits(w, 10, 9), c = tt_bits(w, 7, 6);
+    uint32_t v = t->gpr[th][tt_bits(w, 5, 0)];
+    switch (tt_bits(w, 23, 22)) {
     case 0: v = 0; break;
     case 1: v = shift8 ? 0 : v; break;
     case 2: v = shift8 == 0 ? v & 0xFFFFu : shift8 == 2 ? v >> 16 : 0; break;
     default: v = (v >> (8 * shift8)) & 0xFFu; break;
     }
-    if (bits(w, 20, 20)) {
-        which = bits(w, 17, 16);
+    if (tt_bits(w, 20, 20)) {
+        which = tt_bits(w, 17, 16);
         if (which >= NUM_THREADS)
             return;
     }
     if (sel == 3)
         return;
     struct adc *a = sel == 2 ? &t->adc[which].pack : &t->adc[which].unpack[sel];
-    struct adc_channel *ch = &a->ch[bits(w, 11, 11)];
-    if (bits(w, 8, 8))
+    struct adc_channel *ch = &a->ch[tt_bits(w, 11, 11)];
+    if (tt_bits(w, 8, 8))
         ch->cr[c] = v & adc_width_mask[c];
     else
         ch->v[c] = v & adc_width_mask[c];
@@ -410,12 +400,12 @@ static uint64_t l1_indirect(struct tile *t, unsigned th, uint32_t w, bool load)
 {
     static const uint8_t bytes[4] = {16, 4, 2, 1};
     uint32_t *g = t->gpr[th];
-    unsigned size = load ? bits(w, 23, 22) : bits(w, 22, 21);
-    unsigned off_half = bits(w, 20, 14), reg = bits(w, 11, 6) & (size ? 0x3F : 0x3C);
-    uint32_t addr = g[bits(w, 5, 0)] * 16 + half_get(g, off_half);
+    unsigned size = load ? tt_bits(w, 23, 22) : tt_bits(w, 22, 21);
+    unsigned off_half = tt_bits(w, 20, 14), reg = tt_bits(w, 11, 6) & (size ? 0x3F : 0x3C);
+    uint32_t addr = g[tt_bits(w, 5, 0)] * 16 + half_get(g, off_half);
     if (!l1_check(t, th, load ? "LOADIND" : "STOREIND", addr))
         return CYCLE_NEVER;
-    offset_increment(g, off_half, bits(w, 13, 12));
+    offset_increment(g, off_half, tt_bits(w, 13, 12));
     struct thcon_req q = {.kind = load ? THCON_REQ_L1_LOAD : THCON_REQ_L1_STORE,
                           .thread = (uint8_t)th, .reg = (uint8_t)reg, .size = bytes[size],
                           .addr = addr};
@@ -449,19 +439,19 @@ static bool storeind_src_start(struct tile *t, unsigned th, uint32_t w)
     struct thcon_unit *u = &t->thcon;
     struct thcon_src_store *s = &u->src;
     uint32_t *g = t->gpr[th];
-    unsigned dr = bits(w, 11, 6) & 0x3C, off_half = bits(w, 20, 14);
+    unsigned dr = tt_bits(w, 11, 6) & 0x3C, off_half = tt_bits(w, 20, 14);
     s->datum[0] = src_bf16_lo(g[dr]);
     s->datum[1] = src_bf16_hi(g[dr]);
     s->datum[2] = src_bf16_lo(g[dr + 1]);
     s->datum[3] = src_bf16_hi(g[dr + 1]);
-    uint32_t addr = (g[bits(w, 5, 0)] + (half_get(g, off_half) >> 4)) & 0xFFFFFu; /* 20 bits */
-    offset_increment(g, off_half, bits(w, 13, 12));
+    uint32_t addr = (g[tt_bits(w, 5, 0)] + (half_get(g, off_half) >> 4)) & 0xFFFFFu; /* 20 bits */
+    offset_increment(g, off_half, tt_bits(w, 13, 12));
     if (addr & 0xF0000u)
         return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
                           "STOREIND (SrcA/SrcB form), thread T%u: address 0x%05x (GPR %u + "
                           "half-register %u >> 4, 20 bits) has bits 16..19 set",
-                          th, addr, bits(w, 5, 0), off_half);
-    s->which = (uint8_t)bits(w, 21, 21);
+                          th, addr, tt_bits(w, 5, 0), off_half);
+    s->which = (uint8_t)tt_bits(w, 21, 21);
     s->bank = t->src.unpack_bank[s->which];
     s->addr = (uint16_t)addr;
     return true;
@@ -498,7 +488,7 @@ static bool storeind_src_try(struct tile *t)
         if (row < 4)
             return true;
         row -= 4;
-        bool by_addr = thcfg_get(&t->cfg, th, THCFG_DESC(arch_bit(t), SRCA_SET_SetOvrdWithAddr));
+        bool by_addr = thcfg_get(&t->cfg, th, THCFG_DESC(tile_arch_bit(t), SRCA_SET_SetOvrdWithAddr));
         if (row >= (by_addr ? 64u : 16u))
             return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
                               "STOREIND to SrcA, thread T%u: row %u ((address 0x%04x >> 2) - 4) is "
@@ -535,7 +525,7 @@ static bool attempt(struct tile *t, bool *ok)
     struct thcon_unit *u = &t->thcon;
     unsigned th = u->busy_thread;
     uint32_t w = u->word, *g = t->gpr[th];
-    unsigned ofs = bits(w, 13, 12);
+    unsigned ofs = tt_bits(w, 13, 12);
     u->st.attempts++;
     u->any_req = true;
     u->last_req = t->now;
@@ -543,22 +533,22 @@ static bool attempt(struct tile *t, bool *ok)
     *ok = false;
     if (u->op == THCON_OP_ATCAS) {
         /* WH:ATCAS.md: SetVal[21:18], CmpVal[17:14], Ofs[13:12], AddrReg[5:0] */
-        uint32_t addr = g[bits(w, 5, 0)] * 16 + ofs * 4;
+        uint32_t addr = g[tt_bits(w, 5, 0)] * 16 + ofs * 4;
         if (!l1_check(t, th, "ATCAS", addr))
             return false;
-        if (l1_read(t, addr, 4) == bits(w, 17, 14)) {
-            l1_write(t, addr, 4, bits(w, 21, 18));
+        if (l1_read(t, addr, 4) == tt_bits(w, 17, 14)) {
+            l1_write(t, addr, 4, tt_bits(w, 21, 18));
             *ok = true;
         }
         return true;
     }
     /* WH:ATINCGETPTR.md: NoIncr[22], IncrLog2[21:18], IntWidth[17:14], Ofs[13:12],
      * ResultReg[11:6], AddrReg[5:0]; the counters are words Rd, Wr of a 16-byte block. */
-    uint32_t addr = g[bits(w, 5, 0)] * 16;
+    uint32_t addr = g[tt_bits(w, 5, 0)] * 16;
     if (!l1_check(t, th, "ATINCGETPTR", addr))
         return false;
-    unsigned width = bits(w, 17, 14);
-    uint32_t inc = (uint32_t)!bits(w, 22, 22) << bits(w, 21, 18);
+    unsigned width = tt_bits(w, 17, 14);
+    uint32_t inc = (uint32_t)!tt_bits(w, 22, 22) << tt_bits(w, 21, 18);
     uint32_t mask = (1u << width) - 1;
     uint32_t rd = l1_read(t, addr, 4), wr = l1_read(t, addr + 4, 4), n = wr - rd;
     bool empty = n == 0;
@@ -572,7 +562,7 @@ static bool attempt(struct tile *t, bool *ok)
     uint32_t old = l1_read(t, addr + 4 * ofs, 4);
     l1_write(t, addr + 4 * ofs, 4, ((old + inc) & mask) | (old & ~mask));
     *ok = true;
-    return result_push(t, th, bits(w, 11, 6), 4, &old, t->now + CYC_ATTEMPT);
+    return result_push(t, th, tt_bits(w, 11, 6), 4, &old, t->now + CYC_ATTEMPT);
 }
 
 static bool attempt_and_schedule(struct tile *t)
@@ -621,7 +611,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         start(t, th, THCON_OP_PLAIN, now + CYC_ONE);
         return true;
     case TT_FORM_SETDMAREG_IMM: /* NewValue[23:8] into half-register ResultHalfReg[6:0] */
-        half_set(g, bits(w, 6, 0), bits(w, 23, 8));
+        half_set(g, tt_bits(w, 6, 0), tt_bits(w, 23, 8));
         start(t, th, THCON_OP_PLAIN, now + CYC_ONE);
         return true;
     case TT_FORM_SETDMAREG_SPECIAL:
@@ -648,7 +638,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         start(t, th, THCON_OP_PLAIN, now + CYC_REG2FLOP);
         return true;
     case TT_FORM_FLUSHDMA: { /* WH:FLUSHDMA.md: ConditionMask[3:0], 0 means 0xF */
-        unsigned mask = bits(w, 3, 0);
+        unsigned mask = tt_bits(w, 3, 0);
         u->flush_mask = (uint8_t)(mask ? mask : 0xF);
         u->flush_min = now + CYC_FLUSH_MIN;
         start(t, th, THCON_OP_FLUSH, CYCLE_NEVER);
@@ -659,14 +649,14 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         s = l1_indirect(t, th, w, f->opcode == OPC_LOADIND);
         break;
     case TT_FORM_STOREIND_MMIO: { /* address GPR[AddrReg] + (offset >> 4), word aligned */
-        unsigned off_half = bits(w, 20, 14);
-        uint32_t a = g[bits(w, 5, 0)] + (half_get(g, off_half) >> 4);
+        unsigned off_half = tt_bits(w, 20, 14);
+        uint32_t a = g[tt_bits(w, 5, 0)] + (half_get(g, off_half) >> 4);
         a = 0xFFB00000u + (a & 0x000FFFFCu);
         if (!mmio_check(t, th, "STOREIND", a))
             return false;
         struct thcon_req q = {.kind = THCON_REQ_MMIO_STORE, .thread = (uint8_t)th, .addr = a,
-                              .data = {g[bits(w, 11, 6)]}};
-        offset_increment(g, off_half, bits(w, 13, 12));
+                              .data = {g[tt_bits(w, 11, 6)]}};
+        offset_increment(g, off_half, tt_bits(w, 13, 12));
         s = request_start(t, &q);
         break;
     }
@@ -678,23 +668,23 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     case TT_FORM_STOREREG: /* DataReg[23:18] AddrLo[17:0] */
     case TT_FORM_LOADREG: { /* ResultReg[23:18] AddrLo[17:0] */
         bool load = f->opcode == OPC_LOADREG;
-        uint32_t a = 0xFFB00000u + (bits(w, 17, 0) << 2);
+        uint32_t a = 0xFFB00000u + (tt_bits(w, 17, 0) << 2);
         if (!mmio_check(t, th, load ? "LOADREG" : "STOREREG", a))
             return false;
         struct thcon_req q = {.kind = load ? THCON_REQ_MMIO_LOAD : THCON_REQ_MMIO_STORE,
-                              .thread = (uint8_t)th, .reg = (uint8_t)bits(w, 23, 18), .addr = a,
-                              .data = {load ? 0 : g[bits(w, 23, 18)]}};
+                              .thread = (uint8_t)th, .reg = (uint8_t)tt_bits(w, 23, 18), .addr = a,
+                              .data = {load ? 0 : g[tt_bits(w, 23, 18)]}};
         s = request_start(t, &q);
         break;
     }
     case TT_FORM_ATSWAP: { /* SingleDataReg[22] Mask[21:14] DataReg[11:6] AddrReg[5:0] */
-        uint32_t a = g[bits(w, 5, 0)] * 16;
+        uint32_t a = g[tt_bits(w, 5, 0)] * 16;
         if (!l1_check(t, th, "ATSWAP", a))
             return false;
-        unsigned dr = bits(w, 11, 6);
+        unsigned dr = tt_bits(w, 11, 6);
         struct thcon_req q = {.kind = THCON_REQ_ATSWAP, .thread = (uint8_t)th, .addr = a,
-                              .mask = (uint8_t)bits(w, 21, 14)};
-        if (bits(w, 22, 22)) /* one GPR, placed at word DataReg & 3, zeros elsewhere */
+                              .mask = (uint8_t)tt_bits(w, 21, 14)};
+        if (tt_bits(w, 22, 22)) /* one GPR, placed at word DataReg & 3, zeros elsewhere */
             q.data[dr & 3] = g[dr];
         else
             memcpy(q.data, &g[dr & 0x3C], sizeof q.data);
@@ -702,13 +692,13 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         break;
     }
     case TT_FORM_ATINCGET: { /* IntWidth[18:14] Ofs[13:12] InOutReg[11:6] AddrReg[5:0] */
-        uint32_t a = g[bits(w, 5, 0)] * 16 + bits(w, 13, 12) * 4;
+        uint32_t a = g[tt_bits(w, 5, 0)] * 16 + tt_bits(w, 13, 12) * 4;
         if (!l1_check(t, th, "ATINCGET", a))
             return false;
-        unsigned io = bits(w, 11, 6);
+        unsigned io = tt_bits(w, 11, 6);
         /* IntMask = (2 << IntWidth) - 1: IntWidth 31 gives all 32 bits (2 << 31 wraps to 0) */
         struct thcon_req q = {.kind = THCON_REQ_ATINCGET, .thread = (uint8_t)th, .reg = (uint8_t)io,
-                              .addr = a, .data = {g[io], (2u << bits(w, 18, 14)) - 1u}};
+                              .addr = a, .data = {g[io], (2u << tt_bits(w, 18, 14)) - 1u}};
         s = request_start(t, &q);
         break;
     }

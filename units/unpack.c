@@ -22,16 +22,6 @@
 #include "../mem/map.h"
 #include "unpack_internal.h"
 
-static inline uint32_t bits(uint32_t w, unsigned hi, unsigned lo)
-{
-    return (w >> lo) & (0xFFFFFFFFu >> (31 - (hi - lo)));
-}
-
-static unsigned arch_bit(const struct tile *t)
-{
-    return t->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
-}
-
 /* ---- errors: every UndefinedBehaviour() of the pages stops the run ---- */
 
 static bool undefined(struct tile *t, unsigned u, unsigned th, const char *fmt, ...)
@@ -123,7 +113,7 @@ struct view {
 
 static struct view view_of(const struct tile *t, unsigned th, unsigned u)
 {
-    unsigned ab = arch_bit(t);
+    unsigned ab = tile_arch_bit(t);
     bool wh = ab == TT_ARCH_WH;
     return (struct view){t, wh ? cfg_fields_wh : cfg_fields_bh, wh ? &sec_wh[u] : &sec_bh[u],
                          thcfg_get(&t->cfg, th, THCFG_DESC(ab, CFG_STATE_ID_StateID)), ab};
@@ -173,7 +163,7 @@ static bool read_rsi(struct tile *t, unsigned u, unsigned th, uint64_t a, uint32
  * (src_hand_over) when the instruction completes. */
 uint8_t unpack_src_row_base(const struct tile *t, unsigned th, unsigned u)
 {
-    unsigned ab = arch_bit(t);
+    unsigned ab = tile_arch_bit(t);
     unsigned base = u ? thcfg_get(&t->cfg, th, THCFG_DESC(ab, SRCB_SET_Base))
                       : thcfg_get(&t->cfg, th, THCFG_DESC(ab, SRCA_SET_Base));
     return (uint8_t)((base << 4) & 0x3F);
@@ -206,8 +196,8 @@ static bool choose_speed(struct tile *t, unsigned u, unsigned th, const struct u
 static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_entry *e,
                          unsigned *startup)
 {
-    const unsigned u = bits(w, 23, 23);
-    const bool mcm = bits(w, 7, 7), use_cc = bits(w, 3, 3), row_search = bits(w, 2, 2);
+    const unsigned u = tt_bits(w, 23, 23);
+    const bool mcm = tt_bits(w, 7, 7), use_cc = tt_bits(w, 3, 3), row_search = tt_bits(w, 2, 2);
     struct view v = view_of(t, th, u);
     const struct sec_fields *s = v.s;
     struct unpacker *up = &t->unpack.u[u];
@@ -216,11 +206,11 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
     /* Context and ADC selection */
     unsigned ctx = 0, adc_th = th;
     if (mcm) {
-        ctx = use_cc ? up->context_counter[th] : bits(w, 12, 10);
+        ctx = use_cc ? up->context_counter[th] : tt_bits(w, 12, 10);
         ctx += u ? thcfg_get(&t->cfg, th, THCFG_DESC(v.ab, UNPACK_MISC_CFG_CfgContextOffset_1))
                  : thcfg_get(&t->cfg, th, THCFG_DESC(v.ab, UNPACK_MISC_CFG_CfgContextOffset_0));
         ctx &= 7; /* uint3_t */
-        adc_th = bits(w, 9, 8);
+        adc_th = tt_bits(w, 9, 8);
         if (u == 1 && ctx >= 2)
             return undefined(t, u, th, "unpacker 1 has only contexts 0 and 1 (context %u)",
                              ctx);
@@ -232,10 +222,10 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
      * "Configuration") */
     const uint32_t *d = &t->cfg.cfg[v.bank][v.tab[s->desc].word];
     const unsigned desc_in = d[0] & 0xF;
-    const bool desc_uncompressed = bits(d[0], 4, 4), no_bfp_exp = bits(d[0], 5, 5);
-    const unsigned blobs = bits(d[0], 10, 8);
+    const bool desc_uncompressed = tt_bits(d[0], 4, 4), no_bfp_exp = tt_bits(d[0], 5, 5);
+    const unsigned blobs = tt_bits(d[0], 10, 8);
     unsigned ydim = d[1] & 0xFF;
-    const unsigned zdim = bits(d[1], 23, 16) ? bits(d[1], 23, 16) : 1;
+    const unsigned zdim = tt_bits(d[1], 23, 16) ? tt_bits(d[1], 23, 16) : 1;
     const unsigned wdim = (d[2] & 0xFF) ? (d[2] & 0xFF) : 1;
     const uint32_t desc_blobs_y = d[2] >> 16 | (d[3] & 0xFFFF) << 16;
     const unsigned digest = d[3] >> 24;
@@ -404,8 +394,8 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
     if (v.ab == TT_ARCH_BH)
         p->mode.fp8_e4m3 = get(&v, u ? CFGF_BH_THCON_SEC1_REG1_Unp_LF8_4b_exp
                                      : CFGF_BH_THCON_SEC0_REG1_Unp_LF8_4b_exp);
-    p->all_zero = bits(w, 4, 4);
-    p->flip_src = bits(w, 6, 6);
+    p->all_zero = tt_bits(w, 4, 4);
+    p->flip_src = tt_bits(w, 6, 6);
     p->set_ovrd = thcfg_get(&t->cfg, th, THCFG_DESC(v.ab, SRCA_SET_SetOvrdWithAddr));
     if (!choose_speed(t, u, th, p, get(&v, s->throttle), &e->want))
         return false;
@@ -417,10 +407,10 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
         if (i != th && i != adc_th)
             continue;
         struct adc *a = &t->adc[i].unpack[u];
-        adc_inc(a, 0, ADC_Y, bits(w, 18, 17));
-        adc_inc(a, 0, ADC_Z, bits(w, 16, 15));
-        adc_inc(a, 1, ADC_Y, bits(w, 22, 21));
-        adc_inc(a, 1, ADC_Z, bits(w, 20, 19));
+        adc_inc(a, 0, ADC_Y, tt_bits(w, 18, 17));
+        adc_inc(a, 0, ADC_Z, tt_bits(w, 16, 15));
+        adc_inc(a, 1, ADC_Y, tt_bits(w, 22, 21));
+        adc_inc(a, 1, ADC_Z, tt_bits(w, 20, 19));
     }
     uint8_t *row = &t->src.src_row[u][th];
     p->src_row = *row;
@@ -441,8 +431,8 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
  * the operation. docs/unpack.md explains the reading. */
 static bool issue_nop_bh(struct tile *t, unsigned th, uint32_t w, struct unpack_entry *e)
 {
-    const unsigned u = bits(w, 23, 23), pop = bits(w, 1, 0), clr = bits(w, 3, 2);
-    const unsigned set_dvalid = bits(w, 11, 8);
+    const unsigned u = tt_bits(w, 23, 23), pop = tt_bits(w, 1, 0), clr = tt_bits(w, 3, 2);
+    const unsigned set_dvalid = tt_bits(w, 11, 8);
     if (pop == 0 || pop == 3)
         return tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
                           "UNPACR_NOP overlay stream pop (unpacker %u, thread T%u): NoC overlay "
@@ -458,8 +448,8 @@ static bool issue_nop_bh(struct tile *t, unsigned th, uint32_t w, struct unpack_
                               "not documented", clr == 2 ? "one" : "an immediate", u, th);
         e->kind = UK_CLEAR;
         e->clear_val = clr == 1 && u == 0 ? SRC_CELL_MASK : 0;
-        e->both_banks = bits(w, 4, 4);
-        e->wait_like_unpacr = bits(w, 5, 5);
+        e->both_banks = tt_bits(w, 4, 4);
+        e->wait_like_unpacr = tt_bits(w, 5, 5);
         e->then_setdvalid = set_dvalid & 1;
     } else {
         e->kind = set_dvalid ? UK_SETDVALID : UK_OCCUPY;
@@ -472,7 +462,7 @@ static bool issue_nop_bh(struct tile *t, unsigned th, uint32_t w, struct unpack_
 bool unpack_issue(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f,
                   struct unpack_entry *e, unsigned *startup)
 {
-    const unsigned u = bits(w, 23, 23);
+    const unsigned u = tt_bits(w, 23, 23);
     *startup = 0;
     e->kind = UK_OCCUPY;
     switch ((enum tt_form_id)(f - tt_forms)) {
@@ -491,9 +481,9 @@ bool unpack_issue(struct tile *t, unsigned th, uint32_t w, const struct tt_form 
         return issue_nop_bh(t, th, w, e);
     case TT_FORM_UNPACR_NOP_ZEROSRC:
         e->kind = UK_CLEAR;
-        e->wait_like_unpacr = bits(w, 4, 4);
-        e->both_banks = bits(w, 3, 3);
-        e->clear_val = bits(w, 2, 2) && u == 0 ? SRC_CELL_MASK : 0;
+        e->wait_like_unpacr = tt_bits(w, 4, 4);
+        e->both_banks = tt_bits(w, 3, 3);
+        e->clear_val = tt_bits(w, 2, 2) && u == 0 ? SRC_CELL_MASK : 0;
         return true;
     case TT_FORM_UNPACR_NOP_NOP:
         return true;
@@ -691,12 +681,12 @@ static bool run_unpacr(struct tile *t, unsigned u, struct unpack_entry *e)
 static bool run_setreg(struct tile *t, unsigned u, const struct unpack_entry *e)
 {
     const uint32_t w = e->setreg_word;
-    const uint32_t value = bits(w, 14, 4);
+    const uint32_t value = tt_bits(w, 14, 4);
     /* SetRegBase[bit 22] is TDMA-RISC state tensim does not model: taken as 0 */
-    const uint32_t addr = 0xFFB00000u + (bits(w, 21, 16) << 12);
+    const uint32_t addr = 0xFFB00000u + (tt_bits(w, 21, 16) << 12);
     struct unpacker *up = &t->unpack.u[u];
     uint32_t v = value;
-    if (bits(w, 3, 3)) {
+    if (tt_bits(w, 3, 3)) {
         v = value ? (up->setreg_acc + value) & 0x1FFFF : 0;
         up->setreg_acc = v;
         if (!value)
