@@ -23,7 +23,7 @@ static struct issue_log ilog;
 static void start(enum arch_id arch)
 {
     t = test_tile(arch);
-    ab = arch == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
+    ab = tile_arch_bit(t);
     issue_log_attach(t, &ilog);
     /* the matrix unit owns the current SrcA/SrcB banks */
     t->src.bank[0][0].client = t->src.bank[1][0].client = SRC_CLIENT_MATRIX;

@@ -20,7 +20,7 @@ static struct issue_log ilog;
 static void start(enum arch_id arch)
 {
     t = test_tile(arch);
-    ab = arch == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
+    ab = tile_arch_bit(t);
     issue_log_attach(t, &ilog);
 }
 static void setup(void) { start(ARCH_BLACKHOLE); }

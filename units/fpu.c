@@ -403,23 +403,17 @@ static void dst_span(const struct fpu_exec *x, struct fpu_dst_span *s)
     }
 }
 
-/* The first DstBits block among the rows of s that is not readable at `now`, or -1. */
-static int blocked_block(const struct tile *t, const struct fpu_cfg *c, const struct fpu_dst_span *s,
-                         uint64_t now)
+int dest_first_blocked(const struct tile *t, struct dest_map m, bool dst32, unsigned row0,
+                       unsigned n, uint64_t now)
 {
-    for (unsigned i = 0; i < s->n; i++) {
-        unsigned p = s->dst32 ? phys32(c, s->row0 + i) : phys16(c, s->row0 + i);
+    for (unsigned i = 0; i < n; i++) {
+        const unsigned p = dest_phys(m, dst32, (row0 + i) & 0x3FF);
         if (t->fpu.block_free[p / 8] > now)
             return (int)(p / 8);
-        if (s->dst32 && t->fpu.block_free[(p + 8) / 8] > now)
+        if (dst32 && t->fpu.block_free[(p + 8) / 8] > now)
             return (int)((p + 8) / 8);
     }
     return -1;
-}
-
-bool dest_block_readable(const struct tile *t, unsigned row, uint64_t now)
-{
-    return t->fpu.block_free[(row & 0x3FF) / 8] <= now;
 }
 
 bool fpu_busy_for_thread(const struct tile *t, unsigned th)
@@ -451,7 +445,8 @@ static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
     x.cfg = read_cfg(t, th);
     struct fpu_dst_span sp;
     dst_span(&x, &sp);
-    int blk = sp.n ? blocked_block(t, &x.cfg, &sp, now) : -1;
+    const struct dest_map m = {x.cfg.remap, x.cfg.swizzle};
+    int blk = dest_first_blocked(t, m, sp.dst32, sp.row0, sp.n, now);
     if (blk >= 0) {
         *detail = (uint32_t)blk;
         return GS_DEST_HAZARD;

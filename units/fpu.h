@@ -59,8 +59,10 @@ void fpu_reset(struct fpu_state *f);
 /* STALLWAIT C4 (BH) / C7 (WH): thread th has an instruction in the matrix unit pipeline. */
 bool fpu_busy_for_thread(const struct tile *t, unsigned th);
 
-/* May the aligned 8-row block of DstBits that holds physical row `row` be read at cycle `now`?
- * For the packers, which stall on the same hazard (WH:Dst.md "Instruction scheduling"). */
-bool dest_block_readable(const struct tile *t, unsigned row, uint64_t now);
+/* The first aligned 8-row DstBits block among logical rows row0 .. row0 + n - 1 (Dst16b or
+ * Dst32b view) that may not be read at `now`, or -1: the Dest hazard check of the matrix unit
+ * and the packers, which stall on the same hazard (WH:Dst.md "Instruction scheduling"). */
+int dest_first_blocked(const struct tile *t, struct dest_map m, bool dst32, unsigned row0,
+                       unsigned n, uint64_t now);
 
 #endif

@@ -109,21 +109,16 @@ static uint64_t next_event(const struct tile *t)
 
 static int hazard_block(const struct tile *t, unsigned th, uint32_t w, unsigned mask)
 {
-    const bool remap = dest_remap_addrs(t), swizzle = dest_swizzle_32b(t);
+    const struct dest_map m = dest_map_of(t);
     for (unsigned i = 0; i < NUM_PACKERS; i++) {
         if (!(mask >> i & 1))
             continue;
         unsigned row0, n;
         bool d32;
         pack_dst_rows(t, th, w, i, &row0, &n, &d32);
-        for (unsigned k = 0; k < n; k++) {
-            unsigned r = (row0 + k) & 0x3FF;
-            unsigned ph = d32 ? dest_adj32(r, remap, swizzle) : dest_adj16(r, remap);
-            if (!dest_block_readable(t, ph, t->now))
-                return (int)(ph / 8);
-            if (d32 && !dest_block_readable(t, ph + 8, t->now))
-                return (int)((ph + 8) / 8);
-        }
+        int b = dest_first_blocked(t, m, d32, row0, n, t->now);
+        if (b >= 0)
+            return b;
     }
     return -1;
 }
