@@ -62,36 +62,36 @@ void trace_issue(struct tracer *tr, const struct tile *t, unsigned th, uint64_t 
             (int)(space - dis), dis, cycle, PID_THREADS, th, dis);
 }
 
-/* A complete event [start, end) on track (pid, tid); `args` is a JSON object body or "". */
+/* A complete event [start, end) on track (pid, tid), with one integer argument `key` unless
+ * key is NULL. */
 static void interval(struct tracer *tr, const char *name, const char *cat, int pid, int tid,
-                     uint64_t start, uint64_t end, const char *args)
+                     uint64_t start, uint64_t end, const char *key, uint64_t value)
 {
     if (end <= start)
         return;
     sep(tr);
     fprintf(tr->f,
             "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64
-            ",\"pid\":%d,\"tid\":%d%s%s%s}",
-            name, cat, start, end - start, pid, tid, *args ? ",\"args\":{" : "", args, *args ? "}" : "");
+            ",\"pid\":%d,\"tid\":%d",
+            name, cat, start, end - start, pid, tid);
+    if (key)
+        fprintf(tr->f, ",\"args\":{\"%s\":%" PRIu64 "}", key, value);
+    fputc('}', tr->f);
 }
 
 void trace_held(struct tracer *tr, unsigned th, const char *reason, uint32_t detail, uint64_t start,
                 uint64_t end)
 {
-    char args[32];
-    snprintf(args, sizeof args, "\"detail\":%" PRIu32, detail);
-    interval(tr, reason, "held", PID_THREADS, (int)th, start, end, args);
+    interval(tr, reason, "held", PID_THREADS, (int)th, start, end, "detail", detail);
 }
 
 void trace_blocked(struct tracer *tr, int core, const char *why, uint64_t start, uint64_t end)
 {
-    interval(tr, why, "blocked", PID_CORES, core, start, end, "");
+    interval(tr, why, "blocked", PID_CORES, core, start, end, NULL, 0);
 }
 
 void trace_unit(struct tracer *tr, enum trace_unit_track track, const char *what, unsigned th,
                 uint64_t start, uint64_t end)
 {
-    char args[32];
-    snprintf(args, sizeof args, "\"thread\":%u", th);
-    interval(tr, what, "unit", PID_UNITS, (int)track, start, end, args);
+    interval(tr, what, "unit", PID_UNITS, (int)track, start, end, "thread", th);
 }
