@@ -25,8 +25,8 @@ TEST_ASAN_OBJ := $(TESTSRC:%.c=$(B)/asan/%.o)
 PKGS := gcc make libcriterion-dev libhwloc-dev libjemalloc-dev \
         gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
 
-.PHONY: all deps demo test test-plain test-asan bench kernels clean
-all: $(B)/tensim
+.PHONY: all deps demo test test-plain test-asan bench kernels clean FORCE
+all: $(B)/.deps $(B)/tensim
 
 deps: $(B)/.deps
 $(B)/.deps:
@@ -44,20 +44,30 @@ $(B)/.deps:
 	@mkdir -p $(B) && touch $@
 
 # ---- host side ------------------------------------------------------------------------------
-$(B)/obj/%.o: %.c | $(B)/sdk/tensix_ops.h
+GENERATED := $(B)/sdk/tensix_ops.h $(B)/sdk/version.h
+$(B)/obj/%.o: %.c | $(GENERATED)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(B)/sdk -c $< -o $@
 
-$(B)/asan/%.o: %.c | $(B)/sdk/tensix_ops.h
+$(B)/asan/%.o: %.c | $(GENERATED)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(ASAN) $(CPPFLAGS) -I$(B)/sdk -c $< -o $@
+
+# `tensim --version`: the release and the git commit it was built from; rewritten only when
+# that changes, so nothing rebuilds needlessly.
+VERSION := 0.1
+GIT_REV := $(shell git describe --always --dirty --abbrev=10 2>/dev/null || echo unknown)
+$(B)/sdk/version.h: FORCE
+	@mkdir -p $(@D)
+	@echo '#define TENSIM_VERSION "$(VERSION) (git $(GIT_REV))"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
 $(B)/libtensim.a: $(OBJ)
 	ar rcs $@ $^
 $(B)/libtensim-asan.a: $(ASAN_OBJ)
 	ar rcs $@ $^
 
-$(B)/tensim: $(B)/obj/core/main.o $(B)/libtensim.a
+$(B)/tensim: $(B)/obj/core/main.o $(B)/libtensim.a | $(B)/.deps
 	$(CC) $(CFLAGS) -o $@ $^ -ljemalloc
 $(B)/tensim-asan: $(B)/asan/core/main.o $(B)/libtensim-asan.a
 	$(CC) $(ASAN) -o $@ $^

@@ -1,33 +1,48 @@
-/* Categorised run errors (docs/user-guide.md lists the exit codes).
+/* Categorised run errors and the exit status of the tensim command (docs/user-guide.md "Exit
+ * status"; `tensim help exit-status` prints the same table from these rows).
  *
  * Nothing in tensim aborts the host process on bad input: the first error raised in a tile is
  * recorded in the tile's `struct sim_error` and every agent stops at the end of its current step.
- * Later errors are ignored, so the report always names the first cause. */
+ * Later errors are ignored, so the report always names the first cause.
+ *
+ * Exit codes 100 and up are tensim's own; a guest program's exit code is passed through only in
+ * 1..GUEST_EXIT_MAX, so the two can never be confused (sim_exit_status). */
 #ifndef TENSIM_CORE_ERROR_H
 #define TENSIM_CORE_ERROR_H
 
 #include <stdint.h>
 
-/* X(name, exit code, text used in the message) */
-#define TENSIM_ERROR_KINDS(X)                                  \
-    X(ERR_NONE, 0, "ok")                                       \
-    X(ERR_USAGE, 100, "usage")                                 \
-    X(ERR_BAD_FILE, 101, "bad program file")                   \
-    X(ERR_UNDEF_INSN, 102, "undefined instruction")            \
-    X(ERR_BAD_ACCESS, 103, "bad access")                       \
-    X(ERR_UNDEF_BEHAVIOUR, 104, "undefined behaviour")         \
-    X(ERR_UNIMPLEMENTED, 105, "unimplemented")                 \
-    X(ERR_DEADLOCK, 106, "deadlock")                           \
-    X(ERR_CYCLE_LIMIT, 107, "cycle limit")                     \
-    X(ERR_BREAKPOINT, 108, "breakpoint")                       \
-    X(ERR_HOST, 109, "host error")
+/* X(name, exit code, category text used in messages, what it means) */
+#define TENSIM_ERROR_KINDS(X)                                                                     \
+    X(ERR_NONE, 0, "ok", "the run ended and every core that exited returned 0")                  \
+    X(ERR_USAGE, 100, "usage", "bad command line")                                                \
+    X(ERR_BAD_FILE, 101, "bad program file",                                                      \
+      "a program or --load file is unreadable, truncated, malformed, for another machine, or "    \
+      "does not fit where it must go")                                                            \
+    X(ERR_UNDEF_INSN, 102, "undefined instruction",                                               \
+      "a word that is no RV32IM/Zicsr/Zba/Zbb/Zaamo or Tensix instruction, or an unknown CSR")   \
+    X(ERR_BAD_ACCESS, 103, "bad access",                                                          \
+      "a load, store or fetch outside every memory region the core can see")                     \
+    X(ERR_UNDEF_BEHAVIOUR, 104, "undefined behaviour",                                            \
+      "something the ISA documents as undefined")                                                 \
+    X(ERR_UNIMPLEMENTED, 105, "unimplemented", "hardware tensim does not model yet")              \
+    X(ERR_DEADLOCK, 106, "deadlock", "no core or unit can ever advance")                          \
+    X(ERR_CYCLE_LIMIT, 107, "cycle limit", "--max-cycles reached")                                \
+    X(ERR_BREAKPOINT, 108, "breakpoint", "a core executed ebreak")                                \
+    X(ERR_HOST, 109, "host error", "out of memory, or an output file could not be written")      \
+    X(ERR_INTERRUPTED, 110, "interrupted", "SIGINT (Ctrl-C) or SIGTERM ended the run")
 
 enum err_kind {
-#define X(name, code, text) name,
+#define X(name, code, text, desc) name,
     TENSIM_ERROR_KINDS(X)
 #undef X
     ERR_KIND_COUNT
 };
+
+/* Guest exit codes 1..GUEST_EXIT_MAX become tensim's exit status unchanged; any other non-zero
+ * guest code (negative, 99 and above, a multiple of 256) becomes GUEST_EXIT_OTHER. */
+#define GUEST_EXIT_MAX 98
+#define GUEST_EXIT_OTHER 99
 
 #define SIM_ERROR_TEXT_MAX 512
 #define SIM_ERROR_DETAIL_MAX 4096
@@ -43,6 +58,9 @@ struct sim_error {
 };
 
 const char *err_kind_text(enum err_kind k);
+const char *err_kind_description(enum err_kind k);
 int err_kind_exit_code(enum err_kind k);
+/* The exit status for a guest's exit code g != 0 (see GUEST_EXIT_MAX). */
+int guest_exit_status(int g);
 
 #endif

@@ -1,6 +1,8 @@
-/* The `tensim` command (docs/user-guide.md). */
+/* The `tensim` command: its commands, their option tables and the exit status
+ * (docs/user-guide.md "Running a kernel", "Exit status"). */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,220 +10,384 @@
 #include "../mem/elf.h"
 #include "../trace/stats.h"
 #include "../trace/trace.h"
+#include "cli.h"
+#include "hostio.h"
 #include "sim.h"
+#include "version.h"
 
-static const char usage[] =
-    "usage: tensim run [options] [--trisc0 F] [--trisc1 F] [--trisc2 F] [--brisc F] [F]\n"
-    "  F                    an ELF32 RISC-V program; a lone F runs on TRISC0\n"
-    "  --arch A             blackhole (default) or wormhole\n"
-    "  --max-cycles N       stop with a cycle-limit error after N cycles\n"
-    "  --stats FILE         write statistics as JSON (docs/stats-schema.md)\n"
-    "  --trace FILE         write a timeline (Chrome trace JSON, opens in Perfetto)\n"
-    "  --load FILE@ADDR     copy FILE's bytes into L1 at ADDR before the run\n"
-    "  --dump ADDR:LEN:FILE write LEN bytes of L1 from ADDR to FILE after the run\n"
-    "  -q                   no end-of-run report\n";
+/* The one mutable global: a signal handler can reach nothing else. It holds the signal that asked
+ * the run to stop; the tile reads it through tile->stop at cycle boundaries. */
+static volatile sig_atomic_t stop_signal;
 
-static int usage_error(const char *fmt, const char *arg)
+static void on_stop_signal(int sig)
 {
-    fprintf(stderr, "tensim: usage: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", usage);
-    return err_kind_exit_code(ERR_USAGE);
+    stop_signal = sig; /* SA_RESETHAND: a second Ctrl-C ends tensim at once */
 }
 
-static int parse_u64(const char *s, uint64_t *v)
+static void catch_stop_signals(void)
 {
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (errno || end == s || *end || *s == '-')
-        return -1;
-    *v = x;
-    return 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, 0);
+    sigaction(SIGTERM, &sa, 0);
 }
 
-#define MAX_XFER 16
+/* ---- tensim run ---- */
 
-struct xfer {
-    const char *file;
-    uint64_t addr, len;
+enum run_opt { O_TRISC0, O_TRISC1, O_TRISC2, O_BRISC, O_ARCH, O_MAX_CYCLES, O_LOAD, O_DUMP,
+               O_STATS, O_TRACE, O_QUIET, O_HELP };
+
+/* O_TRISC0..O_BRISC are in core order (enum core_id). */
+static const struct cli_opt run_opts[] = {
+    {O_TRISC0, "trisc0", 0, "FILE", "program for TRISC0 (the same as the FILE operand)"},
+    {O_TRISC1, "trisc1", 0, "FILE", "program for TRISC1"},
+    {O_TRISC2, "trisc2", 0, "FILE", "program for TRISC2"},
+    {O_BRISC, "brisc", 0, "FILE", "program for BRISC"},
+    {O_ARCH, "arch", 0, "ARCH", "blackhole (default, or bh) or wormhole (wh)"},
+    {O_MAX_CYCLES, "max-cycles", 0, "N", "stop with a cycle-limit error after N cycles"},
+    {O_LOAD, "load", 0, "FILE@ADDR", "copy FILE's bytes into L1 at ADDR before the run"},
+    {O_DUMP, "dump", 0, "ADDR:LEN:FILE",
+     "write LEN bytes of L1 from ADDR to FILE when the run ends\n(also after an error, a cycle "
+     "limit or Ctrl-C)"},
+    {O_STATS, "stats", 0, "FILE", "write statistics as JSON (docs/stats-schema.md)"},
+    {O_TRACE, "trace", 0, "FILE", "write a timeline as Chrome trace JSON (opens in Perfetto)"},
+    {O_QUIET, "quiet", 'q', 0, "no end-of-run report"},
+    {O_HELP, "help", 'h', 0, "show this help and exit"},
 };
 
-static int load_raw(struct tile *t, const struct xfer *x)
+static const struct cli_cmd run_cmd = {
+    "run", "[FILE]",
+    "Run RV32 programs (ELF) on the cores of one Tensix tile and report the cycles they took.",
+    "Numbers are decimal or 0x-prefixed hexadecimal. --load and --dump may be given up to 16\n"
+    "times each. Ctrl-C (or SIGTERM) ends the run at the next cycle boundary and still writes\n"
+    "the report, --stats, --trace and --dump; a second Ctrl-C ends tensim at once.\n"
+    "Exit status: 0 when every core that exited returned 0; 1..98 a core's own exit code; 99 a\n"
+    "core's exit code outside 1..98; 100 and up, tensim's own ('tensim help exit-status').\n",
+    run_opts, sizeof run_opts / sizeof run_opts[0],
+};
+
+struct run_args {
+    const struct arch *arch;
+    const char *prog[NUM_CORES];
+    const char *stats_file, *trace_file;
+    struct sim_xfer loads[SIM_MAX_XFER], dumps[SIM_MAX_XFER];
+    unsigned nloads, ndumps;
+    uint64_t max_cycles;
+    bool quiet;
+};
+
+/* FILE@ADDR (the last '@', so a file name may hold one) */
+static int parse_load(struct run_args *a, char *v)
 {
-    FILE *f = fopen(x->file, "rb");
-    if (!f) {
-        tile_error(t, ERR_BAD_FILE, -1, 0, "%s: cannot open: %s", x->file, strerror(errno));
-        return -1;
-    }
-    size_t room = x->addr < t->arch->l1_size ? t->arch->l1_size - x->addr : 0;
-    size_t n = fread(t->l1 + (room ? x->addr : 0), 1, room, f);
-    int extra = fgetc(f) != EOF;
-    fclose(f);
-    if (!room || extra) {
-        tile_error(t, ERR_BAD_FILE, -1, 0, "%s: does not fit in L1 at 0x%" PRIx64 " (%zu bytes of room)",
-                   x->file, x->addr, room);
-        return -1;
-    }
-    if (n)
-        tile_code_written(t, (uint32_t)x->addr, (uint32_t)n);
+    char *at = strrchr(v, '@');
+    unsigned long long addr;
+    if (!at || at == v || cli_parse_u64(at + 1, &addr))
+        return cli_usage_error(&run_cmd, "--load wants FILE@ADDR, not '%s'", v);
+    if (a->nloads == SIM_MAX_XFER)
+        return cli_usage_error(&run_cmd, "at most %d --load options", SIM_MAX_XFER);
+    *at = 0; /* argv strings are ours to split in place */
+    a->loads[a->nloads++] = (struct sim_xfer){.file = v, .addr = addr};
     return 0;
 }
 
-static int dump_raw(const struct tile *t, const struct xfer *x)
+/* ADDR:LEN:FILE (the first two ':', so a file name may hold more) */
+static int parse_dump(struct run_args *a, char *v)
 {
-    FILE *f = fopen(x->file, "wb");
-    if (!f || fwrite(t->l1 + x->addr, 1, x->len, f) != x->len) {
-        fprintf(stderr, "tensim: host error: cannot write %s: %s\n", x->file, strerror(errno));
-        if (f)
-            fclose(f);
-        return -1;
+    char *c1 = strchr(v, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : 0;
+    unsigned long long addr, len;
+    if (!c2 || !c2[1])
+        return cli_usage_error(&run_cmd, "--dump wants ADDR:LEN:FILE, not '%s'", v);
+    *c1 = *c2 = 0;
+    if (cli_parse_u64(v, &addr) || cli_parse_u64(c1 + 1, &len)) {
+        *c1 = *c2 = ':';
+        return cli_usage_error(&run_cmd, "--dump wants ADDR:LEN:FILE with numbers, not '%s'", v);
     }
-    return fclose(f) ? -1 : 0;
+    if (a->ndumps == SIM_MAX_XFER)
+        return cli_usage_error(&run_cmd, "at most %d --dump options", SIM_MAX_XFER);
+    a->dumps[a->ndumps++] = (struct sim_xfer){.file = c2 + 1, .addr = addr, .len = len};
+    return 0;
+}
+
+/* Returns 0 to run, -1 after --help, or a usage exit code. */
+static int parse_run(int argc, char **argv, struct run_args *a)
+{
+    struct cli_parser p;
+    cli_begin(&p, &run_cmd, argc, argv);
+    *a = (struct run_args){.arch = arch_get(ARCH_BLACKHOLE)};
+    int r = 0;
+    for (;;) {
+        char *v;
+        int id = cli_next(&p, &v);
+        if (id == CLI_END)
+            break;
+        switch (id) {
+        case CLI_ERROR: return err_kind_exit_code(ERR_USAGE);
+        case O_TRISC0: case O_TRISC1: case O_TRISC2: case O_BRISC:
+            if (a->prog[id - O_TRISC0])
+                return cli_usage_error(&run_cmd, "two programs for %s", core_name(id - O_TRISC0));
+            a->prog[id - O_TRISC0] = v;
+            break;
+        case O_ARCH:
+            if (!(a->arch = arch_by_name(v)))
+                return cli_usage_error(&run_cmd, "unknown architecture '%s' (blackhole or wormhole)", v);
+            break;
+        case O_MAX_CYCLES: {
+            unsigned long long n;
+            if (cli_parse_u64(v, &n) || !n)
+                return cli_usage_error(&run_cmd, "--max-cycles needs a positive number, not '%s'", v);
+            a->max_cycles = n;
+            break;
+        }
+        case O_LOAD: r = parse_load(a, v); break;
+        case O_DUMP: r = parse_dump(a, v); break;
+        case O_STATS: a->stats_file = v; break;
+        case O_TRACE: a->trace_file = v; break;
+        case O_QUIET: a->quiet = true; break;
+        case O_HELP: cli_help(&run_cmd, stdout); return -1;
+        }
+        if (r)
+            return r;
+    }
+    for (int i = p.next; i < argc; i++) {
+        if (a->prog[CORE_TRISC0])
+            return cli_usage_error(&run_cmd, "more than one program for TRISC0: '%s' (name the "
+                                   "others' cores: --trisc1=FILE ...)", argv[i]);
+        a->prog[CORE_TRISC0] = argv[i];
+    }
+    int any = 0;
+    for (int k = 0; k < NUM_CORES; k++)
+        any |= a->prog[k] != 0;
+    if (!any)
+        return cli_usage_error(&run_cmd, "no program given");
+    for (unsigned i = 0; i < a->ndumps; i++) /* checked here: --arch may come after --dump */
+        if (a->dumps[i].addr > a->arch->l1_size || a->dumps[i].len > a->arch->l1_size - a->dumps[i].addr)
+            return cli_usage_error(&run_cmd, "--dump range 0x%" PRIx64 "+0x%" PRIx64 " of %s is "
+                                   "outside L1 (0x0-0x%x)", a->dumps[i].addr, a->dumps[i].len,
+                                   a->dumps[i].file, a->arch->l1_size - 1);
+    /* Two outputs into one file would leave only one of them. */
+    const char *outs[2 + SIM_MAX_XFER] = {a->stats_file, a->trace_file};
+    unsigned nouts = 2;
+    for (unsigned i = 0; i < a->ndumps; i++)
+        outs[nouts++] = a->dumps[i].file;
+    for (unsigned i = 0; i < nouts; i++)
+        for (unsigned j = i + 1; j < nouts; j++)
+            if (outs[i] && outs[j] && !strcmp(outs[i], outs[j]))
+                return cli_usage_error(&run_cmd, "two outputs go to %s", outs[i]);
+    return 0;
+}
+
+static void load_raw(struct tile *t, const struct sim_xfer *x)
+{
+    char why[200];
+    size_t n, room = x->addr < t->arch->l1_size ? t->arch->l1_size - x->addr : 0;
+    uint8_t *buf = host_read_file(x->file, room, &n, why, sizeof why);
+    if (!buf && !strncmp(why, "larger", 6))
+        snprintf(why, sizeof why, "does not fit in L1 at 0x%" PRIx64 " (%zu bytes of room)", x->addr, room);
+    if (!buf) {
+        tile_error(t, ERR_BAD_FILE, -1, 0, "--load %s: %s", x->file, why);
+        return;
+    }
+    if (n) {
+        memcpy(t->l1 + x->addr, buf, n);
+        tile_code_written(t, (uint32_t)x->addr, (uint32_t)n);
+    }
+    free(buf);
+}
+
+/* The run's outputs, opened before it starts and closed after it ends. */
+struct run_outputs {
+    struct host_out stats, trace, dump[SIM_MAX_XFER];
+};
+
+static int open_outputs(const struct run_args *a, struct run_outputs *o)
+{
+    memset(o, 0, sizeof *o);
+    struct host_out *fail = 0;
+    if (a->stats_file && host_out_open(&o->stats, a->stats_file))
+        fail = &o->stats;
+    if (!fail && a->trace_file && host_out_open(&o->trace, a->trace_file))
+        fail = &o->trace;
+    for (unsigned i = 0; i < a->ndumps && !fail; i++)
+        if (host_out_open(&o->dump[i], a->dumps[i].file))
+            fail = &o->dump[i];
+    if (!fail)
+        return 0;
+    fprintf(stderr, "tensim: %s: cannot write %s: %s\n", err_kind_text(ERR_HOST), fail->path,
+            strerror(fail->err));
+    host_out_close(&o->stats);
+    host_out_close(&o->trace);
+    for (unsigned i = 0; i < a->ndumps; i++)
+        host_out_close(&o->dump[i]);
+    return -1;
+}
+
+static void close_output(struct sim_outcome *oc, struct host_out *o)
+{
+    if (o->path && host_out_close(o))
+        sim_host_error(oc, "cannot write %s: %s", o->path, strerror(o->err));
 }
 
 static int cmd_run(int argc, char **argv)
 {
-    const struct arch *arch = arch_get(ARCH_BLACKHOLE);
-    const char *prog[NUM_CORES] = {0};
-    const char *stats_file = 0, *trace_file = 0;
-    struct xfer loads[MAX_XFER], dumps[MAX_XFER];
-    unsigned nloads = 0, ndumps = 0;
-    uint64_t max_cycles = 0;
-    int quiet = 0;
-    static const char *const core_opts[NUM_CORES] = {"--trisc0", "--trisc1", "--trisc2", "--brisc"};
+    catch_stop_signals();
+    struct run_args a;
+    int r = parse_run(argc, argv, &a);
+    if (r)
+        return r < 0 ? 0 : r;
+    struct run_outputs out;
+    if (open_outputs(&a, &out))
+        return err_kind_exit_code(ERR_HOST);
 
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int core = -1;
-        for (int k = 0; k < NUM_CORES; k++)
-            if (!strcmp(a, core_opts[k]))
-                core = k;
-        if (!strcmp(a, "-q")) {
-            quiet = 1;
-            continue;
-        }
-        if (a[0] != '-') {
-            if (prog[CORE_TRISC0])
-                return usage_error("more than one program for TRISC0: %s", a);
-            prog[CORE_TRISC0] = a;
-            continue;
-        }
-        if (i + 1 >= argc)
-            return usage_error("%s needs a value", a);
-        char *v = argv[++i]; /* argv strings are ours to split in place */
-        if (core >= 0) {
-            if (prog[core])
-                return usage_error("two programs for %s", a);
-            prog[core] = v;
-        } else if (!strcmp(a, "--arch")) {
-            if (!(arch = arch_by_name(v)))
-                return usage_error("unknown architecture %s (blackhole or wormhole)", v);
-        } else if (!strcmp(a, "--max-cycles")) {
-            if (parse_u64(v, &max_cycles) || !max_cycles)
-                return usage_error("--max-cycles needs a positive number, not %s", v);
-        } else if (!strcmp(a, "--stats")) {
-            stats_file = v;
-        } else if (!strcmp(a, "--trace")) {
-            trace_file = v;
-        } else if (!strcmp(a, "--load")) {
-            char *at = strrchr(v, '@');
-            if (!at || at == v || nloads == MAX_XFER || parse_u64(at + 1, &loads[nloads].addr))
-                return usage_error("--load wants FILE@ADDR, got %s", v);
-            *at = 0;
-            loads[nloads++].file = v;
-        } else if (!strcmp(a, "--dump")) {
-            char *c1 = strchr(v, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : 0;
-            if (!c2 || ndumps == MAX_XFER)
-                return usage_error("--dump wants ADDR:LEN:FILE, got %s", v);
-            *c1 = *c2 = 0;
-            struct xfer *x = &dumps[ndumps];
-            if (parse_u64(v, &x->addr) || parse_u64(c1 + 1, &x->len) || !c2[1])
-                return usage_error("--dump wants ADDR:LEN:FILE, got %s", v);
-            x->file = c2 + 1;
-            ndumps++;
-        } else {
-            return usage_error("unknown option %s", a);
-        }
-    }
-    for (unsigned i = 0; i < ndumps; i++) /* checked here: --arch may come after --dump */
-        if (dumps[i].addr > arch->l1_size || dumps[i].len > arch->l1_size - dumps[i].addr)
-            return usage_error("--dump range of %s is outside L1", dumps[i].file);
-    int any = 0;
-    for (int k = 0; k < NUM_CORES; k++)
-        any |= prog[k] != 0;
-    if (!any)
-        return usage_error("%s", "no program given");
-
-    struct sim sim = {.tile = tile_create(arch), .max_cycles = max_cycles};
+    struct sim sim = {.tile = tile_create(a.arch), .max_cycles = a.max_cycles};
     struct tile *t = sim.tile;
     if (!t) {
-        fprintf(stderr, "tensim: host error: out of memory\n");
+        fprintf(stderr, "tensim: %s: out of memory\n", err_kind_text(ERR_HOST));
         return err_kind_exit_code(ERR_HOST);
     }
     t->out = stdout;
     t->errout = stderr;
-    for (unsigned i = 0; i < nloads && t->err.kind == ERR_NONE; i++)
-        load_raw(t, &loads[i]);
+    t->stop = &stop_signal;
+    for (unsigned i = 0; i < a.nloads && t->err.kind == ERR_NONE; i++)
+        load_raw(t, &a.loads[i]);
     for (int k = 0; k < NUM_CORES && t->err.kind == ERR_NONE; k++)
-        if (prog[k])
-            elf_load_file(t, k, prog[k]);
+        if (a.prog[k])
+            elf_load_file(t, k, a.prog[k]);
+    bool ran = t->err.kind == ERR_NONE;
     struct tracer tracer;
-    FILE *trace_out = 0;
-    if (trace_file && t->err.kind == ERR_NONE) {
-        if (!(trace_out = fopen(trace_file, "w"))) {
-            fprintf(stderr, "tensim: host error: cannot write %s: %s\n", trace_file, strerror(errno));
-            tile_destroy(t);
-            return err_kind_exit_code(ERR_HOST);
-        }
-        trace_begin(&tracer, trace_out, t);
+    if (out.trace.f) {
+        trace_begin(&tracer, out.trace.f, t);
         t->tracer = &tracer;
     }
-    if (t->err.kind == ERR_NONE)
+    if (ran)
         tile_run(t, sim.max_cycles);
-    fflush(stdout);
-    if (trace_out) {
+    errno = 0;
+    int out_errno = t->out_errno; /* the cores' output */
+    if (fflush(stdout) && !out_errno)
+        out_errno = errno ? errno : EIO;
+    if (out.trace.f) {
         trace_end(&tracer);
-        fclose(trace_out);
         t->tracer = 0;
     }
 
-    int status = 0;
-    if (t->err.kind != ERR_NONE) {
+    /* The run's own status first; host-side failures after it only count when it succeeded. */
+    struct sim_outcome oc;
+    sim_outcome_init(&oc, t);
+    if (t->err.kind != ERR_NONE)
         sim_print_error(&t->err, stderr);
-        status = err_kind_exit_code(t->err.kind);
-    } else {
-        /* A guest exit code the host cannot represent (a multiple of 256) still fails. */
-        for (int k = 0; k < NUM_CORES && !status; k++)
-            if (t->core[k].state == CORE_HALTED && t->core[k].exit_code)
-                status = (t->core[k].exit_code & 0xFF) ? (t->core[k].exit_code & 0xFF) : 1;
-        for (unsigned i = 0; i < ndumps; i++)
-            if (dump_raw(t, &dumps[i]))
-                status = err_kind_exit_code(ERR_HOST);
-    }
-    if (!quiet && t->err.kind != ERR_BAD_FILE)
+    sim_print_guest_exits(t, stderr);
+    if (out_errno)
+        sim_host_error(&oc, "cannot write the cores' output to standard output: %s", strerror(out_errno));
+    if (!a.quiet && ran)
         stats_report(t, stderr);
-    if (stats_file) {
-        FILE *f = fopen(stats_file, "w");
-        if (!f) {
-            fprintf(stderr, "tensim: host error: cannot write %s: %s\n", stats_file, strerror(errno));
-            status = err_kind_exit_code(ERR_HOST);
-        } else {
-            stats_json(t, f);
-            fclose(f);
-        }
+    close_output(&oc, &out.trace);
+    for (unsigned i = 0; i < a.ndumps; i++) {
+        struct sim_xfer *x = &a.dumps[i];
+        if (fwrite(t->l1 + x->addr, 1, x->len, out.dump[i].f) != x->len && !out.dump[i].err)
+            out.dump[i].err = errno ? errno : EIO;
+        close_output(&oc, &out.dump[i]);
+        x->written = !out.dump[i].err;
     }
+    if (a.ndumps && t->err.kind != ERR_NONE)
+        fprintf(stderr, "tensim: note: the --dump files hold L1 as it was when the run %s at "
+                "cycle %" PRIu64 "\n", ran ? "stopped" : "failed to start", t->cycles);
+    oc.dumps = a.dumps;
+    oc.ndumps = a.ndumps;
+    if (out.stats.f)
+        stats_json(t, &oc, out.stats.f);
+    close_output(&oc, &out.stats);
     tile_destroy(t);
-    return status;
+    return oc.exit_status;
+}
+
+/* ---- tensim help, tensim version ---- */
+
+static const char top_usage[] =
+    "Usage: tensim COMMAND [OPTION]... [FILE]\n"
+    "A cycle-approximate simulator of Tenstorrent Tensix tiles (Blackhole, Wormhole B0).\n"
+    "\n"
+    "Commands:\n"
+    "  run [OPTION]... [FILE]   run programs on one tile and report the cycles they took\n"
+    "  help [COMMAND|TOPIC]     show the help of a command, or of a topic: exit-status\n"
+    "  version                  show the version\n"
+    "\n"
+    "Options:\n"
+    "  -h, --help               show this help and exit\n"
+    "      --version            show the version and exit\n"
+    "\n"
+    "'tensim run --help' lists the options of a run; docs/user-guide.md has the whole story.\n";
+
+static int print_version(void)
+{
+    printf("tensim %s\n", TENSIM_VERSION);
+    return 0;
+}
+
+static int print_exit_status(void)
+{
+    printf("Exit status of tensim run:\n");
+    printf("  %-7s %s\n", "0", err_kind_description(ERR_NONE));
+    printf("  %-7s a core exited with this code (the first in TRISC0, TRISC1, TRISC2, BRISC order)\n",
+           "1-98");
+    printf("  %-7s a core exited with a code outside 1..98 (the report gives it)\n", "99");
+    for (int k = ERR_NONE + 1; k < ERR_KIND_COUNT; k++)
+        printf("  %-7d %s: %s\n", err_kind_exit_code((enum err_kind)k), err_kind_text((enum err_kind)k),
+               err_kind_description((enum err_kind)k));
+    printf("When tensim stops the run itself (100-110) that code wins over the cores' exit codes.\n"
+           "A failure to write an output after the run (109) is reported, and becomes the exit\n"
+           "status only when the run itself succeeded.\n");
+    return 0;
+}
+
+static const char *const commands[] = {"run", "help", "version"};
+static const char *const topics[] = {"run", "help", "version", "exit-status"};
+
+static int unknown_word(const char *what, const char *word, const char *const *list, unsigned n)
+{
+    const char *near = cli_nearest(word, list, n);
+    if (near)
+        return cli_usage_error(0, "unknown %s '%s' (did you mean '%s'?)", what, word, near);
+    if (strchr(word, '.') || strchr(word, '/'))
+        return cli_usage_error(0, "unknown %s '%s' (to run a program: tensim run %s)", what, word, word);
+    return cli_usage_error(0, "unknown %s '%s'", what, word);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    if (argc < 1) {
+        fputs(top_usage, stdout);
+        return 0;
+    }
+    if (argc > 1)
+        return cli_usage_error(0, "help takes one command or topic");
+    if (!strcmp(argv[0], "run"))
+        cli_help(&run_cmd, stdout);
+    else if (!strcmp(argv[0], "exit-status"))
+        return print_exit_status();
+    else if (!strcmp(argv[0], "help") || !strcmp(argv[0], "version"))
+        fputs(top_usage, stdout);
+    else
+        return unknown_word("help topic", argv[0], topics, sizeof topics / sizeof topics[0]);
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && !strcmp(argv[1], "run"))
-        return cmd_run(argc - 2, argv + 2);
-    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        fputs(usage, stdout);
-        return 0;
+    if (argc < 2)
+        return cli_usage_error(0, "no command (try 'tensim run FILE')");
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "run"))
+        return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+        return cmd_help(argc - 2, argv + 2);
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+        if (argc > 2)
+            return cli_usage_error(0, "%s takes no arguments", cmd);
+        return print_version();
     }
-    return usage_error("%s", argc < 2 ? "no command" : "unknown command (try 'tensim run')");
+    if (cmd[0] == '-')
+        return cli_usage_error(0, "%s before the command (try 'tensim run %s ...')", cmd, cmd);
+    return unknown_word("command", cmd, commands, sizeof commands / sizeof commands[0]);
 }

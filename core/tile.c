@@ -1,5 +1,6 @@
 #include "tile.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ void tile_destroy(struct tile *t)
         return;
     free(t->l1);
     free(t->predecode);
+    free(t->loaded);
     free(t);
 }
 
@@ -54,6 +56,7 @@ void tile_reset(struct tile *t)
     memset(&t->src, 0, sizeof t->src); /* unpackers own every bank, all bank indices 0 */
     memset(t->adc, 0, sizeof t->adc);
     memset(&t->err, 0, sizeof t->err);
+    t->out_errno = 0;
     t->now = 0;
     t->cycles = 0;
     t->wall_clock_latch = 0;
@@ -196,6 +199,7 @@ void tile_unblock_pushers(struct tile *t, unsigned th)
 
 /* Agents in the order they act within a cycle: the coprocessor (index 0), then the cores. */
 #define COPROC_AGENT 0
+#define RUN_SLICE (1u << 20) /* cycles an agent runs before the scheduler looks at t->stop */
 #define NUM_AGENTS (1 + NUM_CORES)
 
 static uint64_t agent_wake(const struct tile *t, int a)
@@ -216,9 +220,27 @@ static void run_coproc(struct tile *t)
     }
 }
 
+/* A stop request ends the run at the cycle every running core has reached: cores run ahead of
+ * the others only up to the next agent's wake (or a slice), so this is at most a slice away, and
+ * stopping there leaves every agent at the same cycle boundary, as the cycle limit does. */
+static uint64_t stop_cycle(const struct tile *t, uint64_t w0)
+{
+    uint64_t x = w0;
+    for (int i = 0; i < NUM_CORES; i++)
+        if (t->core[i].state == CORE_RUNNING && t->core[i].wake > x)
+            x = t->core[i].wake;
+    return x;
+}
+
+static const char *signal_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
 enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
 {
     uint64_t end = max_cycles ? max_cycles : CYCLE_NEVER;
+    bool stopping = false;
     while (t->err.kind == ERR_NONE) {
         /* Pick the agent with the smallest (wake, index); it runs until it would pass the next
          * agent in that order. With one busy agent this is a tight loop inside it. */
@@ -235,10 +257,20 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
         }
         if (first < 0)
             break;
+        if (t->stop && *t->stop && !stopping) {
+            stopping = true;
+            uint64_t x = stop_cycle(t, w0);
+            if (x < end)
+                end = x;
+        }
         if (w0 >= end) {
             t->now = t->cycles = end;
-            tile_error(t, ERR_CYCLE_LIMIT, -1, 0, "no end after %llu cycles (--max-cycles)",
-                       (unsigned long long)end);
+            if (stopping)
+                tile_error(t, ERR_INTERRUPTED, -1, 0, "%s received; the run stopped at cycle %llu",
+                           signal_name(*t->stop), (unsigned long long)end);
+            else
+                tile_error(t, ERR_CYCLE_LIMIT, -1, 0, "no end after %llu cycles (--max-cycles)",
+                           (unsigned long long)end);
             for (int i = 0; i < NUM_CORES; i++)
                 describe_core(t, &t->core[i]);
             coproc_describe(t);
@@ -250,6 +282,8 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
         t->limit = w1 == CYCLE_NEVER ? CYCLE_NEVER : w1 + (first < second ? 1 : 0);
         if (t->limit > end)
             t->limit = end;
+        if (t->limit - w0 > RUN_SLICE) /* come back now and then to look at t->stop */
+            t->limit = w0 + RUN_SLICE;
         t->running_agent = first;
         if (first == COPROC_AGENT)
             run_coproc(t);

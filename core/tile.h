@@ -7,6 +7,7 @@
 #ifndef TENSIM_CORE_TILE_H
 #define TENSIM_CORE_TILE_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -71,10 +72,15 @@ struct tile {
     void *on_issue_ctx;
 
     struct sim_error err;
+    /* Set asynchronously (to the signal number, by a signal handler) to end the run at the next
+     * cycle boundary as ERR_INTERRUPTED; NULL when nothing can ask. */
+    const volatile sig_atomic_t *stop;
     FILE *out, *errout; /* where guest writes (ecall 64) go */
+    int out_errno;      /* errno of the first guest write to them that failed, else 0 */
     uint64_t cycles;    /* total cycles of the finished run */
-    /* L1 ranges taken by loaded programs, to reject programs of different cores that overlap */
-    struct loaded_range { uint32_t lo, hi; int core; } loaded[32];
+    /* L1 ranges taken by loaded programs, sorted and disjoint, so that no two programs (or two
+     * segments of one) share a byte (mem/elf.c); grown by the loader, never during a run. */
+    struct loaded_range { uint32_t lo, hi; int core; } *loaded;
     unsigned nloaded;
     uint32_t wall_clock_latch; /* WALL_CLOCK_H: high half latched by the last WALL_CLOCK_L access */
 };

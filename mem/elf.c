@@ -1,138 +1,242 @@
 #include "elf.h"
 
-#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/hostio.h"
 #include "../core/tile.h"
 
-/* ELF32 constants (System V gABI; RISC-V psABI for EM_RISCV and EF_RISCV_RVC). */
+/* ELF constants (System V gABI; RISC-V psABI for EM_RISCV and EF_RISCV_RVC). */
 enum {
     EHDR_SIZE = 52, PHDR_SIZE = 32,
-    ELFCLASS32 = 1, ELFDATA2LSB = 1, ET_EXEC = 2, EM_RISCV = 243, PT_LOAD = 1,
+    ELFCLASS32 = 1, ELFCLASS64 = 2, ELFDATA2LSB = 1, ELFDATA2MSB = 2,
+    ET_REL = 1, ET_EXEC = 2, ET_DYN = 3, ET_CORE = 4, EM_RISCV = 243, PT_LOAD = 1,
     EF_RISCV_RVC = 1,
 };
+
+#define BUILD_HINT "build with riscv64-unknown-elf-gcc -march=rv32im_zicsr_zba_zbb -mabi=ilp32"
 
 static uint32_t u32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 static uint16_t u16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
-static int bad(struct tile *t, int core, const char *name, const char *fmt, uint32_t a, uint32_t b,
-               uint32_t c)
+static int bad(struct tile *t, int core, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int bad(struct tile *t, int core, const char *name, const char *fmt, ...)
 {
-    char why[256];
-    snprintf(why, sizeof why, fmt, a, b, c);
+    char why[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
     tile_error(t, ERR_BAD_FILE, core, 0, "%s: %s", name, why);
     return -1;
+}
+
+/* e_machine values a user is likely to hand tensim by mistake (gABI machine table). */
+static const char *machine_name(unsigned m)
+{
+    switch (m) {
+    case 0: return "no machine";
+    case 2: return "SPARC";
+    case 3: return "x86 (i386)";
+    case 8: return "MIPS";
+    case 20: return "PowerPC";
+    case 21: return "PowerPC64";
+    case 22: return "S/390";
+    case 40: return "Arm";
+    case 43: return "SPARC V9";
+    case 50: return "IA-64";
+    case 62: return "x86-64";
+    case 183: return "AArch64";
+    case 243: return "RISC-V";
+    case 258: return "LoongArch";
+    default: return 0;
+    }
+}
+
+/* Everything before the program headers: what the file is, and why it cannot run here. */
+static int check_header(struct tile *t, int core, const char *name, const uint8_t *buf, size_t len)
+{
+    if (len < 16 || memcmp(buf, "\177ELF", 4))
+        return len < 4 || memcmp(buf, "\177ELF", 4) ? bad(t, core, name, "not an ELF file")
+                                                    : bad(t, core, name, "truncated: %zu bytes, an ELF header needs 52", len);
+    unsigned cls = buf[4], data = buf[5];
+    if ((cls != ELFCLASS32 && cls != ELFCLASS64) || (data != ELFDATA2LSB && data != ELFDATA2MSB))
+        return bad(t, core, name, "corrupt ELF identification (class %u, data encoding %u)", cls, data);
+    if (len < 20)
+        return bad(t, core, name, "truncated: %zu bytes, an ELF header needs 52", len);
+    unsigned machine = data == ELFDATA2LSB ? u16(buf + 18) : (unsigned)(buf[18] << 8 | buf[19]);
+    const char *mname = machine_name(machine);
+    char mbuf[40];
+    if (!mname) {
+        snprintf(mbuf, sizeof mbuf, "machine %u", machine);
+        mname = mbuf;
+    }
+    const char *bits = cls == ELFCLASS32 ? "32-bit" : "64-bit";
+    const char *endian = data == ELFDATA2LSB ? "little-endian" : "big-endian";
+    if (machine == EM_RISCV && cls == ELFCLASS64)
+        return bad(t, core, name, "a 64-bit RISC-V (RV64) program; the cores are RV32: " BUILD_HINT);
+    if (machine != EM_RISCV || data != ELFDATA2LSB || cls != ELFCLASS32)
+        return bad(t, core, name,
+                   "an ELF for %s (%s, %s); tensim runs 32-bit little-endian RISC-V (RV32) "
+                   "programs: " BUILD_HINT,
+                   mname, bits, endian);
+    if (len < EHDR_SIZE)
+        return bad(t, core, name, "truncated: %zu bytes, an ELF header needs 52", len);
+    switch (u16(buf + 16)) {
+    case ET_EXEC: break;
+    case ET_REL:
+        return bad(t, core, name, "a relocatable object (.o), not an executable: link it with "
+                                  "one of the SDK's linker scripts (docs/user-guide.md)");
+    case ET_DYN:
+        return bad(t, core, name, "a shared object or position-independent executable; link a "
+                                  "static executable with one of the SDK's linker scripts");
+    case ET_CORE: return bad(t, core, name, "a core dump, not a program");
+    default: return bad(t, core, name, "ELF type %u: expected an executable (2)", u16(buf + 16));
+    }
+    if (u32(buf + 36) & EF_RISCV_RVC)
+        return bad(t, core, name,
+                   "built with compressed instructions (EF_RISCV_RVC); the cores have no C "
+                   "extension: use -march=rv32im_zicsr_zba_zbb");
+    return 0;
+}
+
+/* A loadable segment with bytes in memory. */
+struct seg {
+    uint32_t lo, hi, off, filesz;
+    unsigned index;
+};
+
+static int seg_by_lo(const void *a, const void *b)
+{
+    const struct seg *x = a, *y = b; /* ties by index, so messages never depend on qsort */
+    return x->lo != y->lo ? (x->lo < y->lo ? -1 : 1) : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+static int range_by_lo(const void *a, const void *b)
+{
+    const struct loaded_range *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The range of t->loaded (sorted, disjoint) that overlaps [lo, hi], or NULL. */
+static const struct loaded_range *loaded_overlap(const struct tile *t, uint32_t lo, uint32_t hi)
+{
+    unsigned a = 0, b = t->nloaded; /* first range with hi >= lo */
+    while (a < b) {
+        unsigned m = a + (b - a) / 2;
+        if (t->loaded[m].hi < lo)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a < t->nloaded && t->loaded[a].lo <= hi ? &t->loaded[a] : 0;
+}
+
+/* Check every segment (memory, file bounds, overlaps with each other and with the programs of
+ * other cores) into segs[0..*n), sorted by address. No two segments may share a byte, so the
+ * copy that follows touches each byte of memory at most once, whatever the file claims. */
+static int check_segments(struct tile *t, int core, const char *name, const uint8_t *buf,
+                          size_t len, struct seg *segs, unsigned *n)
+{
+    const struct arch *arch = t->arch;
+    uint32_t phoff = u32(buf + 28), phentsize = u16(buf + 42), phnum = u16(buf + 44);
+    uint32_t local_size = arch->local_ram_size[core];
+    if (phnum && phentsize != PHDR_SIZE)
+        return bad(t, core, name, "program header entry size %u (expected 32)", phentsize);
+    if (phoff > len || (uint64_t)phnum * PHDR_SIZE > len - phoff)
+        return bad(t, core, name, "truncated: program header table (%u entries at offset %u) is outside the file", phnum, phoff);
+    *n = 0;
+    for (uint32_t i = 0; i < phnum; i++) {
+        const uint8_t *ph = buf + phoff + i * PHDR_SIZE;
+        uint32_t off = u32(ph + 4), vaddr = u32(ph + 8), filesz = u32(ph + 16), memsz = u32(ph + 20);
+        if (u32(ph) != PT_LOAD || !memsz)
+            continue;
+        if (filesz > memsz)
+            return bad(t, core, name, "segment %u: file size %u exceeds memory size %u", i, filesz, memsz);
+        if (off > len || filesz > len - off)
+            return bad(t, core, name, "truncated: segment %u needs bytes %u..%llu of the file", i, off,
+                       (unsigned long long)off + filesz);
+        bool in_l1 = vaddr < arch->l1_size && memsz <= arch->l1_size - vaddr;
+        bool in_local = vaddr - MEM_LOCAL_BASE < local_size && memsz <= local_size - (vaddr - MEM_LOCAL_BASE);
+        if (!in_l1 && !in_local)
+            return bad(t, core, name,
+                       "segment %u (0x%08x-0x%08llx) is outside L1 (0x0-0x%x) and the %s local "
+                       "data RAM (0x%08x-0x%08x)",
+                       i, vaddr, (unsigned long long)vaddr + memsz - 1, arch->l1_size - 1,
+                       core_name(core), MEM_LOCAL_BASE, MEM_LOCAL_BASE + local_size - 1);
+        segs[(*n)++] = (struct seg){vaddr, vaddr + memsz - 1, off, filesz, i};
+    }
+    if (!*n)
+        return bad(t, core, name, "no loadable segment");
+    qsort(segs, *n, sizeof *segs, seg_by_lo);
+    for (unsigned k = 1; k < *n; k++)
+        if (segs[k].lo <= segs[k - 1].hi) /* disjoint so far, so k - 1 holds the highest end */
+            return bad(t, core, name, "segments %u (0x%08x-0x%08x) and %u (0x%08x-0x%08x) overlap",
+                       segs[k - 1].index, segs[k - 1].lo, segs[k - 1].hi, segs[k].index,
+                       segs[k].lo, segs[k].hi);
+    for (unsigned k = 0; k < *n; k++) {
+        const struct loaded_range *o = segs[k].lo < arch->l1_size ? loaded_overlap(t, segs[k].lo, segs[k].hi) : 0;
+        if (o)
+            return bad(t, core, name, "segment %u (0x%08x-0x%08x) overlaps the program of %s (0x%08x-0x%08x)",
+                       segs[k].index, segs[k].lo, segs[k].hi, core_name(o->core), o->lo, o->hi);
+    }
+    return 0;
 }
 
 int elf_load_buffer(struct tile *t, int core, const char *name, const uint8_t *buf, size_t len)
 {
     const struct arch *arch = t->arch;
-    if (len < EHDR_SIZE)
-        return bad(t, core, name, "truncated: %u bytes, an ELF header needs 52", (uint32_t)len, 0, 0);
-    if (memcmp(buf, "\177ELF", 4))
-        return bad(t, core, name, "not an ELF file", 0, 0, 0);
-    if (buf[4] != ELFCLASS32)
-        return bad(t, core, name, "ELF class %u: the cores need 32-bit ELF (class 1)", buf[4], 0, 0);
-    if (buf[5] != ELFDATA2LSB)
-        return bad(t, core, name, "ELF data encoding %u: the cores are little-endian (1)", buf[5], 0, 0);
-    if (u16(buf + 16) != ET_EXEC)
-        return bad(t, core, name, "ELF type %u: expected an executable (2)", u16(buf + 16), 0, 0);
-    if (u16(buf + 18) != EM_RISCV)
-        return bad(t, core, name, "wrong machine %u: expected RISC-V (243)", u16(buf + 18), 0, 0);
-    if (u32(buf + 36) & EF_RISCV_RVC)
-        return bad(t, core, name,
-                   "built with compressed instructions (EF_RISCV_RVC); the cores have no C "
-                   "extension: use -march=rv32im_zicsr_zba_zbb",
-                   0, 0, 0);
-    uint32_t entry = u32(buf + 24), phoff = u32(buf + 28);
-    uint32_t phentsize = u16(buf + 42), phnum = u16(buf + 44);
-    if (phnum && phentsize != PHDR_SIZE)
-        return bad(t, core, name, "program header entry size %u (expected 32)", phentsize, 0, 0);
-    if (phoff > len || (uint64_t)phnum * PHDR_SIZE > len - phoff)
-        return bad(t, core, name, "truncated: program header table (%u entries at offset %u) is outside the file", phnum, phoff, 0);
-
-    uint32_t local_size = arch->local_ram_size[core];
-    unsigned loads = 0;
-    /* Check every segment before copying anything, so a bad file leaves memory untouched. */
-    for (int pass = 0; pass < 2; pass++) {
-        for (uint32_t i = 0; i < phnum; i++) {
-            const uint8_t *ph = buf + phoff + i * PHDR_SIZE;
-            if (u32(ph) != PT_LOAD)
-                continue;
-            uint32_t off = u32(ph + 4), vaddr = u32(ph + 8), filesz = u32(ph + 16), memsz = u32(ph + 20);
-            if (!memsz)
-                continue;
-            if (pass == 0) {
-                loads++;
-                if (filesz > memsz)
-                    return bad(t, core, name, "segment %u: file size %u exceeds memory size %u", i, filesz, memsz);
-                if (off > len || filesz > len - off)
-                    return bad(t, core, name, "truncated: segment %u needs bytes %u..%u of the file", i, off, off + filesz);
-                bool in_l1 = vaddr < arch->l1_size && memsz <= arch->l1_size - vaddr;
-                bool in_local = vaddr - MEM_LOCAL_BASE < local_size && memsz <= local_size - (vaddr - MEM_LOCAL_BASE);
-                if (!in_l1 && !in_local) {
-                    char why[200];
-                    snprintf(why, sizeof why,
-                             "segment %u (0x%08x-0x%08x) is outside L1 (0x0-0x%x) and the %s local data RAM (0x%08x-0x%08x)",
-                             i, vaddr, vaddr + memsz - 1, arch->l1_size - 1, core_name(core),
-                             MEM_LOCAL_BASE, MEM_LOCAL_BASE + local_size - 1);
-                    tile_error(t, ERR_BAD_FILE, core, 0, "%s: %s", name, why);
-                    return -1;
-                }
-                if (in_l1) {
-                    for (unsigned k = 0; k < t->nloaded; k++) {
-                        if (t->loaded[k].core != core && vaddr <= t->loaded[k].hi &&
-                            t->loaded[k].lo <= vaddr + memsz - 1) {
-                            char why[200];
-                            snprintf(why, sizeof why,
-                                     "segment %u (0x%08x-0x%08x) overlaps the program of %s (0x%08x-0x%08x)",
-                                     i, vaddr, vaddr + memsz - 1, core_name(t->loaded[k].core),
-                                     t->loaded[k].lo, t->loaded[k].hi);
-                            tile_error(t, ERR_BAD_FILE, core, 0, "%s: %s", name, why);
-                            return -1;
-                        }
-                    }
-                }
-            } else {
-                uint8_t *dst = vaddr < arch->l1_size ? t->l1 + vaddr : t->local_ram[core] + (vaddr - MEM_LOCAL_BASE);
-                memcpy(dst, buf + off, filesz);
-                memset(dst + filesz, 0, memsz - filesz);
-                if (vaddr < arch->l1_size) {
-                    tile_code_written(t, vaddr, memsz);
-                    if (t->nloaded < sizeof t->loaded / sizeof t->loaded[0])
-                        t->loaded[t->nloaded++] = (struct loaded_range){vaddr, vaddr + memsz - 1, core};
-                }
-            }
-        }
-        if (pass == 0) {
-            if (!loads)
-                return bad(t, core, name, "no loadable segment", 0, 0, 0);
-            if (entry >= arch->l1_size || (entry & 3))
-                return bad(t, core, name, "entry point 0x%08x is not an aligned L1 address (cores fetch only from L1)", entry, 0, 0);
+    if (check_header(t, core, name, buf, len))
+        return -1;
+    uint32_t entry = u32(buf + 24), phnum = u16(buf + 44);
+    struct seg *segs = malloc((phnum ? phnum : 1) * sizeof *segs);
+    struct loaded_range *grown = realloc(t->loaded, (t->nloaded + phnum + 1) * sizeof *t->loaded);
+    if (!segs || !grown) {
+        free(segs);
+        tile_error(t, ERR_HOST, core, 0, "%s: out of memory", name);
+        return -1;
+    }
+    t->loaded = grown;
+    unsigned n = 0;
+    /* Check everything before copying anything, so a bad file leaves memory untouched. */
+    if (check_segments(t, core, name, buf, len, segs, &n)) {
+        free(segs);
+        return -1;
+    }
+    if (entry >= arch->l1_size || (entry & 3)) {
+        free(segs);
+        return bad(t, core, name, "entry point 0x%08x is not an aligned L1 address (cores fetch only from L1)", entry);
+    }
+    for (unsigned k = 0; k < n; k++) {
+        const struct seg *s = &segs[k];
+        uint32_t memsz = s->hi - s->lo + 1;
+        bool l1 = s->lo < arch->l1_size;
+        uint8_t *dst = l1 ? t->l1 + s->lo : t->local_ram[core] + (s->lo - MEM_LOCAL_BASE);
+        memcpy(dst, buf + s->off, s->filesz);
+        memset(dst + s->filesz, 0, memsz - s->filesz);
+        if (l1) {
+            tile_code_written(t, s->lo, memsz);
+            t->loaded[t->nloaded++] = (struct loaded_range){s->lo, s->hi, core};
         }
     }
+    qsort(t->loaded, t->nloaded, sizeof *t->loaded, range_by_lo);
+    free(segs);
     tile_start_core(t, core, entry);
     return 0;
 }
 
 int elf_load_file(struct tile *t, int core, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        tile_error(t, ERR_BAD_FILE, core, 0, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    /* Programs for a 1.5 MiB L1 are small; refuse anything absurd before reading it. */
+    /* Programs for a 1.5 MiB L1 are small; refuse anything absurd before reading all of it. */
     enum { MAX_FILE = 64 << 20 };
-    uint8_t *buf = malloc(MAX_FILE);
-    size_t len = buf ? fread(buf, 1, MAX_FILE, f) : 0;
-    int err = ferror(f);
-    fclose(f);
-    if (!buf || err) {
-        free(buf);
-        tile_error(t, ERR_BAD_FILE, core, 0, "%s: cannot read", path);
+    char why[200];
+    size_t len;
+    uint8_t *buf = host_read_file(path, MAX_FILE, &len, why, sizeof why);
+    if (!buf) {
+        tile_error(t, ERR_BAD_FILE, core, 0, "%s: %s", path, why);
         return -1;
     }
     int r = elf_load_buffer(t, core, path, buf, len);

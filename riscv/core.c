@@ -4,6 +4,7 @@
  * `wake` (next issue), `ready[]` (register results), the store queue's finish cycles. */
 #include "core.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -271,8 +272,10 @@ static bool ecall(struct tile *t, struct rv_core *c, uint64_t now)
             return false;
         }
         FILE *f = fd == 1 ? t->out : t->errout;
-        if (f)
-            fwrite(p, 1, len, f);
+        /* Line-buffered, like a console, so progress shows at once; the first failure's cause
+         * is kept for the end of the run (a full disk must not pass unnoticed). */
+        if (f && (fwrite(p, 1, len, f) != len || (memchr(p, '\n', len) && fflush(f))) && !t->out_errno)
+            t->out_errno = errno ? errno : EIO;
         c->x[10] = len;
         return true;
     }

@@ -319,8 +319,18 @@ bool coproc_step(struct tile *t)
                 t->on_issue(t->on_issue_ctx, i, now, g[i].word);
             if (t->tracer)
                 trace_issue(t->tracer, t, i, now, g[i].word);
-            if (!g[i].u->accept(t, i, g[i].word, g[i].f))
+            if (!g[i].u->accept(t, i, g[i].word, g[i].f)) {
+                /* The run stops in this cycle: the threads after i never get their turn, and
+                 * one that would have issued is charged "stopped", not "issued". */
+                for (unsigned j = i + 1; j < NUM_THREADS; j++) {
+                    enum gate_stall r = g[j].reason == GS_NONE ? GS_STOPPED : g[j].reason;
+                    if (r == GS_COUNT)
+                        account(t, j, now, GATE_EMPTY, GS_NONE, 0);
+                    else
+                        account(t, j, now, GATE_STALLED, r, r == GS_STOPPED ? 0 : g[j].detail);
+                }
                 return false;
+            }
         } else if (g[i].reason == GS_COUNT) {
             account(t, i, now, GATE_EMPTY, GS_NONE, 0);
         } else {

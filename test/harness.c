@@ -3,7 +3,10 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 struct tile *test_tile(enum arch_id arch)
 {
@@ -98,6 +101,46 @@ int run_tensim(const char *args, char *out, size_t n)
     out[used] = 0;
     int status = pclose(f);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int run_tensim_signal(const char *args, const char *ready, int sig, char *out, size_t n)
+{
+    const char *bin = getenv("TENSIM_BIN");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "exec %s %s", bin ? bin : "build/tensim", args);
+    int fd[2];
+    cr_assert(pipe(fd) == 0);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        dup2(fd[1], 2);
+        close(fd[0]);
+        close(fd[1]);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)0);
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t used = 0;
+    bool sent = false;
+    ssize_t r;
+    /* A tensim that does not end within 20 s of the signal is killed: the test then fails. */
+    struct pollfd pfd = {fd[0], POLLIN, 0};
+    while (used + 1 < n && poll(&pfd, 1, 20000) > 0 && (r = read(fd[0], out + used, n - 1 - used)) > 0) {
+        used += (size_t)r;
+        out[used] = 0;
+        if (!sent && strstr(out, ready)) {
+            kill(pid, sig);
+            sent = true;
+        }
+    }
+    out[used] = 0;
+    close(fd[0]);
+    kill(pid, SIGKILL); /* a no-op for a process that has ended and not yet been reaped */
+    int status;
+    waitpid(pid, &status, 0);
+    cr_assert(sent, "never saw \"%s\" in:\n%s", ready, out);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + WTERMSIG(status);
 }
 
 const char *guest(const char *name)

@@ -50,6 +50,9 @@ uint64_t issue_log_cycle(const struct issue_log *log, unsigned th, uint32_t word
 
 /* Run the tensim binary with `args`; returns its exit status, output (stdout+stderr) in out. */
 int run_tensim(const char *args, char *out, size_t n);
+/* The same, sending signal `sig` once the output contains `ready`. Returns the exit status, or
+ * 1000 + the signal number if a signal ended tensim. */
+int run_tensim_signal(const char *args, const char *ready, int sig, char *out, size_t n);
 /* The whole file, NUL-terminated (malloc'd; the caller frees it); *len its size if len is not
  * NULL. A file that cannot be read fails the test. */
 char *read_whole_file(const char *path, size_t *len);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elfgen.h"
 #include "harness.h"
 
 static char out[16384];
@@ -20,15 +21,15 @@ static int run(const char *fmt, const char *arg)
 Test(errors, guest_exit_code_and_write)
 {
     cr_expect_eq(run("run -q %s", guest("guest/exit7.elf")), 7, "%s", out);
-    cr_expect_str_eq(out, "guest\n");
+    cr_expect_str_eq(out, "guest\ntensim: guest exit: TRISC0 cycle=9: exit code 7\n");
 }
 
 Test(errors, usage)
 {
     cr_expect_eq(run("run --max-cycles %s", "x"), 100);
-    EXPECT_OUT("tensim: usage: --max-cycles needs a positive number, not x");
+    EXPECT_OUT("tensim: usage: --max-cycles needs a positive number, not 'x'\nTry 'tensim run --help'.\n");
     cr_expect_eq(run("run --arch %s prog", "z80"), 100);
-    EXPECT_OUT("unknown architecture z80");
+    EXPECT_OUT("unknown architecture 'z80' (blackhole or wormhole)");
     cr_expect_eq(run("%s", "frobnicate"), 100);
 }
 
@@ -70,13 +71,86 @@ Test(errors, bad_elf_segment_data_truncated)
     unlink(p);
 }
 
-Test(errors, bad_elf_wrong_machine)
+/* An ELF header of another machine: class, data encoding, e_type and e_machine as given. */
+static const char *foreign_elf(unsigned cls, unsigned data, unsigned type, unsigned machine)
 {
-    const uint8_t x86[2] = {62, 0}; /* EM_X86_64 */
-    const char *p = patched(guest("guest/exit7.elf"), 0, 18, x86, 2);
-    cr_expect_eq(run("run %s", p), 101);
-    EXPECT_OUT("wrong machine 62: expected RISC-V (243)");
-    unlink(p);
+    uint8_t h[64] = {0x7f, 'E', 'L', 'F', (uint8_t)cls, (uint8_t)data, 1};
+    bool be = data == 2;
+    h[be ? 17 : 16] = (uint8_t)type;
+    h[be ? 18 : 19] = (uint8_t)(machine >> 8);
+    h[be ? 19 : 18] = (uint8_t)machine;
+    static char path[] = "/tmp/tensim-foreign-XXXXXX";
+    strcpy(path, "/tmp/tensim-foreign-XXXXXX");
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0 && write(fd, h, sizeof h) == (ssize_t)sizeof h);
+    close(fd);
+    return path;
+}
+
+Test(errors, bad_elf_other_machines)
+{
+    static const struct { unsigned cls, data, type, machine; const char *says; } cases[] = {
+        {2, 1, 2, 62, ": an ELF for x86-64 (64-bit, little-endian); tensim runs 32-bit little-endian "
+                      "RISC-V (RV32) programs: build with riscv64-unknown-elf-gcc "
+                      "-march=rv32im_zicsr_zba_zbb -mabi=ilp32\n"},
+        {2, 1, 2, 243, ": a 64-bit RISC-V (RV64) program; the cores are RV32: build with "
+                       "riscv64-unknown-elf-gcc -march=rv32im_zicsr_zba_zbb -mabi=ilp32\n"},
+        {1, 2, 2, 8, ": an ELF for MIPS (32-bit, big-endian); tensim runs 32-bit little-endian"},
+        {1, 2, 2, 243, ": an ELF for RISC-V (32-bit, big-endian)"},
+        {2, 1, 3, 183, ": an ELF for AArch64 (64-bit, little-endian)"},
+        {1, 1, 2, 40, ": an ELF for Arm (32-bit, little-endian)"},
+        {1, 1, 2, 9999, ": an ELF for machine 9999 (32-bit, little-endian)"},
+        {1, 1, 1, 243, ": a relocatable object (.o), not an executable: link it"},
+        {1, 1, 3, 243, ": a shared object or position-independent executable"},
+        {1, 1, 4, 243, ": a core dump, not a program"},
+        {3, 1, 2, 243, ": corrupt ELF identification (class 3, data encoding 1)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *p = foreign_elf(cases[i].cls, cases[i].data, cases[i].type, cases[i].machine);
+        cr_expect_eq(run("run %s", p), 101);
+        EXPECT_OUT(cases[i].says);
+        unlink(p);
+    }
+}
+
+/* Programs built by elfgen: TRISC0's with 40 segments, then TRISC1's touching one of the last
+ * ones. The loader kept 32 ranges and let the overlap through. */
+Test(errors, overlap_past_32_segments)
+{
+    static const uint32_t code[] = ELFGEN_EXIT(0);
+    struct elfgen_seg s0[40];
+    for (unsigned i = 0; i < 40; i++)
+        s0[i] = (struct elfgen_seg){0x6000 + 0x100 * i, code, sizeof code, sizeof code};
+    struct elfgen_seg s1[2] = {{0xA000, code, sizeof code, sizeof code}, {0x6000 + 0x100 * 35 + 8, code, 4, 4}};
+    cr_assert_eq(elfgen_write("/tmp/tensim-many0.elf", 0x6000, s0, 40), 0);
+    cr_assert_eq(elfgen_write("/tmp/tensim-many1.elf", 0xA000, s1, 2), 0);
+    cr_expect_eq(run("run --trisc0 /tmp/tensim-many0.elf --trisc1 %s", "/tmp/tensim-many1.elf"), 101);
+    EXPECT_OUT("tensim: bad program file: TRISC1 pc=0x00000000 cycle=0: /tmp/tensim-many1.elf: segment 1 "
+               "(0x00008308-0x0000830b) overlaps the program of TRISC0 (0x00008300-0x0000830b)\n");
+    /* the same two without the overlap run */
+    s1[1].vaddr = 0xB000;
+    cr_assert_eq(elfgen_write("/tmp/tensim-many1.elf", 0xA000, s1, 2), 0);
+    cr_expect_eq(run("run -q --trisc0 /tmp/tensim-many0.elf --trisc1 %s", "/tmp/tensim-many1.elf"), 0, "%s", out);
+    unlink("/tmp/tensim-many0.elf");
+    unlink("/tmp/tensim-many1.elf");
+}
+
+/* Segments of one program that share bytes: no linker writes them, and 65535 segments of all of
+ * L1 each would make the loader copy 100 GB. */
+Test(errors, overlapping_segments_of_one_program)
+{
+    static const uint32_t code[] = ELFGEN_EXIT(0);
+    struct elfgen_seg s[3] = {{0x6000, code, sizeof code, 64}, {0x7000, code, 4, 4}, {0x6030, 0, 0, 32}};
+    cr_assert_eq(elfgen_write("/tmp/tensim-ovl.elf", 0x6000, s, 3), 0);
+    cr_expect_eq(run("run %s", "/tmp/tensim-ovl.elf"), 101);
+    EXPECT_OUT("/tmp/tensim-ovl.elf: segments 0 (0x00006000-0x0000603f) and 2 (0x00006030-0x0000604f) overlap\n");
+    static struct elfgen_seg huge[65535];
+    for (unsigned i = 0; i < 65535; i++)
+        huge[i] = (struct elfgen_seg){0, 0, 0, 0x180000};
+    cr_assert_eq(elfgen_write("/tmp/tensim-ovl.elf", 0x6000, huge, 65535), 0);
+    cr_expect_eq(run("run %s", "/tmp/tensim-ovl.elf"), 101);
+    EXPECT_OUT(": segments 0 (0x00000000-0x0017ffff) and 1 (0x00000000-0x0017ffff) overlap\n");
+    unlink("/tmp/tensim-ovl.elf");
 }
 
 Test(errors, bad_elf_not_elf_and_missing)

@@ -135,7 +135,7 @@ Test(run, dump_outside_l1_is_a_usage_error)
 {
     cr_expect_eq(run_tensim("run --dump 0x17fff0:32:/tmp/x.bin build/guest/exit7.elf", out, sizeof out),
                  100);
-    cr_expect(strstr(out, "--dump range of /tmp/x.bin is outside L1") != NULL, "%s", out);
+    cr_expect(strstr(out, "--dump range 0x17fff0+0x20 of /tmp/x.bin is outside L1 (0x0-0x17ffff)") != NULL, "%s", out);
 }
 
 /* The three-TRISC token ring (riscv/sdk/examples/tokens): every cycle each Tensix thread spends

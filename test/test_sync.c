@@ -395,3 +395,29 @@ Test(sync, wormhole_semwait_replaces_a_pending_wait)
     cr_expect_eq(issued_at(0, SEMWAIT_ALL_SEM0_C0, 0), 4, "not held by the B6 wait");
     cr_expect_eq(issued_at(0, NOP, 0), 25);
 }
+
+/* The cycle an earlier thread's instruction fails in its unit: a later thread that would have
+ * issued in that cycle did not, and is charged "stopped" (it used to extend its issuing
+ * interval over that cycle, counting one instruction more than it issued). */
+Test(sync, a_failing_accept_stops_later_threads_in_that_cycle)
+{
+    const uint32_t bad_bitwop = 0x5B000000u | 3u << 18; /* BITWOPDMAREG Mode 3: undefined */
+    uint32_t t0[6] = {NOP, NOP, NOP, NOP, NOP, bad_bitwop}, t1[16];
+    for (int i = 0; i < 16; i++)
+        t1[i] = NOP;
+    tensix_kernel(t, 0, t0, 6);
+    tensix_kernel(t, 1, t1, 16);
+    cr_assert_eq(tile_run(t, 0), ERR_UNDEF_BEHAVIOUR);
+    uint64_t fail = issued_at(0, bad_bitwop, 0);
+    cr_expect_eq(t->cycles, fail + 1);
+    const struct thread_stats *s = &t->thread[1].st;
+    uint64_t nops = s->by_form[tt_decode(TT_ARCH_BH, NOP) - tt_forms];
+    cr_expect_eq(s->issued, nops, "T1 issued %llu NOPs but was charged %llu issue cycles",
+                 (unsigned long long)nops, (unsigned long long)s->issued);
+    cr_expect_eq(nops, fail - issued_at(1, NOP, 0), "T1 issued a NOP every cycle before the failure");
+    cr_expect_eq(s->stall[GS_STOPPED], 1);
+    uint64_t sum = s->issued + s->empty;
+    for (int r = 1; r < GS_COUNT; r++)
+        sum += s->stall[r];
+    cr_expect_eq(sum, t->cycles);
+}

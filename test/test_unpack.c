@@ -822,7 +822,7 @@ Test(unpack, stats_json_lists_both_unpackers)
     cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
     char buf[1 << 16];
     FILE *f = fmemopen(buf, sizeof buf, "w");
-    stats_json(t, f);
+    stats_json(t, NULL, f);
     fclose(f);
     cr_expect(strstr(buf, "\"unpackers\": [{\"instructions\": 0, \"busy_cycles\": 0") != 0);
     cr_expect(strstr(buf, "{\"instructions\": 1, \"busy_cycles\": 130, \"startup_cycles\": 2, "

@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 
+#include "../core/sim.h"
 #include "../core/tile.h"
 #include "../sync/gate.h"
 
@@ -96,7 +97,32 @@ static const char *state_name(enum core_state s)
     }
 }
 
-void stats_json(const struct tile *t, FILE *f)
+/* How the run ended, beyond the tile: see struct sim_outcome. */
+static void json_outcome(const struct tile *t, const struct sim_outcome *o, FILE *f)
+{
+    fprintf(f, "  \"exit_status\": %d,\n  \"guest_exit\": ", o->exit_status);
+    if (o->guest_core >= 0)
+        fprintf(f, "{\"core\": \"%s\", \"code\": %d},\n", core_name(o->guest_core),
+                t->core[o->guest_core].exit_code);
+    else
+        fprintf(f, "null,\n");
+    fprintf(f, "  \"host_errors\": [");
+    for (unsigned i = 0; i < o->nhost_errors; i++) {
+        fputs(i ? ", " : "", f);
+        json_str(f, o->host_error[i]);
+    }
+    fprintf(f, "],\n  \"dumps\": [");
+    for (unsigned i = 0; i < o->ndumps; i++) {
+        fputs(i ? ", " : "", f);
+        fprintf(f, "{\"file\": ");
+        json_str(f, o->dumps[i].file);
+        fprintf(f, ", \"addr\": %" PRIu64 ", \"len\": %" PRIu64 ", \"written\": %s}",
+                o->dumps[i].addr, o->dumps[i].len, o->dumps[i].written ? "true" : "false");
+    }
+    fprintf(f, "],\n");
+}
+
+void stats_json(const struct tile *t, const struct sim_outcome *o, FILE *f)
 {
     fprintf(f, "{\n  \"schema\": \"tensim-stats\",\n  \"version\": 1,\n");
     fprintf(f, "  \"arch\": \"%s\",\n  \"cycles\": %" PRIu64 ",\n", t->arch->name, t->cycles);
@@ -112,6 +138,8 @@ void stats_json(const struct tile *t, FILE *f)
         json_str(f, t->err.text);
         fprintf(f, "},\n");
     }
+    if (o)
+        json_outcome(t, o, f);
     fprintf(f, "  \"cores\": {");
     const char *sep = "";
     for (int i = 0; i < NUM_CORES; i++) {

@@ -6,8 +6,11 @@
 #include <stdio.h>
 
 struct tile;
+struct sim_outcome;
 
 void stats_report(const struct tile *t, FILE *f);
-void stats_json(const struct tile *t, FILE *f);
+/* The JSON statistics; `o` (may be NULL) adds how the run ended: exit status, the guest exit that
+ * decided it, host-side errors before the stats were written, and the --dump files. */
+void stats_json(const struct tile *t, const struct sim_outcome *o, FILE *f);
 
 #endif

@@ -31,7 +31,9 @@ struct tile;
     X(GS_DEST_HAZARD, "dest_hazard") /* Dst block written < its latency ago; detail:    \
                                         8-row block number (DstBits row / 8) */         \
     X(GS_SRC_NOT_VALID, "src_not_valid") /* bank not owned by the matrix unit; detail:  \
-                                            0 SrcA, 1 SrcB */
+                                            0 SrcA, 1 SrcB */                           \
+    X(GS_STOPPED, "stopped")         /* the run stopped (an earlier thread's instruction \
+                                        failed) in the cycle it would have issued */
 
 #define GATE_DETAIL_MAX 128 /* condition bits, semaphores, mutexes, units, Dst blocks: all fit */
 

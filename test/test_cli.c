@@ -1,0 +1,406 @@
+/* The command line (help, version, option forms, suggestions, strict numbers), the exit status
+ * scheme (guest codes never mistaken for tensim's), output files that fail, and interrupted
+ * runs. */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../core/cli.h"
+#include "harness.h"
+
+static char out[65536];
+
+#define EXPECT_OUT(s) cr_expect(strstr(out, s) != NULL, "missing \"%s\" in:\n%s", s, out)
+#define EXPECT_NO(s) cr_expect(strstr(out, s) == NULL, "unexpected \"%s\" in:\n%s", s, out)
+
+static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int run(const char *fmt, ...)
+{
+    char args[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    return run_tensim(args, out, sizeof out);
+}
+
+/* ---- help and version ---- */
+
+Test(cli, help_everywhere)
+{
+    static const char *const top[] = {"--help", "-h", "help"};
+    for (int i = 0; i < 3; i++) {
+        cr_expect_eq(run("%s", top[i]), 0, "%s", top[i]);
+        EXPECT_OUT("Usage: tensim COMMAND [OPTION]... [FILE]\n");
+        EXPECT_OUT("  run [OPTION]... [FILE]");
+    }
+    static const char *const cmd[] = {"run --help", "run -h", "help run", "--help run",
+                                      "run --trisc0 x.elf --help"};
+    for (int i = 0; i < 5; i++) {
+        cr_expect_eq(run("%s", cmd[i]), 0, "%s", cmd[i]);
+        EXPECT_OUT("Usage: tensim run [OPTION]... [FILE]\n");
+        EXPECT_OUT("      --max-cycles=N          stop with a cycle-limit error after N cycles\n");
+        EXPECT_OUT("  -q, --quiet                 no end-of-run report\n");
+    }
+}
+
+Test(cli, help_exit_status_lists_every_code)
+{
+    cr_expect_eq(run("help exit-status"), 0);
+    EXPECT_OUT("  1-98    a core exited with this code");
+    EXPECT_OUT("  99      a core exited with a code outside 1..98");
+    for (int k = ERR_NONE + 1; k < ERR_KIND_COUNT; k++) {
+        char line[200];
+        snprintf(line, sizeof line, "  %-7d %s: ", err_kind_exit_code((enum err_kind)k),
+                 err_kind_text((enum err_kind)k));
+        EXPECT_OUT(line);
+    }
+}
+
+/* docs/user-guide.md lists every exit code with its category. */
+Test(cli, user_guide_lists_every_exit_code)
+{
+    char *doc = read_whole_file("docs/user-guide.md", NULL);
+    for (int k = ERR_NONE + 1; k < ERR_KIND_COUNT; k++) {
+        char row[120];
+        snprintf(row, sizeof row, "| %d | %s |", err_kind_exit_code((enum err_kind)k),
+                 err_kind_text((enum err_kind)k));
+        cr_expect(strstr(doc, row) != NULL, "docs/user-guide.md lacks the row \"%s\"", row);
+    }
+    free(doc);
+}
+
+Test(cli, version)
+{
+    cr_expect_eq(run("--version"), 0);
+    cr_expect(!strncmp(out, "tensim 0.", 9), "%s", out);
+    cr_expect(strstr(out, "(git ") != NULL, "%s", out);
+    char first[256];
+    memcpy(first, out, sizeof first - 1);
+    first[sizeof first - 1] = 0;
+    cr_expect_eq(run("version"), 0);
+    cr_expect_str_eq(out, first);
+    cr_expect_eq(run("version extra"), 100);
+}
+
+/* ---- option forms and mistakes ---- */
+
+Test(cli, option_value_forms)
+{
+    /* --opt=value, --opt value, a unique prefix, and the operand before the options */
+    cr_expect_eq(run("run -q --max-cycles=1000 %s", guest("guest/spin.elf")), 107);
+    EXPECT_OUT("no end after 1000 cycles");
+    cr_expect_eq(run("run -q --max-cycles 0x400 %s", guest("guest/spin.elf")), 107);
+    EXPECT_OUT("no end after 1024 cycles");
+    cr_expect_eq(run("run %s --max-cyc=77 --quiet", guest("guest/spin.elf")), 107);
+    EXPECT_OUT("no end after 77 cycles");
+    cr_expect_eq(run("run --arch=wormhole -q --trisc0=%s", guest("guest/exit7.elf")), 7);
+    cr_expect_eq(run("run -q -- %s", guest("guest/exit7.elf")), 7);
+}
+
+Test(cli, unknown_and_ambiguous_options)
+{
+    cr_expect_eq(run("run --trsic0 x.elf"), 100);
+    cr_expect_str_eq(out, "tensim: usage: unknown option --trsic0 (did you mean --trisc0?)\n"
+                          "Try 'tensim run --help'.\n");
+    cr_expect_eq(run("run --stast=x.json x.elf"), 100);
+    EXPECT_OUT("unknown option --stast (did you mean --stats?)");
+    cr_expect_eq(run("run --frobnicate x.elf"), 100);
+    cr_expect_str_eq(out, "tensim: usage: unknown option --frobnicate\nTry 'tensim run --help'.\n");
+    cr_expect_eq(run("run --tri x.elf"), 100);
+    EXPECT_OUT("--tri is ambiguous: --trisc0, --trisc1, --trisc2");
+    cr_expect_eq(run("run -max-cycles=5 x.elf"), 100);
+    EXPECT_OUT("unknown option -max-cycles=5");
+    cr_expect_eq(run("run -z x.elf"), 100);
+    EXPECT_OUT("unknown option -z\n");
+    cr_expect_eq(run("run --quiet=yes x.elf"), 100);
+    EXPECT_OUT("--quiet takes no value");
+    cr_expect_eq(run("run x.elf --stats"), 100);
+    EXPECT_OUT("--stats needs a value (--stats=FILE)");
+    cr_expect_eq(run("rnu x.elf"), 100);
+    EXPECT_OUT("unknown command 'rnu' (did you mean 'run'?)\nTry 'tensim --help'.\n");
+    cr_expect_eq(run("build/guest/exit7.elf"), 100);
+    EXPECT_OUT("unknown command 'build/guest/exit7.elf' (to run a program: tensim run build/guest/exit7.elf)");
+    cr_expect_eq(run("help nothing"), 100);
+    EXPECT_OUT("unknown help topic 'nothing'");
+    cr_expect_eq(run("%s", ""), 100);
+    EXPECT_OUT("tensim: usage: no command");
+}
+
+Test(cli, program_mistakes)
+{
+    cr_expect_eq(run("run -q"), 100);
+    EXPECT_OUT("tensim: usage: no program given");
+    cr_expect_eq(run("run a.elf b.elf"), 100);
+    EXPECT_OUT("more than one program for TRISC0: 'b.elf'");
+    cr_expect_eq(run("run --trisc1 a.elf --trisc1 b.elf"), 100);
+    EXPECT_OUT("two programs for TRISC1");
+    cr_expect_eq(run("run --stats /tmp/same.json --trace /tmp/same.json a.elf"), 100);
+    EXPECT_OUT("two outputs go to /tmp/same.json");
+}
+
+/* Numbers are decimal or 0x hexadecimal and nothing else: strtoull would take " -1" (as
+ * 2^64 - 1), "+5", "010" (as octal 8) and "5 " was left to chance. */
+Test(cli, strict_numbers)
+{
+    static const char *const bad[] = {"' -1'", "-1", "+5", "'5 '", "' 5'", "0x", "1e3", "5k",
+                                      "18446744073709551616", "0x10000000000000000", "''", "0"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_expect_eq(run("run --max-cycles %s %s", bad[i], guest("guest/spin.elf")), 100, "%s", bad[i]);
+        EXPECT_OUT("--max-cycles needs a positive number");
+    }
+    cr_expect_eq(run("run --load x@-4 %s", guest("guest/spin.elf")), 100);
+    EXPECT_OUT("--load wants FILE@ADDR, not 'x@-4'");
+    cr_expect_eq(run("run --dump ' 0:4:x' %s", guest("guest/spin.elf")), 100);
+    EXPECT_OUT("--dump wants ADDR:LEN:FILE with numbers, not ' 0:4:x'");
+    cr_expect_eq(run("run -q --max-cycles 010 %s", guest("guest/spin.elf")), 107);
+    EXPECT_OUT("no end after 10 cycles");
+
+    unsigned long long v;
+    cr_expect_eq(cli_parse_u64("18446744073709551615", &v), 0);
+    cr_expect_eq(v, ~0ull);
+    cr_expect_eq(cli_parse_u64("0xFFFFffffFFFFffff", &v), 0);
+    cr_expect_eq(v, ~0ull);
+    cr_expect_eq(cli_parse_u64("0x1f", &v), 0);
+    cr_expect_eq(v, 31);
+}
+
+Test(cli, suggestions)
+{
+    static const char *const names[] = {"trisc0", "trisc1", "max-cycles", "stats", "trace"};
+    cr_expect_str_eq(cli_nearest("max-cylces", names, 5), "max-cycles");
+    cr_expect_str_eq(cli_nearest("trace", names, 5), "trace");
+    cr_expect_str_eq(cli_nearest("stat", names, 5), "stats");
+    cr_expect_null(cli_nearest("dump", names, 5));
+    cr_expect_null(cli_nearest("xy", names, 5));
+}
+
+/* ---- exit status ---- */
+
+static const char *code_file(int code)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/tensim-code-%d.bin", getpid());
+    FILE *f = fopen(path, "wb");
+    cr_assert(f);
+    fwrite(&code, 4, 1, f);
+    fclose(f);
+    return path;
+}
+
+Test(cli, guest_codes_never_look_like_tensim_codes)
+{
+    static const struct { int guest, status; } cases[] = {
+        {0, 0}, {1, 1}, {7, 7}, {98, 98}, {99, 99}, {100, 99}, {101, 99}, {110, 99},
+        {255, 99}, {256, 99}, {-1, 99}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *f = code_file(cases[i].guest);
+        cr_expect_eq(run("run -q --load %s@0x3F000 %s", f, guest("guest/exit_code.elf")),
+                     cases[i].status, "guest exit(%d)", cases[i].guest);
+        char line[128];
+        snprintf(line, sizeof line, "tensim: guest exit: TRISC0 cycle=");
+        if (cases[i].guest) {
+            EXPECT_OUT(line);
+            snprintf(line, sizeof line, ": exit code %d%s\n", cases[i].guest,
+                     cases[i].status == 99 && cases[i].guest != 99
+                         ? " (outside 1..98: passed on as exit status 99)" : "");
+            EXPECT_OUT(line);
+        } else {
+            cr_expect_str_eq(out, "guest\n");
+        }
+        unlink(f);
+    }
+}
+
+Test(cli, stats_record_the_guest_exit)
+{
+    const char *f = code_file(300);
+    cr_expect_eq(run("run -q --stats /tmp/tensim-gx.json --load %s@0x3F000 %s", f,
+                     guest("guest/exit_code.elf")), 99);
+    char *json = read_whole_file("/tmp/tensim-gx.json", NULL);
+    cr_expect(strstr(json, "\"exit_status\": 99,\n  \"guest_exit\": {\"core\": \"TRISC0\", \"code\": 300},\n"
+                           "  \"host_errors\": [],\n  \"dumps\": [],\n") != NULL, "%s", json);
+    free(json);
+    unlink("/tmp/tensim-gx.json");
+    unlink(f);
+}
+
+/* ---- outputs that cannot be written ---- */
+
+Test(cli, unwritable_outputs_stop_before_the_run)
+{
+    cr_expect_eq(run("run --stats /nonexistent/s.json %s", guest("guest/exit7.elf")), 109);
+    cr_expect_str_eq(out, "tensim: host error: cannot write /nonexistent/s.json: No such file or directory\n");
+    cr_expect_eq(run("run --trace /tmp %s", guest("guest/exit7.elf")), 109);
+    cr_expect_str_eq(out, "tensim: host error: cannot write /tmp: Is a directory\n");
+    cr_expect_eq(run("run --dump 0:4:/nonexistent/d.bin %s", guest("guest/exit7.elf")), 109);
+    EXPECT_OUT("cannot write /nonexistent/d.bin: No such file or directory");
+}
+
+/* A full disk shows only when the buffered output is flushed: it was exit 0 (stats, trace) and
+ * a silent 109 (dump). Each now names the file and the cause. */
+Test(cli, full_disk_is_a_host_error)
+{
+    static const char *const opt[] = {"--stats /dev/full", "--trace /dev/full", "--dump 0:4096:/dev/full"};
+    for (int i = 0; i < 3; i++) {
+        cr_expect_eq(run("run -q %s build/kernels/hello.elf", opt[i]), 109, "%s", opt[i]);
+        EXPECT_OUT("tensim: host error: cannot write /dev/full: No space left on device\n");
+    }
+    /* the cores' own output on a full disk */
+    const char *bin = getenv("TENSIM_BIN");
+    char cmd[512], err[64];
+    snprintf(err, sizeof err, "/tmp/tensim-stdout-%d.txt", getpid());
+    snprintf(cmd, sizeof cmd, "%s run -q build/kernels/hello.elf >/dev/full 2>%s", bin ? bin : "build/tensim", err);
+    int status = system(cmd);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 109, "status %d", status);
+    char *text = read_whole_file(err, NULL);
+    cr_expect_str_eq(text, "tensim: host error: cannot write the cores' output to standard output: "
+                           "No space left on device\n");
+    free(text);
+    unlink(err);
+}
+
+/* The first failure decides the exit status; a later host error is still reported. */
+Test(cli, first_failure_wins)
+{
+    cr_expect_eq(run("run -q --stats /dev/full %s", guest("guest/exit7.elf")), 7);
+    EXPECT_OUT("tensim: guest exit: TRISC0 cycle=");
+    EXPECT_OUT("cannot write /dev/full: No space left on device");
+    cr_expect_eq(run("run -q --trace /dev/full %s", guest("guest/fifo_fill.elf")), 106);
+    EXPECT_OUT("tensim: deadlock: ");
+    EXPECT_OUT("cannot write /dev/full: No space left on device");
+    /* two host errors: the first (the trace) is recorded in the stats written after it */
+    cr_expect_eq(run("run -q --trace /dev/full --stats /tmp/tensim-he.json %s", guest("guest/exit7.elf")), 7);
+    char *json = read_whole_file("/tmp/tensim-he.json", NULL);
+    cr_expect(strstr(json, "\"exit_status\": 7,") != NULL, "%s", json);
+    cr_expect(strstr(json, "\"host_errors\": [\"cannot write /dev/full: No space left on device\"]") != NULL, "%s", json);
+    free(json);
+    unlink("/tmp/tensim-he.json");
+}
+
+Test(cli, load_of_a_directory)
+{
+    cr_expect_eq(run("run --load /tmp@0x20000 %s", guest("guest/exit7.elf")), 101);
+    EXPECT_OUT("tensim: bad program file: cycle=0: --load /tmp: is a directory");
+    cr_expect_eq(run("run /tmp"), 101);
+    EXPECT_OUT("tensim: bad program file: TRISC0 pc=0x00000000 cycle=0: /tmp: is a directory");
+    cr_expect_eq(run("run --load /nonexistent@0x20000 %s", guest("guest/exit7.elf")), 101);
+    EXPECT_OUT("--load /nonexistent: cannot open: No such file or directory");
+}
+
+/* ---- dumps after errors ---- */
+
+Test(cli, dump_after_cycle_limit_and_error)
+{
+    cr_expect_eq(run("run -q --max-cycles 100 --dump 0x6000:8:/tmp/tensim-d1.bin --stats "
+                     "/tmp/tensim-d1.json %s", guest("guest/spin.elf")), 107);
+    EXPECT_OUT("tensim: note: the --dump files hold L1 as it was when the run stopped at cycle 100\n");
+    size_t len;
+    char *bin = read_whole_file("/tmp/tensim-d1.bin", &len);
+    cr_expect_eq(len, 8);
+    uint32_t w;
+    memcpy(&w, bin, 4);
+    cr_expect_eq(w, 0x0000006f, "the spin loop's jal x0, 0 (got 0x%08x)", w);
+    free(bin);
+    char *json = read_whole_file("/tmp/tensim-d1.json", NULL);
+    cr_expect(strstr(json, "\"dumps\": [{\"file\": \"/tmp/tensim-d1.bin\", \"addr\": 24576, \"len\": 8, "
+                           "\"written\": true}]") != NULL, "%s", json);
+    free(json);
+    /* a program that fails to load: L1 as far as it got */
+    cr_expect_eq(run("run -q --dump 0:4:/tmp/tensim-d1.bin Makefile"), 101);
+    EXPECT_OUT("tensim: note: the --dump files hold L1 as it was when the run failed to start at cycle 0\n");
+    unlink("/tmp/tensim-d1.bin");
+    unlink("/tmp/tensim-d1.json");
+}
+
+/* ---- Ctrl-C and SIGTERM ---- */
+
+static const char *with_ext(const char *base, const char *ext)
+{
+    static char path[96];
+    snprintf(path, sizeof path, "%s.%s", base, ext);
+    return path;
+}
+
+static void interrupted(int sig, const char *name)
+{
+    char base[64], args[512];
+    snprintf(base, sizeof base, "/tmp/tensim-int-%d", getpid());
+    snprintf(args, sizeof args, "run --stats %s.json --trace %s.trace --dump 0x6000:4:%s.bin %s",
+             base, base, base, guest("guest/print_spin.elf"));
+    cr_assert_eq(run_tensim_signal(args, "spinning\n", sig, out, sizeof out), 110, "%s", out);
+    char line[128];
+    snprintf(line, sizeof line, "tensim: interrupted: cycle=");
+    EXPECT_OUT(line);
+    snprintf(line, sizeof line, ": %s received; the run stopped at cycle ", name);
+    EXPECT_OUT(line);
+    EXPECT_OUT("TRISC0: running, pc=0x");
+    EXPECT_OUT("tensim: blackhole tile, "); /* the report */
+    EXPECT_OUT("the --dump files hold L1 as it was when the run stopped at cycle");
+    char *json = read_whole_file(with_ext(base, "json"), NULL);
+    cr_expect(strstr(json, "\"category\": \"interrupted\", \"exit_code\": 110") != NULL, "%s", json);
+    cr_expect(strstr(json, "\"exit_status\": 110,") != NULL, "%s", json);
+    /* the core's cycles add up to the run's */
+    const char *c = strstr(json, "\"cycles\": "), *cc = strstr(json, "\"TRISC0\"");
+    cr_assert(c && cc);
+    cc = strstr(cc, "\"cycles\": ");
+    cr_expect_eq(strtoull(c + 10, 0, 10), strtoull(cc + 10, 0, 10));
+    size_t n = strlen(json);
+    cr_expect(n > 2 && !strcmp(json + n - 2, "}\n"), "complete JSON");
+    free(json);
+    char *trace = read_whole_file(with_ext(base, "trace"), &n);
+    cr_expect(n > 4 && !strcmp(trace + n - 4, "\n]}\n"), "complete trace");
+    free(trace);
+    struct stat st;
+    cr_expect(stat(with_ext(base, "bin"), &st) == 0 && st.st_size == 4);
+    static const char *const ext[] = {"json", "trace", "bin"};
+    for (int i = 0; i < 3; i++)
+        unlink(with_ext(base, ext[i]));
+}
+
+Test(cli, sigint_ends_the_run_cleanly) { interrupted(SIGINT, "SIGINT"); }
+Test(cli, sigterm_ends_the_run_cleanly) { interrupted(SIGTERM, "SIGTERM"); }
+
+/* In-process: a stop request seen mid-run ends it at one cycle boundary for every agent, with
+ * every thread's and core's accounting closed there. */
+static volatile sig_atomic_t stop_flag;
+static unsigned issued_before_stop;
+static void stop_after_tenth(void *ctx, unsigned th, uint64_t cycle, uint32_t w)
+{
+    (void)ctx, (void)th, (void)cycle, (void)w;
+    if (++issued_before_stop == 10)
+        stop_flag = SIGINT;
+}
+
+Test(cli, stop_request_in_process)
+{
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    uint32_t words[64];
+    for (int i = 0; i < 64; i++)
+        words[i] = 0x02000000u; /* NOP */
+    for (unsigned c = 0; c < 3; c++)
+        tensix_kernel(t, c, words, 64);
+    stop_flag = 0;
+    issued_before_stop = 0;
+    t->stop = &stop_flag;
+    t->on_issue = stop_after_tenth;
+    cr_assert_eq(tile_run(t, 0), ERR_INTERRUPTED);
+    cr_expect(strstr(t->err.text, "SIGINT received; the run stopped at cycle ") != NULL, "%s", t->err.text);
+    cr_expect_eq(t->err.cycle, t->cycles);
+    cr_expect_lt(t->cycles, 40, "stopped long before the 64 NOPs of each thread were done");
+    for (unsigned i = 0; i < NUM_THREADS; i++) {
+        const struct thread_stats *s = &t->thread[i].st;
+        uint64_t sum = s->issued + s->empty;
+        for (int r = 1; r < GS_COUNT; r++)
+            sum += s->stall[r];
+        cr_expect_eq(sum, t->cycles, "T%u accounted to the stop", i);
+    }
+    for (unsigned c = 0; c < 3; c++)
+        cr_expect_leq(core_cycles(&t->core[c]), t->cycles);
+    tile_destroy(t);
+}
