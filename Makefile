@@ -1,9 +1,10 @@
 # tensim build. `make demo` and `make test` install missing Debian packages first (see deps).
-#   make            build/tensim
-#   make demo       run the built-in three-TRISC example and print the report
-#   make test       Criterion tests, plain and under ASan+UBSan
+#   make            build/tensim and the generated SDK headers (installs what it needs)
+#   make demo       run the example kernels, check their results and print the reports
+#   make test       Criterion tests, plain and under ASan+UBSan (with the fuzzing corpus)
 #   make bench      simulator speed benchmarks
 #   make kernels    the SDK examples and test programs (RISC-V)
+#   make fuzz       random inputs against the sanitizer build (FUZZ_SECONDS, default 60)
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
@@ -14,7 +15,7 @@ ASAN    := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 B       := build
 LIBSRC  := $(wildcard core/*.c riscv/*.c mem/*.c sync/*.c units/*.c trace/*.c)
 LIBSRC  := $(filter-out core/main.c,$(LIBSRC))
-TESTSRC := $(wildcard test/*.c)
+TESTSRC := $(wildcard test/*.c) test/fuzz/oracle.c
 
 OBJ      := $(LIBSRC:%.c=$(B)/obj/%.o)
 ASAN_OBJ := $(LIBSRC:%.c=$(B)/asan/%.o)
@@ -22,14 +23,15 @@ TEST_OBJ := $(TESTSRC:%.c=$(B)/obj/%.o)
 TEST_ASAN_OBJ := $(TESTSRC:%.c=$(B)/asan/%.o)
 
 # ---- Debian packages ------------------------------------------------------------------------
-PKGS := gcc make libcriterion-dev libhwloc-dev libjemalloc-dev \
+PKGS := gcc make libcriterion-dev libhwloc-dev libjemalloc-dev libjansson-dev \
         gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
 
-.PHONY: all deps demo test test-plain test-asan bench kernels clean FORCE
-all: $(B)/.deps $(B)/tensim
+.PHONY: all sdk deps demo test test-plain test-asan bench kernels fuzz clean FORCE
+all: $(B)/.deps $(B)/tensim sdk
+sdk: $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h
 
 deps: $(B)/.deps
-$(B)/.deps:
+$(B)/.deps: Makefile
 	@missing=""; for p in $(PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
@@ -143,24 +145,41 @@ $(B)/guest/%.elf: test/guest/%.S test/guest/guest.h riscv/sdk/trisc0.ld riscv/sd
 kernels: $(KERNELS) $(GUEST_ELF)
 
 # ---- run ------------------------------------------------------------------------------------
-demo: $(B)/.deps $(B)/tensim $(KERNELS)
-	$(B)/tensim run $(B)/kernels/hello.elf
-	$(B)/tensim run --trisc0 $(B)/kernels/pipeline-unpack.elf \
-	  --trisc1 $(B)/kernels/pipeline-math.elf --trisc2 $(B)/kernels/pipeline-pack.elf
-	$(B)/tensim run --trisc0 $(B)/kernels/tokens-t0.elf \
-	  --trisc1 $(B)/kernels/tokens-t1.elf --trisc2 $(B)/kernels/tokens-t2.elf
-	$(B)/tensim run --trisc0 $(B)/kernels/unpack-t0.elf --trisc1 $(B)/kernels/unpack-t1.elf
-	$(B)/tensim run --trisc0 $(B)/kernels/eltwise-t0.elf --trisc1 $(B)/kernels/eltwise-t1.elf \
-	  --trisc2 $(B)/kernels/eltwise-t2.elf
-	$(B)/tensim run --trisc0 $(B)/kernels/matmul-t0.elf --trisc1 $(B)/kernels/matmul-t1.elf \
-	  --trisc2 $(B)/kernels/matmul-t2.elf
+# Each example says what it computed and how it was checked, ending in PASS or FAIL (the kernels
+# check themselves, except eltwise and matmul, whose L1 output demo_check compares with exact
+# results); then tensim's report. A FAIL stops the demo with an error.
+$(B)/demo_check: riscv/sdk/examples/demo_check.c riscv/sdk/examples/eltwise/eltwise_data.h \
+                 riscv/sdk/examples/matmul/matmul_data.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O2 -o $@ $< -lm
+
+K := $(B)/kernels
+demo: $(B)/.deps $(B)/tensim $(KERNELS) $(B)/demo_check
+	@mkdir -p $(B)/demo
+	@echo; echo "== hello: one TRISC, plain RV32 code (CRC-32 and printf)"
+	$(B)/tensim run $(K)/hello.elf
+	@echo; echo "== pipeline: three TRISCs hand blocks of words on through L1 mailboxes"
+	$(B)/tensim run --trisc0=$(K)/pipeline-unpack.elf --trisc1=$(K)/pipeline-math.elf \
+	  --trisc2=$(K)/pipeline-pack.elf
+	@echo; echo "== tokens: three Tensix threads pass a token through semaphores"
+	$(B)/tensim run --trisc0=$(K)/tokens-t0.elf --trisc1=$(K)/tokens-t1.elf --trisc2=$(K)/tokens-t2.elf
+	@echo; echo "== unpack: the unpackers move a BF16 and a BFP8 tile from L1 into Dst"
+	$(B)/tensim run --trisc0=$(K)/unpack-t0.elf --trisc1=$(K)/unpack-t1.elf
+	@echo; echo "== eltwise: L1 -> unpack -> ELWADD -> pack -> L1 on three TRISCs"
+	$(B)/tensim run --trisc0=$(K)/eltwise-t0.elf --trisc1=$(K)/eltwise-t1.elf \
+	  --trisc2=$(K)/eltwise-t2.elf --dump=0x40000:8192:$(B)/demo/eltwise.bin
+	$(B)/demo_check eltwise $(B)/demo/eltwise.bin
+	@echo; echo "== matmul: four 32x32x32 BF16 products at HiFi4, the tt-llk way (replay, MOP, ADDR_MOD)"
+	$(B)/tensim run --trisc0=$(K)/matmul-t0.elf --trisc1=$(K)/matmul-t1.elf \
+	  --trisc2=$(K)/matmul-t2.elf --dump=0x40000:16384:$(B)/demo/matmul.bin
+	$(B)/demo_check matmul $(B)/demo/matmul.bin 4
 
 TEST_DEFS = -DTENSIM_BIN='"$(1)"'
 
 $(B)/tests: $(TEST_OBJ) $(B)/libtensim.a
-	$(CC) $(CFLAGS) -o $@ $^ -lcriterion -lm
+	$(CC) $(CFLAGS) -o $@ $^ -lcriterion -ljansson -lm
 $(B)/tests-asan: $(TEST_ASAN_OBJ) $(B)/libtensim-asan.a
-	$(CC) $(ASAN) -o $@ $^ -lcriterion -lm
+	$(CC) $(ASAN) -o $@ $^ -lcriterion -ljansson -lm
 
 test: $(B)/.deps
 	$(MAKE) --no-print-directory test-plain test-asan
@@ -170,6 +189,15 @@ test-plain: $(B)/tests $(B)/tensim kernels
 
 test-asan: $(B)/tests-asan $(B)/tensim-asan kernels
 	TENSIM_BIN=$(B)/tensim-asan ASAN_OPTIONS=detect_leaks=1 $(B)/tests-asan -j2
+
+# Random inputs against the sanitizer build for FUZZ_SECONDS (test/fuzz/fuzz.c); findings go to
+# build/fuzz-out/findings. FUZZ_SEED repeats a session.
+FUZZ_SECONDS ?= 60
+FUZZ_SEED ?=
+$(B)/fuzz: $(B)/obj/test/fuzz/fuzz.o $(B)/obj/test/fuzz/oracle.o $(B)/obj/test/elfgen.o $(B)/libtensim.a
+	$(CC) $(CFLAGS) -o $@ $^ -ljansson
+fuzz: $(B)/.deps $(B)/fuzz $(B)/tensim-asan kernels
+	$(B)/fuzz --seconds $(FUZZ_SECONDS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) --bin $(B)/tensim-asan --out $(B)/fuzz-out
 
 BENCHSRC := $(wildcard bench/*.c)
 $(B)/bench/%: bench/%.c bench/bench.h $(B)/libtensim.a

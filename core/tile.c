@@ -197,6 +197,14 @@ void tile_unblock_pushers(struct tile *t, unsigned th)
 
 /* ---- the scheduler ---- */
 
+/* Every thread's and core's counters end at cycle `end`. */
+static void close_accounting(struct tile *t, uint64_t end)
+{
+    coproc_account_close(t, end);
+    for (int i = 0; i < NUM_CORES; i++)
+        rv_close(&t->core[i], end);
+}
+
 /* Agents in the order they act within a cycle: the coprocessor (index 0), then the cores. */
 #define COPROC_AGENT 0
 #define RUN_SLICE (1u << 20) /* cycles an agent runs before the scheduler looks at t->stop */
@@ -274,7 +282,7 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
             for (int i = 0; i < NUM_CORES; i++)
                 describe_core(t, &t->core[i]);
             coproc_describe(t);
-            coproc_account_close(t, end);
+            close_accounting(t, end);
             return t->err.kind;
         }
         /* Same-cycle ties go to the lower index: the leader may also act at cycle w1 when it
@@ -292,7 +300,7 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
     }
     if (t->err.kind != ERR_NONE) {
         t->cycles = t->now + 1;
-        coproc_account_close(t, t->cycles);
+        close_accounting(t, t->cycles);
         return t->err.kind;
     }
 
@@ -309,7 +317,7 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
         }
     }
     t->now = t->cycles = last;
-    coproc_account_close(t, last);
+    close_accounting(t, last);
     if (blocked || !coprocessor_drained(t)) {
         tile_error(t, ERR_DEADLOCK, -1, 0, "no agent can make progress");
         for (int i = 0; i < NUM_CORES; i++)

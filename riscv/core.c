@@ -390,6 +390,7 @@ void rv_run(struct tile *t, struct rv_core *c)
             uint64_t r = max64(max64(c->ready[in.rs1], c->ready[in.rs2]), c->ready[in.rd]);
             if (r > now) {
                 c->st.stall[STALL_OPERAND] += r - now;
+                c->last_stall = STALL_OPERAND;
                 c->wake = now = r;
                 if (now >= t->limit)
                     return;
@@ -553,6 +554,7 @@ void rv_run(struct tile *t, struct rv_core *c)
                 uint64_t when = sq_ready(t, c, now, addr);
                 if (when > now) { /* queue full: retry the store once an entry has drained */
                     c->st.stall[STALL_STORE_QUEUE] += when - now;
+                    c->last_stall = STALL_STORE_QUEUE;
                     c->wake = when;
                     continue;
                 }
@@ -610,13 +612,14 @@ void rv_run(struct tile *t, struct rv_core *c)
             /* BH fence drains the store queue, waits for loads and flushes the L0
              * (BHR:MemoryOrdering.md); WH fence is a NOP. */
             uint64_t drained = max64(sq_drain(t, c, now), c->pending_until);
+            if (drained > now) { /* wait, then issue: nothing of this core changes meanwhile */
+                c->st.stall[STALL_STORE_QUEUE] += drained - now;
+                c->last_stall = STALL_STORE_QUEUE;
+                c->wake = drained;
+                continue;
+            }
             if (t->arch->rv.l0d_lines)
                 l0_flush(c);
-            if (drained > now) {
-                c->st.stall[STALL_STORE_QUEUE] += drained - now;
-                now = drained;
-                t->now = now;
-            }
             cost = tm->fence_cycles, why = STALL_SERIAL;
             goto no_write;
         }
@@ -678,10 +681,23 @@ void rv_run(struct tile *t, struct rv_core *c)
         c->st.instret++;
         c->st.op_count[in.op]++;
         c->st.active++;
-        if (cost > 1)
+        if (cost > 1) {
             c->st.stall[why] += cost - 1;
+            c->last_stall = (uint8_t)why;
+        }
         c->wake = now + cost;
     }
+}
+
+void rv_close(struct rv_core *c, uint64_t end)
+{
+    if (c->state != CORE_RUNNING || c->wake <= end)
+        return;
+    /* Stalls are charged up front, up to the next issue: the part past the end never happened.
+     * Every issue is before the end, so the excess lies within the last charge. */
+    uint64_t excess = c->wake - end;
+    c->st.stall[c->last_stall] -= excess <= c->st.stall[c->last_stall] ? excess : c->st.stall[c->last_stall];
+    c->wake = end;
 }
 
 void rv_dump_regs(const struct rv_core *c, char *buf, size_t n)

@@ -97,6 +97,7 @@ struct rv_core {
     enum core_wait wait;
     uint32_t wait_arg;
     uint64_t blocked_since;
+    uint8_t last_stall; /* enum core_stall of the last stall charged ahead of `wake` */
     int exit_code;
     uint64_t halt_cycle;
 
@@ -122,6 +123,9 @@ void rv_run(struct tile *t, struct rv_core *c);
 /* Make a blocked core runnable again from cycle `now` (the blocked cycles are attributed to
  * the reason it waited for). */
 void rv_unblock(struct rv_core *c, uint64_t now);
+/* The run ended at cycle `end` while the core was running: take back the stall cycles it was
+ * charged past the end, so that its cycles never exceed the run's. */
+void rv_close(struct rv_core *c, uint64_t end);
 /* Append "x1=... x2=..." register dump lines to buf. */
 void rv_dump_regs(const struct rv_core *c, char *buf, size_t n);
 const char *core_name(int id);

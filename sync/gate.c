@@ -270,6 +270,23 @@ uint64_t coproc_next_event(const struct tile *t)
     return next;
 }
 
+/* The run stops in cycle `now`: account it for threads from..NUM_THREADS-1. A thread whose
+ * gate was looked at (j < looked) keeps the reason found there, except that one that would have
+ * issued is charged "stopped"; one not looked at is "stopped" if an instruction was waiting. */
+static void account_stop(struct tile *t, uint64_t now, const struct gate_try *g, unsigned looked,
+                         unsigned from)
+{
+    for (unsigned j = from; j < NUM_THREADS; j++) {
+        enum gate_stall r = j < looked ? g[j].reason : t->thread[j].fifo3.count ? GS_STOPPED : GS_COUNT;
+        if (r == GS_NONE)
+            r = GS_STOPPED;
+        if (r == GS_COUNT)
+            account(t, j, now, GATE_EMPTY, GS_NONE, 0);
+        else
+            account(t, j, now, GATE_STALLED, r, r == GS_STOPPED ? 0 : g[j].detail);
+    }
+}
+
 bool coproc_step(struct tile *t)
 {
     struct gate_try g[NUM_THREADS];
@@ -279,13 +296,20 @@ bool coproc_step(struct tile *t)
     for (unsigned u = 0; u < unit_list_len; u++)
         if (unit_list[u]->tick)
             unit_list[u]->tick(t);
+    if (t->err.kind != ERR_NONE) {
+        account_stop(t, now, g, 0, 0);
+        return false;
+    }
 
     for (unsigned i = 0; i < NUM_THREADS; i++) {
         bool present = gate_look(t, i, &g[i]);
-        if (t->err.kind != ERR_NONE)
-            return false;
         if (!present)
             g[i].reason = GS_COUNT; /* marker: nothing at the gate */
+        if (t->err.kind != ERR_NONE) { /* the instruction at this gate is the culprit */
+            g[i].reason = t->thread[i].fifo3.count ? GS_STOPPED : GS_COUNT;
+            account_stop(t, now, g, i + 1, 0);
+            return false;
+        }
     }
     /* Arbitration: per resource, the first ready thread at or after res_next wins. */
     for (unsigned i = 0; i < NUM_THREADS; i++) {
@@ -320,15 +344,8 @@ bool coproc_step(struct tile *t)
             if (t->tracer)
                 trace_issue(t->tracer, t, i, now, g[i].word);
             if (!g[i].u->accept(t, i, g[i].word, g[i].f)) {
-                /* The run stops in this cycle: the threads after i never get their turn, and
-                 * one that would have issued is charged "stopped", not "issued". */
-                for (unsigned j = i + 1; j < NUM_THREADS; j++) {
-                    enum gate_stall r = g[j].reason == GS_NONE ? GS_STOPPED : g[j].reason;
-                    if (r == GS_COUNT)
-                        account(t, j, now, GATE_EMPTY, GS_NONE, 0);
-                    else
-                        account(t, j, now, GATE_STALLED, r, r == GS_STOPPED ? 0 : g[j].detail);
-                }
+                /* the threads after i never get their turn in this cycle */
+                account_stop(t, now, g, NUM_THREADS, i + 1);
                 return false;
             }
         } else if (g[i].reason == GS_COUNT) {

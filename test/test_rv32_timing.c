@@ -198,3 +198,19 @@ Test(rv_timing, amo_latency_twelve)
     const struct rv_core *c = run();
     cr_expect_eq(c->halt_cycle, 16);
 }
+
+/* A run that ends inside a division (here at the cycle limit): the core was charged the whole
+ * division up front, and gives back the cycles past the end. */
+Test(rv_timing, run_ending_inside_a_division)
+{
+    emit_li(&p, 10, 0x7FFFFFFF);
+    E(&p, ADDI, 11, 0, 0, 3);
+    E(&p, DIV, 12, 10, 11, 0); /* issues at 3, occupies EX1 until 3 + 33 */
+    emit_exit(&p);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10), ERR_CYCLE_LIMIT);
+    const struct rv_core *c = &t->core[0];
+    cr_expect_eq(t->cycles, 10);
+    cr_expect_eq(c->st.active, 4);
+    cr_expect_eq(c->st.stall[STALL_DIV], 6, "cycles 4..9 of the division");
+    cr_expect_eq(core_cycles(c), 10);
+}

@@ -32,8 +32,8 @@ struct tile;
                                         8-row block number (DstBits row / 8) */         \
     X(GS_SRC_NOT_VALID, "src_not_valid") /* bank not owned by the matrix unit; detail:  \
                                             0 SrcA, 1 SrcB */                           \
-    X(GS_STOPPED, "stopped")         /* the run stopped (an earlier thread's instruction \
-                                        failed) in the cycle it would have issued */
+    X(GS_STOPPED, "stopped")         /* the run stopped (an error) in this cycle before \
+                                        the thread's instruction could issue */
 
 #define GATE_DETAIL_MAX 128 /* condition bits, semaphores, mutexes, units, Dst blocks: all fit */
 

@@ -1,4 +1,7 @@
-/* TRISC0: initialise the ring, then start each round and wait for the token to come back. */
+/* TRISC0: initialise the ring, then start each round and wait for the token to come back;
+ * once T0 has taken it back the last time, the ring is checked: every semaphore is back at 0. */
+#include <stdio.h>
+
 #include "tokens.h"
 
 int main(void)
@@ -10,5 +13,10 @@ int main(void)
         WAIT_FOR(2);
         TAKE(2);
     }
-    return 0;
+    tensim_wait_coproc_done();
+    unsigned left = tensim_sem_value(0) + tensim_sem_value(1) + tensim_sem_value(2);
+    printf("tokens: a token passed %d times round T0 -> T1 -> T2 through semaphores 0, 1, 2; "
+           "checked that all three are back at 0 at the end (%u left): %s\n", ROUNDS, left,
+           left ? "FAIL" : "PASS");
+    return left ? 1 : 0;
 }
