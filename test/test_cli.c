@@ -103,45 +103,34 @@ Test(cli, option_value_forms)
     cr_expect_eq(run("run -q -- %s", guest("guest/exit7.elf")), 7);
 }
 
-Test(cli, unknown_and_ambiguous_options)
-{
-    cr_expect_eq(run("run --trsic0 x.elf"), 100);
-    cr_expect_str_eq(out, "tensim: usage: unknown option --trsic0 (did you mean --trisc0?)\n"
-                          "Try 'tensim run --help'.\n");
-    cr_expect_eq(run("run --stast=x.json x.elf"), 100);
-    EXPECT_OUT("unknown option --stast (did you mean --stats?)");
-    cr_expect_eq(run("run --frobnicate x.elf"), 100);
-    cr_expect_str_eq(out, "tensim: usage: unknown option --frobnicate\nTry 'tensim run --help'.\n");
-    cr_expect_eq(run("run --tri x.elf"), 100);
-    EXPECT_OUT("--tri is ambiguous: --trisc0, --trisc1, --trisc2");
-    cr_expect_eq(run("run -max-cycles=5 x.elf"), 100);
-    EXPECT_OUT("unknown option -max-cycles=5");
-    cr_expect_eq(run("run -z x.elf"), 100);
-    EXPECT_OUT("unknown option -z\n");
-    cr_expect_eq(run("run --quiet=yes x.elf"), 100);
-    EXPECT_OUT("--quiet takes no value");
-    cr_expect_eq(run("run x.elf --stats"), 100);
-    EXPECT_OUT("--stats needs a value (--stats=FILE)");
-    cr_expect_eq(run("rnu x.elf"), 100);
-    EXPECT_OUT("unknown command 'rnu' (did you mean 'run'?)\nTry 'tensim --help'.\n");
-    cr_expect_eq(run("build/guest/exit7.elf"), 100);
-    EXPECT_OUT("unknown command 'build/guest/exit7.elf' (to run a program: tensim run build/guest/exit7.elf)");
-    cr_expect_eq(run("help nothing"), 100);
-    EXPECT_OUT("unknown help topic 'nothing'");
-    cr_expect_eq(run("%s", ""), 100);
-    EXPECT_OUT("tensim: usage: no command");
-}
+/* Command lines that are usage errors (exit 100), and what the message says. */
+static const struct { const char *args, *says; } usage_errors[] = {
+    {"run --trsic0 x.elf", "tensim: usage: unknown option --trsic0 (did you mean --trisc0?)\n"
+                           "Try 'tensim run --help'.\n"},
+    {"run --stast=x.json x.elf", "unknown option --stast (did you mean --stats?)"},
+    {"run --frobnicate x.elf", "tensim: usage: unknown option --frobnicate\nTry 'tensim run --help'.\n"},
+    {"run --tri x.elf", "--tri is ambiguous: --trisc0, --trisc1, --trisc2"},
+    {"run -max-cycles=5 x.elf", "unknown option -max-cycles=5 (did you mean --max-cycles?)"},
+    {"run -z x.elf", "unknown option -z\n"},
+    {"run --quiet=yes x.elf", "--quiet takes no value"},
+    {"run x.elf --stats", "--stats needs a value (--stats=FILE)"},
+    {"rnu x.elf", "unknown command 'rnu' (did you mean 'run'?)\nTry 'tensim --help'.\n"},
+    {"build/guest/exit7.elf", "unknown command 'build/guest/exit7.elf' (to run a program: tensim run "
+                              "build/guest/exit7.elf)"},
+    {"help nothing", "unknown help topic 'nothing'"},
+    {"", "tensim: usage: no command"},
+    {"run -q", "tensim: usage: no program given"},
+    {"run a.elf b.elf", "more than one program for TRISC0: 'b.elf'"},
+    {"run --trisc1 a.elf --trisc1 b.elf", "two programs for TRISC1"},
+    {"run --stats /tmp/same.json --trace /tmp/same.json a.elf", "two outputs go to /tmp/same.json"},
+};
 
-Test(cli, program_mistakes)
+Test(cli, usage_errors)
 {
-    cr_expect_eq(run("run -q"), 100);
-    EXPECT_OUT("tensim: usage: no program given");
-    cr_expect_eq(run("run a.elf b.elf"), 100);
-    EXPECT_OUT("more than one program for TRISC0: 'b.elf'");
-    cr_expect_eq(run("run --trisc1 a.elf --trisc1 b.elf"), 100);
-    EXPECT_OUT("two programs for TRISC1");
-    cr_expect_eq(run("run --stats /tmp/same.json --trace /tmp/same.json a.elf"), 100);
-    EXPECT_OUT("two outputs go to /tmp/same.json");
+    for (size_t i = 0; i < sizeof usage_errors / sizeof usage_errors[0]; i++) {
+        cr_expect_eq(run("%s", usage_errors[i].args), 100, "tensim %s", usage_errors[i].args);
+        EXPECT_OUT(usage_errors[i].says);
+    }
 }
 
 /* Numbers are decimal or 0x hexadecimal and nothing else: strtoull would take " -1" (as

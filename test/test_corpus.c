@@ -29,17 +29,6 @@ static void copy_file(const char *from, const char *to)
     free(b);
 }
 
-/* "@/x" -> "<dir>/x" anywhere in the argument */
-static char *expand(const char *arg, const char *dir)
-{
-    const char *at = strstr(arg, "@/");
-    char buf[1024];
-    if (!at)
-        return strdup(arg);
-    snprintf(buf, sizeof buf, "%.*s%s/%s", (int)(at - arg), arg, dir, at + 2);
-    return strdup(buf);
-}
-
 static void replay(const char *name, unsigned *checked)
 {
     char src[512], dir[512], path[1100];
@@ -70,7 +59,7 @@ static void replay(const char *name, unsigned *checked)
             nl = line + strlen(line) - 1;
         else
             *nl = 0;
-        argv[argc++] = expand(line, dir);
+        argv[argc++] = case_arg(line, dir);
     }
     argv[argc] = 0;
 

@@ -374,17 +374,6 @@ static void gen_cli(struct fcase *c)
 static const char *bin = "build/tensim-asan";
 static unsigned timeout_s = 20;
 
-/* Expand "@/" into dir. */
-static char *expand(const char *arg, const char *dir)
-{
-    char buf[1024];
-    const char *at = strstr(arg, "@/");
-    if (!at)
-        return strdup(arg);
-    snprintf(buf, sizeof buf, "%.*s%s/%s", (int)(at - arg), arg, dir, at + 2);
-    return strdup(buf);
-}
-
 static char *read_text(const char *path)
 {
     size_t len = 0;
@@ -433,7 +422,7 @@ static void run_case(const struct fcase *c, const char *dir, struct outcome *o)
     char *argv[MAX_ARGS + 1];
     argv[0] = (char *)bin;
     for (int i = 0; i < c->argc; i++)
-        argv[i + 1] = expand(c->argv[i], dir);
+        argv[i + 1] = case_arg(c->argv[i], dir);
     argv[c->argc + 1] = 0;
     char outp[512], errp[512];
     snprintf(outp, sizeof outp, "%s/stdout", dir);

@@ -82,6 +82,16 @@ static const char *check_stats(const struct run_result *r, char *why, size_t n)
     return sig;
 }
 
+char *case_arg(const char *arg, const char *dir)
+{
+    const char *at = strstr(arg, "@/");
+    char buf[1024];
+    if (!at)
+        return strdup(arg);
+    snprintf(buf, sizeof buf, "%.*s%s/%s", (int)(at - arg), arg, dir, at + 2);
+    return strdup(buf);
+}
+
 const char *oracle_check(const struct run_result *r, char *why, size_t n)
 {
     if (r->timed_out)

@@ -15,6 +15,10 @@ struct run_result {
     const char *trace_path; /* its --trace file to check, or NULL */
 };
 
+/* A case's argument with "@/" expanded to `dir` (the case's folder); malloc'd. Fuzz cases and
+ * corpus cases name their files this way (docs/testing.md). */
+char *case_arg(const char *arg, const char *dir);
+
 /* NULL when the run behaved as documented; otherwise a short signature of what went wrong
  * ("crash", "hang", "sanitizer", "status", "report", "stats", "trace") with details in why. */
 const char *oracle_check(const struct run_result *r, char *why, size_t n);
