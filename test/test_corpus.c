@@ -50,9 +50,10 @@ static void replay(const char *name, unsigned *checked)
     snprintf(path, sizeof path, "%s/cmd", src);
     char *cmd = read_whole_file(path, NULL);
     char *argv[80];
-    const char *bin = getenv("TENSIM_BIN");
+    char bin[4096]; /* the case runs in its scratch folder */
+    cr_assert(realpath(getenv("TENSIM_BIN") ? getenv("TENSIM_BIN") : "build/tensim", bin));
     int argc = 0;
-    argv[argc++] = (char *)(bin ? bin : "build/tensim");
+    argv[argc++] = bin;
     for (char *line = cmd, *nl; *line && argc < 79; line = nl + 1) { /* empty lines are "" */
         nl = strchr(line, '\n');
         if (!nl)
@@ -68,6 +69,8 @@ static void replay(const char *name, unsigned *checked)
     snprintf(errp, sizeof errp, "%s/.stderr", dir);
     pid_t pid = fork();
     if (pid == 0) {
+        if (chdir(dir)) /* a relative output path lands in the scratch folder */
+            _exit(127);
         dup2(open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0666), 1);
         dup2(open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0666), 2);
         execv(argv[0], argv);

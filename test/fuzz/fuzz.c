@@ -425,10 +425,13 @@ static void run_case(const struct fcase *c, const char *dir, struct outcome *o)
         argv[i + 1] = case_arg(c->argv[i], dir);
     argv[c->argc + 1] = 0;
     char outp[512], errp[512];
-    snprintf(outp, sizeof outp, "%s/stdout", dir);
-    snprintf(errp, sizeof errp, "%s/stderr", dir);
+    snprintf(outp, sizeof outp, "%s/.stdout", dir);
+    snprintf(errp, sizeof errp, "%s/.stderr", dir);
     pid_t pid = fork();
     if (pid == 0) {
+        /* in the case's folder: a relative output path ("--trace --arch") lands there */
+        if (chdir(dir))
+            _exit(127);
         int fo = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0666), fe = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
         dup2(fo, 1);
         dup2(fe, 2);
@@ -588,6 +591,12 @@ int main(int argc, char **argv)
         }
     }
     rng_state = seed;
+    static char bin_path[4096]; /* cases run in their own folder */
+    if (!realpath(bin, bin_path)) {
+        fprintf(stderr, "fuzz: %s: %s\n", bin, strerror(errno));
+        return 2;
+    }
+    bin = bin_path;
     load_seeds("build/guest");
     load_seeds("build/kernels");
     if (!nseeds) {
@@ -597,7 +606,13 @@ int main(int argc, char **argv)
     bool verbose = getenv("FUZZ_VERBOSE") != NULL;
     mkdir(out, 0777);
     char dir[512];
-    snprintf(dir, sizeof dir, "%s/case-%d", out, getpid());
+    char *out_abs = realpath(out, 0);
+    if (!out_abs || strlen(out_abs) > 400) {
+        fprintf(stderr, "fuzz: %s: %s\n", out, out_abs ? "path too long" : strerror(errno));
+        return 2;
+    }
+    snprintf(dir, sizeof dir, "%s/case-%d", out_abs, getpid());
+    free(out_abs);
     printf("fuzz: %u s against %s, seed %llu (repeat with --seed %llu)\n", seconds, bin,
            (unsigned long long)seed, (unsigned long long)seed);
     fflush(stdout);
