@@ -65,9 +65,9 @@ $(B)/sdk/version.h: FORCE
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
 $(B)/libtensim.a: $(OBJ)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 $(B)/libtensim-asan.a: $(ASAN_OBJ)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(B)/tensim: $(B)/obj/core/main.o $(B)/libtensim.a | $(B)/.deps
 	$(CC) $(CFLAGS) -o $@ $^ -ljemalloc

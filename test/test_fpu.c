@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../units/formats.h"
+#include "../units/fpu_datapath.h"
 #include "harness.h"
 #include "tensix_ops.h"
 
@@ -57,26 +58,31 @@ static uint32_t rnd(void)
 
 enum style { BF16, FP16, TF32 };
 
-/* A random Src cell of `st` with a small exponent range (so double sums stay exact), and its
- * value as FP32 bits (ReadBF16 / ReadFP16 / ReadTF32). */
-static uint32_t src_cell(enum style st, float *value)
+/* A random Src cell of `st` and its value as FP32 bits (ReadBF16 / ReadFP16 / ReadTF32). With
+ * `narrow`, the value has two significant mantissa bits and exponent 0 (+-1, 1.25, 1.5, 1.75):
+ * then every step of the datapath before the final rounding is exact (products of at most four
+ * significant bits on the 2^-10 grid of their sum, no alignment losses; docs/numerics.md), so
+ * "exact, then rounded half away from zero" is the reference; the rounding details are tested
+ * in test_fpu_datapath.c and against ttsim. Otherwise: any mantissa, exponents in a small range. */
+static uint32_t src_cell_of(enum style st, float *value, bool narrow)
 {
-    uint32_t s = rnd() & 1, man10 = rnd() & 0x3FF;
+    uint32_t s = rnd() & 1, man10 = narrow ? (rnd() & 3) << 8 : rnd() & 0x3FF;
     uint32_t bits;
     if (st == FP16) {
-        uint32_t e = 12 + rnd() % 7;
+        uint32_t e = narrow ? 15 : 12 + rnd() % 7;
         union { uint32_t u; float f; } v = {.u = s << 31 | (e - 15 + 127) << 23 | man10 << 13};
         *value = v.f;
         return s << 18 | man10 << 8 | e;
     }
     if (st == BF16)
         man10 &= 0x3F8;
-    uint32_t e = 124 + rnd() % 7;
+    uint32_t e = narrow ? 127 : 124 + rnd() % 7;
     bits = s << 31 | e << 23 | man10 << 13;
     union { uint32_t u; float f; } v = {.u = bits};
     *value = v.f;
     return s << 18 | man10 << 8 | e;
 }
+static uint32_t src_cell(enum style st, float *value) { return src_cell_of(st, value, true); }
 
 /* WH:ELWMUL.md SrcAFidelityBits / SrcBFidelityBits, on FP32 values: with the phase bit clear
  * the operand is x masked by `high`; with it set, what remains of x after masking by `low`. */
@@ -95,8 +101,8 @@ static double fid_b(float x, unsigned phase)
     return fid_part(x, phase & 2, 0xFFFE0000u, 0xFFFE1FFFu);
 }
 
-/* ---- rounding to the Dst formats (round to nearest even, results below the smallest normal
- * become +0) and the Dst layouts ---- */
+/* ---- rounding to the Dst formats (the datapath's final rounding: to nearest, ties away from
+ * zero; results below the smallest normal become +0) and the Dst layouts ---- */
 
 enum out { O_FP32, O_BF16, O_FP16 };
 
@@ -110,7 +116,7 @@ static uint32_t round_to(double v, enum out o)
     uint32_t s = v < 0;
     int e;
     double f = frexp(fabs(v), &e); /* f in [0.5, 1): value = f * 2^e */
-    double m = nearbyint(ldexp(f, (int)p)); /* ties to even (default rounding mode) */
+    double m = round(ldexp(f, (int)p)); /* ties away from zero */
     if (m >= ldexp(1, (int)p))
         m /= 2, e++;
     e -= 1; /* value = m/2^(p-1) * 2^e */
@@ -184,7 +190,9 @@ static void mvmul_case(struct mm_case c, unsigned phases)
             if (o == O_FP32)
                 t->dest.row_valid[dest_adj32(i, false, false) + 8] = true;
         }
-    setc(CFG_DESC(ab, ALU_FORMAT_SPEC_REG0_SrcA), c.st == FP16 ? DF_FP16 : c.st == TF32 ? DF_TF32 : DF_BF16);
+    const unsigned fmt = c.st == FP16 ? DF_FP16 : c.st == TF32 ? DF_TF32 : DF_BF16;
+    setc(CFG_DESC(ab, ALU_FORMAT_SPEC_REG0_SrcA), fmt);
+    setc(CFG_DESC(ab, ALU_FORMAT_SPEC_REG1_SrcB), fmt);
     setc(CFG_DESC(ab, ALU_ACC_CTRL_Fp32_enabled), c.fp32_dst);
     setth(THCFG_DESC(ab, ADDR_MOD_DST_SEC0_FidelityIncr), 1);
     uint32_t w[4];
@@ -231,13 +239,13 @@ Test(fpu_wh, mvmul_bf16_fp32_dst) { every_fidelity((struct mm_case){BF16, true})
 
 /* ---- element-wise ---- */
 
-/* SrcA/SrcB rows 0..7 random BF16 cells; a[][], b[][] their values. */
-static void random_ab(enum style st, float a[8][16], float b[8][16])
+/* SrcA/SrcB rows 0..7 random cells (src_cell_of); a[][], b[][] their values. */
+static void random_ab(enum style st, float a[8][16], float b[8][16], bool narrow)
 {
     for (unsigned i = 0; i < 8; i++)
         for (unsigned j = 0; j < 16; j++) {
-            t->src.bank[0][0].cell[i][j] = src_cell(st, &a[i][j]);
-            t->src.bank[1][0].cell[i][j] = src_cell(st, &b[i][j]);
+            t->src.bank[0][0].cell[i][j] = src_cell_of(st, &a[i][j], narrow);
+            t->src.bank[1][0].cell[i][j] = src_cell_of(st, &b[i][j], narrow);
         }
 }
 
@@ -246,7 +254,7 @@ static uint32_t dst16(unsigned row, unsigned col) { return dest_read16(t, row, c
 Test(fpu, elwadd_elwsub_elwmul_bf16)
 {
     float a[8][16], b[8][16];
-    random_ab(BF16, a, b);
+    random_ab(BF16, a, b, true);
     uint32_t w[] = {
         TT_OP_ELWADD_BH(0, 0, 0, 0, 0, 0, 0),  /* Dst[0..7]   = A + B */
         TT_OP_ELWSUB_BH(0, 0, 1, 0, 0, 0, 8),  /* Dst[8..15] += A - B (undefined rows: 0) */
@@ -268,10 +276,13 @@ Test(fpu, elwadd_elwsub_elwmul_bf16)
 
 Test(fpu, elwmul_four_phases_fp32_dst)
 {
-    /* HiFi4 element-wise product into FP32: the four phases cover every multiplied bit */
+    /* HiFi4 element-wise product into FP32: the four phases cover every multiplied bit (all but
+     * SrcA's last), and each phase's product, aligned to the Dst of the phases before it, loses
+     * nothing (a slice product has 13 zero bits below it and the shift is at most 12) */
     float a[8][16], b[8][16];
-    random_ab(TF32, a, b);
+    random_ab(TF32, a, b, false); /* exact in FP32 per phase: see below */
     setc(CFG_DESC(ab, ALU_FORMAT_SPEC_REG0_SrcA), DF_TF32);
+    setc(CFG_DESC(ab, ALU_FORMAT_SPEC_REG1_SrcB), DF_TF32); /* else SrcB has BF16 precision */
     setc(CFG_DESC(ab, ALU_ACC_CTRL_Fp32_enabled), 1);
     setth(THCFG_DESC(ab, ADDR_MOD_DST_SEC2_FidelityIncr), 1);
     uint32_t e = TT_OP_ELWMUL_BH(0, 0, 0, 0, 2, 0);
@@ -291,7 +302,7 @@ Test(fpu, elwmul_four_phases_fp32_dst)
 Test(fpu, elwadd_odd_fidelity_phase_divides_by_32)
 {
     float a[8][16], b[8][16];
-    random_ab(BF16, a, b);
+    random_ab(BF16, a, b, true);
     setth(THCFG_DESC(ab, FIDELITY_BASE_Phase), 1);
     uint32_t w[] = {TT_OP_ELWADD_BH(0, 0, 0, 0, 0, 0, 0)};
     cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
@@ -769,15 +780,15 @@ Test(fpu, one_instruction_per_cycle_from_all_threads)
 
 #include "../riscv/sdk/examples/matmul/matmul_data.h"
 
-static double bf16_value(uint16_t b)
-{
-    union { uint32_t u; float f; } v = {.u = (uint32_t)b << 16};
-    return v.f;
-}
+/* A BF16 value as a datapath operand (units/fpu_datapath.h). */
+static uint32_t bf16_op(uint16_t b) { return (uint32_t)(b >> 15) << 18 | (uint32_t)(b >> 7 & 0xFF) << 10 | (b & 0x7Fu) << 3; }
 
-/* Four 32x32x32 BF16 products with FP32 Dst at `phases` fidelity phases. The reference does
- * what the kernel asks of the matrix unit: per phase, per output face, the k-face 0 MVMUL then
- * the k-face 1 MVMUL, each adding 16 fidelity-sliced products to Dst and rounding once to FP32.
+/* Four 32x32x32 BF16 products with FP32 Dst at `phases` fidelity phases. The reference is the
+ * sequence the kernel asks of the matrix unit, computed with the datapath's own arithmetic
+ * (tested on its own in test_fpu_datapath.c and against ttsim): per phase, per output face,
+ * the k-face 0 MVMUL then the k-face 1 MVMUL, each one dp_mvmul into the FP32 Dst. What this
+ * checks is the example end to end: unpacking, the replay/MOP/ADDR_MOD walk through the faces
+ * and phases, and packing.
  * Timing: the 16 * phases MVMULs of a tile issue on consecutive cycles (calibration.md: 16, 32,
  * 48, 64 cycles per tile at LoFi .. HiFi4), read from the matrix unit's --trace track. */
 static void matmul_example(unsigned phases)
@@ -805,18 +816,24 @@ static void matmul_example(unsigned phases)
     for (unsigned t = 0; t < MM_TILES; t++)
         for (unsigned r = 0; r < 32; r++)
             for (unsigned c = 0; c < 32; c++) {
-                double d = 0;
+                uint32_t want = 0;
+                const struct dp_mode m = {.dst32 = true, .exp8 = true};
                 for (unsigned p = 0; p < phases; p++)
                     for (unsigned kk = 0; kk < 2; kk++) {
-                        double s = d;
-                        for (unsigned k = 16 * kk; k < 16 * kk + 16; k++)
-                            s += fid_b((float)bf16_value(mm_value(0, t, r, k)), p) *
-                                 fid_a((float)bf16_value(mm_value(1, t, k, c)), p);
-                        d = bits_value(round_to(s, O_FP32), O_FP32);
+                        uint32_t a[16], b[16];
+                        uint16_t zero = 0;
+                        for (unsigned k = 0; k < 16; k++) {
+                            a[k] = bf16_op(mm_value(1, t, 16 * kk + k, c)); /* SrcA: B */
+                            b[k] = bf16_op(mm_value(0, t, r, 16 * kk + k)); /* SrcB: A */
+                            zero |= (uint16_t)((dp_is_zero(a[k]) || dp_is_zero(b[k])) << k);
+                        }
+                        struct dp_lanes la, lb;
+                        dp_lanes_a(&la, a, zero, p);
+                        dp_lanes_b(&lb, b, 0, p);
+                        want = dp_mvmul(&la, &lb, want, p, m);
                     }
                 unsigned face = (r / 16) * 2 + c / 16;
                 uint32_t g = got[(t * 64 + face * 16 + r % 16) * 16 + c % 16];
-                uint32_t want = round_to(d, O_FP32);
                 if (g != want && bad++ < 3)
                     cr_expect_eq(g, want, "%u phases, tile %u C[%u][%u]: 0x%08x, want 0x%08x",
                                  phases, t, r, c, g, want);

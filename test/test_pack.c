@@ -564,19 +564,13 @@ Test(pack, pacr_waits_for_the_dest_hazard)
 #include <unistd.h>
 
 #include "../riscv/sdk/examples/eltwise/eltwise_data.h"
+#include "../units/fpu_datapath.h"
 
-static uint16_t bf16_rne(double v)
-{
-    /* v is a sum of two BF16 values of similar size, exact in double: round to BF16, nearest
-     * even (docs/fpu.md); zero gives +0 */
-    if (v == 0)
-        return 0;
-    union { float f; uint32_t u; } u = {.f = (float)v}; /* exact: the sum fits FP32 */
-    uint32_t x = u.u;
-    x += 0x7FFF + (x >> 16 & 1);
-    return (uint16_t)(x >> 16);
-}
+/* A BF16 value as a datapath operand (units/fpu_datapath.h). */
+static uint32_t bf16_op(uint16_t b) { return (uint32_t)(b >> 15) << 18 | (uint32_t)(b >> 7 & 0xFF) << 10 | (b & 0x7Fu) << 3; }
 
+/* The reference is ELWADD's own arithmetic (units/fpu_datapath.c, tested on its own and against
+ * ttsim) on the example's operands: this checks unpacking, the ELWADD walk and packing. */
 Test(pack_example, eltwise_l1_to_l1)
 {
     char out[4096];
@@ -591,9 +585,9 @@ Test(pack_example, eltwise_l1_to_l1)
     unsigned bad = 0;
     for (unsigned t = 0; t < EW_TILES; t++)
         for (unsigned i = 0; i < 1024; i++) {
-            union { uint32_t u; float f; } a = {.u = (uint32_t)ew_value(0, t, i) << 16},
-                                           b = {.u = (uint32_t)ew_value(1, t, i) << 16};
-            uint16_t want = bf16_rne((double)a.f + b.f);
+            uint32_t a = bf16_op(ew_value(0, t, i)), b = bf16_op(ew_value(1, t, i));
+            const struct dp_mode m = {.dst32 = false, .exp8 = true};
+            uint16_t want = (uint16_t)(dp_elwadd(a, b, dp_is_zero(a), dp_is_zero(b), 0, false, 0, m) >> 16);
             if (got[t * 1024 + i] != want && bad++ < 3)
                 cr_expect_eq(got[t * 1024 + i], want, "tile %u datum %u", t, i);
         }

@@ -137,6 +137,7 @@ static struct fpu_cfg read_cfg(const struct tile *t, unsigned th)
     k.srca_fmt = cfg_get(c, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG_SrcA_override))
                      ? cfg_get(c, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG_SrcA_val))
                      : cfg_get(c, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG0_SrcA));
+    k.srcb_fmt = cfg_get(c, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG1_SrcB));
     k.fp16a_force = thcfg_get(c, th, THCFG_DESC(ab, FP16A_FORCE_Enable));
     k.int8_math = cfg_get(c, k.bank, CFG_DESC(ab, ALU_ACC_CTRL_INT8_math_enabled));
     k.fp32_enabled = cfg_get(c, k.bank, CFG_DESC(ab, ALU_ACC_CTRL_Fp32_enabled));

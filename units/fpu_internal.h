@@ -43,6 +43,7 @@ struct fpu_insn {
 struct fpu_cfg {
     unsigned bank;
     unsigned srca_fmt;          /* ALU_FORMAT_SPEC_REG_SrcA_val if overridden, else REG0_SrcA */
+    unsigned srcb_fmt;          /* ALU_FORMAT_SPEC_REG1_SrcB */
     bool fp16a_force;           /* ThreadConfig FP16A_FORCE_Enable */
     bool int8_math, fp32_enabled, zero_flag_disabled_src;
     unsigned math_offset;       /* ThreadConfig DEST_TARGET_REG_CFG_MATH_Offset */
@@ -106,55 +107,5 @@ bool fpu_exec_math(struct fpu_exec *x);
 
 void fpu_move_span(const struct fpu_exec *x, struct fpu_dst_span *s);
 bool fpu_exec_move(struct fpu_exec *x);
-
-/* ---- fpu_numerics.c: exact values, accumulation, rounding (docs/fpu.md) ---- */
-
-/* (-1)^neg * sig * 2^exp; sig == 0 is zero. */
-struct fpu_val {
-    int32_t exp;
-    uint32_t sig;
-    bool neg;
-};
-
-/* A two's complement fixed-point number wide enough to hold any sum of the matrix unit's
- * products and Dst values exactly: bit i weighs 2^(i - FPU_ACC_BIAS). */
-#define FPU_ACC_LIMBS 10
-#define FPU_ACC_BIAS 300
-struct fpu_acc {
-    uint64_t limb[FPU_ACC_LIMBS];
-};
-
-enum fpu_out { FPU_OUT_FP32, FPU_OUT_BF16, FPU_OUT_FP16 };
-
-/* A SrcA/SrcB cell read as `style` (not INT8): 11-bit significand (implicit one and ten
- * mantissa bits; BF16 drops the three low ones), exponent 0 reads as zero. */
-struct fpu_val fpu_src_val(uint32_t cell, enum fpu_style style);
-/* The part of a value one fidelity phase multiplies with (WH:ELWMUL.md SrcAFidelityBits /
- * SrcBFidelityBits); v from fpu_src_val. */
-struct fpu_val fpu_fidelity_a(struct fpu_val v, unsigned phase);
-struct fpu_val fpu_fidelity_b(struct fpu_val v, unsigned phase);
-/* IEEE-order bits read as a value (exponent 0 is zero, the top exponent is finite). */
-struct fpu_val fpu_val_fp32(uint32_t bits);
-struct fpu_val fpu_val_bf16(uint16_t bits);
-struct fpu_val fpu_val_fp16(uint16_t bits);
-
-void fpu_acc_clear(struct fpu_acc *a);
-void fpu_acc_add(struct fpu_acc *a, struct fpu_val v);
-void fpu_acc_add_mul(struct fpu_acc *a, struct fpu_val x, struct fpu_val y);
-/* The accumulated value rounded to nearest-even in `out`, IEEE-order bits: +0 for zero and for
- * results below the smallest normal, the format's overflow pattern above its range. */
-uint32_t fpu_acc_round(const struct fpu_acc *a, enum fpu_out out);
-
-/* Fast path: a value as a double (exact: 24-bit significands, exponents far inside double's
- * range), and a double that holds an exact sum rounded like fpu_acc_round. */
-uint32_t fpu_round_double(double v, enum fpu_out out);
-
-/* Integer "8" from a Src cell (ReadSrcInt8) and the saturating add of WH:ELWMUL.md. */
-static inline int32_t fpu_src_int8(uint32_t cell)
-{
-    int32_t mag = (int32_t)((cell >> 8) & 0x3FF);
-    return cell >> 18 & 1 ? -mag : mag;
-}
-int32_t fpu_sat_add(int64_t a, int64_t b);
 
 #endif

@@ -1,45 +1,58 @@
 /* The matrix unit's computing instructions: MVMUL and DOTPV (WH:MVMUL.md, WH:DOTPV.md), GAPOOL
  * (WH:GAPOOL.md), ELWMUL (WH:ELWMUL.md), ELWADD and ELWSUB (WH:ELWADD.md, WH:ELWSUB.md) and
- * GMPOOL (WH:GMPOOL.md), each following its functional model. Floating-point expressions are
- * evaluated exactly and rounded once into the Dst format (fpu_numerics.c, docs/fpu.md). */
+ * GMPOOL (WH:GMPOOL.md): which rows and lanes each reads and writes follows the functional
+ * models; the arithmetic is the hardware's datapath (fpu_datapath.c, docs/numerics.md). */
 #include "fpu_internal.h"
 
 #include <stdint.h>
 #include <string.h>
 
 #include "formats.h"
+#include "fpu_datapath.h"
 
-/* ---- Dst values ---- */
+/* ---- operands and Dst words for the datapath (units/fpu_datapath.h) ---- */
 
-enum dst_kind { DK_FP32, DK_BF16, DK_FP16, DK_INT32 };
+/* How a format's values enter the datapath (ttsim's masks, by the operand's own format):
+ * TF32 keeps ten mantissa bits, the BF16 family seven, FP16/FP8 their 5-bit exponent. */
+enum op_class { OP_BF16, OP_TF32, OP_FP16 };
 
-static enum dst_kind dst_kind(enum fpu_style s, bool dst32)
+static enum op_class op_class(unsigned fmt)
 {
-    if (s == FPU_STYLE_INT8)
-        return DK_INT32;
-    if (dst32)
-        return DK_FP32;
-    return s == FPU_STYLE_FP16 ? DK_FP16 : DK_BF16;
+    enum fpu_style st = fpu_fmt_style(fmt);
+    return st == FPU_STYLE_TF32 ? OP_TF32 : st == FPU_STYLE_FP16 ? OP_FP16 : OP_BF16;
 }
 
-/* The Dst element as an exact value (undefined rows read as zero, the identity). */
-static struct fpu_val dst_value(const struct fpu_exec *x, enum dst_kind k, unsigned row, unsigned col)
+/* A Src cell (WH:SrcASrcB.md: Sign[18] Man[17:8] Exp[7:0]) as a datapath operand. */
+static inline uint32_t src_operand(uint32_t cell, enum op_class c)
 {
-    switch (k) {
-    case DK_FP32: return fpu_val_fp32(fmt_dst_to_fp32(fpu_dst_get(x, true, row, col, 0)));
-    case DK_FP16: return fpu_val_fp16(fmt_dst_to_fp16((uint16_t)fpu_dst_get(x, false, row, col, 0)));
-    default: return fpu_val_bf16(fmt_dst_to_bf16((uint16_t)fpu_dst_get(x, false, row, col, 0)));
-    }
+    uint32_t man = cell >> 8 & 0x3FF, exp = cell & 0xFF;
+    if (c == OP_BF16)
+        man &= 0x3F8;
+    else if (c == OP_FP16)
+        exp &= 0x1F;
+    return (cell & 0x40000) | exp << 10 | man;
 }
 
-static void dst_store(struct fpu_exec *x, enum dst_kind k, unsigned row, unsigned col,
-                      const struct fpu_acc *acc)
+/* Dst words (fpu_datapath.h) from and to the Dst in its current view. */
+struct dst_fmt {
+    bool d32, exp8;
+};
+
+static uint32_t dst_word(const struct fpu_exec *x, struct dst_fmt f, unsigned row, unsigned col)
 {
-    switch (k) {
-    case DK_FP32: fpu_dst_put(x, true, row, col, fmt_dst_from_fp32(fpu_acc_round(acc, FPU_OUT_FP32))); break;
-    case DK_FP16: fpu_dst_put(x, false, row, col, fmt_dst_from_fp16((uint16_t)fpu_acc_round(acc, FPU_OUT_FP16))); break;
-    default: fpu_dst_put(x, false, row, col, fmt_dst_from_bf16((uint16_t)fpu_acc_round(acc, FPU_OUT_BF16))); break;
-    }
+    if (f.d32)
+        return fmt_dst_to_fp32(fpu_dst_get(x, true, row, col, 0));
+    uint16_t raw = (uint16_t)fpu_dst_get(x, false, row, col, 0);
+    return f.exp8 ? (uint32_t)fmt_dst_to_bf16(raw) << 16 : dp_from_fp16(fmt_dst_to_fp16(raw));
+}
+
+static void dst_word_put(struct fpu_exec *x, struct dst_fmt f, unsigned row, unsigned col, uint32_t w)
+{
+    if (f.d32)
+        fpu_dst_put(x, true, row, col, fmt_dst_from_fp32(w));
+    else
+        fpu_dst_put(x, false, row, col, f.exp8 ? fmt_dst_from_bf16((uint16_t)(w >> 16))
+                                               : fmt_dst_from_fp16(dp_to_fp16(w)));
 }
 
 /* Integer "32" in Dst32b: sign-magnitude in the FP32 arrangement (WH:Dst.md). */
@@ -53,6 +66,27 @@ static void dst_put_int32(struct fpu_exec *x, unsigned row, unsigned col, int32_
     uint32_t sm = v < 0 ? 0x80000000u | (uint32_t)-(int64_t)v : (uint32_t)v;
     fpu_dst_put(x, true, row, col, fmt_dst_from_fp32(sm));
 }
+
+/* Integer "8" of a Src cell (ReadSrcInt8) through `mask`: sign and the ten mantissa bits as the
+ * magnitude. A cell whose exponent field is 0 is zero, as in the float datapath: always for
+ * SrcA, for SrcB while denormals flush (`flush`). */
+static inline int32_t src_int8(uint32_t cell, uint32_t mask, bool flush)
+{
+    int32_t mag = (int32_t)((cell & mask) >> 8 & 0x3FF);
+    return flush && !(cell & 0xFF) ? 0 : cell >> 18 & 1 ? -mag : mag;
+}
+
+/* Add with saturation at +-(2^31 - 1) (SaturateAddInt32, WH:ELWMUL.md). */
+static int32_t sat_add(int64_t a, int64_t b)
+{
+    int64_t s = a + b;
+    return s > INT32_MAX ? INT32_MAX : s < -INT32_MAX ? -INT32_MAX : (int32_t)s;
+}
+
+/* The INT8 fidelity masks (our Src layout): SrcA magnitude bits 7..5 in even phases, 4..0 in odd
+ * ones; SrcB bits 9..4 in phases 0/1, 3..0 in 2/3. Four phases give the exact product. */
+static inline uint32_t int8_mask_a(unsigned phase) { return phase & 1 ? 0x41FFFu : 0x4E0FFu; }
+static inline uint32_t int8_mask_b(unsigned phase) { return phase & 2 ? 0x40FFFu : 0x7F0FFu; }
 
 /* ---- rows ---- */
 
@@ -101,179 +135,78 @@ void fpu_math_span(const struct fpu_exec *x, struct fpu_dst_span *s)
     }
 }
 
+/* The mode of the floating-point datapath for this instruction. */
+static struct dp_mode dp_mode_of(const struct fpu_exec *x, enum fpu_style st, bool d32)
+{
+    return (struct dp_mode){.dst32 = d32, .exp8 = st != FPU_STYLE_FP16, .wh = tile_is_wormhole(x->t)};
+}
+
 /* ---- MVMUL, DOTPV, GAPOOL ---- */
-
-static inline double pow2i(int e)
-{
-    uint64_t b = (uint64_t)(e + 1023) << 52;
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
-
-/* A Src cell as a double after the fidelity mask (the value fpu_src_val and fpu_fidelity_a/b
- * give, without building a struct fpu_val); *lsb is the weight of its last significand bit, 0 for a zero. */
-static inline double src_double(uint32_t cell, enum fpu_style st, uint32_t fmask, int *lsb, bool *nz)
-{
-    uint32_t man = cell >> 8 & 0x3FF, exp;
-    int bias;
-    if (st == FPU_STYLE_FP16) {
-        exp = cell & 0x1F, bias = 25;
-    } else {
-        exp = cell & 0xFF, bias = 137;
-        if (st == FPU_STYLE_BF16)
-            man &= 0x3F8;
-    }
-    uint32_t sig = (0x400u | man) & fmask;
-    *nz = exp && sig;
-    if (!*nz)
-        return 0.0;
-    *lsb = (int)exp - bias;
-    double v = (double)sig * pow2i(*lsb);
-    return cell >> 18 & 1 ? -v : v;
-}
-
-/* The fast path of MVMUL/DOTPV/GAPOOL: when every product (<= 22 significant bits) and Dst value
- * (24, 11 or 8 bits) lies between weights 2^lo and 2^hi with hi - lo <= 47, each sum of 16 products and a
- * Dst value is exact in a double (53 bits, 5 of them for carries), so rounding the double gives
- * what the exact accumulator gives. False: the caller takes the exact path. */
-static bool matmul_fast(struct fpu_exec *x, enum fpu_style st, unsigned phase, struct rows r,
-                        enum dst_kind dk)
-{
-    const struct src_regs *s = &x->t->src;
-    const struct src_bank *A = &s->bank[0][s->fpu_bank[0]], *B = &s->bank[1][s->fpu_bank[1]];
-    const uint32_t fa = phase & 1 ? 0x03Eu : 0x7C0u, fb = phase & 2 ? 0x00Fu : 0x7F0u;
-    double ad[16][16], bd[8][16], dd[8][16];
-    int amin = INT32_MAX, amax = INT32_MIN, bmin = INT32_MAX, bmax = INT32_MIN;
-    int dmin = INT32_MAX, dmax = INT32_MIN, e;
-    bool nz;
-    for (unsigned k = 0; k < 16; k++)
-        for (unsigned j = 0; j < 16; j++) {
-            ad[k][j] = src_double(A->cell[(r.srca + k) & 0x3F][j], st, fa, &e, &nz);
-            if (nz) {
-                amin = e < amin ? e : amin;
-                amax = e > amax ? e : amax;
-            }
-        }
-    for (unsigned i = 0; i < r.nrows; i++)
-        for (unsigned k = 0; k < 16; k++) {
-            bd[i][k] = src_double(B->cell[r.srcb + (r.bcast ? 0 : i)][k], st, fb, &e, &nz);
-            if (nz) {
-                bmin = e < bmin ? e : bmin;
-                bmax = e > bmax ? e : bmax;
-            }
-        }
-    const unsigned step = r.bcast ? 2 : 1;
-    const bool d32 = dk == DK_FP32;
-    const struct dest *dst = &x->t->dest;
-    unsigned phys[8];
-    for (unsigned i = 0; i < r.nrows; i += step) {
-        const unsigned p = phys[i] = fpu_dst_phys(x, d32, r.dst + i);
-        for (unsigned j = 0; j < 16; j++) {
-            /* the Dst value in its plain format (WH:Dst.md layouts); an undefined row reads as 0 */
-            uint32_t f, ex, sig, neg;
-            int bias;
-            if (!dst->row_valid[p]) {
-                dd[i][j] = 0.0;
-                continue;
-            }
-            if (d32) {
-                f = fmt_dst_to_fp32(dest_get32_at(dst, p, j)), neg = f >> 31;
-                ex = f >> 23 & 0xFF, sig = 0x800000u | (f & 0x7FFFFF), bias = 150;
-            } else if (dk == DK_FP16) {
-                f = fmt_dst_to_fp16(dst->bits[p][j]), neg = f >> 15;
-                ex = f >> 10 & 0x1F, sig = 0x400u | (f & 0x3FF), bias = 25;
-            } else {
-                f = fmt_dst_to_bf16(dst->bits[p][j]), neg = f >> 15;
-                ex = f >> 7 & 0xFF, sig = 0x80u | (f & 0x7F), bias = 134;
-            }
-            if (!ex) {
-                dd[i][j] = 0.0;
-                continue;
-            }
-            e = (int)ex - bias;
-            double v = (double)sig * pow2i(e);
-            dd[i][j] = neg ? -v : v;
-            dmin = e < dmin ? e : dmin;
-            dmax = e > dmax ? e : dmax;
-        }
-    }
-    int lo = INT32_MAX, hi = INT32_MIN;
-    if (amin != INT32_MAX && bmin != INT32_MAX)
-        lo = amin + bmin, hi = amax + bmax + 22;
-    if (dmin != INT32_MAX) {
-        const int dbits = dk == DK_FP32 ? 24 : dk == DK_FP16 ? 11 : 8; /* significand width */
-        lo = dmin < lo ? dmin : lo;
-        hi = dmax + dbits > hi ? dmax + dbits : hi;
-    }
-    if (lo != INT32_MAX && hi - lo > 47)
-        return false;
-    static const enum fpu_out outs[] = {[DK_FP32] = FPU_OUT_FP32, [DK_BF16] = FPU_OUT_BF16,
-                                        [DK_FP16] = FPU_OUT_FP16};
-    struct dest *out = &x->t->dest;
-    for (unsigned i = 0; i < r.nrows; i += step) {
-        const unsigned p = phys[i];
-        for (unsigned j = 0; j < 16; j++) {
-            double sum = dd[i][j];
-            for (unsigned k = 0; k < 16; k++)
-                sum += bd[i][k] * ad[k][j];
-            const uint32_t v = fpu_round_double(sum, outs[dk]);
-            if (d32) {
-                dest_put32_at(out, p, j, fmt_dst_from_fp32(v));
-            } else {
-                out->bits[p][j] = dk == DK_FP16 ? fmt_dst_from_fp16((uint16_t)v) : fmt_dst_from_bf16((uint16_t)v);
-            }
-        }
-        fpu_dst_row_written(x, d32, p);
-    }
-    return true;
-}
 
 static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned phase, struct rows r)
 {
     const struct src_regs *s = &x->t->src;
     const struct src_bank *A = &s->bank[0][s->fpu_bank[0]], *B = &s->bank[1][s->fpu_bank[1]];
     const unsigned step = r.bcast ? 2 : 1;
+    const bool flush_b = !x->cfg.zero_flag_disabled_src;
     if (st == FPU_STYLE_INT8) {
         int32_t a[16][16], b[8][16];
         for (unsigned k = 0; k < 16; k++)
             for (unsigned j = 0; j < 16; j++)
-                a[k][j] = fpu_src_int8(A->cell[(r.srca + k) & 0x3F][j] & (phase & 1 ? 0x41FFFu : 0x4E0FFu));
+                a[k][j] = src_int8(A->cell[(r.srca + k) & 0x3F][j], int8_mask_a(phase), true);
         for (unsigned i = 0; i < r.nrows; i++)
             for (unsigned k = 0; k < 16; k++)
-                b[i][k] = fpu_src_int8(B->cell[r.srcb + (r.bcast ? 0 : i)][k] &
-                                       (phase & 2 ? 0x40FFFu : 0x7F0FFu));
+                b[i][k] = src_int8(B->cell[r.srcb + (r.bcast ? 0 : i)][k], int8_mask_b(phase), flush_b);
         for (unsigned i = 0; i < r.nrows; i += step)
             for (unsigned j = 0; j < 16; j++) {
                 int64_t sum = 0;
                 for (unsigned k = 0; k < 16; k++)
                     sum += (int64_t)b[i][k] * a[k][j];
-                dst_put_int32(x, r.dst + i, j, fpu_sat_add(sum, dst_int32(x, r.dst + i, j)));
+                dst_put_int32(x, r.dst + i, j, sat_add(sum, dst_int32(x, r.dst + i, j)));
             }
         return;
     }
-    if (matmul_fast(x, st, phase, r, dst_kind(st, d32)))
-        return;
-    struct fpu_val a[16][16], b[8][16], d[8][16];
-    for (unsigned k = 0; k < 16; k++)
+    /* Operands taken apart once per instruction: SrcA column j's 16 lanes, SrcB row i's. */
+    const enum op_class ca = op_class(x->cfg.srca_fmt), cb = op_class(x->cfg.srcb_fmt);
+    struct dp_cols cols;
+    for (unsigned k = 0; k < 16; k++) {
+        uint32_t op[16];
         for (unsigned j = 0; j < 16; j++)
-            a[k][j] = fpu_fidelity_a(fpu_src_val(A->cell[(r.srca + k) & 0x3F][j], st), phase);
-    for (unsigned i = 0; i < r.nrows; i++)
-        for (unsigned k = 0; k < 16; k++)
-            b[i][k] = fpu_fidelity_b(fpu_src_val(B->cell[r.srcb + (r.bcast ? 0 : i)][k], st), phase);
-    const enum dst_kind dk = dst_kind(st, d32);
-    for (unsigned i = 0; i < r.nrows; i += step)
-        for (unsigned j = 0; j < 16; j++)
-            d[i][j] = dst_value(x, dk, r.dst + i, j);
-    for (unsigned i = 0; i < r.nrows; i += step)
-        for (unsigned j = 0; j < 16; j++) {
-            struct fpu_acc acc;
-            fpu_acc_clear(&acc);
-            for (unsigned k = 0; k < 16; k++)
-                fpu_acc_add_mul(&acc, b[i][k], a[k][j]);
-            fpu_acc_add(&acc, d[i][j]);
-            dst_store(x, dk, r.dst + i, j, &acc);
+            op[j] = src_operand(A->cell[(r.srca + k) & 0x3F][j], ca);
+        dp_cols_set_lane(&cols, k, op, phase);
+    }
+    struct dp_lanes lb[8];
+    for (unsigned i = 0; i < r.nrows; i += step) {
+        uint32_t op[16];
+        uint16_t z = 0;
+        for (unsigned k = 0; k < 16; k++) {
+            op[k] = src_operand(B->cell[r.srcb + (r.bcast ? 0 : i)][k], cb);
+            z |= (uint16_t)((flush_b && dp_is_zero(op[k])) << k);
         }
+        dp_lanes_b(&lb[i], op, z, phase);
+    }
+    const struct dp_mode m = dp_mode_of(x, st, d32);
+    struct dest *dst = &x->t->dest;
+    for (unsigned i = 0; i < r.nrows; i += step) {
+        /* a whole Dst row at a time: undefined rows read as 0 */
+        const unsigned p = fpu_dst_phys(x, d32, r.dst + i);
+        const bool valid = dst->row_valid[p];
+        uint32_t d[16], out[16];
+        for (unsigned j = 0; j < 16; j++)
+            d[j] = !valid ? 0
+                   : d32  ? fmt_dst_to_fp32(dest_get32_at(dst, p, j))
+                   : m.exp8 ? (uint32_t)fmt_dst_to_bf16(dst->bits[p][j]) << 16
+                            : dp_from_fp16(fmt_dst_to_fp16(dst->bits[p][j]));
+        dp_mvmul_row(&cols, &lb[i], d, out, phase, m);
+        for (unsigned j = 0; j < 16; j++) {
+            if (d32)
+                dest_put32_at(dst, p, j, fmt_dst_from_fp32(out[j]));
+            else
+                dst->bits[p][j] = m.exp8 ? fmt_dst_from_bf16((uint16_t)(out[j] >> 16))
+                                         : fmt_dst_from_fp16(dp_to_fp16(out[j]));
+        }
+        fpu_dst_row_written(x, d32, p);
+    }
 }
 
 /* ---- ELWMUL, ELWADD, ELWSUB ---- */
@@ -283,40 +216,32 @@ static void elementwise(struct fpu_exec *x, enum fpu_style st, bool d32, unsigne
     const struct src_regs *s = &x->t->src;
     const struct src_bank *A = &s->bank[0][s->fpu_bank[0]], *B = &s->bank[1][s->fpu_bank[1]];
     const enum fpu_kind k = x->in.kind;
-    const bool add_dst = k == FK_ELWMUL || x->in.add_dst;
-    const enum dst_kind dk = dst_kind(st, d32);
+    const bool add_dst = k == FK_ELWMUL || x->in.add_dst; /* ELWMUL always accumulates */
+    const bool flush_b = !x->cfg.zero_flag_disabled_src;
+    const enum op_class ca = op_class(x->cfg.srca_fmt), cb = op_class(x->cfg.srcb_fmt);
+    const struct dp_mode m = dp_mode_of(x, st, d32);
+    const struct dst_fmt f = {d32, m.exp8};
     for (unsigned i = 0; i < 8; i++)
         for (unsigned j = 0; j < 16; j++) {
             uint32_t av = A->cell[r.srca + i][j];
             uint32_t bv = B->cell[r.srcb + (x->in.bcast_row ? 0 : i)][x->in.bcast_col0 ? 0 : j];
+            if (k == FK_ELWSUB)
+                bv ^= 0x40000;
             if (st == FPU_STYLE_INT8) {
-                int64_t v;
-                if (k == FK_ELWMUL)
-                    v = (int64_t)fpu_src_int8(av & (phase & 1 ? 0x41FFFu : 0x4E0FFu)) *
-                        fpu_src_int8(bv & (phase & 2 ? 0x40FFFu : 0x7F0FFu));
-                else
-                    v = (int64_t)fpu_src_int8(av) + (k == FK_ELWSUB ? -1 : 1) * fpu_src_int8(bv);
-                int32_t out = add_dst ? fpu_sat_add(v, dst_int32(x, r.dst + i, j)) : (int32_t)v;
+                int64_t v = k == FK_ELWMUL
+                                ? (int64_t)src_int8(av, int8_mask_a(phase), true) *
+                                      src_int8(bv, int8_mask_b(phase), flush_b)
+                                : (int64_t)src_int8(av, ~0u, true) + src_int8(bv, ~0u, flush_b);
+                int32_t out = add_dst ? sat_add(v, dst_int32(x, r.dst + i, j)) : (int32_t)v;
                 dst_put_int32(x, r.dst + i, j, out);
                 continue;
             }
-            struct fpu_acc acc;
-            fpu_acc_clear(&acc);
-            struct fpu_val a = fpu_src_val(av, st), b = fpu_src_val(bv, st);
-            if (k == FK_ELWMUL) {
-                fpu_acc_add_mul(&acc, fpu_fidelity_a(a, phase), fpu_fidelity_b(b, phase));
-            } else {
-                /* (a +- b) / 32 (odd phases) / 128 (phases 2, 3): exact scalings */
-                int scale = (phase & 1 ? 5 : 0) + (phase & 2 ? 7 : 0);
-                a.exp -= scale, b.exp -= scale;
-                if (k == FK_ELWSUB)
-                    b.neg = !b.neg;
-                fpu_acc_add(&acc, a);
-                fpu_acc_add(&acc, b);
-            }
-            if (add_dst)
-                fpu_acc_add(&acc, dst_value(x, dk, r.dst + i, j));
-            dst_store(x, dk, r.dst + i, j, &acc);
+            uint32_t a = src_operand(av, ca), b = src_operand(bv, cb);
+            bool za = dp_is_zero(a), zb = flush_b && dp_is_zero(b);
+            uint32_t d = add_dst ? dst_word(x, f, r.dst + i, j) : 0;
+            uint32_t out = k == FK_ELWMUL ? dp_elwmul(a, b, za, zb, d, phase, m)
+                                          : dp_elwadd(a, b, za, zb, d, add_dst, phase, m);
+            dst_word_put(x, f, r.dst + i, j, out);
         }
 }
 
@@ -398,6 +323,50 @@ static int32_t comparable(struct datum d)
     return (d.sign ? -1 : 1) * (int32_t)((d.exp << 10) + d.man);
 }
 
+/* Sign-magnitude bits in a total order (-0 below +0). */
+static inline int32_t total_order(uint32_t v) { return (int32_t)(v & 0x80000000u ? v ^ 0x7FFFFFFFu : v); }
+
+/* GMPOOL the way the datapath does it when SrcB's row is all 1.0 (no scaling), without ArgMax
+ * and not on FP16 data: per column, the largest of the Dst value and 16 SrcA values in
+ * sign-magnitude total order, SrcA values with exponent 0 counting as +0, the Dst start value
+ * of an FP32 Dst cut to TF32 and an undefined row as the minimum (all bits set); rows 1..3 of
+ * the group become 0. False: the general model below applies. */
+static bool gmpool_datapath(struct fpu_exec *x, struct rows r, enum fpu_style st, bool d32)
+{
+    const struct src_regs *s = &x->t->src;
+    const struct src_bank *A = &s->bank[0][s->fpu_bank[0]], *B = &s->bank[1][s->fpu_bank[1]];
+    if (x->in.argmax || st == FPU_STYLE_FP16 || st == FPU_STYLE_INT8 || x->cfg.fp16a_force)
+        return false;
+    for (unsigned i = 0; i < 16; i++)
+        if ((B->cell[r.srcb][i] & 0x7FFFF) != 0x7F) /* 1.0: exponent 127, mantissa 0 */
+            return false;
+    const bool tf32 = op_class(x->cfg.srca_fmt) == OP_TF32;
+    for (unsigned j = 0; j < 16; j++) {
+        uint32_t max = d32 ? fmt_dst_to_fp32(fpu_dst_get(x, true, r.dst, j, 0xFFFFFFFFu)) & 0xFFFFE000u
+                           : (uint32_t)fmt_dst_to_bf16((uint16_t)fpu_dst_get(x, false, r.dst, j, 0xFFFFu)) << 16;
+        for (unsigned i = 0; i < 16; i++) {
+            uint32_t c = A->cell[r.srca + i][j];
+            uint32_t v = (c & 0x40000) << 13 | (c & 0xFF) << 23 | (c >> 8 & 0x3FF) << 13;
+            if (!tf32)
+                v &= 0xFFFF0000u;
+            if (!(v & 0x7F800000u))
+                v = 0;
+            if (total_order(v) > total_order(max))
+                max = v;
+        }
+        for (unsigned i = 0; i < 4; i++) {
+            uint32_t w = i ? 0 : max;
+            if (d32)
+                fpu_dst_put(x, true, r.dst + i, j, fmt_dst_from_fp32(w));
+            else
+                fpu_dst_put(x, false, r.dst + i, j, fmt_dst_from_bf16((uint16_t)(w >> 16)));
+        }
+    }
+    return true;
+}
+
+/* GMPOOL as WH:GMPOOL.md models it: SrcB scaling, ArgMax, FP16 and INT8 data (not in the
+ * datapath model; docs/numerics.md). */
 static void gmpool(struct fpu_exec *x, struct rows r)
 {
     const struct src_regs *s = &x->t->src;
@@ -471,7 +440,8 @@ bool fpu_exec_math(struct fpu_exec *x)
         u->st.mul_phase[phase]++;
         break;
     case FK_GMPOOL:
-        gmpool(x, r);
+        if (!gmpool_datapath(x, r, st, d32))
+            gmpool(x, r);
         break;
     default:
         elementwise(x, st, d32, phase, r);

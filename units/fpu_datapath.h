@@ -1,0 +1,77 @@
+/* The matrix unit's arithmetic as the hardware's datapath does it (docs/numerics.md): pure
+ * functions of operands, Dst value, fidelity phase and mode, used by MVMUL, DOTPV, GAPOOL and the
+ * ELW* instructions (units/fpu_math.c). Nothing here knows about tiles, registers or layouts.
+ *
+ * Values travel in two shapes:
+ *  - an operand: `sign << 18 | exponent << 10 | mantissa`: the exponent field as the format has
+ *    it (8 bits; FP16's 5), ten mantissa bits (BF16's low three already cleared);
+ *  - a Dst word: FP32 bit order (sign 31, exponent 30..23, mantissa 22..0). BF16 Dst values are
+ *    the upper half of it; FP16 Dst values keep their 5-bit exponent in bits 27..23 and their
+ *    mantissa in 22..13 (dp_from_fp16 / dp_to_fp16). */
+#ifndef TENSIM_UNITS_FPU_DATAPATH_H
+#define TENSIM_UNITS_FPU_DATAPATH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* How one instruction computes. */
+struct dp_mode {
+    bool dst32; /* FP32 Dst (ALU_ACC_CTRL_Fp32_enabled): no 16-bit rounding of the terms */
+    bool exp8;  /* 8-bit exponents (SrcA not FP16/FP8); false: the FP16 datapath */
+    bool wh;    /* Wormhole: its renormalisation quirk on a result of -1 ulp */
+};
+
+/* An operand whose exponent field is 0 (and SrcB's only when denormals flush): zero. */
+static inline bool dp_is_zero(uint32_t op) { return (op & 0x3FFFF) < 0x400; }
+
+/* Dst word from / to the 16-bit FP16 pattern (IEEE bit order). */
+static inline uint32_t dp_from_fp16(uint16_t h) { return (uint32_t)(h & 0x8000) << 16 | (uint32_t)(h & 0x7FFF) << 13; }
+static inline uint16_t dp_to_fp16(uint32_t w) { return (uint16_t)((w >> 16 & 0x8000) | (w & 0x0FFFE000) >> 13); }
+
+/* The exponent adjustment of a product: the rebias to the Dst's exponent range, less 5 for
+ * SrcA's low slice (odd phases) and 7 for SrcB's (phases 2, 3). */
+int32_t dp_product_adjust(struct dp_mode m, unsigned phase);
+
+/* The 16 lanes of one side of MVMUL/DOTPV/GAPOOL (a SrcA column or a SrcB row) taken apart
+ * for one fidelity phase, once per instruction: each lane's slice, exponent field and sign, and
+ * the lanes that are zero (bit k). */
+struct dp_lanes {
+    int32_t slice[16], exp[16], sign[16];
+    uint16_t zero;
+};
+void dp_lanes_a(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsigned phase);
+void dp_lanes_b(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsigned phase);
+
+/* One output of MVMUL/DOTPV/GAPOOL: dst + sum over the 16 lanes of a[k] * b[k], with the
+ * slices of `phase` (the phase the lanes were taken apart for). */
+uint32_t dp_mvmul(const struct dp_lanes *a, const struct dp_lanes *b, uint32_t dst, unsigned phase,
+                  struct dp_mode m);
+/* The same for a whole SrcB row against the 16 SrcA columns at once (what MVMUL computes per
+ * row), in portable SIMD: the SrcA side lane by lane with the 16 columns side by side. Gives
+ * exactly dp_mvmul's bits for each column (a test compares them). */
+typedef int32_t dp_v16 __attribute__((vector_size(64)));
+struct dp_cols {
+    dp_v16 slice[16], exp[16], sign[16], zero[16]; /* [lane k][column j]; zero: -1 or 0 */
+};
+/* SrcA's 16 columns from their lanes (dp_lanes_a of each column), or lane by lane: lane k of
+ * the 16 columns from their operands (a zero operand makes a zero lane). */
+void dp_cols_of(struct dp_cols *c, const struct dp_lanes col[16]);
+void dp_cols_set_lane(struct dp_cols *c, unsigned k, const uint32_t op[16], unsigned phase);
+void dp_mvmul_row(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
+                  uint32_t out[16], unsigned phase, struct dp_mode m);
+
+/* ELWMUL: dst + a * b (slices of `phase`), rounded into Dst once. */
+uint32_t dp_elwmul(uint32_t a, uint32_t b, bool zero_a, bool zero_b, uint32_t dst, unsigned phase,
+                   struct dp_mode m);
+/* ELWADD (ELWSUB: b with its sign flipped): a + b, plus dst when `accumulate`. A non-zero phase
+ * scales the sum by 2^-5 (odd phases) and 2^-7 (phases 2, 3), as WH:ELWADD.md has it. */
+uint32_t dp_elwadd(uint32_t a, uint32_t b, bool zero_a, bool zero_b, uint32_t dst, bool accumulate,
+                   unsigned phase, struct dp_mode m);
+
+/* The last step of every instruction above: two sums of products (sign, exponent, 25-bit
+ * magnitude with the binary point after bit 23) and the Dst value aligned to the largest
+ * exponent, added, normalised and rounded into the Dst format. */
+uint32_t dp_accumulate(uint32_t sign0, int32_t exp0, uint32_t man0, uint32_t sign1, int32_t exp1,
+                       uint32_t man1, uint32_t dst, struct dp_mode m);
+
+#endif
