@@ -28,6 +28,13 @@ static void start(enum arch_id arch)
     issue_log_attach(t, &ilog);
     /* the matrix unit owns the current SrcA/SrcB banks */
     t->src.bank[0][0].client = t->src.bank[1][0].client = SRC_CLIENT_MATRIX;
+    /* the tests fill Src directly: formats come from ALU_FORMAT_SPEC, not from what an
+     * unpacker wrote (Blackhole's implied formats; test_llk_faults.c tests those) */
+    if (arch == ARCH_BLACKHOLE)
+        for (unsigned th = 0; th < NUM_THREADS; th++) {
+            thcfg_set(&t->cfg, th, &thcfg_fields_bh[THCFGF_BH_DISABLE_IMPLIED_SRCA_FMT_Base], 1);
+            thcfg_set(&t->cfg, th, &thcfg_fields_bh[THCFGF_BH_DISABLE_IMPLIED_SRCB_FMT_Base], 1);
+        }
 }
 static void setup(void) { start(ARCH_BLACKHOLE); }
 static void setup_wh(void) { start(ARCH_WORMHOLE); }

@@ -344,7 +344,7 @@ Test(unpack, tile_header_digest_and_adc_rows)
     cr_expect_eq(t->unpack.u[1].st.datums, 13);
 }
 
-Test(unpack, tilize_reads_rows_row_stride_apart)
+Test(unpack_wh, tilize_reads_rows_row_stride_apart) /* Blackhole: test_llk_faults.c */
 {
     /* A row-major 32x32 BF16 matrix (64-byte rows). Tilize (Tileize_mode) reads 16 datums,
      * then jumps RowStride = Shift_amount_cntx0 << 4 | cntx1 << 8 | cntx2 << 12 bytes back from

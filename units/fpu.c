@@ -138,6 +138,16 @@ static struct fpu_cfg read_cfg(const struct tile *t, unsigned th)
                      ? cfg_get(c, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG_SrcA_val))
                      : cfg_get(c, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG0_SrcA));
     k.srcb_fmt = cfg_get(c, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG1_SrcB));
+    k.srcb_side_fmt = k.srca_fmt;
+    if (!tile_is_wormhole(t)) {
+        const struct src_regs *s = &t->src;
+        if (!thcfg_get(c, th, &thcfg_fields_bh[THCFGF_BH_DISABLE_IMPLIED_SRCA_FMT_Base])) {
+            k.srca_fmt = s->implied_fmt[0][s->fpu_bank[0]];
+            k.srcb_side_fmt = s->implied_fmt[1][s->fpu_bank[1]];
+        }
+        if (!thcfg_get(c, th, &thcfg_fields_bh[THCFGF_BH_DISABLE_IMPLIED_SRCB_FMT_Base]))
+            k.srcb_fmt = s->implied_fmt[1][s->fpu_bank[1]];
+    }
     k.fp16a_force = thcfg_get(c, th, THCFG_DESC(ab, FP16A_FORCE_Enable));
     k.int8_math = cfg_get(c, k.bank, CFG_DESC(ab, ALU_ACC_CTRL_INT8_math_enabled));
     k.fp32_enabled = cfg_get(c, k.bank, CFG_DESC(ab, ALU_ACC_CTRL_Fp32_enabled));
@@ -532,6 +542,29 @@ static bool exec_other(struct fpu_exec *x, uint32_t w)
     }
 }
 
+/* Blackhole: a bank handed over by SETDVALID has an unpredictable implied format
+ * (BH:SETDVALID.md); an instruction that reads it stops (docs/numerics.md). */
+static bool formats_known(struct fpu_exec *x)
+{
+    const enum fpu_kind k = x->in.kind;
+    const bool math = k == FK_MVMUL || k == FK_DOTPV || k == FK_GAPOOL || k == FK_GMPOOL ||
+                      k == FK_ELWMUL || k == FK_ELWADD || k == FK_ELWSUB;
+    const bool a = math || k == FK_MOVA2D || k == FK_MOVDBGA2D || k == FK_MOVD2A;
+    const bool side = k == FK_MOVD2B || k == FK_MOVB2D;
+    const char *which = a && x->cfg.srca_fmt == SRC_FMT_UNKNOWN        ? "SrcA"
+                        : (math || k == FK_MOVB2D) && x->cfg.srcb_fmt == SRC_FMT_UNKNOWN ? "SrcB"
+                        : side && x->cfg.srcb_side_fmt == SRC_FMT_UNKNOWN ? "SrcB"
+                                                                         : 0;
+    if (!which)
+        return true;
+    char why[240];
+    const struct tt_form *f = tt_decode(tile_arch_bit(x->t), x->in.word);
+    snprintf(why, sizeof why, "%s: the implied %s format of a bank handed over by SETDVALID is "
+             "unpredictable on Blackhole (use UNPACR_NOP SETDVALID, or set DISABLE_IMPLIED_%s_FMT)",
+             f ? f->mnemonic : "?", which, which[3] == 'A' ? "SRCA" : "SRCB");
+    return fpu_undef(x, why);
+}
+
 static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
 {
     struct fpu_state *u = &t->fpu;
@@ -540,6 +573,8 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     decode(t, w, f, &x.in);
     x.cfg = read_cfg(t, th);
     const enum fpu_kind k = x.in.kind;
+    if (!formats_known(&x))
+        return false;
     bool ok;
     switch (k) {
     case FK_MVMUL: case FK_DOTPV: case FK_GAPOOL: case FK_GMPOOL: case FK_ELWMUL:

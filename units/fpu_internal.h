@@ -42,8 +42,13 @@ struct fpu_insn {
 /* The configuration an instruction of thread th reads: Config[StateID] and ThreadConfig[th]. */
 struct fpu_cfg {
     unsigned bank;
-    unsigned srca_fmt;          /* ALU_FORMAT_SPEC_REG_SrcA_val if overridden, else REG0_SrcA */
-    unsigned srcb_fmt;          /* ALU_FORMAT_SPEC_REG1_SrcB */
+    /* Src formats. SrcA: ALU_FORMAT_SPEC_REG_SrcA_val if overridden, else REG0_SrcA; SrcB:
+     * REG1_SrcB. On Blackhole each is the implied format of the matrix unit's bank instead
+     * (what the unpacker wrote into it) unless ThreadConfig DISABLE_IMPLIED_SRCA/SRCB_FMT is
+     * set; srcb_side_fmt is what MOVD2B and MOVB2D call SrcAFmt: the SrcB bank's implied
+     * format (gated by the SrcA bit, as ttsim has it). SRC_FMT_UNKNOWN: handed over by
+     * Blackhole's SETDVALID. docs/numerics.md "Blackhole implied formats". */
+    unsigned srca_fmt, srcb_fmt, srcb_side_fmt;
     bool fp16a_force;           /* ThreadConfig FP16A_FORCE_Enable */
     bool int8_math, fp32_enabled, zero_flag_disabled_src;
     unsigned math_offset;       /* ThreadConfig DEST_TARGET_REG_CFG_MATH_Offset */

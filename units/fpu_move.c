@@ -26,7 +26,7 @@ static void movd2x_style(const struct fpu_exec *x, bool *dst32, enum fpu_style *
         *dst32 = false, *st = FPU_STYLE_FP16;
     } else {
         *dst32 = x->cfg.fp32_enabled || x->cfg.int8_math;
-        *st = fpu_fmt_style(x->cfg.srca_fmt);
+        *st = fpu_fmt_style(x->in.kind == FK_MOVD2B ? x->cfg.srcb_side_fmt : x->cfg.srca_fmt);
     }
 }
 
@@ -94,11 +94,11 @@ static uint32_t remove_high_exponent(uint32_t x)
     return ((x & (1u << 18)) >> 3) | ((x & (0x3FFu << 8)) >> 3) | (x & 0x1Fu);
 }
 
-static bool uses_8b_exponent(const struct fpu_cfg *c)
+static bool uses_8b_exponent(const struct fpu_cfg *c, unsigned fmt)
 {
     if (c->fp16a_force)
         return false;
-    switch (c->srca_fmt) {
+    switch (fmt) {
     case DF_FP32: case DF_TF32: case DF_BF16: case DF_BFP8: case DF_BFP4: case DF_BFP2:
     case DF_INT32: case DF_INT16:
         return true;
@@ -111,10 +111,11 @@ static bool uses_8b_exponent(const struct fpu_cfg *c)
 static void put_src_datum(struct fpu_exec *x, unsigned row, unsigned col, uint32_t v)
 {
     const struct fpu_cfg *c = &x->cfg;
+    const unsigned fmt = x->in.kind == FK_MOVB2D ? c->srcb_side_fmt : c->srca_fmt;
     if (!c->zero_flag_disabled_src && !(v & 0xFF))
         v = 0; /* FlushDenormals */
-    uint32_t v16 = uses_8b_exponent(c) ? remove_low_mantissa(v) : remove_high_exponent(v);
-    if (c->srca_fmt == DF_TF32) {
+    uint32_t v16 = uses_8b_exponent(c, fmt) ? remove_low_mantissa(v) : remove_high_exponent(v);
+    if (fmt == DF_TF32) {
         uint32_t low = ((v >> 8) & 7) << 13;
         if (x->in.use_dst32_lo)
             low |= v16;

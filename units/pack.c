@@ -195,11 +195,11 @@ void pack_dst_rows(const struct tile *t, unsigned th, uint32_t w, unsigned i, un
         *row0 = addr >> 4;
         *n = (((addr & 15) + num + 15) / 16);
     } else {
-        /* rows (StartRow & ~3) | i for the enabled read interfaces i: their span */
-        unsigned m = read_intf_sel(w);
+        /* rows StartRow + step * i for the enabled read interfaces i: their span */
+        unsigned m = read_intf_sel(w), step = tt_bits(w, 17, 17) ? 16 : 1;
         unsigned first = (unsigned)__builtin_ctz(m), last = 31u - (unsigned)__builtin_clz(m);
-        *row0 = ((addr >> 4) & ~3u) + first;
-        *n = last - first + 1;
+        *row0 = (addr >> 4) + step * first;
+        *n = step * (last - first) + 1;
     }
 }
 
@@ -224,11 +224,21 @@ bool pack_accept_job(struct tile *t, unsigned th, uint32_t w, unsigned i, struct
         j->src_addr = dst_input_addr(&v, c0);
     }
     if (!tile_is_wormhole(t)) {
-        /* BH:PACR.md: ReadIntfSel picks rows of the aligned group of four; each reads the ADC X
-         * range of its row */
+        /* BH:PACR.md: the enabled read interfaces i read rows StartRow + i, which must stay in
+         * the aligned group of four; in the strided mode (DstAccessMode, "not yet documented"
+         * in its interaction with ReadIntfSel) rows StartRow + 16 i, as ttsim and tt-llk's pack
+         * untilize have it. Each reads the ADC X range of its row. */
         const unsigned m = read_intf_sel(w);
-        if (!j->flush && ((m << ((j->src_addr >> 4) & 3)) > 0xF))
+        j->row_step = 1;
+        if (tt_bits(w, 17, 17)) { /* DstAccessMode: strided, interface i reads StartRow + 16 i */
+            if (m != 1 && m != 3 && m != 0xF)
+                return unimplemented(t, th, "strided Dst read (DstAccessMode) with ReadIntfSel other than 0b0001, 0b0011, 0b1111");
+            if (!dest_remap_addrs(t) || !dest_swizzle_32b(t))
+                return unimplemented(t, th, "strided Dst read without DEST_ACCESS_CFG remap_addrs and swizzle_32b");
+            j->row_step = 16;
+        } else if (!j->flush && ((m << ((j->src_addr >> 4) & 3)) > 0xF)) {
             return pack_undef(t, th, "ReadIntfSel reaches past the aligned group of four Dst rows", 0);
+        }
         j->rows_mask = (uint8_t)m;
         j->lanes = (uint8_t)__builtin_popcount(m);
         if (j->num > 16)
@@ -380,6 +390,12 @@ static bool early(struct tile *t, unsigned th, const struct pack_cfg *c, uint32_
         case DF_INT32: *o = (struct pval){x, PV_I32}; return true;
         case DF_FP32: *o = (struct pval){r10 && !raw ? round_fp32(x, 10) : x, PV_F8}; return true;
         case DF_TF32: *o = (struct pval){raw ? x : round_fp32(x, 10), PV_F8}; return true;
+        case DF_FP16: /* Blackhole with Round_10b_mant (tt-llk's FP32 Dst to FP16): round to TF32
+                         * here, FP16 in the late conversion (ttsim; docs/pack.md) */
+            if (t->arch->id == ARCH_WORMHOLE || !r10 || raw)
+                return pack_undef(t, th, "early conversion from 32-bit Dst to IntermediateFormat FP16 (needs Blackhole, Round_10b_mant, not Read_raw)", 0);
+            *o = (struct pval){round_fp32(x, 10), PV_F8};
+            return true;
         case DF_BF16:
             *o = (struct pval){raw ? trunc_fp32(x, 7) : round_fp32(x, r10 ? 10 : 7), PV_F8};
             return true;
@@ -742,6 +758,14 @@ static bool late(struct pack_run *r, struct pval d)
         break;
     case DF_FP16:
         out = d.kind == PV_F5 ? f5_to_fp16(d.v) : to_e5(d.v, 10), n = 16;
+        if (d.kind == PV_F8 && r->c.inter == DF_FP16 && r->c.r32) {
+            /* the edge of FP16's range as ttsim has it (the page: "some inputs in range 2^-15 <
+             * |x| < 2^-14 are mishandled"): below 2^-15 a signed zero; at 2^-15 the mantissa
+             * is kept with exponent field 0 */
+            uint32_t s = d.v >> 31, e8 = d.v >> 23 & 0xFF;
+            if (e8 && e8 < 112) out = s << 15;
+            else if (e8 == 112) out = s << 15 | (d.v >> 13 & 0x3FF);
+        }
         break;
     case DF_FP8:
         if (r->fp8_e4m3)
@@ -908,7 +932,7 @@ bool pack_run_job(struct tile *t, unsigned i, struct pack_job *j)
         if (!tile_is_wormhole(t)) {
             if (!(j->rows_mask >> row & 1))
                 continue;
-            base = ((((j->src_addr >> 4) & ~3u) | row) << 4) | (j->src_addr & 15);
+            base = (((j->src_addr >> 4) + j->row_step * row) << 4) | (j->src_addr & 15);
         }
         for (uint32_t k = 0; k < j->num; k++) {
             struct pval d = {0, r.zero_kind};

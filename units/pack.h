@@ -43,7 +43,9 @@ struct pack_job {
     uint32_t out_rsi;   /* row start index stream address (16-byte units), when compressing */
     uint32_t src_addr;  /* datum index into Dst (or L1 byte address) */
     uint32_t num;       /* InputNumDatums (Wormhole) / datums per row (Blackhole) */
-    uint8_t rows_mask;  /* Blackhole: read interfaces; bit i reads row (StartRow & ~3) | i */
+    uint8_t row_step;   /* Blackhole: rows between read interfaces: 1, or 16 in the strided
+                         * Dst read mode (DstAccessMode) */
+    uint8_t rows_mask;  /* Blackhole: read interfaces; bit i reads row StartRow + row_step * i */
     uint32_t out_data, out_exp; /* output addresses (16-byte units) for a stream that needs one */
     bool has_exp;       /* an exponent stream address was assigned (Out_data_format & 2) */
     uint64_t seq;       /* acceptance order across the packers (PACR_SETREG waits for older) */

@@ -24,12 +24,15 @@ struct src_regs {
     uint8_t unpack_bank[2];      /* Unpackers[u].SrcBank */
     uint8_t fpu_bank[2];         /* MatrixUnit.SrcABank / SrcBBank */
     uint8_t src_row[2][3];       /* Unpackers[u].SrcRow[thread] (6 bits) */
+    uint8_t implied_fmt[2][2];   /* BH ImpliedSrcAFmt / ImpliedSrcBFmt per bank (0 at reset) */
 };
+#define SRC_FMT_UNKNOWN 0xFFu /* BH SETDVALID: UnpredictableValue() */
 
 /* The unpackers' current bank of Src `which` goes to the matrix unit and they move to the
  * other bank (SETDVALID, UNPACR_NOP SETDVALID, UNPACR FlipSrc). */
-static inline void src_hand_over(struct src_regs *s, unsigned which)
+static inline void src_hand_over(struct src_regs *s, unsigned which, unsigned fmt)
 {
+    s->implied_fmt[which][s->unpack_bank[which]] = (uint8_t)fmt;
     s->bank[which][s->unpack_bank[which]].client = SRC_CLIENT_MATRIX;
     s->unpack_bank[which] ^= 1;
 }

@@ -183,6 +183,23 @@ static uint32_t peek(const struct tile *t, enum cfg_pend_kind kind, unsigned sel
     return v;
 }
 
+/* GPRs[th][reg] as it will be at the start of cycle s: with the RDCFG results due by then
+ * applied in the order they take effect. A ThCon instruction reads its operands in its second
+ * cycle, so an RDCFG just before it is seen (BH:RDCFG.md: the GPR is written in stage +1). */
+uint32_t thcfg_gpr_peek(const struct tile *t, unsigned th, unsigned reg, uint64_t s)
+{
+    const struct cfg_unit *u = &t->cfgu;
+    uint32_t v = t->gpr[th][reg];
+    unsigned order[CFG_PENDING_MAX];
+    unsigned n = due(u, s, order);
+    for (unsigned k = 0; k < n; k++) {
+        const struct cfg_pending *p = &u->pend[order[k]];
+        if (p->kind == CFG_PEND_GPR && p->sel == th && p->index == reg)
+            v = p->value;
+    }
+    return v;
+}
+
 /* ---- the unit interface ---- */
 
 static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,

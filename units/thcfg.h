@@ -54,6 +54,9 @@ extern const struct unit_desc cfg_unit_desc;
 
 /* STALLWAIT C12 (BH): any thread has an instruction in the Configuration unit pipeline. */
 bool cfg_unit_busy(const struct tile *t);
+/* GPR `reg` of thread th as it will be at the start of cycle s, RDCFG results due by then
+ * included (ThCon reads its operands in its second cycle). */
+uint32_t thcfg_gpr_peek(const struct tile *t, unsigned th, unsigned reg, uint64_t s);
 
 /* RISC-V access to the configuration window 0xFFEF0000..0xFFEFFFFF (spec/memory-map.md §2).
  * `size` is 1, 2 or 4 and addr is aligned. Loads of Config, ConfigDualWrite (bank 0) and

@@ -231,11 +231,12 @@ static void start(struct tile *t, unsigned th, enum thcon_op op, uint64_t done_a
  * RightImm5[10:6]), LeftReg[5:0]. Returns the cycles taken, 0 after an error. */
 static unsigned alu(struct tile *t, unsigned th, uint32_t w, unsigned opc)
 {
-    uint32_t *g = t->gpr[th];
     bool imm = tt_bits(w, 23, 23);
     unsigned mode = tt_bits(w, 20, 18), left_reg = tt_bits(w, 5, 0), right_reg = tt_bits(w, 11, 6);
-    uint32_t l = g[left_reg];
-    uint32_t r = imm ? (opc == OPC_SHIFT ? tt_bits(w, 10, 6) : right_reg) : g[right_reg];
+    /* operands read in the instruction's second cycle: RDCFG results written by then count */
+    uint32_t l = thcfg_gpr_peek(t, th, left_reg, t->now + 1);
+    uint32_t r = imm ? (opc == OPC_SHIFT ? tt_bits(w, 10, 6) : right_reg)
+                     : thcfg_gpr_peek(t, th, right_reg, t->now + 1);
     uint32_t v;
     switch (opc) {
     case OPC_ADD: v = l + r; break;
@@ -264,8 +265,11 @@ static unsigned alu(struct tile *t, unsigned th, uint32_t w, unsigned opc)
         v = mode == 0 ? l > r : mode == 1 ? l < r : l == r;
         break;
     }
-    g[tt_bits(w, 17, 12)] = v;
-    return imm || (left_reg >> 2) == (right_reg >> 2) ? CYC_ALU_FAST : CYC_ALU_SLOW;
+    unsigned n = imm || (left_reg >> 2) == (right_reg >> 2) ? CYC_ALU_FAST : CYC_ALU_SLOW;
+    /* the result reaches the GPR when the instruction completes, after any older RDCFG write */
+    if (!result_push(t, th, tt_bits(w, 17, 12), 4, &v, t->now + n))
+        return 0;
+    return n;
 }
 
 /* SETDMAREG special form (WH:SETDMAREG_Special.md): 128 bits of packer state or configuration,

@@ -341,9 +341,10 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
         p->delta_bit -= p->fifo_bytes * 8;
 
     p->tilize = get(&v, s->tileize);
+    p->row_datums = v.ab == TT_ARCH_BH && p->tilize && db >= 16 ? 32 : 16;
     p->row_stride_bits = p->tilize ? 8ull * (get(&v, s->shift[0]) << 4 | get(&v, s->shift[1]) << 8 |
                                              get(&v, s->shift[2]) << 12)
-                                   : db * 16;
+                                   : db * p->row_datums;
 
     /* Output address */
     if (u == 0) {
@@ -454,8 +455,11 @@ static bool issue_nop_bh(struct tile *t, unsigned th, uint32_t w, struct unpack_
     } else {
         e->kind = set_dvalid ? UK_SETDVALID : UK_OCCUPY;
     }
-    if (set_dvalid)
+    if (set_dvalid) {
         t->src.src_row[u][th] = unpack_src_row_base(t, th, u);
+        struct view v = view_of(t, th, u);
+        e->dvalid_fmt = (uint8_t)get(&v, v.s->out_fmt); /* UNPACR_NOP_SETDVALID.md (BH arm) */
+    }
     return true;
 }
 
@@ -493,6 +497,7 @@ bool unpack_issue(struct tile *t, unsigned th, uint32_t w, const struct tt_form 
         return true;
     case TT_FORM_UNPACR_NOP_SETDVALID:
         e->kind = UK_SETDVALID;
+        e->dvalid_fmt = 0;
         t->src.src_row[u][th] = unpack_src_row_base(t, th, u);
         return true;
     case TT_FORM_UNPACR_NOP_OVERLAY_CLEAR0:
@@ -612,8 +617,8 @@ static bool run_unpacr(struct tile *t, unsigned u, struct unpack_entry *e)
             blk = datum_bit / 128, reads++;
         uint32_t datum = fmt_read_datum(t->l1, p->in_fmt, datum_bit / db);
         datum_bit += db;
-        if (++i % 16 == 0) {
-            datum_bit = datum_bit - db * 16 + p->row_stride_bits;
+        if (++i % p->row_datums == 0) {
+            datum_bit = datum_bit - db * p->row_datums + p->row_stride_bits;
             if (datum_bit > lim8)
                 datum_bit -= fifo8;
         }
@@ -712,11 +717,11 @@ bool unpack_start(struct tile *t, unsigned u, struct unpack_entry *e)
                     s->bank[u][b].cell[r][c] = e->clear_val;
         }
         if (e->then_setdvalid)
-            src_hand_over(&t->src, u);
+            src_hand_over(&t->src, u, e->dvalid_fmt);
         return true;
     }
     case UK_SETDVALID:
-        src_hand_over(&t->src, u); /* WH:UNPACR_NOP_SETDVALID.md: no wait for AllowedClient */
+        src_hand_over(&t->src, u, e->dvalid_fmt); /* WH:UNPACR_NOP_SETDVALID.md: no wait for AllowedClient */
         return true;
     case UK_SETREG:
         return run_setreg(t, u, e);
@@ -728,5 +733,5 @@ bool unpack_start(struct tile *t, unsigned u, struct unpack_entry *e)
 void unpack_finish(struct tile *t, unsigned u, const struct unpack_entry *e)
 {
     if (e->kind == UK_UNPACR && e->p.flip_src)
-        src_hand_over(&t->src, u);
+        src_hand_over(&t->src, u, e->p.out_fmt); /* ttsim: ImpliedSrc*Fmt = OutDataFormat */
 }

@@ -51,6 +51,7 @@ struct unpack_plan {
     uint64_t delta_bit;            /* InAddr_Deltas * 8 (compressed only) */
     uint64_t exp_pos;              /* InAddr_Exponents * 16 (has_exp only) */
     uint64_t row_stride_bits;      /* RowStride * 8 */
+    uint8_t row_datums;            /* datums per input row: 16; 32 for BH tilize of >= 16-bit data */
     uint64_t limit_bytes, fifo_bytes; /* Unpack_limit_address * 16, Unpack_fifo_size * 16 */
     uint32_t input_num;            /* InputNumDatums */
     uint32_t decompress_drop;      /* DecompressDrop */
@@ -83,6 +84,7 @@ struct unpack_entry {
     uint64_t rem;           /* US_FETCHING: 128-bit reads left */
     /* UK_CLEAR */
     bool wait_like_unpacr, both_banks, then_setdvalid;
+    uint8_t dvalid_fmt;     /* BH: THCON_SECn_REG2_Out_data_format at issue (implied format) */
     uint32_t clear_val;
     /* UK_SETREG */
     uint32_t setreg_word;
