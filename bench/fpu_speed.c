@@ -2,9 +2,8 @@
  * "571,851 MVMULs in 571,893 cycles" (calibration.md: sustained MVMUL on one Blackhole core with
  * operands resident and Dst blocks in rotation). TRISC1 records eight MVMULs to eight Dst blocks
  * in the replay buffer (recording only: Exec 0) and pushes MOPs that replay them 127 x 127 times
- * each; SrcA/SrcB start owned by the matrix unit with random BF16 data. BF16 Dst saturates its
- * precision quickly, so the sums stay in the range where the double fast path is exact. Reports
- * MVMULs, cycles, host time and rates. */
+ * each; SrcA/SrcB start owned by the matrix unit with random BF16 data (the datapath's
+ * arithmetic, docs/numerics.md). Reports MVMULs, cycles, host time and rates. */
 #include <stdio.h>
 
 #include "../core/tile.h"

@@ -181,9 +181,10 @@ Test(fpu_datapath, wormhole_minus_one_quirk)
     cr_expect_eq(dp_accumulate(1, 127, 0x800001u, 0, 0, 0, 0x3F800000u, wh), 0xC1800000u, "-16");
 }
 
-/* The SIMD row function gives dp_mvmul's bits for every column: random lanes with wide and
- * narrow exponent spreads, zero lanes on either side, every phase and mode. */
-Test(fpu_datapath, row_function_matches_the_scalar_one)
+/* The SIMD row function gives dp_mvmul's bits for every column, compiled for each instruction
+ * set the host has: random lanes with wide and narrow exponent spreads, zero lanes on either
+ * side, every phase and mode. */
+static void row_matches(enum dp_simd simd)
 {
     uint64_t x = 0x243F6A8885A308D3ull;
     static const struct dp_mode modes[] = {{true, true, false}, {false, true, false}, {false, false, false},
@@ -210,11 +211,25 @@ Test(fpu_datapath, row_function_matches_the_scalar_one)
         struct dp_cols cols;
         dp_cols_of(&cols, col);
         uint32_t out[16];
-        dp_mvmul_row(&cols, &row, dst, out, phase, m);
+        dp_mvmul_row(simd, &cols, &row, dst, out, phase, m);
         for (unsigned j = 0; j < 16; j++, checked++)
             cr_assert_eq(out[j], dp_mvmul(&col[j], &row, dst[j], phase, m),
                          "round %u column %u: 0x%08x vs 0x%08x", round, j, out[j],
                          dp_mvmul(&col[j], &row, dst[j], phase, m));
     }
     cr_expect_eq(checked, 400 * 16);
+}
+
+Test(fpu_datapath, row_function_plain) { row_matches(DP_SIMD_PLAIN); }
+Test(fpu_datapath, row_function_sse41)
+{
+    if (dp_simd_best() < DP_SIMD_SSE41)
+        cr_skip_test("the host has no SSE4.1");
+    row_matches(DP_SIMD_SSE41);
+}
+Test(fpu_datapath, row_function_avx2)
+{
+    if (dp_simd_best() < DP_SIMD_AVX2)
+        cr_skip_test("the host has no AVX2");
+    row_matches(DP_SIMD_AVX2);
 }

@@ -640,6 +640,7 @@ static uint64_t next_event(const struct tile *t)
 void fpu_reset(struct fpu_state *f)
 {
     memset(f, 0, sizeof *f);
+    f->simd = dp_simd_best();
 }
 
 const struct unit_desc fpu_unit_desc = {"fpu", can_accept, resource, accept, tick, next_event};

@@ -20,9 +20,11 @@
 
 #include "../core/arch.h"
 #include "dest.h"
+#include "fpu_datapath.h"
 #include "unit.h"
 
 #define FPU_DEST_BLOCKS (DEST_ROWS / 8) /* DstBits rows in aligned blocks of 8 */
+#define FPU_COLS_CACHE 8                /* SrcA faces x phases kept taken apart */
 
 /* RWCs (WH:RWCs.md), one set per Tensix thread. Widths: Dst 10 bits, SrcA/SrcB 6, FidelityPhase
  * 2, ExtraAddrModBit 1; every update wraps at the width. */
@@ -49,6 +51,16 @@ struct fpu_state {
     uint64_t movd2b_until;    /* MOVD2B: only MOVD2B before this cycle */
     uint64_t mov2d_until;     /* MOVA2D/MOVB2D/MOVDBGA2D: the listed Dst readers wait */
     uint8_t last_srca_row;    /* SHIFTXA's input block (WH:SHIFTXA.md hardware bug) */
+    /* SrcA operands of recent MVMUL/DOTPV/GAPOOLs taken apart (fpu_math.c): an entry serves
+     * while its bank's cells are unchanged (src_bank.gen). A kernel walks a few SrcA faces
+     * over and over: one entry per face and phase. */
+    struct fpu_cols_cache {
+        struct dp_cols cols;
+        uint32_t gen;
+        uint8_t valid, bank, row, phase, cls;
+    } cols_cache[FPU_COLS_CACHE];
+    uint8_t cols_next;
+    enum dp_simd simd; /* the SIMD flavour of the datapath this host runs (dp_simd_best) */
     struct fpu_stats st;
 };
 

@@ -194,17 +194,19 @@ void dp_cols_set_lane(struct dp_cols *c, unsigned k, const uint32_t op[16], unsi
 }
 
 typedef int32_t dp_v8 __attribute__((vector_size(32)));
+typedef int32_t dp_v8u __attribute__((vector_size(32), aligned(4))); /* loads at any address */
 typedef float dp_v8f __attribute__((vector_size(32)));
 
 /* One half (8 lanes) of one output row for 8 columns at a time: the lane exponents are
- * computed twice (for the maximum, then for the sum) to keep everything in registers. */
-static inline void row_half(const struct dp_cols *a, const struct dp_lanes *b, unsigned k0,
-                            unsigned c0, int32_t adj, int32_t zero_exp, dp_v8 *gs, dp_v8 *ge,
-                            dp_v8 *gm)
+ * computed twice (for the maximum, then for the sum) to keep everything in registers.
+ * always_inline, as accumulate8: both are compiled into each target clone of dp_mvmul_row. */
+__attribute__((always_inline)) static inline void
+row_half(const struct dp_cols *a, const struct dp_lanes *b, unsigned k0, unsigned c0, int32_t adj,
+         int32_t zero_exp, dp_v8 *gs, dp_v8 *ge, dp_v8 *gm)
 {
 #define LANE_E(k, z)                                                                               \
-    ((((*(const dp_v8 *)&a->exp[k][c0]) + (b->exp[k] + adj)) & ~(z)) | (zero_exp & (z)))
-#define LANE_Z(k) ((*(const dp_v8 *)&a->zero[k][c0]) | -(int32_t)(b->zero >> (k) & 1))
+    ((((*(const dp_v8u *)&a->exp[k][c0]) + (b->exp[k] + adj)) & ~(z)) | (zero_exp & (z)))
+#define LANE_Z(k) ((*(const dp_v8u *)&a->zero[k][c0]) | -(int32_t)(b->zero >> (k) & 1))
     dp_v8 emax;
     {
         const dp_v8 z = LANE_Z(k0);
@@ -218,8 +220,8 @@ static inline void row_half(const struct dp_cols *a, const struct dp_lanes *b, u
     dp_v8 sum = {0};
     for (unsigned k = k0; k < k0 + 8; k++) {
         const dp_v8 z = LANE_Z(k), e = LANE_E(k, z);
-        const dp_v8 p = ((*(const dp_v8 *)&a->slice[k][c0]) * b->slice[k]) & ~z;
-        const dp_v8 s = -(((*(const dp_v8 *)&a->sign[k][c0]) ^ b->sign[k]) & ~z); /* 0 or -1 */
+        const dp_v8 p = ((*(const dp_v8u *)&a->slice[k][c0]) * b->slice[k]) & ~z;
+        const dp_v8 s = -(((*(const dp_v8u *)&a->sign[k][c0]) ^ b->sign[k]) & ~z); /* 0 or -1 */
         /* p / 2^d rounded half up, as (p * 2^(12 - d) + 2^11) >> 12: p < 2^12, so every d of
          * 13 or more leaves 0, and 2^(12 - d) comes out of a float's exponent field */
         const dp_v8 d = emax - e;
@@ -246,7 +248,8 @@ struct acc8 {
 };
 
 /* dp_accumulate for 8 columns at once (the same steps, as masks and blends). */
-static inline void accumulate8(const struct acc8 *in, dp_u8 *out, struct dp_mode m)
+__attribute__((always_inline)) static inline void
+accumulate8(const struct acc8 *in, dp_u8 *out, struct dp_mode m)
 {
     dp_u8 s0 = in->s0, m0 = in->m0, s1 = in->s1, m1 = in->m1, dst = in->dst;
     dp_v8 e0 = in->e0, e1 = in->e1;
@@ -321,9 +324,10 @@ static inline void accumulate8(const struct acc8 *in, dp_u8 *out, struct dp_mode
     *out = r & (dp_u8)ok;
 }
 
-__attribute__((target_clones("avx2", "sse4.1", "default")))
-void dp_mvmul_row(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
-                  uint32_t out[16], unsigned phase, struct dp_mode m)
+/* The body of dp_mvmul_row, compiled once per instruction set below. */
+__attribute__((always_inline)) static inline void
+mvmul_row(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
+          uint32_t out[16], unsigned phase, struct dp_mode m)
 {
     const int32_t adj = dp_product_adjust(m, phase);
     const int32_t zero_exp = adj > 0 ? adj : 0;
@@ -338,6 +342,47 @@ void dp_mvmul_row(const struct dp_cols *a, const struct dp_lanes *b, const uint3
         accumulate8(&in, &r, m);
         memcpy(out + c0, &r, sizeof r);
     }
+}
+
+__attribute__((target("avx2"))) static void
+row_avx2(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
+         unsigned phase, struct dp_mode m)
+{
+    mvmul_row(a, b, dst, out, phase, m);
+}
+
+__attribute__((target("sse4.1"))) static void
+row_sse41(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
+          unsigned phase, struct dp_mode m)
+{
+    mvmul_row(a, b, dst, out, phase, m);
+}
+
+static void row_plain(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
+                      uint32_t out[16], unsigned phase, struct dp_mode m)
+{
+    mvmul_row(a, b, dst, out, phase, m);
+}
+
+typedef void row_fn(const struct dp_cols *, const struct dp_lanes *, const uint32_t *, uint32_t *,
+                    unsigned, struct dp_mode);
+
+static row_fn *row_for(enum dp_simd s)
+{
+    return s == DP_SIMD_AVX2 ? row_avx2 : s == DP_SIMD_SSE41 ? row_sse41 : row_plain;
+}
+
+enum dp_simd dp_simd_best(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? DP_SIMD_AVX2
+           : __builtin_cpu_supports("sse4.1") ? DP_SIMD_SSE41 : DP_SIMD_PLAIN;
+}
+
+void dp_mvmul_row(enum dp_simd s, const struct dp_cols *a, const struct dp_lanes *b,
+                  const uint32_t dst[16], uint32_t out[16], unsigned phase, struct dp_mode m)
+{
+    row_for(s)(a, b, dst, out, phase, m);
 }
 
 uint32_t dp_elwmul(uint32_t a, uint32_t b, bool zero_a, bool zero_b, uint32_t dst, unsigned phase,

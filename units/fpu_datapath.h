@@ -47,18 +47,22 @@ void dp_lanes_b(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsign
 uint32_t dp_mvmul(const struct dp_lanes *a, const struct dp_lanes *b, uint32_t dst, unsigned phase,
                   struct dp_mode m);
 /* The same for a whole SrcB row against the 16 SrcA columns at once (what MVMUL computes per
- * row), in portable SIMD: the SrcA side lane by lane with the 16 columns side by side. Gives
- * exactly dp_mvmul's bits for each column (a test compares them). */
-typedef int32_t dp_v16 __attribute__((vector_size(64)));
+ * row), in portable SIMD (GCC vector extensions) compiled for AVX2, SSE4.1 and plain x86-64:
+ * the SrcA side lane by lane with the 16 columns side by side. Each gives exactly dp_mvmul's
+ * bits for each column (tests force each one the host has). */
 struct dp_cols {
-    dp_v16 slice[16], exp[16], sign[16], zero[16]; /* [lane k][column j]; zero: -1 or 0 */
+    int32_t slice[16][16], exp[16][16], sign[16][16], zero[16][16]; /* [lane k][column j];
+                                                                    * zero: -1 or 0 */
 };
 /* SrcA's 16 columns from their lanes (dp_lanes_a of each column), or lane by lane: lane k of
  * the 16 columns from their operands (a zero operand makes a zero lane). */
 void dp_cols_of(struct dp_cols *c, const struct dp_lanes col[16]);
 void dp_cols_set_lane(struct dp_cols *c, unsigned k, const uint32_t op[16], unsigned phase);
-void dp_mvmul_row(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
-                  uint32_t out[16], unsigned phase, struct dp_mode m);
+enum dp_simd { DP_SIMD_PLAIN, DP_SIMD_SSE41, DP_SIMD_AVX2 };
+/* The best the host has (the matrix unit asks once, at reset). */
+enum dp_simd dp_simd_best(void);
+void dp_mvmul_row(enum dp_simd s, const struct dp_cols *a, const struct dp_lanes *b,
+                  const uint32_t dst[16], uint32_t out[16], unsigned phase, struct dp_mode m);
 
 /* ELWMUL: dst + a * b (slices of `phase`), rounded into Dst once. */
 uint32_t dp_elwmul(uint32_t a, uint32_t b, bool zero_a, bool zero_b, uint32_t dst, unsigned phase,

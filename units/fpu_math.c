@@ -143,6 +143,34 @@ static struct dp_mode dp_mode_of(const struct fpu_exec *x, enum fpu_style st, bo
 
 /* ---- MVMUL, DOTPV, GAPOOL ---- */
 
+/* SrcA rows row..row+15 of the matrix unit's bank taken apart for `phase` (dp_cols), from the
+ * cache while the bank's cells are unchanged. */
+static const struct dp_cols *srca_cols(struct fpu_exec *x, unsigned row, unsigned phase)
+{
+    const struct src_regs *s = &x->t->src;
+    const unsigned bank = s->fpu_bank[0];
+    const struct src_bank *A = &s->bank[0][bank];
+    const enum op_class ca = op_class(x->cfg.srca_fmt);
+    struct fpu_state *u = &x->t->fpu;
+    for (unsigned i = 0; i < FPU_COLS_CACHE; i++) {
+        const struct fpu_cols_cache *c = &u->cols_cache[i];
+        if (c->valid && c->gen == A->gen && c->bank == bank && c->row == row && c->phase == phase &&
+            c->cls == ca)
+            return &c->cols;
+    }
+    struct fpu_cols_cache *c = &u->cols_cache[u->cols_next];
+    u->cols_next = (uint8_t)((u->cols_next + 1) % FPU_COLS_CACHE);
+    for (unsigned k = 0; k < 16; k++) {
+        uint32_t op[16];
+        for (unsigned j = 0; j < 16; j++)
+            op[j] = src_operand(A->cell[(row + k) & 0x3F][j], ca);
+        dp_cols_set_lane(&c->cols, k, op, phase);
+    }
+    c->gen = A->gen, c->valid = 1, c->bank = (uint8_t)bank, c->row = (uint8_t)row;
+    c->phase = (uint8_t)phase, c->cls = (uint8_t)ca;
+    return &c->cols;
+}
+
 static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned phase, struct rows r)
 {
     const struct src_regs *s = &x->t->src;
@@ -166,15 +194,10 @@ static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned pha
             }
         return;
     }
-    /* Operands taken apart once per instruction: SrcA column j's 16 lanes, SrcB row i's. */
-    const enum op_class ca = op_class(x->cfg.srca_fmt), cb = op_class(x->cfg.srcb_fmt);
-    struct dp_cols cols;
-    for (unsigned k = 0; k < 16; k++) {
-        uint32_t op[16];
-        for (unsigned j = 0; j < 16; j++)
-            op[j] = src_operand(A->cell[(r.srca + k) & 0x3F][j], ca);
-        dp_cols_set_lane(&cols, k, op, phase);
-    }
+    /* Operands taken apart: SrcA's 16 columns once per bank contents, SrcB row i's per
+     * instruction. */
+    const enum op_class cb = op_class(x->cfg.srcb_fmt);
+    const struct dp_cols *cols = srca_cols(x, r.srca, phase);
     struct dp_lanes lb[8];
     for (unsigned i = 0; i < r.nrows; i += step) {
         uint32_t op[16];
@@ -197,7 +220,7 @@ static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned pha
                    : d32  ? fmt_dst_to_fp32(dest_get32_at(dst, p, j))
                    : m.exp8 ? (uint32_t)fmt_dst_to_bf16(dst->bits[p][j]) << 16
                             : dp_from_fp16(fmt_dst_to_fp16(dst->bits[p][j]));
-        dp_mvmul_row(&cols, &lb[i], d, out, phase, m);
+        dp_mvmul_row(x->t->fpu.simd, cols, &lb[i], d, out, phase, m);
         for (unsigned j = 0; j < 16; j++) {
             if (d32)
                 dest_put32_at(dst, p, j, fmt_dst_from_fp32(out[j]));

@@ -78,6 +78,7 @@ static bool mov_d2src(struct fpu_exec *x, unsigned which)
                 v = st == FPU_STYLE_BF16 ? shuffle_bf16(d) : shuffle_fp16(d);
             }
             dstbank->cell[srow & 0x3F][c] = v & SRC_CELL_MASK;
+            src_bank_written(dstbank);
         }
     }
     return true;
@@ -201,6 +202,7 @@ static void zerosrc(struct fpu_exec *x)
             for (unsigned r = 0; r < SRC_ROWS; r++)
                 for (unsigned c = 0; c < SRC_COLS; c++)
                     s->bank[k][bank].cell[r][c] = v;
+            src_bank_written(&s->bank[k][bank]);
         }
     }
 }
@@ -224,6 +226,7 @@ static bool shiftxa(struct fpu_exec *x)
             else
                 a->cell[i][c] = c < 15 ? tmp[i][c + 1] : 0;
         }
+    src_bank_written(a);
     return true;
 }
 
@@ -235,6 +238,7 @@ static void shiftxb(struct fpu_exec *x)
     for (unsigned c = 0; c < 15; c++)
         b->cell[row][c] = b->cell[row][c + 1];
     b->cell[row][15] = x->in.shift_in_zero ? 0 : col0;
+    src_bank_written(b);
     fpu_apply_addr_mod(x, x->in.addr_mod);
 }
 
@@ -246,6 +250,7 @@ static void trnspsrcb(struct fpu_exec *x)
             uint32_t ij = b->cell[16 + i][j];
             b->cell[16 + i][j] = b->cell[16 + j][i];
             b->cell[16 + j][i] = ij;
+            src_bank_written(b);
         }
 }
 
@@ -263,6 +268,7 @@ static void movb2a(struct fpu_exec *x)
             if (!x->cfg.zero_flag_disabled_src && !(v & 0xFF))
                 v = 0;
             s->bank[0][s->fpu_bank[0]].cell[ar][c] = v;
+            src_bank_written(&s->bank[0][s->fpu_bank[0]]);
         }
 }
 

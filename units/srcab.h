@@ -15,7 +15,12 @@ enum src_client { SRC_CLIENT_UNPACKERS, SRC_CLIENT_MATRIX };
 struct src_bank {
     uint32_t cell[SRC_ROWS][SRC_COLS];
     uint8_t client; /* AllowedClient (enum src_client) */
+    uint32_t gen;   /* bumped by every writer of cells (src_bank_written): readers may keep
+                     * what they derived from the cells while it is unchanged */
 };
+
+/* Cells of bank b changed (every writer calls this once per instruction or per cell). */
+static inline void src_bank_written(struct src_bank *b) { b->gen++; }
 
 /* Unpacker 0 writes SrcA, unpacker 1 SrcB; index [0] is SrcA, [1] SrcB throughout. At reset
  * both banks belong to the unpackers and every pointer is 0 (spec/memory-map.md §6.2). */

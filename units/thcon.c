@@ -508,6 +508,7 @@ static bool storeind_src_try(struct tile *t)
                           s->which ? "SrcB" : "SrcA", th, row - src_row, src_row);
     for (unsigned i = 0; i < 4; i++)
         t->src.bank[s->which][s->bank].cell[row][col0 + i] = s->datum[i];
+    src_bank_written(&t->src.bank[s->which][s->bank]);
     return true;
 }
 

@@ -542,6 +542,7 @@ static bool write_out(struct tile *t, unsigned u, const struct unpack_entry *e, 
     if (u == 1) {
         row = (row + p->src_row) & 0x3F;
         t->src.bank[1][bank].cell[row][col] = cell & SRC_CELL_MASK;
+        src_bank_written(&t->src.bank[1][bank]);
         return true;
     }
     if (!p->mode.to_dst) {
@@ -563,6 +564,7 @@ static bool write_out(struct tile *t, unsigned u, const struct unpack_entry *e, 
             return undefined(t, u, e->thread, "SrcA row %u (SrcRow %u + %u) is past row "
                              "63", row, p->src_row, row - p->src_row);
         t->src.bank[0][bank].cell[row][col] = cell & SRC_CELL_MASK;
+        src_bank_written(&t->src.bank[0][bank]);
         return true;
     }
     row = (row - 4) & (p->set_ovrd ? 15u : 0x3FFu);
@@ -715,6 +717,7 @@ bool unpack_start(struct tile *t, unsigned u, struct unpack_entry *e)
             for (unsigned r = 0; r < SRC_ROWS; r++)
                 for (unsigned c = 0; c < SRC_COLS; c++)
                     s->bank[u][b].cell[r][c] = e->clear_val;
+            src_bank_written(&s->bank[u][b]);
         }
         if (e->then_setdvalid)
             src_hand_over(&t->src, u, e->dvalid_fmt);
