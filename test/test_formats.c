@@ -182,16 +182,6 @@ static struct val dec_e5(uint32_t bits, unsigned man_bits)
     return v;
 }
 
-/* Blackhole FP8 E4M3 as chosen in docs/formats.md: bias 7, exponent 0 reads as zero. */
-static struct val dec_e4m3(unsigned b)
-{
-    struct val v = {0};
-    v.sign = b >> 7;
-    unsigned exp = (b >> 3) & 0xF;
-    v.mag = exp ? ldexp(1.0 + (b & 7) / 8.0, (int)exp - 7) : 0.0;
-    return v;
-}
-
 /* BFP datum with n bits (sign + n-1 magnitude bits): Mag / 2^(n-2) * 2^(exp - bias). */
 static double bfp_mag(unsigned datum, unsigned nbits, unsigned exp, int bias)
 {
@@ -426,24 +416,43 @@ Test(formats_exhaustive, fp8_e5m2)
     DONE(tl);
 }
 
+/* Blackhole E5M2: as Wormhole, except that exponent and mantissa all ones (0x7F, 0xFF) fill the
+ * rest of the FP16 mantissa with ones (docs/formats.md choice 2). */
+Test(formats_exhaustive, fp8_e5m2_blackhole)
+{
+    struct tally tl = {0};
+    struct fmt_unpack_mode src = {.fp8_ones_fill = true}, dst = {.to_dst = true, .fp8_ones_fill = true};
+    for (uint32_t b = 0; b < 256; b++) {
+        unsigned sign = b >> 7, exp = (b >> 2) & 0x1F, man = (b & 3) << 8 | ((b & 0x7F) == 0x7F ? 0xFF : 0);
+        uint32_t gs = unpack_ok(DF_FP8, DF_FP8, b, 0, src), gd = unpack_ok(DF_FP8, DF_FP8, b, 0, dst);
+        CHECK(&tl, gs == lay_src_e5(sign, exp, man), "E5M2 %#x Src: got %#x", b, gs);
+        CHECK(&tl, gd == lay_dst_fp16(sign, exp, man), "E5M2 %#x Dst: got %#x", b, gd);
+    }
+    DONE(tl);
+    cr_expect_eq(fmt_fp16_to_fp32_bits(0x7FFF), 0x47FFE000u); /* 131008, the largest FP16 */
+}
+
+/* Blackhole FP8 E4M3 (docs/formats.md choice 2): bias 7 rebiased to 15 (exponent field e becomes
+ * e + 8), the three mantissa bits on top of the FP16 mantissa; exponent 0 keeps its mantissa bits
+ * under exponent 0; S.1111.111 fills the rest of the mantissa with ones. */
 Test(formats_exhaustive, fp8_e4m3_blackhole)
 {
     struct tally tl = {0};
     struct fmt_unpack_mode src = {.fp8_e4m3 = true}, dst = {.to_dst = true, .fp8_e4m3 = true};
     for (uint32_t b = 0; b < 256; b++) {
-        struct val v = dec_e4m3(b);
-        uint32_t gs = unpack_ok(DF_FP8, DF_FP8, b, 0, src);
-        uint32_t gd = unpack_ok(DF_FP8, DF_FP8, b, 0, dst);
-        CHECK(&tl, gs == want_fp16(v, false), "E4M3 %#x Src: got %#x", b, gs);
-        CHECK(&tl, gd == want_fp16(v, true), "E4M3 %#x Dst: got %#x", b, gd);
+        unsigned sign = b >> 7, e = (b >> 3) & 0xF, m = b & 7;
+        unsigned exp = e ? e + 8 : 0, man = m << 7 | ((b & 0x7F) == 0x7F ? 0x7F : 0);
+        uint32_t gs = unpack_ok(DF_FP8, DF_FP8, b, 0, src), gd = unpack_ok(DF_FP8, DF_FP8, b, 0, dst);
+        CHECK(&tl, gs == lay_src_e5(sign, exp, man), "E4M3 %#x Src: got %#x", b, gs);
+        CHECK(&tl, gd == lay_dst_fp16(sign, exp, man), "E4M3 %#x Dst: got %#x", b, gd);
     }
     DONE(tl);
-    /* Largest pattern: 1.875 * 2^8 = 480 (no NaN in the coprocessor's FP16). */
-    cr_expect_eq(fmt_e4m3_to_fp16(0x7F), 0x5F80);
-    cr_expect_eq(fmt_e4m3_to_fp16(0xFF), 0xDF80);
+    cr_expect_eq(fmt_e4m3_to_fp16(0x7F), 0x5FFF); /* 511.75 */
+    cr_expect_eq(fmt_e4m3_to_fp16(0xFF), 0xDFFF);
+    cr_expect_eq(fmt_e4m3_to_fp16(0x7E), 0x5F00); /* 448 */
     cr_expect_eq(fmt_e4m3_to_fp16(0x08), 0x2400); /* 2^-6 */
-    cr_expect_eq(fmt_e4m3_to_fp16(0x05), 0x0000); /* exponent 0 flushed */
-    cr_expect_eq(fmt_e4m3_to_fp16(0x85), 0x8000);
+    cr_expect_eq(fmt_e4m3_to_fp16(0x05), 0x0280); /* exponent 0: the bits, read as zero */
+    cr_expect_eq(fmt_e4m3_to_fp16(0x85), 0x8280);
 }
 
 Test(formats_exhaustive, int8_signed_and_unsigned)

@@ -349,7 +349,7 @@ Test(fpu, dotpv_gapool_and_broadcast_mvmul)
     random_matrices(a, b);
     uint32_t w[] = {
         TT_OP_DOTPV_BH(0, 0, 0, 0),       /* rows 0..7 */
-        TT_OP_GAPOOL(0, 0, 0, 12),        /* 4 rows, aligned to 4: rows 12..15 */
+        TT_OP_GAPOOL(0, 0, 1, 0, 12),        /* 4 rows, aligned to 4: rows 12..15 */
         TT_OP_MVMUL_BH(0, 0, 1, 0, 16),   /* broadcast SrcB row 0: rows 16, 18, 20, 22 */
     };
     cr_assert_eq(run(w, 3), ERR_NONE, "%s", t->err.text);
@@ -420,7 +420,7 @@ Test(fpu, gmpool_column_max_into_undefined_dst)
             t->src.bank[0][0].cell[k][j] = src_cell(BF16, &a[k][j]);
     for (unsigned i = 0; i < 16; i++)
         t->src.bank[1][0].cell[0][i] = 127; /* 1.0: exponent 127, mantissa 0 */
-    uint32_t w[] = {TT_OP_GMPOOL(0, 0, 0, 0, 5)}; /* row 5 & 0x3FC = 4 */
+    uint32_t w[] = {TT_OP_GMPOOL(0, 0, 1, 0, 0, 5)}; /* row 5 & 0x3FC = 4 */
     cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
     for (unsigned j = 0; j < 16; j++) {
         float m = a[0][j];
@@ -444,7 +444,7 @@ Test(fpu, gmpool_keeps_a_larger_dst_value)
     dest_write16(t, 0, 0, (uint16_t)to_dst(0x4000, O_BF16)); /* 2.0 */
     dest_write16(t, 0, 1, (uint16_t)to_dst(0x3F00, O_BF16)); /* 0.5 */
     t->dest.row_valid[0] = true;
-    uint32_t w[] = {TT_OP_GMPOOL(0, 0, 0, 0, 0)};
+    uint32_t w[] = {TT_OP_GMPOOL(0, 0, 1, 0, 0, 0)};
     cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
     cr_expect_eq(dst16(0, 0), to_dst(0x4000, O_BF16));
     cr_expect_eq(dst16(0, 1), to_dst(0x3F80, O_BF16));

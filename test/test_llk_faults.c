@@ -73,7 +73,7 @@ Test(llk_bh, tilize_reads_rows_of_32_datums)
     C(UNP0_ADDR_BASE_REG_1_Base, 64 * 2);
     TC(SRCA_SET_SetOvrdWithAddr, 1);
     t->adc[0].unpack[0].ch[1].v[ADC_X] = 1023;
-    const uint32_t w[] = {TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)};
+    const uint32_t w[] = {TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)};
     cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
     unsigned bad = 0;
     for (unsigned r = 0; r < 32; r++)
@@ -156,7 +156,7 @@ Test(llk_bh, fp32_as_tf32_through_mova2d_keeps_10_bits)
 {
     const uint32_t v = 0x3F812000u; /* 1.0087890625: needs 10 mantissa bits */
     unpack_fp32_to_srca_tf32(v);
-    const uint32_t w[] = {TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0),
+    const uint32_t w[] = {TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1),
                           TT_OP_MOVA2D_BH(0, 0, 0, 1, 0), TT_OP_NOP, TT_OP_NOP, TT_OP_NOP, TT_OP_NOP};
     cr_assert_eq(run(w, N(w)), ERR_NONE, "%s", t->err.text);
     cr_expect_eq(dst32_fp32(0, 0), v, "Dst32b[0][0] = 0x%08x (ttsim: 0x%08x)", dst32_fp32(0, 0), v);
@@ -167,7 +167,7 @@ Test(llk_bh, fp32_as_tf32_through_elwadd_keeps_10_bits)
     const uint32_t v = 0x3F812000u;
     unpack_fp32_to_srca_tf32(v);
     C(THCON_SEC1_REG2_Out_data_format, DF_TF32);
-    const uint32_t w[] = {TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0),
+    const uint32_t w[] = {TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1),
                           TT_OP_UNPACR_NOP_BH(1, 0, 0, 1, 0, 0, 0, 0, 1), /* SrcB = 0, dvalid */
                           TT_OP_ELWADD_BH(0, 0, 0, 0, 0, 0, 0), TT_OP_NOP, TT_OP_NOP, TT_OP_NOP,
                           TT_OP_NOP, TT_OP_NOP};
@@ -188,7 +188,7 @@ Test(llk_bh, implied_fp16_format_for_mova2d)
     C(THCON_SEC0_REG2_Out_data_format, DF_FP16);
     C(UNP0_ADDR_BASE_REG_1_Base, 64 * 2);
     t->adc[0].unpack[0].ch[1].v[ADC_X] = 127;
-    const uint32_t w[] = {TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0),
+    const uint32_t w[] = {TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1),
                           TT_OP_MOVA2D_BH(0, 0, 0, 1, 0), TT_OP_NOP, TT_OP_NOP, TT_OP_NOP, TT_OP_NOP};
     cr_assert_eq(run(w, N(w)), ERR_NONE, "%s", t->err.text);
     /* Dst FP16 layout: Sign, Man(10), Exp(5): man 0x207, exp 15 */
@@ -278,7 +278,7 @@ Test(llk_bh, disable_implied_srca_format_restores_alu_format_spec)
 {
     fp16_srca();
     thcfg_set(&t->cfg, 0, &thcfg_fields_bh[THCFGF_BH_DISABLE_IMPLIED_SRCA_FMT_Base], 1);
-    const uint32_t w[] = {TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0),
+    const uint32_t w[] = {TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1),
                           TT_OP_MOVA2D_BH(0, 0, 0, 1, 0), TT_OP_NOP, TT_OP_NOP, TT_OP_NOP, TT_OP_NOP};
     cr_assert_eq(run(w, N(w)), ERR_NONE, "%s", t->err.text);
     cr_expect_eq(dest_read16(t, 0, 0), 0x400F, "ALU_FORMAT_SPEC (FP32 -> BF16 path) when disabled");
@@ -309,7 +309,7 @@ Test(llk_bh, setdvalid_with_the_implied_formats_disabled_runs)
 Test(llk_bh, unpacr_flipsrc_records_the_banks_format)
 {
     fp16_srca();
-    const uint32_t w[] = {TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0)};
+    const uint32_t w[] = {TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1)};
     cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
     cr_expect_eq(t->src.implied_fmt[0][0], DF_FP16);
     cr_expect_eq(t->src.implied_fmt[0][1], 0, "the other bank keeps its reset value");

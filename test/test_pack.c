@@ -512,7 +512,7 @@ Test(pack_wh, compression_round_trips_through_the_unpacker)
     C(UNP1_ADDR_CTRL_XY_REG_1_Ystride, 32);
     t->adc[0].unpack[1].ch[1].v[ADC_X] = 15;
     t->src.bank[1][0].cell[1][5] = 0x1234; /* must be overwritten with zero */
-    uint32_t up = TT_OP_UNPACR(1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0); /* then Y0, Y1 += 1 */
+    uint32_t up = TT_OP_UNPACR(1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1); /* then Y0, Y1 += 1 */
     uint32_t w[] = {TT_OP_PACR_WH(0, 0, 1, 0, 0, 0, 0), TT_OP_PACR_WH(0, 0, 1, 0, 0, 0, 0),
                     TT_OP_PACR_WH(0, 0, 1, 0, 0, 0, 0), TT_OP_PACR_WH(0, 0, 1, 0, 0, 0, 1),
                     TT_OP_STALLWAIT_WH(1, 1u << 3), up, up, up, up};

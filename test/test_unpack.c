@@ -86,8 +86,8 @@ static void to_dst(void) { set(SEC(0, REG2_Unpack_If_Sel), 1); }
 static void kernel_on(unsigned th, const uint32_t *w, unsigned n) { tensix_kernel(t, th, w, n); }
 static enum err_kind run(const uint32_t *w, unsigned n) { return run_tensix(t, w, n, 2000000); }
 
-#define UNPACR_PLAIN(u) TT_OP_UNPACR(u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-#define UNPACR_FLIP(u) TT_OP_UNPACR(u, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0)
+#define UNPACR_PLAIN(u) TT_OP_UNPACR(u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)
+#define UNPACR_FLIP(u) TT_OP_UNPACR(u, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1)
 
 /* ---- L1 writers: datums packed from the least significant bit (WH:UNPACR_Regular.md) ---- */
 
@@ -225,7 +225,8 @@ static uint32_t want_of(const struct pcase *c, unsigned i, bool dst)
     case DF_TF32: case DF_INT32: return fp32_dst(d);
     case DF_BF16: return bf16_cell(d, dst);
     case DF_FP16: return fp16_cell(d, dst);
-    case DF_FP8: return fp16_cell(d << 8, dst); /* E5M2 is the top byte of FP16 */
+    case DF_FP8: /* E5M2 is the top byte of FP16; Blackhole fills 0x7F/0xFF with ones (formats.md) */
+        return fp16_cell(d << 8 | (ab == TT_ARCH_BH && (d & 0x7F) == 0x7F ? 0xFF : 0), dst);
     case DF_BFP8: return bf16_cell(bfp8_to_bf16(d, e), dst);
     case DF_BFP4: return bf16_cell(bfp8_to_bf16(d << 4 & 0xFF, e), dst);
     case DF_BFP2: return bf16_cell(bfp8_to_bf16(d << 6 & 0xFF, e), dst);
@@ -380,8 +381,8 @@ Test(unpack, untilize_sequence_interleaves_faces)
     uint32_t w[64];
     unsigned n = 0;
     for (unsigned r = 0; r < 4; r++) {
-        w[n++] = TT_OP_UNPACR(1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0); /* Y1 += 1, Z0 += 1 */
-        w[n++] = TT_OP_UNPACR(1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0); /* Y1 += 1, Y0 += 1 */
+        w[n++] = TT_OP_UNPACR(1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1); /* Y1 += 1, Z0 += 1 */
+        w[n++] = TT_OP_UNPACR(1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1); /* Y1 += 1, Y0 += 1 */
         w[n++] = TT_OP_SETADCZW(0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
     }
     cr_assert_eq(run(w, n), ERR_NONE, "%s", t->err.text);
@@ -550,7 +551,7 @@ Test(unpack, all_datums_are_zero)
         put_bits(DATA, i, 16, 0x3F80 + i);
     plain(1, DF_BF16, DF_BF16, 16);
     t->src.bank[1][0].cell[0][5] = 0x555;
-    uint32_t w[] = {TT_OP_UNPACR(1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0)};
+    uint32_t w[] = {TT_OP_UNPACR(1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1)};
     cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
     for (unsigned c = 0; c < 16; c++)
         cr_expect_eq(t->src.bank[1][0].cell[0][c], 0);
@@ -564,7 +565,7 @@ Test(unpack, flipsrc_hands_the_bank_over_and_resets_srcrow)
     plain(1, DF_BF16, DF_BF16, 16);
     set(SEC(1, REG2_Unpack_Src_Reg_Set_Upd), 1);
     /* first UNPACR: SrcRow += 16 afterwards; second lands at row 16 and flips */
-    uint32_t w[] = {UNPACR_PLAIN(1), TT_OP_UNPACR(1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0)};
+    uint32_t w[] = {UNPACR_PLAIN(1), TT_OP_UNPACR(1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1)};
     t->adc[0].unpack[1].ch[0].v[ADC_Y] = 0;
     cr_assert_eq(run(w, 2), ERR_NONE, "%s", t->err.text);
     cr_expect_eq(t->src.bank[1][0].cell[0][0], bf16_cell(0x3F80, false));
@@ -590,7 +591,7 @@ Test(unpack, context_counter_cycles_through_contexts)
     set(SEC(1, REG2_Context_count), 1);
     set(UNP(1, ADDR_CTRL_XY_REG_1_Ystride), 32);
     /* UNPACR(u=1, Ch1YInc=1, ..., MultiContextMode=1, UseContextCounter=1) three times */
-    uint32_t u = TT_OP_UNPACR(1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0);
+    uint32_t u = TT_OP_UNPACR(1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1);
     uint32_t w[] = {u, u, u};
     cr_assert_eq(run(w, 3), ERR_NONE, "%s", t->err.text);
     /* Ystride 32 bytes = one row per Ch1 Y: rows 0, 1, 2 from contexts 0, 1, 0 */

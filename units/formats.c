@@ -199,9 +199,11 @@ uint16_t fmt_e4m3_to_fp16(uint8_t e4m3)
 {
     uint16_t sign = (uint16_t)((e4m3 & 0x80) << 8);
     unsigned exp = (e4m3 >> 3) & 0xF, man = e4m3 & 0x7;
-    if (exp == 0)
-        return sign;
-    return (uint16_t)(sign | (exp + 8) << 10 | man << 7);
+    /* exponent field 0 keeps its mantissa bits as an FP16 denormal pattern (read as zero by the
+     * Matrix Unit); S.1111.111 fills the rest of the FP16 mantissa with ones (docs/formats.md
+     * choice 2, after ttsim) */
+    unsigned pad = exp == 15 && man == 7 ? 0x7F : 0;
+    return (uint16_t)(sign | (exp ? exp + 8 : 0) << 10 | man << 7 | pad);
 }
 
 /* WH:UNPACR_Regular.md FormatConversion, INT8 case; WH:SrcASrcB.md "Integer 8". */
@@ -292,7 +294,12 @@ enum fmt_status fmt_unpack_datum(unsigned in, unsigned out, uint32_t datum, uint
     case DF_BF16: *cell = place(DF_BF16, datum & 0xFFFF, m.to_dst); return FMT_OK;
     case DF_FP16: *cell = place(DF_FP16, datum & 0xFFFF, m.to_dst); return FMT_OK;
     case DF_FP8:
-        h = m.fp8_e4m3 ? fmt_e4m3_to_fp16((uint8_t)datum) : (uint16_t)((datum & 0xFF) << 8);
+        if (m.fp8_e4m3)
+            h = fmt_e4m3_to_fp16((uint8_t)datum);
+        else if (m.fp8_ones_fill && (datum & 0x7F) == 0x7F) /* docs/formats.md choice 2 */
+            h = (uint16_t)((datum & 0xFF) << 8 | 0xFF);
+        else
+            h = (uint16_t)((datum & 0xFF) << 8);
         *cell = place(DF_FP16, h, m.to_dst);
         return FMT_OK;
     case DF_INT8:

@@ -100,6 +100,7 @@ struct fmt_unpack_mode {
     bool to_dst;        /* Unpacker 0 writing Dst (Unpack_If_Sel / Unpack_if_sel_cntx) */
     bool int8_unsigned; /* ALU_FORMAT_SPEC_REG0_SrcAUnsigned (unpacker 0) / SrcBUnsigned (1) */
     bool fp8_e4m3;      /* Blackhole THCON_SECn_REG1_Unp_LF8_4b_exp: FP8 means E4M3 */
+    bool fp8_ones_fill; /* Blackhole: E5M2 0x7F/0xFF widen to FP16 0x7FFF/0xFFFF */
 };
 
 /* FormatConversion of WH:UNPACR_Regular.md for one datum. `in` and `out` are 4-bit field codes

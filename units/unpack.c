@@ -392,6 +392,7 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
     /* Conversion switches (WH:UNPACR_Regular.md FormatConversion; BH E4M3: docs/formats.md) */
     p->mode.int8_unsigned = u ? GETC(&v, ALU_FORMAT_SPEC_REG0_SrcBUnsigned)
                               : GETC(&v, ALU_FORMAT_SPEC_REG0_SrcAUnsigned);
+    p->mode.fp8_ones_fill = v.ab == TT_ARCH_BH;
     if (v.ab == TT_ARCH_BH)
         p->mode.fp8_e4m3 = get(&v, u ? CFGF_BH_THCON_SEC1_REG1_Unp_LF8_4b_exp
                                      : CFGF_BH_THCON_SEC0_REG1_Unp_LF8_4b_exp);

@@ -44,8 +44,8 @@ static inline void bf16_tiles_setup(uint32_t srca_l1, uint32_t srcb_l1, unsigned
  * UNPACR(WhichUnpacker, Ch1YInc, Ch1ZInc, Ch0YInc, Ch0ZInc = 1, ..., FlipSrc = 1, ...). */
 static inline void bf16_tiles_unpack_pair(void)
 {
-    TTI_INSN(TT_OP_UNPACR(0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0));
-    TTI_INSN(TT_OP_UNPACR(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0));
+    TTI_INSN(TT_OP_UNPACR(0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1));
+    TTI_INSN(TT_OP_UNPACR(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1));
 }
 
 #endif

@@ -40,22 +40,22 @@ int main(void)
     TTI_INSN(TT_OP_SETC16(SRCA_SET_SetOvrdWithAddr_ADDR32, 1u << SRCA_SET_SetOvrdWithAddr_SHAMT));
     TTI_INSN(TT_OP_SETADCXX(0, 1, 1, DATUMS - 1, 0)); /* both unpackers: X from 0 to 1023 */
     /* Phase A: UNPACR(WhichUnpacker, ..., FlipSrc) */
-    TTI_INSN(TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0));
-    TTI_INSN(TT_OP_UNPACR(1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0));
+    TTI_INSN(TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1));
+    TTI_INSN(TT_OP_UNPACR(1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1));
     tensim_wait_coproc_done();
 
     /* Phase B: unpacker 0 into Dst, first the BF16 tile to rows 0..63. SetOvrdWithAddr must
      * be off again: with it the Dst row wraps at 16. */
     tensim_cfg_set(THCON_SEC0_REG2_Unpack_If_Sel_RMW, 1);
     TTI_INSN(TT_OP_SETC16(SRCA_SET_SetOvrdWithAddr_ADDR32, 0));
-    TTI_INSN(TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    TTI_INSN(TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1));
     tensim_wait_coproc_done();
     /* then the BFP8 tile to rows 64..127 (BFP8 output addresses count bytes: row 68 * 16) */
     descriptor(THCON_SEC0_REG0_TileDescriptor_ADDR32, 0x6);
     tensim_cfg_set(THCON_SEC0_REG3_Base_address_RMW, TILE_BFP8 / 16);
     tensim_cfg_set(THCON_SEC0_REG2_Out_data_format_RMW, 0x6);
     tensim_cfg_set(UNP0_ADDR_BASE_REG_1_Base_RMW, (64 + 4) * 16);
-    TTI_INSN(TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    TTI_INSN(TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1));
     tensim_wait_coproc_done();
 
     tensim_sem_post(DONE_SEM);
