@@ -5,6 +5,7 @@
 #   make bench      simulator speed benchmarks
 #   make kernels    the SDK examples and test programs (RISC-V)
 #   make fuzz       random inputs against the sanitizer build (FUZZ_SECONDS, default 60)
+#   make difftest   the matrix unit, unpackers and packer against ttsim (see below)
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
@@ -15,7 +16,7 @@ ASAN    := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 B       := build
 LIBSRC  := $(wildcard core/*.c riscv/*.c mem/*.c sync/*.c units/*.c trace/*.c)
 LIBSRC  := $(filter-out core/main.c,$(LIBSRC))
-TESTSRC := $(wildcard test/*.c) test/fuzz/oracle.c
+TESTSRC := $(wildcard test/*.c) test/fuzz/oracle.c test/diff/cases.c
 
 OBJ      := $(LIBSRC:%.c=$(B)/obj/%.o)
 ASAN_OBJ := $(LIBSRC:%.c=$(B)/asan/%.o)
@@ -26,7 +27,7 @@ TEST_ASAN_OBJ := $(TESTSRC:%.c=$(B)/asan/%.o)
 PKGS := gcc make libcriterion-dev libhwloc-dev libjemalloc-dev libjansson-dev \
         gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
 
-.PHONY: all sdk deps demo test test-plain test-asan bench kernels fuzz clean FORCE
+.PHONY: all sdk deps demo test test-plain test-asan bench kernels fuzz difftest clean FORCE
 all: $(B)/.deps $(B)/tensim sdk
 sdk: $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h
 
@@ -142,6 +143,17 @@ $(B)/guest/%.elf: test/guest/%.S test/guest/guest.h riscv/sdk/trisc0.ld riscv/sd
 	$(RVCC) -march=rv32ima_zicsr_zifencei_zba_zbb -mabi=ilp32 -nostdlib -nostartfiles -Itest/guest \
 	  -Wl,--no-warn-rwx-segments -Lriscv/sdk -T riscv/sdk/$(if $(findstring brisc,$*),brisc,trisc0).ld -o $@ $<
 
+# The differential test's kernel (test/diff): one ELF per architecture, the same bytes run on
+# tensim and ttsim, so plain RV32IM (no Zba/Zbb) and its own start-up and memory layout.
+DIFF_RVFLAGS := -march=rv32im -mabi=ilp32 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
+                -nostartfiles -Itest/diff -I$(B)/sdk -Wl,--no-warn-rwx-segments -T test/diff/kernel.ld
+DIFF_KSRC := test/diff/crt0.S test/diff/kernel.c
+$(B)/kernels/difftest-bh.elf $(B)/kernels/difftest-wh.elf: $(B)/kernels/difftest-%.elf: $(DIFF_KSRC) \
+    test/diff/params.h test/diff/kernel.ld $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h | $(B)/.deps
+	@mkdir -p $(@D)
+	$(RVCC) $(DIFF_RVFLAGS) $(if $(filter wh,$*),-DTENSIM_ARCH_WH) -o $@ $(DIFF_KSRC) -lgcc
+KERNELS += $(B)/kernels/difftest-bh.elf $(B)/kernels/difftest-wh.elf
+
 kernels: $(KERNELS) $(GUEST_ELF)
 
 # ---- run ------------------------------------------------------------------------------------
@@ -149,9 +161,9 @@ kernels: $(KERNELS) $(GUEST_ELF)
 # check themselves, except eltwise and matmul, whose L1 output demo_check compares with exact
 # results); then tensim's report. A FAIL stops the demo with an error.
 $(B)/demo_check: riscv/sdk/examples/demo_check.c riscv/sdk/examples/eltwise/eltwise_data.h \
-                 riscv/sdk/examples/matmul/matmul_data.h
+                 riscv/sdk/examples/matmul/matmul_data.h units/fpu_datapath.c units/fpu_datapath.h
 	@mkdir -p $(@D)
-	$(CC) $(WARN) -O2 -o $@ $< -lm
+	$(CC) $(WARN) -O2 -o $@ $< units/fpu_datapath.c -lm
 
 K := $(B)/kernels
 demo: $(B)/.deps $(B)/tensim $(KERNELS) $(B)/demo_check
@@ -198,6 +210,20 @@ $(B)/fuzz: $(B)/obj/test/fuzz/fuzz.o $(B)/obj/test/fuzz/oracle.o $(B)/obj/test/e
 	$(CC) $(CFLAGS) -o $@ $^ -ljansson
 fuzz: $(B)/.deps $(B)/fuzz $(B)/tensim-asan kernels
 	$(B)/fuzz --seconds $(FUZZ_SECONDS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) --bin $(B)/tensim-asan --out $(B)/fuzz-out
+
+# The differential test against ttsim (test/diff, docs/numerics.md "Checking against ttsim"):
+#   make difftest TTSIM_BH=.../libttsim.so TTSIM_WH=.../libttsim.so   tensim and ttsim compared
+#   make difftest                                                     tensim against the recorded
+#                                                                     hashes in test/diff/expected.txt
+# DIFFTEST_ARGS adds options (build/difftest --help), e.g. --record test/diff/expected.txt.
+TTSIM_BH ?=
+TTSIM_WH ?=
+DIFFTEST_ARGS ?=
+$(B)/difftest: $(B)/obj/test/diff/main.o $(B)/obj/test/diff/cases.o $(B)/obj/test/diff/ttsim.o $(B)/libtensim.a
+	$(CC) $(CFLAGS) -o $@ $^ -ldl -lm
+difftest: $(B)/.deps $(B)/difftest $(B)/kernels/difftest-bh.elf $(B)/kernels/difftest-wh.elf
+	$(B)/difftest $(if $(TTSIM_BH)$(TTSIM_WH),$(if $(TTSIM_BH),--ttsim-bh $(TTSIM_BH)) \
+	  $(if $(TTSIM_WH),--ttsim-wh $(TTSIM_WH)),--check test/diff/expected.txt) $(DIFFTEST_ARGS)
 
 BENCHSRC := $(wildcard bench/*.c)
 $(B)/bench/%: bench/%.c bench/bench.h $(B)/libtensim.a

@@ -1,0 +1,77 @@
+/* The differential test of the matrix unit, unpackers and packer: a matrix of cases, each one
+ * kernel run (test/diff/kernel.c) over seeded operand tiles, whose packed Dst output is compared
+ * bit for bit between tensim and Tenstorrent's functional simulator ttsim, or with a recorded
+ * hash of ttsim's output (test/diff/expected.txt), or with exact arithmetic (int data).
+ * docs/numerics.md "Checking against ttsim". */
+#ifndef TENSIM_TEST_DIFF_CASES_H
+#define TENSIM_TEST_DIFF_CASES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "params.h"
+
+/* A tile's formats: in L1, and what its unpacker turns it into (Src, or Dst for DT_OP_UNPACK). */
+struct dt_fmt {
+    uint8_t l1, src;
+};
+
+enum dt_data { DATA_RAND, DATA_EDGE, DATA_INT, DATA_COUNT };
+enum dt_bspec { B_DATA, B_ZERO, B_ONE }; /* tile B: seeded data, all +0, all 1.0 */
+enum dt_prefill { PRE_NONE, PRE_UNPACK, PRE_MOVA2D };
+
+struct dt_case {
+    enum dt_op op;
+    struct dt_fmt a, b;
+    enum dt_bspec bspec;
+    uint8_t dst;     /* DT_FP32, DT_BF16 or DT_FP16 */
+    uint8_t phases;  /* 1..4 */
+    uint8_t flags;   /* DT_ADD_DST, DT_BCAST_ROW, DT_BCAST_COL0 */
+    enum dt_prefill prefill;
+};
+
+/* The case matrix (the same on both architectures). */
+unsigned dt_matrix(const struct dt_case **cases);
+/* "mvmul/bf16/bf16/fp32/p4/pre-unpack": op, A, B, Dst, then what is not the default. */
+void dt_case_name(const struct dt_case *c, char *buf, size_t n);
+const char *dt_data_name(enum dt_data d);
+int dt_data_by_name(const char *s); /* -1 if unknown */
+
+/* One run's inputs: the L1 images and where they go. */
+#define DT_MAX_LOADS 5
+struct dt_load {
+    uint32_t addr, len;
+    uint8_t bytes[8192];
+};
+struct dt_inputs {
+    struct dt_load load[DT_MAX_LOADS];
+    unsigned nload;
+    uint32_t out_len;   /* bytes of packed Dst at DT_OUT */
+    unsigned out_bytes; /* 4 (FP32 Dst) or 2 per datum */
+    bool has_exact;     /* int data: `exact` holds the exact result (Dst format bits) */
+    uint32_t exact[64 * 16];
+};
+/* Builds the inputs of case c with data d and seed; `ecall` goes into the parameter block. */
+void dt_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, bool ecall,
+               struct dt_inputs *in);
+
+/* A run's result: the packed Dst rows, or why there are none. */
+struct dt_result {
+    bool ok;
+    char why[400];
+    uint8_t out[64 * 16 * 4];
+};
+
+/* Runs the inputs on tensim, in this process, with the kernel ELF for the architecture. */
+void dt_run_tensim(bool wormhole, const char *elf, const struct dt_inputs *in, struct dt_result *r);
+
+/* 64-bit FNV-1a of the output (what expected.txt records). */
+uint64_t dt_hash(const uint8_t *b, size_t n);
+
+/* Compares two outputs datum by datum; returns the number that differ and prints up to
+ * `examples` of them (row, column, both values) to `f` if it is not NULL, labelled la/lb. */
+unsigned dt_compare(const struct dt_inputs *in, const uint8_t *a, const char *la, const uint8_t *b,
+                    const char *lb, unsigned examples, void *f);
+
+#endif

@@ -1,0 +1,136 @@
+/* The differential test without ttsim: every case of test/diff's matrix, run on tensim, gives the
+ * packed Dst output whose hash ttsim's run recorded in test/diff/expected.txt (and, for int data,
+ * the exact result). docs/numerics.md "Checking against ttsim". */
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diff/cases.h"
+
+#define EXPECTED "test/diff/expected.txt"
+
+struct record {
+    char arch[8], name[160], data[16];
+    unsigned seed;
+    uint64_t hash;
+};
+
+/* The next record line of f; false at the end. A line that is not one fails the test. */
+static bool next_record(FILE *f, struct record *r)
+{
+    char line[400];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        cr_assert_eq(sscanf(line, "%7s %159s %15s %u %" SCNx64, r->arch, r->name, r->data, &r->seed,
+                            &r->hash), 5, "not a record line: %s", line);
+        return true;
+    }
+    return false;
+}
+
+static const struct dt_case *case_named(const char *name)
+{
+    const struct dt_case *cs;
+    unsigned n = dt_matrix(&cs);
+    char cn[160];
+    for (unsigned i = 0; i < n; i++) {
+        dt_case_name(&cs[i], cn, sizeof cn);
+        if (!strcmp(cn, name))
+            return &cs[i];
+    }
+    return NULL;
+}
+
+static void replay(const char *arch)
+{
+    FILE *f = fopen(EXPECTED, "r");
+    cr_assert(f, "cannot read " EXPECTED);
+    static struct dt_inputs in;
+    static struct dt_result r;
+    const bool wh = !strcmp(arch, "wh");
+    const char *elf = wh ? "build/kernels/difftest-wh.elf" : "build/kernels/difftest-bh.elf";
+    struct record rec;
+    unsigned runs = 0, bad = 0, exact = 0;
+    while (next_record(f, &rec)) {
+        if (strcmp(rec.arch, arch))
+            continue;
+        const struct dt_case *c = case_named(rec.name);
+        int d = dt_data_by_name(rec.data);
+        cr_assert(c && d >= 0, "%s: no case %s with data %s", EXPECTED, rec.name, rec.data);
+        dt_inputs(c, (enum dt_data)d, rec.seed, true, &in);
+        dt_run_tensim(wh, elf, &in, &r);
+        runs++;
+        cr_assert(r.ok, "%s %s %s %u: %s", arch, rec.name, rec.data, rec.seed, r.why);
+        uint64_t h = dt_hash(r.out, in.out_len);
+        if (h != rec.hash && bad++ < 5)
+            cr_expect_eq(h, rec.hash, "%s %s %s %u: tensim's output differs from ttsim's (run "
+                         "`make difftest TTSIM_BH=... TTSIM_WH=...` to see the datums)",
+                         arch, rec.name, rec.data, rec.seed);
+        if (in.has_exact) {
+            uint8_t want[64 * 16 * 4];
+            for (unsigned i = 0; i < in.out_len / in.out_bytes; i++)
+                for (unsigned k = 0; k < in.out_bytes; k++)
+                    want[i * in.out_bytes + k] = (uint8_t)(in.exact[i] >> 8 * k);
+            exact++;
+            cr_expect_eq(dt_compare(&in, r.out, "tensim", want, "exact", 0, NULL), 0,
+                         "%s %s int %u: not the exact result", arch, rec.name, rec.seed);
+        }
+    }
+    fclose(f);
+    const struct dt_case *cs;
+    unsigned ncases = dt_matrix(&cs);
+    cr_expect_eq(runs, ncases * 3 * 3, "%s: %u records for %u cases x 3 data kinds x 3 seeds", arch,
+                 runs, ncases);
+    cr_expect_eq(bad, 0, "%s: %u of %u outputs differ from ttsim's", arch, bad, runs);
+    cr_expect_gt(exact, 300, "%s: only %u runs had an exact result", arch, exact);
+}
+
+Test(difftest, blackhole_matches_ttsim, .timeout = 300) { replay("bh"); }
+Test(difftest, wormhole_matches_ttsim, .timeout = 300) { replay("wh"); }
+
+/* Every case of the matrix has a record on both architectures: a matrix changed without
+ * recording ttsim again cannot pass unnoticed. */
+Test(difftest, every_case_is_recorded)
+{
+    const struct dt_case *cs;
+    unsigned n = dt_matrix(&cs);
+    cr_assert_gt(n, 200);
+    static bool seen[2][400];
+    FILE *f = fopen(EXPECTED, "r");
+    cr_assert(f);
+    struct record rec;
+    char cn[160];
+    while (next_record(f, &rec))
+        for (unsigned i = 0; i < n; i++) {
+            dt_case_name(&cs[i], cn, sizeof cn);
+            if (!strcmp(cn, rec.name))
+                seen[!strcmp(rec.arch, "wh")][i] = true;
+        }
+    fclose(f);
+    for (unsigned i = 0; i < n; i++) {
+        dt_case_name(&cs[i], cn, sizeof cn);
+        cr_expect(seen[0][i] && seen[1][i], "%s has no record on %s", cn, seen[0][i] ? "wh" : "bh");
+    }
+}
+
+/* The inputs are a function of case, data and seed only, and the seeds give different data. */
+Test(difftest, inputs_are_seeded)
+{
+    const struct dt_case *c = case_named("mvmul/bf16/bf16/fp32/p4");
+    cr_assert(c);
+    static struct dt_inputs a, b, x;
+    dt_inputs(c, DATA_RAND, 1, true, &a);
+    dt_inputs(c, DATA_RAND, 1, true, &b);
+    dt_inputs(c, DATA_RAND, 2, true, &x);
+    cr_assert_eq(a.nload, 3);
+    for (unsigned i = 0; i < a.nload; i++)
+        cr_expect(a.load[i].len == b.load[i].len &&
+                  !memcmp(a.load[i].bytes, b.load[i].bytes, a.load[i].len));
+    cr_expect(memcmp(a.load[1].bytes, x.load[1].bytes, a.load[1].len), "seeds 1 and 2 gave the same tile A");
+    /* BF16 tile: a 16-byte header and 1024 two-byte datums */
+    cr_expect_eq(a.load[1].addr, DT_TILE_A);
+    cr_expect_eq(a.load[1].len, 16 + 2048);
+    cr_expect_eq(a.out_len, 64 * 16 * 4);
+}
