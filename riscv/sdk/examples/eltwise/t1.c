@@ -9,7 +9,10 @@
 
 int main(void)
 {
-    tensim_cfg_set(ALU_FORMAT_SPEC_REG0_SrcA_RMW, 0x5); /* BF16 operands and Dst */
+    /* Config word 1 (ALU formats) belongs to this core alone: two cores read-modify-writing one
+     * word at the same time can undo each other's field */
+    tensim_cfg_set(ALU_FORMAT_SPEC_REG0_SrcA_RMW, 0x5);   /* BF16 operands */
+    tensim_cfg_set(ALU_FORMAT_SPEC_REG2_Dstacc_RMW, 0x5); /* and BF16 Dst */
     /* ADDR_MOD_AB: SrcAIncr[5:0] SrcAClear[7] SrcBIncr[13:8] SrcBClear[15]; DST: DestIncr[9:0] */
     TTI_INSN(TT_OP_SETC16(ADDR_MOD_AB_SEC0_SrcAIncr_ADDR32, 8 | 8 << 8));
     TTI_INSN(TT_OP_SETC16(ADDR_MOD_DST_SEC0_DestIncr_ADDR32, 8));

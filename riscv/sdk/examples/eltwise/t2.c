@@ -10,7 +10,7 @@
 
 int main(void)
 {
-    tensim_cfg_set(ALU_FORMAT_SPEC_REG2_Dstacc_RMW, 0x5); /* BF16 through the packer */
+    /* Dstacc (BF16) is set by TRISC1, the one core that writes Config word 1 */
     tensim_cfg_set(THCON_SEC0_REG1_In_data_format_RMW, 0x5);
     tensim_cfg_set(THCON_SEC0_REG1_Out_data_format_RMW, 0x5);
     tensim_cfg_set(THCON_SEC0_REG1_Disable_zero_compress_RMW, 1);

@@ -46,8 +46,11 @@ int main(void)
     if (phases < 1 || phases > 4)
         phases = 4;
 
-    tensim_cfg_set(ALU_FORMAT_SPEC_REG0_SrcA_RMW, 0x5); /* BF16 operands */
-    tensim_cfg_set(ALU_ACC_CTRL_Fp32_enabled_RMW, 1);   /* FP32 Dst */
+    /* Config word 1 (ALU formats, Dst mode) belongs to this core alone: two cores
+     * read-modify-writing one word at the same time can undo each other's field */
+    tensim_cfg_set(ALU_FORMAT_SPEC_REG0_SrcA_RMW, 0x5);   /* BF16 operands */
+    tensim_cfg_set(ALU_ACC_CTRL_Fp32_enabled_RMW, 1);     /* FP32 Dst */
+    tensim_cfg_set(ALU_FORMAT_SPEC_REG2_Dstacc_RMW, 0x0); /* FP32 */
 
     TTI_INSN(TT_OP_SETC16(ADDR_MOD_AB_SEC0_SrcAIncr_ADDR32, AB(0, 8)));
     TTI_INSN(TT_OP_SETC16(ADDR_MOD_AB_SEC1_SrcAIncr_ADDR32, AB(16, 56)));

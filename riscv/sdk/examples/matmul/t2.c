@@ -16,7 +16,7 @@
 int main(void)
 {
     tensim_cfg_set(PCK_DEST_RD_CTRL_Read_32b_data_RMW, 1);
-    tensim_cfg_set(ALU_FORMAT_SPEC_REG2_Dstacc_RMW, 0x0);        /* FP32 */
+    /* Dstacc (FP32) is set by TRISC1, the one core that writes Config word 1 */
     tensim_cfg_set(THCON_SEC0_REG1_In_data_format_RMW, 0x0);
     tensim_cfg_set(THCON_SEC0_REG1_Out_data_format_RMW, 0x0);
     tensim_cfg_set(THCON_SEC0_REG1_Disable_zero_compress_RMW, 1);
