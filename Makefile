@@ -215,7 +215,8 @@ fuzz: $(B)/.deps $(B)/fuzz $(B)/tensim-asan kernels
 #   make difftest TTSIM_BH=.../libttsim.so TTSIM_WH=.../libttsim.so   tensim and ttsim compared
 #   make difftest                                                     tensim against the recorded
 #                                                                     hashes in test/diff/expected.txt
-# DIFFTEST_ARGS adds options (build/difftest --help), e.g. --record test/diff/expected.txt.
+# DIFFTEST_ARGS adds options (build/difftest --help), e.g. to record a new ttsim's outcome:
+#   --record test/diff/expected.txt --tiles test/diff/tiles.txt --label "which ttsim".
 TTSIM_BH ?=
 TTSIM_WH ?=
 DIFFTEST_ARGS ?=
@@ -223,7 +224,8 @@ $(B)/difftest: $(B)/obj/test/diff/main.o $(B)/obj/test/diff/cases.o $(B)/obj/tes
 	$(CC) $(CFLAGS) -o $@ $^ -ldl -lm
 difftest: $(B)/.deps $(B)/difftest $(B)/kernels/difftest-bh.elf $(B)/kernels/difftest-wh.elf
 	$(B)/difftest $(if $(TTSIM_BH)$(TTSIM_WH),$(if $(TTSIM_BH),--ttsim-bh $(TTSIM_BH)) \
-	  $(if $(TTSIM_WH),--ttsim-wh $(TTSIM_WH)),--check test/diff/expected.txt) $(DIFFTEST_ARGS)
+	  $(if $(TTSIM_WH),--ttsim-wh $(TTSIM_WH)),--check test/diff/expected.txt --tiles test/diff/tiles.txt) \
+	  $(DIFFTEST_ARGS)
 
 BENCHSRC := $(wildcard bench/*.c)
 $(B)/bench/%: bench/%.c bench/bench.h $(B)/libtensim.a

@@ -90,6 +90,42 @@ static void replay(const char *arch)
 Test(difftest, blackhole_matches_ttsim, .timeout = 300) { replay("bh"); }
 Test(difftest, wormhole_matches_ttsim, .timeout = 300) { replay("wh"); }
 
+/* The runs recorded in full give ttsim's tile datum by datum (a failure names the datums). */
+Test(difftest, whole_tiles_match_ttsim)
+{
+    FILE *f = fopen("test/diff/tiles.txt", "r");
+    cr_assert(f, "cannot read test/diff/tiles.txt");
+    static struct dt_tile_rec rec;
+    static struct dt_inputs in;
+    static struct dt_result r;
+    static uint8_t want[64 * 16 * 4];
+    unsigned n = 0;
+    int got;
+    while ((got = dt_tile_read(f, &rec)) == 1) {
+        const struct dt_case *c = case_named(rec.name);
+        int d = dt_data_by_name(rec.data);
+        cr_assert(c && d >= 0, "tiles.txt: no case %s with data %s", rec.name, rec.data);
+        bool wh = !strcmp(rec.arch, "wh");
+        dt_inputs(c, (enum dt_data)d, rec.seed, true, &in);
+        dt_run_tensim(wh, wh ? "build/kernels/difftest-wh.elf" : "build/kernels/difftest-bh.elf", &in, &r);
+        cr_assert(r.ok, "%s", r.why);
+        cr_assert_eq(rec.bytes, in.out_bytes);
+        dt_tile_bytes(&rec, want);
+        for (unsigned i = 0, bad = 0; i < 64 * 16; i++) {
+            uint32_t x = 0, y = 0;
+            for (unsigned k = 0; k < rec.bytes; k++)
+                x |= (uint32_t)r.out[i * rec.bytes + k] << 8 * k, y |= (uint32_t)want[i * rec.bytes + k] << 8 * k;
+            if (x != y && bad++ < 4)
+                cr_expect_eq(x, y, "%s %s %s %u: row %u col %u: tensim 0x%x, ttsim 0x%x", rec.arch, rec.name,
+                             rec.data, rec.seed, i / 16, i % 16, x, y);
+        }
+        n++;
+    }
+    fclose(f);
+    cr_expect_eq(got, 0, "tiles.txt: a malformed record after %u", n);
+    cr_expect_geq(n, 16, "only %u whole tiles", n);
+}
+
 /* Every case of the matrix has a record on both architectures: a matrix changed without
  * recording ttsim again cannot pass unnoticed. */
 Test(difftest, every_case_is_recorded)

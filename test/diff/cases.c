@@ -577,3 +577,52 @@ unsigned dt_compare(const struct dt_inputs *in, const uint8_t *a, const char *la
     }
     return bad;
 }
+
+/* ---- full tiles ------------------------------------------------------------------------- */
+
+const char *const dt_tile_runs[][3] = {
+    {"mvmul/bf16/bf16/fp32/p4", "rand", "1"},
+    {"mvmul/bfp4/bfp4/bf16/p4/pre-mova2d", "edge", "1"},
+    {"elwadd/bf16/bf16/bf16", "edge", "1"},
+    {"elwsub/fp32:tf32/fp32:tf32/fp32/adddst/pre-unpack", "rand", "1"},
+    {"elwmul/fp16/fp16/fp16/p2", "edge", "1"},
+    {"gapool/bf16/bf16/fp32/p4", "rand", "1"},
+    {"gmpool/bf16/one/bf16", "edge", "1"},
+    {"mova2d/bfp8/bfp8/bf16", "edge", "1"},
+    {NULL, NULL, NULL},
+};
+
+void dt_tile_write(void *fp, const char *arch, const char *name, const char *data, unsigned seed,
+                   const struct dt_inputs *in, const uint8_t *out)
+{
+    FILE *f = fp;
+    fprintf(f, "tile %s %s %s %u %u\n", arch, name, data, seed, in->out_bytes);
+    for (unsigned r = 0; r < 64; r++)
+        for (unsigned c = 0; c < 16; c++)
+            fprintf(f, "%0*x%c", (int)in->out_bytes * 2, datum(in, out, 16 * r + c), c == 15 ? '\n' : ' ');
+}
+
+int dt_tile_read(void *fp, struct dt_tile_rec *r)
+{
+    FILE *f = fp;
+    char line[400];
+    do
+        if (!fgets(line, sizeof line, f))
+            return 0;
+    while (line[0] == '#' || line[0] == '\n');
+    if (sscanf(line, "tile %7s %159s %15s %u %u", r->arch, r->name, r->data, &r->seed, &r->bytes) != 5 ||
+        (r->bytes != 2 && r->bytes != 4))
+        return -1;
+    for (unsigned i = 0; i < 64 * 16; i++)
+        if (fscanf(f, "%x", &r->datum[i]) != 1)
+            return -1;
+    (void)!fgets(line, sizeof line, f); /* the rest of the last line */
+    return 1;
+}
+
+void dt_tile_bytes(const struct dt_tile_rec *r, uint8_t *out)
+{
+    for (unsigned i = 0; i < 64 * 16; i++)
+        for (unsigned k = 0; k < r->bytes; k++)
+            out[i * r->bytes + k] = (uint8_t)(r->datum[i] >> 8 * k);
+}

@@ -74,4 +74,21 @@ uint64_t dt_hash(const uint8_t *b, size_t n);
 unsigned dt_compare(const struct dt_inputs *in, const uint8_t *a, const char *la, const uint8_t *b,
                     const char *lb, unsigned examples, void *f);
 
+/* Full tiles (test/diff/tiles.txt): a few runs recorded datum by datum, so that a failing check
+ * shows which datums moved. A record is a header line "tile ARCH CASE DATA SEED BYTES" and 64
+ * lines of 16 hexadecimal datums (Dst rows 0..63). */
+struct dt_tile_rec {
+    char arch[8], name[160], data[16];
+    unsigned seed, bytes;
+    uint32_t datum[64 * 16];
+};
+/* The runs recorded in full: one or two per operation. */
+extern const char *const dt_tile_runs[][3]; /* {case, data, seed}, ended by NULL */
+void dt_tile_write(void *f, const char *arch, const char *name, const char *data, unsigned seed,
+                   const struct dt_inputs *in, const uint8_t *out);
+/* The next record from f: 1, 0 at the end, -1 if the file is not made of records. */
+int dt_tile_read(void *f, struct dt_tile_rec *r);
+/* The record's datums as output bytes (for dt_compare). */
+void dt_tile_bytes(const struct dt_tile_rec *r, uint8_t *out);
+
 #endif

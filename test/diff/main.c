@@ -21,8 +21,8 @@ struct opts {
     const char *lib[2]; /* [0] Blackhole, [1] Wormhole */
     bool arch[2];
     bool data[DATA_COUNT];
-    unsigned seeds;
-    const char *filter, *record, *check, *kernels, *label;
+    unsigned seeds, first_seed;
+    const char *filter, *record, *check, *kernels, *label, *tiles;
     unsigned examples;
     bool exact, verbose, list;
 };
@@ -35,16 +35,19 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: difftest [--ttsim-bh LIB] [--ttsim-wh LIB] [--record FILE | --check FILE | --exact]\n"
-            "                [--arch bh,wh] [--data rand,edge,int] [--seeds N] [--filter TEXT]\n"
-            "                [--kernels DIR] [--examples N] [--label TEXT] [--list] [-v]\n"
+            "                [--arch bh,wh] [--data rand,edge,int] [--seeds N] [--first-seed S]\n"
+            "                [--filter TEXT] [--kernels DIR] [--examples N] [--label TEXT]\n"
+            "                [--tiles FILE] [--list] [-v]\n"
             "Runs the differential cases (docs/numerics.md \"Checking against ttsim\"):\n"
             "  with ttsim libraries   tensim and ttsim on every case, outputs compared bit for bit\n"
             "  --record FILE          also write ttsim's output hashes to FILE\n"
             "  --label TEXT           which ttsim that is, for the record's header\n"
+            "  --tiles FILE           with --record: ttsim's full output of a few runs to FILE;\n"
+            "                         with --check: tensim against those, datum by datum\n"
             "  --check FILE           tensim against the hashes in FILE (no ttsim needed)\n"
             "  --exact                tensim alone, int data, against exact arithmetic\n"
             "  --arch, --data         which architectures and data kinds (default all)\n"
-            "  --seeds N              seeds 1..N of each (default 3)\n"
+            "  --seeds N              N seeds of each (default 3), from --first-seed (default 1)\n"
             "  --filter TEXT          only cases whose name contains TEXT\n"
             "  --kernels DIR          where difftest-{bh,wh}.elf are (default build/kernels)\n"
             "  --examples N           differing datums shown per case (default 4)\n"
@@ -75,9 +78,9 @@ static int parse(int argc, char **argv, struct opts *o)
         {"data", 1, 0, 'd'},     {"seeds", 1, 0, 's'},    {"filter", 1, 0, 'f'},
         {"kernels", 1, 0, 'k'},  {"examples", 1, 0, 'e'}, {"list", 0, 0, 'l'},
         {"verbose", 0, 0, 'v'},  {"help", 0, 0, 'h'},     {"label", 1, 0, 'L'},
-        {0, 0, 0, 0}};
+        {"first-seed", 1, 0, 'S'}, {"tiles", 1, 0, 'T'},  {0, 0, 0, 0}};
     static const char *const archs[] = {"bh", "wh"}, *const datas[] = {"rand", "edge", "int"};
-    *o = (struct opts){.seeds = 3, .kernels = "build/kernels", .examples = 4};
+    *o = (struct opts){.seeds = 3, .first_seed = 1, .kernels = "build/kernels", .examples = 4};
     bool any_arch = false, any_data = false;
     int c;
     char *end;
@@ -91,6 +94,7 @@ static int parse(int argc, char **argv, struct opts *o)
         case 'f': o->filter = optarg; break;
         case 'k': o->kernels = optarg; break;
         case 'L': o->label = optarg; break;
+        case 'T': o->tiles = optarg; break;
         case 'l': o->list = true; break;
         case 'v': o->verbose = true; break;
         case 'h': usage(stdout); exit(0);
@@ -104,12 +108,13 @@ static int parse(int argc, char **argv, struct opts *o)
                 return fprintf(stderr, "difftest: --data takes a list of rand, edge, int\n"), -1;
             any_data = true;
             break;
-        case 's': case 'e': {
+        case 's': case 'e': case 'S': {
             unsigned long v = strtoul(optarg, &end, 10);
-            if (*end || !*optarg || v > 1000 || (c == 's' && !v))
-                return fprintf(stderr, "difftest: --%s takes a number%s\n",
-                               c == 's' ? "seeds" : "examples", c == 's' ? " from 1 to 1000" : ""), -1;
-            *(c == 's' ? &o->seeds : &o->examples) = (unsigned)v;
+            const char *opt = c == 's' ? "seeds" : c == 'S' ? "first-seed" : "examples";
+            if (*end || !*optarg || v > 1000000 || (c != 'e' && !v))
+                return fprintf(stderr, "difftest: --%s takes a number%s\n", opt,
+                               c != 'e' ? " from 1 to 1000000" : ""), -1;
+            *(c == 's' ? &o->seeds : c == 'S' ? &o->first_seed : &o->examples) = (unsigned)v;
             break;
         }
         default: usage(stderr); return -1;
@@ -126,6 +131,8 @@ static int parse(int argc, char **argv, struct opts *o)
         return fprintf(stderr, "difftest: give ttsim libraries, --check FILE or --exact (one of them)\n"), -1;
     if (o->record && !(o->lib[0] || o->lib[1]))
         return fprintf(stderr, "difftest: --record needs ttsim libraries\n"), -1;
+    if (o->tiles && !o->record && !o->check)
+        return fprintf(stderr, "difftest: --tiles goes with --record or --check\n"), -1;
     return 0;
 }
 
@@ -155,8 +162,19 @@ static bool wanted(const struct opts *o, const char *name)
 }
 
 /* One case, data kind and seed on tensim and, unless checking, ttsim. */
+/* Whether run (name, d, seed) is one of those recorded in full. */
+static bool full_tile_run(const char *name, enum dt_data d, unsigned seed)
+{
+    for (unsigned i = 0; dt_tile_runs[i][0]; i++)
+        if (!strcmp(dt_tile_runs[i][0], name) && !strcmp(dt_tile_runs[i][1], dt_data_name(d)) &&
+            (unsigned)atoi(dt_tile_runs[i][2]) == seed)
+            return true;
+    return false;
+}
+
 static void run_one(const struct opts *o, int wh, const struct dt_case *c, const char *name,
-                    enum dt_data d, unsigned seed, const uint64_t *want_hash, FILE *rec, struct tally *t)
+                    enum dt_data d, unsigned seed, const uint64_t *want_hash, FILE *rec, FILE *tiles,
+                    struct tally *t)
 {
     static struct dt_inputs in;
     static struct dt_result ts, tt;
@@ -202,6 +220,8 @@ static void run_one(const struct opts *o, int wh, const struct dt_case *c, const
     t->checked++;
     if (rec)
         fprintf(rec, "%s %016" PRIx64 "\n", label, dt_hash(tt.out, in.out_len));
+    if (tiles && full_tile_run(name, d, seed))
+        dt_tile_write(tiles, wh ? "wh" : "bh", name, dt_data_name(d), seed, &in, tt.out);
     char head[200];
     snprintf(head, sizeof head, "%s: ", label);
     unsigned n = dt_compare(&in, tt.out, "ttsim", ts.out, "tensim", 0, 0);
@@ -213,13 +233,68 @@ static void run_one(const struct opts *o, int wh, const struct dt_case *c, const
         printf("%sequal\n", head);
 }
 
+static const struct dt_case *case_named(const char *name)
+{
+    const struct dt_case *cs;
+    unsigned nc = dt_matrix(&cs);
+    char cn[160];
+    for (unsigned i = 0; i < nc; i++) {
+        dt_case_name(&cs[i], cn, sizeof cn);
+        if (!strcmp(cn, name))
+            return &cs[i];
+    }
+    return NULL;
+}
+
+/* --check with --tiles: tensim against ttsim's full recorded outputs */
+static int check_tiles(const struct opts *o, struct tally *t)
+{
+    FILE *f = fopen(o->tiles, "r");
+    if (!f)
+        return fprintf(stderr, "difftest: cannot read %s\n", o->tiles), -1;
+    static struct dt_tile_rec rec;
+    static struct dt_inputs in;
+    static struct dt_result r;
+    static uint8_t want[64 * 16 * 4];
+    int got;
+    while ((got = dt_tile_read(f, &rec)) == 1) {
+        int wh = !strcmp(rec.arch, "wh"), d = dt_data_by_name(rec.data);
+        const struct dt_case *c = case_named(rec.name);
+        if (!c || d < 0)
+            break;
+        if (!o->arch[wh] || !o->data[d] || !wanted(o, rec.name))
+            continue;
+        dt_inputs(c, (enum dt_data)d, rec.seed, true, &in);
+        dt_run_tensim(wh, elf_of(o, wh), &in, &r);
+        t->runs++;
+        if (!r.ok) {
+            printf("%s %s %s %u: %s\n", rec.arch, rec.name, rec.data, rec.seed, r.why);
+            t->failed++;
+            continue;
+        }
+        t->checked++;
+        dt_tile_bytes(&rec, want);
+        unsigned n = dt_compare(&in, want, "ttsim", r.out, "tensim", 0, 0);
+        if (n) {
+            printf("%s %s %s %u: %u of 1024 datums differ from ttsim's tile\n", rec.arch, rec.name,
+                   rec.data, rec.seed, n);
+            dt_compare(&in, want, "ttsim", r.out, "tensim", o->examples, stdout);
+            t->differ++;
+        } else if (o->verbose)
+            printf("%s %s %s %u: the whole tile equal\n", rec.arch, rec.name, rec.data, rec.seed);
+    }
+    fclose(f);
+    if (got)
+        return fprintf(stderr, "difftest: %s: not a tile record (%s)\n", o->tiles, rec.name), -1;
+    return 0;
+}
+
 static int check_file(const struct opts *o, struct tally *t)
 {
     FILE *f = fopen(o->check, "r");
     if (!f)
         return fprintf(stderr, "difftest: cannot read %s\n", o->check), -1;
-    const struct dt_case *cs;
-    unsigned nc = dt_matrix(&cs), lineno = 0;
+    unsigned lineno = 0;
     char line[400];
     while (fgets(line, sizeof line, f)) {
         lineno++;
@@ -237,18 +312,12 @@ static int check_file(const struct opts *o, struct tally *t)
         int wh = !strcmp(arch, "wh");
         if (!o->arch[wh] || !o->data[d] || !wanted(o, name))
             continue;
-        unsigned i = 0;
-        char cn[160];
-        for (; i < nc; i++) {
-            dt_case_name(&cs[i], cn, sizeof cn);
-            if (!strcmp(cn, name))
-                break;
-        }
-        if (i == nc) {
+        const struct dt_case *c = case_named(name);
+        if (!c) {
             fclose(f);
             return fprintf(stderr, "difftest: %s:%u: no case %s\n", o->check, lineno, name), -1;
         }
-        run_one(o, wh, &cs[i], name, (enum dt_data)d, seed, &h, 0, t);
+        run_one(o, wh, c, name, (enum dt_data)d, seed, &h, 0, 0, t);
     }
     fclose(f);
     return 0;
@@ -273,10 +342,16 @@ int main(int argc, char **argv)
     }
     struct tally t = {0};
     if (o.check) {
-        if (check_file(&o, &t))
+        if (check_file(&o, &t) || (o.tiles && check_tiles(&o, &t)))
             return 2;
     } else {
-        FILE *rec = 0;
+        FILE *rec = 0, *tiles = 0;
+        if (o.tiles && o.record && !(tiles = fopen(o.tiles, "w")))
+            return fprintf(stderr, "difftest: cannot write %s\n", o.tiles), 2;
+        if (tiles)
+            fprintf(tiles, "# ttsim's whole output of a few runs (Dst rows 0..63, 16 datums a row),\n"
+                           "# written by build/difftest --record --tiles; ttsim: %s\n",
+                    o.label ? o.label : "(not labelled)");
         if (o.record) {
             if (!(rec = fopen(o.record, "w")))
                 return fprintf(stderr, "difftest: cannot write %s\n", o.record), 2;
@@ -292,13 +367,15 @@ int main(int argc, char **argv)
                 if (!wanted(&o, name))
                     continue;
                 for (int d = 0; d < DATA_COUNT; d++)
-                    for (unsigned s = 1; s <= o.seeds && o.data[d]; s++)
+                    for (unsigned s = o.first_seed; s < o.first_seed + o.seeds && o.data[d]; s++)
                         if (!o.exact || d == DATA_INT)
-                            run_one(&o, wh, &cs[i], name, (enum dt_data)d, s, 0, rec, &t);
+                            run_one(&o, wh, &cs[i], name, (enum dt_data)d, s, 0, rec, tiles, &t);
             }
         }
         if (rec && fclose(rec))
             return fprintf(stderr, "difftest: cannot write %s\n", o.record), 2;
+        if (tiles && fclose(tiles))
+            return fprintf(stderr, "difftest: cannot write %s\n", o.tiles), 2;
     }
     printf("difftest: %u runs, %u compared, %u differ, %u failed, %u differ from exact arithmetic\n",
            t.runs, t.checked, t.differ, t.failed, t.exact_bad);
