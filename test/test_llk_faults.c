@@ -175,10 +175,9 @@ Test(llk_bh, fp32_as_tf32_through_elwadd_keeps_10_bits)
     cr_expect_eq(dst32_fp32(0, 0), v, "Dst32b[0][0] = 0x%08x (ttsim: 0x%08x)", dst32_fp32(0, 0), v);
 }
 
-Test(llk_bh, implied_fp16_format_for_mova2d)
+/* 128 FP16 datums 0x3E07 (1.5 + 7 * 2^-10) set up for unpacker 0 to SrcA */
+static void fp16_srca(void)
 {
-    /* FP16 unpacked to SrcA; ALU_FORMAT_SPEC_REG0_SrcA = 0 (FP32). Implied FP16 makes MOVA2D
-     * write Dst16b in the FP16 layout (RemoveHighExponent); 0x3E07 = 1.5 + 7 * 2^-10. */
     for (unsigned i = 0; i < 128; i++)
         put16(DATA + 2 * i, 0x3E07);
     uint32_t *d = &t->cfg.cfg[0][CFG_DESC(ab, THCON_SEC0_REG0_TileDescriptor)->word];
@@ -188,6 +187,13 @@ Test(llk_bh, implied_fp16_format_for_mova2d)
     C(THCON_SEC0_REG2_Out_data_format, DF_FP16);
     C(UNP0_ADDR_BASE_REG_1_Base, 64 * 2);
     t->adc[0].unpack[0].ch[1].v[ADC_X] = 127;
+}
+
+Test(llk_bh, implied_fp16_format_for_mova2d)
+{
+    /* FP16 unpacked to SrcA; ALU_FORMAT_SPEC_REG0_SrcA = 0 (FP32). Implied FP16 makes MOVA2D
+     * write Dst16b in the FP16 layout (RemoveHighExponent); 0x3E07 = 1.5 + 7 * 2^-10. */
+    fp16_srca();
     const uint32_t w[] = {TT_OP_UNPACR(0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1),
                           TT_OP_MOVA2D_BH(0, 0, 0, 1, 0), TT_OP_NOP, TT_OP_NOP, TT_OP_NOP, TT_OP_NOP};
     cr_assert_eq(run(w, N(w)), ERR_NONE, "%s", t->err.text);
@@ -259,19 +265,6 @@ Test(llk_bh, rdcfg_result_read_by_the_next_adddmareg)
     cr_assert_eq(run(w, N(w)), ERR_NONE, "%s", t->err.text);
     cr_expect_eq(t->gpr[0][13], 0x110, "GPR13 = 0x%x (ttsim: 0x110; the old model gave 0xDEAD0010)", t->gpr[0][13]);
     cr_expect_eq(t->gpr[0][12], 0x100);
-}
-
-static void fp16_srca(void)
-{
-    for (unsigned i = 0; i < 128; i++)
-        put16(DATA + 2 * i, 0x3E07);
-    uint32_t *d = &t->cfg.cfg[0][CFG_DESC(ab, THCON_SEC0_REG0_TileDescriptor)->word];
-    d[0] = DF_FP16 | 1u << 4 | 16u << 16;
-    d[1] = 8 | 1u << 16;
-    C(THCON_SEC0_REG3_Base_address, DATA / 16 - 1);
-    C(THCON_SEC0_REG2_Out_data_format, DF_FP16);
-    C(UNP0_ADDR_BASE_REG_1_Base, 64 * 2);
-    t->adc[0].unpack[0].ch[1].v[ADC_X] = 127;
 }
 
 Test(llk_bh, disable_implied_srca_format_restores_alu_format_spec)

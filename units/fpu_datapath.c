@@ -104,24 +104,24 @@ uint32_t dp_accumulate(uint32_t s0, int32_t e0, uint32_t m0, uint32_t s1, int32_
     return exp >= 32 ? sign << 31 | 31u << 23 | 0x3FFu << 13 : sign << 31 | (uint32_t)exp << 23 | u;
 }
 
-void dp_lanes_a(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsigned phase)
+static void lanes(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsigned phase, bool a)
 {
     for (unsigned k = 0; k < 16; k++) {
-        l->slice[k] = (int32_t)slice_a(op[k], phase);
+        l->slice[k] = (int32_t)(a ? slice_a(op[k], phase) : slice_b(op[k], phase));
         l->exp[k] = op_exp(op[k]);
         l->sign[k] = (int32_t)op_sign(op[k]);
     }
     l->zero = zero;
 }
 
+void dp_lanes_a(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsigned phase)
+{
+    lanes(l, op, zero, phase, true);
+}
+
 void dp_lanes_b(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsigned phase)
 {
-    for (unsigned k = 0; k < 16; k++) {
-        l->slice[k] = (int32_t)slice_b(op[k], phase);
-        l->exp[k] = op_exp(op[k]);
-        l->sign[k] = (int32_t)op_sign(op[k]);
-    }
-    l->zero = zero;
+    lanes(l, op, zero, phase, false);
 }
 
 uint32_t dp_mvmul(const struct dp_lanes *a, const struct dp_lanes *b, uint32_t dst, unsigned phase,
