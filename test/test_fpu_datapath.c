@@ -184,6 +184,29 @@ Test(fpu_datapath, wormhole_minus_one_quirk)
 /* The SIMD row function gives dp_mvmul's bits for every column, compiled for each instruction
  * set the host has: random lanes with wide and narrow exponent spreads, zero lanes on either
  * side, every phase and mode. */
+/* xorshift64: each call one step, so the data does not depend on evaluation order */
+static uint32_t next_rand(uint64_t *x)
+{
+    *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+    return (uint32_t)(*x >> 11);
+}
+
+/* An operand: sign, an exponent 100 + [0, spread) (mod 256), a random mantissa. */
+static uint32_t rand_op(uint64_t *x, unsigned spread)
+{
+    uint32_t s = next_rand(x) & 1, e = (100 + next_rand(x) % spread) % 256, m = next_rand(x) & 0x3FF;
+    return s << 18 | e << 10 | m;
+}
+
+/* A zero-lane mask with about one lane in `1 << n` set */
+static uint16_t rand_zero(uint64_t *x, unsigned n)
+{
+    uint32_t z = next_rand(x);
+    for (unsigned i = 1; i < n; i++)
+        z &= next_rand(x);
+    return (uint16_t)z;
+}
+
 static void row_matches(enum dp_simd simd)
 {
     uint64_t x = 0x243F6A8885A308D3ull;
@@ -196,18 +219,16 @@ static void row_matches(enum dp_simd simd)
         const unsigned spread = round % 4 == 0 ? 255 : round % 4 == 1 ? 40 : round % 4 == 2 ? 8 : 1;
         const unsigned phase = round % 4;
         const struct dp_mode m = modes[round % 5];
-#define NEXT (x ^= x << 13, x ^= x >> 7, x ^= x << 17, (uint32_t)(x >> 11))
-        uint16_t zb = (uint16_t)(round % 3 ? NEXT & NEXT & NEXT : 0);
+        uint16_t zb = round % 3 ? rand_zero(&x, 3) : 0;
         for (unsigned k = 0; k < 16; k++)
-            bop[k] = (NEXT & 1) << 18 | (100 + NEXT % spread) % 256 << 10 | (NEXT & 0x3FF);
+            bop[k] = rand_op(&x, spread);
         dp_lanes_b(&row, bop, zb, phase);
         for (unsigned j = 0; j < 16; j++) {
             for (unsigned k = 0; k < 16; k++)
-                aop[j][k] = (NEXT & 1) << 18 | (100 + NEXT % spread) % 256 << 10 | (NEXT & 0x3FF);
-            dp_lanes_a(&col[j], aop[j], (uint16_t)(round % 5 ? NEXT & NEXT : 0), phase);
-            dst[j] = NEXT % 3 ? NEXT : 0;
+                aop[j][k] = rand_op(&x, spread);
+            dp_lanes_a(&col[j], aop[j], round % 5 ? rand_zero(&x, 2) : 0, phase);
+            dst[j] = next_rand(&x) % 3 ? next_rand(&x) : 0;
         }
-#undef NEXT
         struct dp_cols cols;
         dp_cols_of(&cols, col);
         uint32_t out[16];

@@ -228,7 +228,10 @@ static uint32_t encode_exact(int v, unsigned eb, unsigned mb)
     int e = 0;
     while (m >> (e + 1))
         e++;
-    uint32_t frac = (m - (1u << e)) << (mb - (unsigned)e); /* |v| < 2^mb: exact */
+    /* the bits below the leading one, moved to the top of the mantissa (exact: the callers'
+     * values have at most mb + 1 significant bits) */
+    uint32_t low = m - (1u << e);
+    uint32_t frac = (unsigned)e <= mb ? low << (mb - (unsigned)e) : low >> ((unsigned)e - mb);
     return s << (eb + mb) | (uint32_t)(e + (1 << (eb - 1)) - 1) << mb | frac;
 }
 
