@@ -69,7 +69,7 @@ static void replay(const char *arch)
                          "`make difftest TTSIM_BH=... TTSIM_WH=...` to see the datums)",
                          arch, rec.name, rec.data, rec.seed);
         if (in.has_exact) {
-            uint8_t want[64 * 16 * 4];
+            static uint8_t want[DT_MAX_OUT];
             for (unsigned i = 0; i < in.out_len / in.out_bytes; i++)
                 for (unsigned k = 0; k < in.out_bytes; k++)
                     want[i * in.out_bytes + k] = (uint8_t)(in.exact[i] >> 8 * k);
@@ -79,10 +79,8 @@ static void replay(const char *arch)
         }
     }
     fclose(f);
-    const struct dt_case *cs;
-    unsigned ncases = dt_matrix(&cs);
-    cr_expect_eq(runs, ncases * 3 * 3, "%s: %u records for %u cases x 3 data kinds x 3 seeds", arch,
-                 runs, ncases);
+    cr_expect_eq(runs, dt_cases_on(wh), "%s: %u records for %u cases x 3 data kinds x 3 seeds", arch,
+                 runs, dt_cases_on(wh) / 9);
     cr_expect_eq(bad, 0, "%s: %u of %u outputs differ from ttsim's", arch, bad, runs);
     cr_expect_gt(exact, 300, "%s: only %u runs had an exact result", arch, exact);
 }
@@ -98,6 +96,7 @@ Test(difftest, every_case_is_recorded)
     unsigned n = dt_matrix(&cs);
     cr_assert_gt(n, 200);
     static bool seen[2][400];
+    cr_assert_lt(n, 400);
     FILE *f = fopen(EXPECTED, "r");
     cr_assert(f);
     struct record rec;
@@ -111,7 +110,8 @@ Test(difftest, every_case_is_recorded)
     fclose(f);
     for (unsigned i = 0; i < n; i++) {
         dt_case_name(&cs[i], cn, sizeof cn);
-        cr_expect(seen[0][i] && seen[1][i], "%s has no record on %s", cn, seen[0][i] ? "wh" : "bh");
+        for (int wh = 0; wh < 2; wh++)
+            cr_expect(seen[wh][i] || !dt_case_on(&cs[i], wh), "%s has no record on %s", cn, wh ? "wh" : "bh");
     }
 }
 

@@ -1,0 +1,473 @@
+/* The differential test's kernels shaped like tt-llk's (tenstorrent/tt-llk, read at 36b092e;
+ * the facts are theirs, the code ours): Blackhole tilize (llk_unpack_tilize.h, the A2D datacopy
+ * of llk_math_eltwise_unary_datacopy.h, the `tilize` pack of llk_pack.h and cpack_common.h),
+ * Blackhole pack untilize (llk_pack_untilize.h) and matmul over rt x ct tiles
+ * (llk_unpack_AB_matmul.h, llk_math_matmul.h), with the plain tile pack of llk_pack.h.
+ *
+ * tt-llk spreads these over three threads, MOP templates and replay buffers; here thread T0
+ * issues the same instruction sequences in the order a template would expand them, the
+ * unpacks of a tile just before the math that consumes it (one thread cannot run ahead of
+ * itself by more than the two Src banks). docs/numerics.md "Checking against ttsim". */
+#include "kernel.h"
+
+/* GPRs of thread 0. tt-llk gives the unpack and pack threads their own (ckernel_gpr_map.h);
+ * with one thread the numbers are ours. Sizes and addresses are in 16-byte units. */
+enum {
+    GPR_TMP0 = 12,        /* RDCFG result, the next tile's base address */
+    GPR_TMP_LO = 18,      /* SrcB tile step when SrcA is reused: tile size x kt */
+    GPR_OUT_ADDR = 20,    /* the packer's L1_Dest_addr */
+    GPR_TILE_SIZE_A = 36, /* a SrcA (unpacker 0) tile */
+    GPR_TILE_SIZE_B = 37, /* a SrcB (unpacker 1) tile */
+    GPR_KT_DIM = 38,      /* matmul inner dimension in tiles (1 here) */
+    GPR_OUT_OFFSET = 50,  /* pack untilize: one output row of the block */
+};
+
+static void set_gpr(unsigned r, uint32_t v)
+{
+    push(TT_OP_SETDMAREG_IMM(v & 0xFFFF, 2 * r));
+    push(TT_OP_SETDMAREG_IMM(v >> 16, 2 * r + 1));
+}
+
+static unsigned datum_bytes(unsigned fmt)
+{
+    return fmt == DT_FP32 || fmt == DT_TF32 ? 4 : fmt == DT_BF16 || fmt == DT_FP16 ? 2 : 1;
+}
+
+/* One tile in L1 with no header: BFP exponents (64 bytes) first, then 1024 datums. */
+uint32_t l1_tile_bytes(unsigned fmt)
+{
+    switch (fmt) {
+    case DT_BFP8: return 64 + 1024;
+    case DT_BFP4: return 64 + 512;
+    case DT_BFP2: return 64 + 256;
+    default: return 1024 * datum_bytes(fmt);
+    }
+}
+
+/* ---- math: ADDR_MOD slots and the Dst tile ---- */
+
+static const uint8_t am_ab_word[8] = {
+    ADDR_MOD_AB_SEC0_SrcAIncr_ADDR32, ADDR_MOD_AB_SEC1_SrcAIncr_ADDR32,
+    ADDR_MOD_AB_SEC2_SrcAIncr_ADDR32, ADDR_MOD_AB_SEC3_SrcAIncr_ADDR32,
+    ADDR_MOD_AB_SEC4_SrcAIncr_ADDR32, ADDR_MOD_AB_SEC5_SrcAIncr_ADDR32,
+    ADDR_MOD_AB_SEC6_SrcAIncr_ADDR32, ADDR_MOD_AB_SEC7_SrcAIncr_ADDR32};
+static const uint8_t am_dst_word[8] = {
+    ADDR_MOD_DST_SEC0_DestIncr_ADDR32, ADDR_MOD_DST_SEC1_DestIncr_ADDR32,
+    ADDR_MOD_DST_SEC2_DestIncr_ADDR32, ADDR_MOD_DST_SEC3_DestIncr_ADDR32,
+    ADDR_MOD_DST_SEC4_DestIncr_ADDR32, ADDR_MOD_DST_SEC5_DestIncr_ADDR32,
+    ADDR_MOD_DST_SEC6_DestIncr_ADDR32, ADDR_MOD_DST_SEC7_DestIncr_ADDR32};
+
+/* A counter's update: add incr; cr: add it to the carriage-return copy and load that; clr: 0. */
+struct rwc {
+    uint8_t incr, cr, clr;
+};
+#define SRC_AM(x, X)                                                                           \
+    (FIELD(ADDR_MOD_AB_SEC0_Src##X##Incr, (x).incr) | FIELD(ADDR_MOD_AB_SEC0_Src##X##CR, (x).cr) | \
+     FIELD(ADDR_MOD_AB_SEC0_Src##X##Clear, (x).clr))
+
+static void set_addr_mod(unsigned slot, struct rwc a, struct rwc b, struct rwc d, unsigned fid_incr)
+{
+    push(TT_OP_SETC16(am_ab_word[slot], SRC_AM(a, A) | SRC_AM(b, B)));
+    push(TT_OP_SETC16(am_dst_word[slot], FIELD(ADDR_MOD_DST_SEC0_DestIncr, d.incr) |
+                                             FIELD(ADDR_MOD_DST_SEC0_DestCR, d.cr) |
+                                             FIELD(ADDR_MOD_DST_SEC0_DestClear, d.clr) |
+                                             FIELD(ADDR_MOD_DST_SEC0_FidelityIncr, fid_incr)));
+    if (slot == 0)
+        addr_mod0_forget();
+}
+
+/* tt-llk's math set_dst_write_addr: the matrix unit's Dst rows start at tile t (64 rows a
+ * tile, in either Dst mode). */
+void math_dst_tile(unsigned t) { push(TT_OP_SETC16(DEST_TARGET_REG_CFG_MATH_Offset_ADDR32, 64 * t)); }
+
+/* SETRWC: hand back SrcA (bit 0) and/or SrcB (bit 1), reset the counters named by `set`
+ * (bit 0 SrcA, 1 SrcB, 2 Dst, 3 fidelity phase); tt-llk's CLR_* and SET_* masks. */
+static uint32_t setrwc(unsigned clear, unsigned set)
+{
+    return TT_OP_SETRWC(clear >> 1 & 1, clear & 1, 0, 0, 0, 0, 0, 0, 0, set >> 3 & 1, set >> 2 & 1,
+                        set >> 1 & 1, set & 1);
+}
+
+static void mvmul(unsigned slot, unsigned clear)
+{
+#ifdef TENSIM_ARCH_WH
+    /* Wormhole's MVMUL names slots 0..3; ADDR_MOD_SET_Base moves it to 4..7 (WH:MVMUL.md
+     * "AddrMod"; tt-llk's set_addr_mod_base) */
+    if (slot >= 4)
+        push(TT_OP_SETC16(ADDR_MOD_SET_Base_ADDR32, 1));
+    push(TT_OP_MVMUL_WH(clear >> 1 & 1, clear & 1, 0, slot & 3, 0));
+    if (slot >= 4)
+        push(TT_OP_SETC16(ADDR_MOD_SET_Base_ADDR32, 0));
+#else
+    push(TT_OP_MVMUL_BH(clear >> 1 & 1, clear & 1, 0, slot, 0));
+#endif
+}
+
+/* ---- tilize (Blackhole) ---- */
+
+#ifndef TENSIM_ARCH_WH
+/* The unpacker in tilize mode: rows of the block Shift_amount * 16 bytes apart, the whole
+ * tile in one UNPACR (Tile_x_dim and ADC X cover 1024 datums; Blackhole reads 32-datum rows,
+ * docs/unpack.md "Blackhole tilize"). */
+static void tilize_unpack_config(const struct dt_params *p, const struct dt_stage *s, unsigned ct,
+                                 unsigned to_dst)
+{
+    const uint32_t row = 32 * ct * datum_bytes(s->a_in) >> 4; /* 12 bits over three fields */
+    SETF(ALU_FORMAT_SPEC_REG0_SrcA, s->a_out);
+    SETF(ALU_FORMAT_SPEC_REG1_SrcB, s->a_out);
+    SETF(ALU_FORMAT_SPEC_REG2_Dstacc, p->dst_fp32 ? DT_FP32 : p->dst16);
+    SETF(ALU_ACC_CTRL_Fp32_enabled, p->dst_fp32 ? 1 : 0);
+    setw(THCON_SEC0_REG0_TileDescriptor_ADDR32, s->a_in | 1u << 4 | 1024u << 16);
+    setw(THCON_SEC0_REG0_TileDescriptor_ADDR32 + 1, 1u | 1u << 16); /* YDim 1, ZDim 1 */
+    SETF(THCON_SEC0_REG2_Out_data_format, s->a_out);
+    SETF(THCON_SEC0_REG2_Throttle_mode, 2);
+    SETF(THCON_SEC0_REG2_Tileize_mode, 1);
+    SETF(THCON_SEC0_REG2_Haloize_mode, 0);
+    SETF(THCON_SEC0_REG2_Shift_amount_cntx0, row & 15);
+    SETF(THCON_SEC0_REG2_Shift_amount_cntx1, row >> 4 & 15);
+    SETF(THCON_SEC0_REG2_Shift_amount_cntx2, row >> 8 & 15);
+    SETF(THCON_SEC0_REG2_Unpack_If_Sel, to_dst);
+    SETF(THCON_SEC0_REG2_Unpack_if_sel_cntx0, to_dst);
+    SETF(THCON_SEC0_REG2_Disable_zero_compress_cntx0, 1);
+    SETF(THCON_SEC0_REG5_Dest_cntx0_address, 64); /* SrcA row 0 (the first four are skipped) */
+    SETF(THCON_SEC0_REG5_Tile_x_dim_cntx0, 1024);
+    SETF(THCON_SEC0_REG5_Tile_x_dim_cntx1, 1024);
+    SETF(THCON_SEC1_REG2_Out_data_format, s->a_out); /* SrcB's (zero) bank format */
+}
+
+/* tt-llk's A2D datacopy of a tilized tile: 64 rows, 8 at a time (ELWADD with a zero SrcB for
+ * an FP32 Dst), then both banks handed back and the Dst counter reset. */
+static void tilize_math(const struct dt_params *p, unsigned t)
+{
+    math_dst_tile(t);
+    for (unsigned k = 0; k < 8; k++)
+        push(p->dst_fp32 ? TT_OP_ELWADD_BH(0, 0, 0, 0, 0, 2, 0) : TT_OP_MOVA2D_BH(0, 0, 2, 1, 0));
+    push(setrwc(3, 3));
+    push(setrwc(0, 4));
+}
+
+int run_tilize(const struct dt_params *p, const struct dt_stage *s, unsigned idx)
+{
+    const unsigned ct = s->ct ? s->ct : 1, to_dst = s->a_out == DT_FP32;
+    const uint32_t col = 32 * datum_bytes(s->a_in) / 16; /* one tile across, 16-byte units */
+    if (ct > DT_MAX_TILES || datum_bytes(s->a_in) < 2 || (to_dst && !p->dst_fp32))
+        return 60 + idx;
+    wait_idle();
+    tilize_unpack_config(p, s, ct, to_dst);
+    flush_cfg();
+    push(TT_OP_SETC16(SRCA_SET_SetOvrdWithAddr_ADDR32, to_dst ? 0 : 1u << SRCA_SET_SetOvrdWithAddr_SHAMT));
+    push(TT_OP_SETADCXX(0, 0, 1, 1023, 0));
+    push(setrwc(0, 15));
+    if (s->flags & DT_ZERO_DST)
+        push(ZEROACC_ALL(p->dst_fp32 ? 1 : 0));
+    const struct rwc z = {0, 0, 0}, one = {1, 0, 0}, eight = {8, 0, 0};
+    set_addr_mod(0, one, z, one, 0);
+    set_addr_mod(2, eight, z, eight, 0);
+    set_addr_mod(3, z, z, z, 0);
+    for (unsigned t = 0; t < ct; t++) {
+        push(TT_OP_SETADCZW(0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1)); /* unpacker 0: Z, W to 0 */
+        wait_idle();
+        SETF(THCON_SEC0_REG3_Base_address, s->a_addr / 16 + t * col);
+        if (to_dst) /* tt-llk's unpack set_dst_write_addr: 16 * (4 + 64t) */
+            SETF(THCON_SEC0_REG5_Dest_cntx0_address, 16 * (4 + 64 * t));
+        flush_cfg();
+        if (to_dst) {
+            push(TT_OP_UNPACR(0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1));
+            continue;
+        }
+        push(TT_OP_UNPACR(0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 1));
+        push(TT_OP_UNPACR_NOP_BH(1, 0, 0, 1, 0, 0, 0, 0, 1)); /* SrcB zero, handed over */
+        tilize_math(p, t);
+    }
+    math_dst_tile(0);
+    if (to_dst)
+        SETF(THCON_SEC0_REG5_Dest_cntx0_address, 64);
+    SETF(THCON_SEC0_REG2_Tileize_mode, 0); /* the next stage unpacks plainly */
+    return 0;
+}
+#else
+int run_tilize(const struct dt_params *p, const struct dt_stage *s, unsigned idx)
+{
+    (void)p, (void)s;
+    return 60 + idx; /* Wormhole's tt-llk tilizes face by face: not here yet */
+}
+#endif
+
+/* ---- matmul over rt x ct tiles ---- */
+
+/* tt-llk's tile step between UNPACRs: read the base address, add a tile, wait for the add,
+ * write it back (the NOP lets the two-cycle WRCFG finish). */
+static void unpack_next_tile(unsigned which)
+{
+    const unsigned w = which ? THCON_SEC1_REG3_Base_address_ADDR32 : THCON_SEC0_REG3_Base_address_ADDR32;
+    push(TT_OP_RDCFG(GPR_TMP0, w));
+    push(TT_OP_ADDDMAREG(GPR_TMP0, GPR_TMP0, which ? GPR_TMP_LO : GPR_TILE_SIZE_A));
+    push(STALLWAIT(STALL_CFG, COND_THCON));
+    push(TT_OP_WRCFG(GPR_TMP0, 0, w));
+    push(TT_OP_NOP);
+}
+
+/* llk_math_matmul.h's ADDR_MOD slots for a 32x32 x 32x32 product: 8 rows of SrcB and Dst a
+ * MVMUL (0), the next SrcA face (1), back to SrcA face 0 and on to SrcB face 2 (2), SrcA faces
+ * 2-3 and SrcB face 1 with Dst back to row 0 (4; SrcB wraps at 64), all counters reset and the
+ * next fidelity phase (5). */
+static void matmul_addr_mods(unsigned hifi)
+{
+    const struct rwc z = {0, 0, 0}, p8 = {8, 0, 0}, p16 = {16, 0, 0}, cr = {0, 1, 0};
+    set_addr_mod(0, z, p8, p8, 0);
+    set_addr_mod(1, p16, cr, p8, 0);
+    set_addr_mod(2, cr, (struct rwc){32, 1, 0}, p8, 0);
+    set_addr_mod(4, (struct rwc){32, 1, 0}, (struct rwc){48, 1, 0}, cr, 0);
+    set_addr_mod(5, (struct rwc){0, 1, 1}, (struct rwc){0, 1, 1}, (struct rwc){0, 1, 1}, hifi);
+}
+
+/* One output tile: 16 MVMULs a phase; the last of the last phase hands back the streamed
+ * operand (LoFi), or a SETRWC does after the phases (HiFi). */
+static void matmul_tile(unsigned phases, unsigned clear)
+{
+    static const uint8_t slot[15] = {0, 1, 0, 2, 0, 1, 0, 4, 0, 1, 0, 2, 0, 1, 0};
+    for (unsigned ph = 0; ph < phases; ph++) {
+        for (unsigned i = 0; i < 15; i++)
+            mvmul(slot[i], 0);
+        mvmul(5, phases == 1 ? clear : 0);
+    }
+    if (phases > 1)
+        push(setrwc(clear, 15));
+}
+
+static void matmul_unpack_config(const struct dt_params *p, const struct dt_stage *s)
+{
+    SETF(ALU_FORMAT_SPEC_REG0_SrcA, s->a_out);
+    SETF(ALU_FORMAT_SPEC_REG1_SrcB, s->b_out);
+    SETF(ALU_FORMAT_SPEC_REG2_Dstacc, p->dst_fp32 ? DT_FP32 : p->dst16);
+    SETF(ALU_ACC_CTRL_Fp32_enabled, p->dst_fp32 ? 1 : 0);
+    setw(THCON_SEC0_REG0_TileDescriptor_ADDR32, s->a_in | 1u << 4 | 16u << 16);
+    setw(THCON_SEC0_REG0_TileDescriptor_ADDR32 + 1, 64u | 1u << 16);
+    SETF(THCON_SEC0_REG2_Out_data_format, s->a_out);
+    SETF(THCON_SEC0_REG2_Throttle_mode, 2);
+    SETF(THCON_SEC0_REG2_Tileize_mode, 0);
+    SETF(THCON_SEC0_REG2_Unpack_If_Sel, 0);
+    SETF(THCON_SEC0_REG2_Disable_zero_compress_cntx0, 1);
+    SETF(THCON_SEC0_REG2_Unpack_if_sel_cntx0, 0);
+    SETF(THCON_SEC0_REG5_Dest_cntx0_address, 64);
+    SETF(THCON_SEC0_REG5_Tile_x_dim_cntx0, 16);
+    setw(THCON_SEC1_REG0_TileDescriptor_ADDR32, s->b_in | 1u << 4 | 16u << 16);
+    setw(THCON_SEC1_REG0_TileDescriptor_ADDR32 + 1, 64u | 1u << 16);
+    SETF(THCON_SEC1_REG2_Out_data_format, s->b_out);
+    SETF(THCON_SEC1_REG2_Throttle_mode, 2);
+    SETF(THCON_SEC1_REG2_Disable_zero_compress_cntx0, 1);
+}
+
+/* tt-llk: the operand with fewer tiles is "reused": it is unpacked once per pass and stays in
+ * its bank while the other operand's tiles stream through, each UNPACR followed by the
+ * RDCFG/ADDDMAREG/WRCFG step of its unpacker's base address. ct >= rt keeps SrcB (in0, tiles
+ * B_i) and streams SrcA (in1, tiles A_j); else SrcA is kept and SrcB steps by tile size x kt. */
+int run_matmul(const struct dt_params *p, const struct dt_stage *s, unsigned idx)
+{
+    const unsigned rt = s->rt ? s->rt : 1, ct = s->ct ? s->ct : 1, reuse_a = ct >= rt;
+    const unsigned passes = reuse_a ? rt : ct, stream = reuse_a ? ct : rt;
+    const uint32_t tsa = l1_tile_bytes(s->a_in) / 16, tsb = l1_tile_bytes(s->b_in) / 16;
+    if (rt * ct > DT_MAX_TILES || s->phases < 1 || s->phases > 4)
+        return 50 + idx;
+    wait_idle();
+    matmul_unpack_config(p, s);
+    flush_cfg();
+    push(TT_OP_SETC16(SRCA_SET_SetOvrdWithAddr_ADDR32, 1u << SRCA_SET_SetOvrdWithAddr_SHAMT));
+    push(TT_OP_SETADCXX(0, 1, 1, 1023, 0));
+    push(setrwc(0, 15));
+    if (s->flags & DT_ZERO_DST)
+        push(ZEROACC_ALL(p->dst_fp32 ? 1 : 0));
+    set_gpr(GPR_TILE_SIZE_A, tsa);
+    set_gpr(GPR_TILE_SIZE_B, tsb);
+    set_gpr(GPR_KT_DIM, 1);
+    matmul_addr_mods(s->phases > 1);
+    if (!reuse_a)
+        push(TT_OP_MULDMAREG(GPR_TMP_LO, GPR_TILE_SIZE_B, GPR_KT_DIM));
+    for (unsigned t = 0; t < passes; t++) {
+        wait_idle(); /* the previous pass's address steps are done: set the pass's bases */
+        SETF(THCON_SEC0_REG3_Base_address, s->a_addr / 16 + (reuse_a ? 0 : t) * tsa);
+        SETF(THCON_SEC1_REG3_Base_address, s->b_addr / 16 + (reuse_a ? t : 0) * tsb);
+        flush_cfg();
+        push(UNPACR(reuse_a ? 1 : 0, 1));
+        for (unsigned r = 0; r < stream; r++) {
+            push(UNPACR(reuse_a ? 0 : 1, 1));
+            unpack_next_tile(reuse_a ? 0 : 1);
+            math_dst_tile(reuse_a ? ct * t + r : t + r * ct);
+            matmul_tile(s->phases, reuse_a ? 1 : 2);
+        }
+        push(setrwc(reuse_a ? 2 : 1, 15)); /* the kept operand's bank goes back */
+    }
+    math_dst_tile(0);
+    return 0;
+}
+
+/* ---- packs ---- */
+
+/* tt-llk's program_packer_destination: L1_Dest_addr through a GPR and WRCFG, the first write
+ * with bit 31 set, the GPR's high half then restored for later ADDDMAREG steps. */
+static void pack_dest(uint32_t byte_addr)
+{
+    const uint32_t a = byte_addr / 16 - 1; /* the packer writes at (L1_Dest_addr + 1) * 16 */
+    set_gpr(GPR_OUT_ADDR, a | 1u << 31);
+    push(STALLWAIT(STALL_CFG, COND_THCON));
+    push(TT_OP_WRCFG(GPR_OUT_ADDR, 0, THCON_SEC0_REG1_L1_Dest_addr_ADDR32));
+    push(TT_OP_SETDMAREG_IMM(a >> 16, 2 * GPR_OUT_ADDR + 1));
+    push(TT_OP_DMANOP);
+}
+
+/* ADDR_MOD_PACK slot: Y(src), Y(dst) increments and clears, Z(src) increment and clear. */
+static void pack_addr_mod(unsigned slot, unsigned ys, unsigned ys_clr, unsigned yd, unsigned yd_clr,
+                          unsigned zs, unsigned zs_clr)
+{
+    static const uint8_t word[4] = {ADDR_MOD_PACK_SEC0_YsrcIncr_ADDR32, ADDR_MOD_PACK_SEC1_YsrcIncr_ADDR32,
+                                    ADDR_MOD_PACK_SEC2_YsrcIncr_ADDR32, ADDR_MOD_PACK_SEC3_YsrcIncr_ADDR32};
+    push(TT_OP_SETC16(word[slot], FIELD(ADDR_MOD_PACK_SEC0_YsrcIncr, ys) |
+                                      FIELD(ADDR_MOD_PACK_SEC0_YsrcClear, ys_clr) |
+                                      FIELD(ADDR_MOD_PACK_SEC0_YdstIncr, yd) |
+                                      FIELD(ADDR_MOD_PACK_SEC0_YdstClear, yd_clr) |
+                                      FIELD(ADDR_MOD_PACK_SEC0_ZsrcIncr, zs) |
+                                      FIELD(ADDR_MOD_PACK_SEC0_ZsrcClear, zs_clr)));
+}
+
+#define SET_W(t) TT_OP_SETADC(1, 0, 0, 0, 3, t) /* packer ADC channel 0 W: the Dst tile */
+#define RESET_Z TT_OP_SETADCZW(1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1)
+
+/* The strides of cpack_common.h's set_packer_strides: a Dst row, Z (`zrows` rows) and a tile. */
+static void pack_strides(const struct dt_params *p, unsigned zrows)
+{
+    const unsigned x = p->dst_fp32 ? 4 : 2;
+    SETF(PCK0_ADDR_CTRL_ZW_REG_0_Zstride, zrows * 16 * x);
+    SETF(PCK0_ADDR_CTRL_ZW_REG_0_Wstride, 1024 * x);
+}
+
+static uint32_t out_tile_bytes(const struct dt_params *p) { return 1024u * (p->dst_fp32 ? 4 : 2); }
+
+/* llk_pack.h's plain pack, tile by tile (W = tile): Blackhole four rows a PACR, Z counting
+ * faces; Wormhole packer 0, 64 datums (four rows) a PACR. */
+int pack_tiles(const struct dt_params *p)
+{
+    wait_idle();
+    pack_config(p);
+    pack_strides(p, 16);
+    flush_cfg();
+#ifdef TENSIM_ARCH_WH
+    pack_addr_mod(0, 4, 0, 0, 0, 0, 0);
+    pack_addr_mod(1, 0, 1, 0, 1, 0, 0);
+#else
+    pack_addr_mod(0, 4, 0, 4, 0, 0, 0);
+    pack_addr_mod(1, 0, 1, 0, 1, 0, 1);
+    pack_addr_mod(2, 0, 1, 4, 0, 1, 0);
+#endif
+    push(TT_OP_SETADCXX(1, 0, 0, PACK_X_END, 0));
+    for (unsigned t = 0; t < p->tiles; t++) {
+        push(SET_W(t));
+        pack_dest(DT_OUT + t * out_tile_bytes(p));
+#ifdef TENSIM_ARCH_WH
+        for (unsigned r = 0; r < 16; r++)
+            push(PACR(r == 15, r == 15));
+#else
+        for (unsigned f = 0; f < 4; f++)
+            for (unsigned i = 0; i < 4; i++) {
+                unsigned last = f == 3 && i == 3, am = i < 3 ? 0 : last ? 1 : 2;
+                push(TT_OP_PACR_BH(0, 0, 0, am, 0, 0, 0, 0, 0, 0, 0, last));
+            }
+#endif
+        push(RESET_Z);
+    }
+    wait_idle();
+    return 0;
+}
+
+#ifndef TENSIM_ARCH_WH
+/* Blackhole's `tilize` pack: the tilize unpacker left L1 row r in Dst rows 2r (columns 0-15)
+ * and 2r + 1 (16-31), so a face is every other row: read interfaces 0 and 2 (rows y, y + 2)
+ * for faces 0 and 2, 1 and 3 for faces 1 and 3; Y(src) += 4 a PACR, Z = the lower half. */
+#define PACR_TILIZE(mask, am, last) TT_OP_PACR_BH(0, 0, 0, am, 0, 0, mask, 0, 1, 0, 0, last)
+
+int pack_tilize(const struct dt_params *p)
+{
+    wait_idle();
+    pack_config(p);
+    pack_strides(p, 32);
+    SETF(PCK0_ADDR_CTRL_ZW_REG_1_Zstride, 16 * 16 * (p->dst_fp32 ? 4 : 2));
+    flush_cfg();
+    pack_addr_mod(0, 4, 0, 2, 0, 0, 0);
+    pack_addr_mod(1, 0, 1, 0, 1, 0, 0);
+    pack_addr_mod(2, 0, 1, 0, 1, 1, 0);
+    push(TT_OP_SETADCXX(1, 0, 0, 15, 0));
+    for (unsigned t = 0; t < p->tiles; t++) {
+        push(SET_W(t));
+        pack_dest(DT_OUT + t * out_tile_bytes(p));
+        for (unsigned h = 0; h < 2; h++) {
+            for (unsigned i = 0; i < 8; i++)
+                push(PACR_TILIZE(0x5, i < 7 ? 0 : 1, 0));
+            for (unsigned i = 0; i < 7; i++)
+                push(PACR_TILIZE(0xA, 0, 0));
+            push(PACR_TILIZE(0xA, 2, h == 1));
+            push(TT_OP_SETADCZW(1, 0, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0)); /* the MOP's end op */
+        }
+        push(RESET_Z);
+    }
+    wait_idle();
+    return 0;
+}
+
+/* tt-llk's untilize init on the math side (_llk_math_reconfig_remap_): the strided Dst read
+ * needs DEST_ACCESS_CFG remap_addrs and swizzle_32b. */
+void dst_remap_for_untilize(void)
+{
+    SETF(DEST_ACCESS_CFG_remap_addrs, 1);
+    SETF(DEST_ACCESS_CFG_swizzle_32b, 1);
+    flush_cfg();
+}
+
+/* Blackhole pack untilize of `tiles` tiles as one 32 x 32n row-major block: per output row y,
+ * tile after tile (W from 15 + 1, wrapping through Dst), a strided PACR reads Dst rows y and
+ * y + 16 (the row of faces 0 and 1, or 2 and 3 once Z moves 32 rows), the row's last PACR
+ * closes it, and the L1 address steps one block row (ADDDMAREG, WRCFG). */
+#define PACR_UNTILIZE(last) TT_OP_PACR_BH(0, 0, 1, 0, 0, 0, 0x3, 0, 0, 0, 0, last)
+
+static void untilize_row(unsigned n)
+{
+    push(TT_OP_ADDRCRZW(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0)); /* W = its CR copy (15) */
+    for (unsigned k = 0; k < n; k++) {
+        push(TT_OP_INCADCZW(1, 0, 0, 0, 0, 0, 1, 0)); /* the next tile */
+        push(PACR_UNTILIZE(k + 1 == n));
+    }
+    push(TT_OP_INCADCXY(1, 0, 0, 0, 0, 0, 1, 0)); /* Y += 1: the next row of the faces */
+    push(TT_OP_ADDDMAREG(GPR_OUT_ADDR, GPR_OUT_ADDR, GPR_OUT_OFFSET));
+    push(STALLWAIT(STALL_CFG, COND_THCON));
+    push(TT_OP_WRCFG(GPR_OUT_ADDR, 0, THCON_SEC0_REG1_L1_Dest_addr_ADDR32));
+    push(TT_OP_NOP);
+}
+
+int pack_untilize(const struct dt_params *p)
+{
+    const unsigned n = p->tiles;
+    wait_idle();
+    pack_config(p);
+    pack_strides(p, 32);
+    flush_cfg();
+    pack_addr_mod(0, 0, 0, 0, 0, 0, 0);
+    set_gpr(GPR_OUT_OFFSET, n * 32 * (p->dst_fp32 ? 4 : 2) / 16);
+    push(TT_OP_SETADCXX(1, 0, 0, 15, 0));
+    pack_dest(DT_OUT);
+    push(TT_OP_SETADCZW(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)); /* Z(src) = 0 */
+    push(SET_W(15));                                          /* and its CR copy */
+    push(TT_OP_SETADCXY(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1)); /* X, Y(src) = 0 */
+    for (unsigned h = 0; h < 2; h++) {
+        for (unsigned y = 0; y < 16; y++)
+            untilize_row(n);
+        push(TT_OP_INCADCZW(1, 0, 0, 0, 0, 0, 0, 1)); /* Z += 1: faces 2 and 3 */
+        push(TT_OP_SETADCXY(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0));
+    }
+    push(RESET_Z);
+    push(SET_W(0));
+    wait_idle();
+    return 0;
+}
+#else
+int pack_tilize(const struct dt_params *p) { (void)p; return 8; }
+int pack_untilize(const struct dt_params *p) { (void)p; return 9; }
+void dst_remap_for_untilize(void) {}
+#endif
