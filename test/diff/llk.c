@@ -28,6 +28,46 @@ static void set_gpr(unsigned r, uint32_t v)
     push(TT_OP_SETDMAREG_IMM(v >> 16, 2 * r + 1));
 }
 
+/* ---- the MOP and replay expanders (WH:MOPExpander.md, WH:REPLAY.md) ---- */
+
+#define MOP_CFG ((volatile uint32_t *)0xFFB80000u) /* this thread's MopCfg[9], write-only */
+
+/* Template 1, tt-llk's ckernel_template: `outer` times (start, the inner loop, end0, end1),
+ * the inner loop `inner` times loop (alternating with loop1 unless that is a NOP), its last
+ * instruction replaced by last_outer on the final outer iteration and last_inner on others. */
+struct mop1 {
+    uint32_t outer, inner, start, end0, end1, loop, loop1, last_outer, last_inner;
+};
+
+static struct mop1 mop1(unsigned outer, unsigned inner, uint32_t loop)
+{
+    return (struct mop1){outer, inner, TT_OP_NOP, TT_OP_NOP, TT_OP_NOP, loop, TT_OP_NOP, loop, loop};
+}
+
+/* The expander samples MopCfg while it expands: the thread goes idle before it is rewritten. */
+static void mop1_set(const struct mop1 *m)
+{
+    const uint32_t w[9] = {m->outer, m->inner, m->start, m->end0, m->end1,
+                           m->loop,  m->loop1, m->last_outer, m->last_inner};
+    wait_idle();
+    for (unsigned i = 0; i < 9; i++)
+        MOP_CFG[i] = w[i];
+}
+#define MOP1_RUN TT_OP_MOP(1, 0, 0)
+
+/* Template 0 as tt-llk's unpack template uses it: no B, no A1-A3, A0 per iteration. */
+static void mop0_set(uint32_t a0)
+{
+    wait_idle();
+    MOP_CFG[1] = 0;
+    MOP_CFG[3] = a0;
+    MOP_CFG[7] = TT_OP_NOP;
+}
+
+/* The next `len` instructions are recorded in the replay buffer from `idx`, not executed. */
+static void replay_load(unsigned idx, unsigned len) { push(TT_OP_REPLAY(idx, len, 0, 1)); }
+#define REPLAY_RUN(idx, len) TT_OP_REPLAY(idx, len, 0, 0)
+
 static unsigned datum_bytes(unsigned fmt)
 {
     return fmt == DT_FP32 || fmt == DT_TF32 ? 4 : fmt == DT_BF16 || fmt == DT_FP16 ? 2 : 1;
@@ -135,14 +175,27 @@ static void tilize_unpack_config(const struct dt_params *p, const struct dt_stag
     SETF(THCON_SEC1_REG2_Out_data_format, s->a_out); /* SrcB's (zero) bank format */
 }
 
-/* tt-llk's A2D datacopy of a tilized tile: 64 rows, 8 at a time (ELWADD with a zero SrcB for
- * an FP32 Dst), then both banks handed back and the Dst counter reset. */
+/* tt-llk's tilize unpack MOP: the whole tile into SrcA (start op), then SrcB zeroed and
+ * handed over (loop op) so that the datacopy can release both banks; or straight into Dst. */
+static void tilize_unpack(unsigned to_dst)
+{
+    struct mop1 m = mop1(1, 1, to_dst ? TT_OP_UNPACR(0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1)
+                                      : TT_OP_UNPACR_NOP_BH(1, 0, 0, 1, 0, 0, 0, 0, 1));
+    if (!to_dst)
+        m.start = TT_OP_UNPACR(0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 1);
+    mop1_set(&m);
+    push(MOP1_RUN);
+}
+
+/* tt-llk's A2D datacopy MOP for a tilized tile: 64 rows, 8 at a time (ELWADD with a zero SrcB
+ * for an FP32 Dst), then both banks handed back; then the Dst counter reset. */
 static void tilize_math(const struct dt_params *p, unsigned t)
 {
+    struct mop1 m = mop1(1, 8, p->dst_fp32 ? TT_OP_ELWADD_BH(0, 0, 0, 0, 0, 2, 0) : TT_OP_MOVA2D_BH(0, 0, 2, 1, 0));
+    m.end0 = setrwc(3, 3);
+    mop1_set(&m);
     math_dst_tile(t);
-    for (unsigned k = 0; k < 8; k++)
-        push(p->dst_fp32 ? TT_OP_ELWADD_BH(0, 0, 0, 0, 0, 2, 0) : TT_OP_MOVA2D_BH(0, 0, 2, 1, 0));
-    push(setrwc(3, 3));
+    push(MOP1_RUN);
     push(setrwc(0, 4));
 }
 
@@ -171,13 +224,9 @@ int run_tilize(const struct dt_params *p, const struct dt_stage *s, unsigned idx
         if (to_dst) /* tt-llk's unpack set_dst_write_addr: 16 * (4 + 64t) */
             SETF(THCON_SEC0_REG5_Dest_cntx0_address, 16 * (4 + 64 * t));
         flush_cfg();
-        if (to_dst) {
-            push(TT_OP_UNPACR(0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1));
-            continue;
-        }
-        push(TT_OP_UNPACR(0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 1));
-        push(TT_OP_UNPACR_NOP_BH(1, 0, 0, 1, 0, 0, 0, 0, 1)); /* SrcB zero, handed over */
-        tilize_math(p, t);
+        tilize_unpack(to_dst);
+        if (!to_dst)
+            tilize_math(p, t);
     }
     math_dst_tile(0);
     if (to_dst)
@@ -195,11 +244,15 @@ int run_tilize(const struct dt_params *p, const struct dt_stage *s, unsigned idx
 
 /* ---- matmul over rt x ct tiles ---- */
 
-/* tt-llk's tile step between UNPACRs: read the base address, add a tile, wait for the add,
- * write it back (the NOP lets the two-cycle WRCFG finish). */
-static void unpack_next_tile(unsigned which)
+/* tt-llk's unpack replay for a streamed tile: the UNPACR, then the step of its base address
+ * (read it, add a tile, wait for the add, write it back; the NOP lets the two-cycle WRCFG
+ * finish). Recorded at `idx`. */
+#define UNPACK_REPLAY_LEN 6
+static void unpack_replay(unsigned idx, unsigned which)
 {
     const unsigned w = which ? THCON_SEC1_REG3_Base_address_ADDR32 : THCON_SEC0_REG3_Base_address_ADDR32;
+    replay_load(idx, UNPACK_REPLAY_LEN);
+    push(UNPACR(which, 1));
     push(TT_OP_RDCFG(GPR_TMP0, w));
     push(TT_OP_ADDDMAREG(GPR_TMP0, GPR_TMP0, which ? GPR_TMP_LO : GPR_TILE_SIZE_A));
     push(STALLWAIT(STALL_CFG, COND_THCON));
@@ -221,18 +274,33 @@ static void matmul_addr_mods(unsigned hifi)
     set_addr_mod(5, (struct rwc){0, 1, 1}, (struct rwc){0, 1, 1}, (struct rwc){0, 1, 1}, hifi);
 }
 
-/* One output tile: 16 MVMULs a phase; the last of the last phase hands back the streamed
- * operand (LoFi), or a SETRWC does after the phases (HiFi). */
-static void matmul_tile(unsigned phases, unsigned clear)
+/* The math replay of one fidelity phase: 16 MVMULs (Wormhole: and the ADDR_MOD_SET_Base
+ * writes around slots 4 and 5); its last hands back the streamed operand at LoFi. Returns its
+ * length. */
+static unsigned matmul_replay(unsigned hifi, unsigned clear)
 {
     static const uint8_t slot[15] = {0, 1, 0, 2, 0, 1, 0, 4, 0, 1, 0, 2, 0, 1, 0};
-    for (unsigned ph = 0; ph < phases; ph++) {
-        for (unsigned i = 0; i < 15; i++)
-            mvmul(slot[i], 0);
-        mvmul(5, phases == 1 ? clear : 0);
-    }
+#ifdef TENSIM_ARCH_WH
+    const unsigned len = 20;
+#else
+    const unsigned len = 16;
+#endif
+    replay_load(0, len);
+    for (unsigned i = 0; i < 15; i++)
+        mvmul(slot[i], 0);
+    mvmul(5, hifi ? 0 : clear);
+    return len;
+}
+
+/* tt-llk's matmul MOP: the replay once per fidelity phase; at HiFi a SETRWC after the phases
+ * hands back the streamed operand and resets the counters and the phase. */
+static void matmul_tile(unsigned phases, unsigned clear, unsigned len)
+{
+    struct mop1 m = mop1(1, phases, REPLAY_RUN(0, len));
     if (phases > 1)
-        push(setrwc(clear, 15));
+        m.end0 = setrwc(clear, 15);
+    mop1_set(&m);
+    push(MOP1_RUN);
 }
 
 static void matmul_unpack_config(const struct dt_params *p, const struct dt_stage *s)
@@ -283,6 +351,8 @@ int run_matmul(const struct dt_params *p, const struct dt_stage *s, unsigned idx
     matmul_addr_mods(s->phases > 1);
     if (!reuse_a)
         push(TT_OP_MULDMAREG(GPR_TMP_LO, GPR_TILE_SIZE_B, GPR_KT_DIM));
+    const unsigned len = matmul_replay(s->phases > 1, reuse_a ? 1 : 2);
+    unpack_replay(len, reuse_a ? 0 : 1);
     for (unsigned t = 0; t < passes; t++) {
         wait_idle(); /* the previous pass's address steps are done: set the pass's bases */
         SETF(THCON_SEC0_REG3_Base_address, s->a_addr / 16 + (reuse_a ? 0 : t) * tsa);
@@ -290,10 +360,12 @@ int run_matmul(const struct dt_params *p, const struct dt_stage *s, unsigned idx
         flush_cfg();
         push(UNPACR(reuse_a ? 1 : 0, 1));
         for (unsigned r = 0; r < stream; r++) {
-            push(UNPACR(reuse_a ? 0 : 1, 1));
-            unpack_next_tile(reuse_a ? 0 : 1);
+            /* tt-llk runs the unpack MOP over all streamed tiles at once from its own thread;
+             * one thread can only be two banks ahead of its math, so a MOP per tile */
+            mop0_set(REPLAY_RUN(len, UNPACK_REPLAY_LEN));
+            push(TT_OP_MOP(0, 0, 0));
             math_dst_tile(reuse_a ? ct * t + r : t + r * ct);
-            matmul_tile(s->phases, reuse_a ? 1 : 2);
+            matmul_tile(s->phases, reuse_a ? 1 : 2, len);
         }
         push(setrwc(reuse_a ? 2 : 1, 15)); /* the kept operand's bank goes back */
     }
@@ -358,20 +430,21 @@ int pack_tiles(const struct dt_params *p)
     pack_addr_mod(1, 0, 1, 0, 1, 0, 1);
     pack_addr_mod(2, 0, 1, 4, 0, 1, 0);
 #endif
+#ifdef TENSIM_ARCH_WH
+    struct mop1 m = mop1(1, 16, PACR(0, 0));
+    m.last_outer = m.last_inner = PACR(1, 1);
+#else
+    /* four faces of four PACRs; a face's last moves Z on, the tile's last closes it */
+    struct mop1 m = mop1(4, 4, TT_OP_PACR_BH(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    m.last_inner = TT_OP_PACR_BH(0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0);
+    m.last_outer = TT_OP_PACR_BH(0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1);
+#endif
+    mop1_set(&m);
     push(TT_OP_SETADCXX(1, 0, 0, PACK_X_END, 0));
     for (unsigned t = 0; t < p->tiles; t++) {
         push(SET_W(t));
         pack_dest(DT_OUT + t * out_tile_bytes(p));
-#ifdef TENSIM_ARCH_WH
-        for (unsigned r = 0; r < 16; r++)
-            push(PACR(r == 15, r == 15));
-#else
-        for (unsigned f = 0; f < 4; f++)
-            for (unsigned i = 0; i < 4; i++) {
-                unsigned last = f == 3 && i == 3, am = i < 3 ? 0 : last ? 1 : 2;
-                push(TT_OP_PACR_BH(0, 0, 0, am, 0, 0, 0, 0, 0, 0, 0, last));
-            }
-#endif
+        push(MOP1_RUN);
         push(RESET_Z);
     }
     wait_idle();
@@ -394,18 +467,23 @@ int pack_tilize(const struct dt_params *p)
     pack_addr_mod(0, 4, 0, 2, 0, 0, 0);
     pack_addr_mod(1, 0, 1, 0, 1, 0, 0);
     pack_addr_mod(2, 0, 1, 0, 1, 1, 0);
+    /* the replay: a face of even rows, the next of odd rows but its last PACR, which the MOP
+     * adds (Z on to the lower faces; the tile's very last closes it) */
+    replay_load(0, 15);
+    for (unsigned i = 0; i < 8; i++)
+        push(PACR_TILIZE(0x5, i < 7 ? 0 : 1, 0));
+    for (unsigned i = 0; i < 7; i++)
+        push(PACR_TILIZE(0xA, 0, 0));
+    struct mop1 m = mop1(2, 1, REPLAY_RUN(0, 15));
+    m.loop1 = m.last_inner = PACR_TILIZE(0xA, 2, 0);
+    m.last_outer = PACR_TILIZE(0xA, 2, 1);
+    m.end0 = TT_OP_SETADCZW(1, 0, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0); /* Z(dst) = 2, as tt-llk */
+    mop1_set(&m);
     push(TT_OP_SETADCXX(1, 0, 0, 15, 0));
     for (unsigned t = 0; t < p->tiles; t++) {
         push(SET_W(t));
         pack_dest(DT_OUT + t * out_tile_bytes(p));
-        for (unsigned h = 0; h < 2; h++) {
-            for (unsigned i = 0; i < 8; i++)
-                push(PACR_TILIZE(0x5, i < 7 ? 0 : 1, 0));
-            for (unsigned i = 0; i < 7; i++)
-                push(PACR_TILIZE(0xA, 0, 0));
-            push(PACR_TILIZE(0xA, 2, h == 1));
-            push(TT_OP_SETADCZW(1, 0, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0)); /* the MOP's end op */
-        }
+        push(MOP1_RUN);
         push(RESET_Z);
     }
     wait_idle();
@@ -427,18 +505,22 @@ void dst_remap_for_untilize(void)
  * closes it, and the L1 address steps one block row (ADDDMAREG, WRCFG). */
 #define PACR_UNTILIZE(last) TT_OP_PACR_BH(0, 0, 1, 0, 0, 0, 0x3, 0, 0, 0, 0, last)
 
-static void untilize_row(unsigned n)
+/* The MOP of one face row: 16 times (W back to its CR copy 15; per tile W += 1 and a PACR, the
+ * last closing the output row; Y += 1 and the replay that moves L1_Dest_addr a block row on). */
+static void untilize_mop(unsigned n)
 {
-    push(TT_OP_ADDRCRZW(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0)); /* W = its CR copy (15) */
-    for (unsigned k = 0; k < n; k++) {
-        push(TT_OP_INCADCZW(1, 0, 0, 0, 0, 0, 1, 0)); /* the next tile */
-        push(PACR_UNTILIZE(k + 1 == n));
-    }
-    push(TT_OP_INCADCXY(1, 0, 0, 0, 0, 0, 1, 0)); /* Y += 1: the next row of the faces */
+    replay_load(0, 4);
     push(TT_OP_ADDDMAREG(GPR_OUT_ADDR, GPR_OUT_ADDR, GPR_OUT_OFFSET));
     push(STALLWAIT(STALL_CFG, COND_THCON));
     push(TT_OP_WRCFG(GPR_OUT_ADDR, 0, THCON_SEC0_REG1_L1_Dest_addr_ADDR32));
     push(TT_OP_NOP);
+    struct mop1 m = mop1(16, n, TT_OP_INCADCZW(1, 0, 0, 0, 0, 0, 1, 0));
+    m.start = TT_OP_ADDRCRZW(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0);
+    m.loop1 = PACR_UNTILIZE(0);
+    m.last_outer = m.last_inner = PACR_UNTILIZE(1);
+    m.end0 = TT_OP_INCADCXY(1, 0, 0, 0, 0, 0, 1, 0);
+    m.end1 = REPLAY_RUN(0, 4);
+    mop1_set(&m);
 }
 
 int pack_untilize(const struct dt_params *p)
@@ -455,9 +537,9 @@ int pack_untilize(const struct dt_params *p)
     push(TT_OP_SETADCZW(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)); /* Z(src) = 0 */
     push(SET_W(15));                                          /* and its CR copy */
     push(TT_OP_SETADCXY(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1)); /* X, Y(src) = 0 */
+    untilize_mop(n);
     for (unsigned h = 0; h < 2; h++) {
-        for (unsigned y = 0; y < 16; y++)
-            untilize_row(n);
+        push(MOP1_RUN);
         push(TT_OP_INCADCZW(1, 0, 0, 0, 0, 0, 0, 1)); /* Z += 1: faces 2 and 3 */
         push(TT_OP_SETADCXY(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0));
     }
