@@ -48,22 +48,24 @@ static void add_llk(enum dt_op op, struct dt_fmt a, struct dt_fmt b, enum dt_bsp
                                              (uint8_t)rt, (uint8_t)ct, (uint8_t)pack, (uint8_t)archs};
 }
 
-/* tt-llk's Blackhole tilize (one or two tiles across a row-major block): BF16 and FP16 through
+/* tt-llk's tilize (one, two or four tiles across a row-major block; Blackhole's whole-tile
+ * form, Wormhole's and Blackhole's 8-bit face-by-face form): BF16, FP16 and FP8 through
  * MOVA2D, BF16 and TF32 into an FP32 Dst through ELWADD with a zero SrcB, FP32 unpacked
- * straight into Dst (tt-llk's lossless tilize); then its pack untilize of tiles that MOVA2D,
- * ELWADD or the unpacker put in Dst; then matmul over rt x ct tiles on both architectures. */
+ * straight into Dst (tt-llk's lossless tilize); Blackhole's pack untilize of tiles that
+ * MOVA2D, ELWADD or the unpacker put in Dst; matmul over rt x ct tiles. */
 static void build_llk(void)
 {
     const struct dt_fmt fp32_in = {DT_FP32, DT_FP32}, none = {DT_BF16, DT_BF16};
     for (unsigned ct = 1; ct <= 2; ct++) {
-        add_llk(DT_OP_TILIZE, FMT_BF16, none, B_ZERO, DT_BF16, 1, 1, ct, DT_PACK_TILIZE, DT_ARCH_BH);
-        add_llk(DT_OP_TILIZE, FMT_FP16, none, B_ZERO, DT_FP16, 1, 1, ct, DT_PACK_TILIZE, DT_ARCH_BH);
-        add_llk(DT_OP_TILIZE, FMT_BF16, none, B_ZERO, DT_FP32, 1, 1, ct, DT_PACK_TILIZE, DT_ARCH_BH);
-        add_llk(DT_OP_TILIZE, FMT_TF32, none, B_ZERO, DT_FP32, 1, 1, ct, DT_PACK_TILIZE, DT_ARCH_BH);
-        add_llk(DT_OP_TILIZE, FMT_FP32_BF16, none, B_ZERO, DT_BF16, 1, 1, ct, DT_PACK_TILIZE, DT_ARCH_BH);
-        add_llk(DT_OP_TILIZE, fp32_in, none, B_ZERO, DT_FP32, 1, 1, ct, DT_PACK_TILIZE, DT_ARCH_BH);
+        add_llk(DT_OP_TILIZE, FMT_BF16, none, B_ZERO, DT_BF16, 1, 1, ct, DT_PACK_TILIZE, 0);
+        add_llk(DT_OP_TILIZE, FMT_FP16, none, B_ZERO, DT_FP16, 1, 1, ct, DT_PACK_TILIZE, 0);
+        add_llk(DT_OP_TILIZE, FMT_BF16, none, B_ZERO, DT_FP32, 1, 1, ct, DT_PACK_TILIZE, 0);
+        add_llk(DT_OP_TILIZE, FMT_TF32, none, B_ZERO, DT_FP32, 1, 1, ct, DT_PACK_TILIZE, 0);
+        add_llk(DT_OP_TILIZE, FMT_FP32_BF16, none, B_ZERO, DT_BF16, 1, 1, ct, DT_PACK_TILIZE, 0);
+        add_llk(DT_OP_TILIZE, fp32_in, none, B_ZERO, DT_FP32, 1, 1, ct, DT_PACK_TILIZE, 0);
+        add_llk(DT_OP_TILIZE, FMT_FP8, none, B_ZERO, DT_FP16, 1, 1, ct, DT_PACK_TILIZE, 0);
     }
-    add_llk(DT_OP_TILIZE, FMT_BF16, none, B_ZERO, DT_BF16, 1, 1, 4, DT_PACK_TILIZE, DT_ARCH_BH);
+    add_llk(DT_OP_TILIZE, FMT_BF16, none, B_ZERO, DT_BF16, 1, 1, 4, DT_PACK_TILIZE, 0);
     for (unsigned ct = 1; ct <= 2; ct++) {
         add_llk(DT_OP_MOVA2D, FMT_BF16, FMT_BF16, B_ZERO, DT_BF16, 1, 1, ct, DT_PACK_UNTILIZE, DT_ARCH_BH);
         add_llk(DT_OP_MOVA2D, FMT_FP16, FMT_FP16, B_ZERO, DT_FP16, 1, 1, ct, DT_PACK_UNTILIZE, DT_ARCH_BH);

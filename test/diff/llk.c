@@ -143,22 +143,21 @@ static void mvmul(unsigned slot, unsigned clear)
 #endif
 }
 
-/* ---- tilize (Blackhole) ---- */
+/* ---- tilize ---- */
 
-#ifndef TENSIM_ARCH_WH
-/* The unpacker in tilize mode: rows of the block Shift_amount * 16 bytes apart, the whole
- * tile in one UNPACR (Tile_x_dim and ADC X cover 1024 datums; Blackhole reads 32-datum rows,
- * docs/unpack.md "Blackhole tilize"). */
+/* The unpacker in tilize mode: rows of the block Shift_amount * 16 bytes apart (a 12-bit value
+ * over the three context fields), `xdim` datums a row group (Tile_x_dim), Z stepping Tile_x_dim
+ * x YDim (1) datums: the next face to the right. */
 static void tilize_unpack_config(const struct dt_params *p, const struct dt_stage *s, unsigned ct,
-                                 unsigned to_dst)
+                                 unsigned to_dst, unsigned xdim)
 {
-    const uint32_t row = 32 * ct * datum_bytes(s->a_in) >> 4; /* 12 bits over three fields */
+    const uint32_t row = 32 * ct * datum_bytes(s->a_in) >> 4;
     SETF(ALU_FORMAT_SPEC_REG0_SrcA, s->a_out);
     SETF(ALU_FORMAT_SPEC_REG1_SrcB, s->a_out);
     SETF(ALU_FORMAT_SPEC_REG2_Dstacc, p->dst_fp32 ? DT_FP32 : p->dst16);
     SETF(ALU_ACC_CTRL_Fp32_enabled, p->dst_fp32 ? 1 : 0);
-    setw(THCON_SEC0_REG0_TileDescriptor_ADDR32, s->a_in | 1u << 4 | 1024u << 16);
-    setw(THCON_SEC0_REG0_TileDescriptor_ADDR32 + 1, 1u | 1u << 16); /* YDim 1, ZDim 1 */
+    setw(THCON_SEC0_REG0_TileDescriptor_ADDR32, s->a_in | 1u << 4 | xdim << 16);
+    setw(THCON_SEC0_REG0_TileDescriptor_ADDR32 + 1, 1u | 4u << 16); /* YDim 1, ZDim 4 faces */
     SETF(THCON_SEC0_REG2_Out_data_format, s->a_out);
     SETF(THCON_SEC0_REG2_Throttle_mode, 2);
     SETF(THCON_SEC0_REG2_Tileize_mode, 1);
@@ -170,77 +169,154 @@ static void tilize_unpack_config(const struct dt_params *p, const struct dt_stag
     SETF(THCON_SEC0_REG2_Unpack_if_sel_cntx0, to_dst);
     SETF(THCON_SEC0_REG2_Disable_zero_compress_cntx0, 1);
     SETF(THCON_SEC0_REG5_Dest_cntx0_address, 64); /* SrcA row 0 (the first four are skipped) */
-    SETF(THCON_SEC0_REG5_Tile_x_dim_cntx0, 1024);
-    SETF(THCON_SEC0_REG5_Tile_x_dim_cntx1, 1024);
+    SETF(THCON_SEC0_REG5_Tile_x_dim_cntx0, xdim);
+    SETF(THCON_SEC0_REG5_Tile_x_dim_cntx1, xdim);
     SETF(THCON_SEC1_REG2_Out_data_format, s->a_out); /* SrcB's (zero) bank format */
 }
 
-/* tt-llk's tilize unpack MOP: the whole tile into SrcA (start op), then SrcB zeroed and
- * handed over (loop op) so that the datacopy can release both banks; or straight into Dst. */
-static void tilize_unpack(unsigned to_dst)
+/* The A2D datacopy's ADDR_MOD slots: 8 rows of SrcA and Dst a MOVA2D (2). */
+static void datacopy_addr_mods(void)
 {
-    struct mop1 m = mop1(1, 1, to_dst ? TT_OP_UNPACR(0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1)
-                                      : TT_OP_UNPACR_NOP_BH(1, 0, 0, 1, 0, 0, 0, 0, 1));
-    if (!to_dst)
-        m.start = TT_OP_UNPACR(0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 1);
+    const struct rwc z = {0, 0, 0}, one = {1, 0, 0}, eight = {8, 0, 0};
+    set_addr_mod(0, one, z, one, 0);
+    set_addr_mod(2, eight, z, eight, 0);
+    set_addr_mod(3, z, z, z, 0);
+}
+
+/* tt-llk's A2D datacopy MOP: `rows` rows 8 at a time (ELWADD with a zero SrcB for an FP32
+ * Dst), then both banks handed back and the Src counters reset; Dst's counter runs on. */
+static void datacopy(const struct dt_params *p, unsigned rows)
+{
+    struct mop1 m = mop1(1, rows / 8, p->dst_fp32 ? TT_OP_ELWADD(0, 0, 0, 0, 0, 2, 0) : TT_OP_MOVA2D(0, 0, 2, 1, 0));
+    m.end0 = setrwc(3, 3);
     mop1_set(&m);
     push(MOP1_RUN);
 }
 
-/* tt-llk's A2D datacopy MOP for a tilized tile: 64 rows, 8 at a time (ELWADD with a zero SrcB
- * for an FP32 Dst), then both banks handed back; then the Dst counter reset. */
-static void tilize_math(const struct dt_params *p, unsigned t)
+/* The start of a tilize stage: configuration, counters, and Dst cleared if asked. */
+static void tilize_begin(const struct dt_params *p, const struct dt_stage *s, unsigned ct,
+                         unsigned to_dst, unsigned xdim)
 {
-    struct mop1 m = mop1(1, 8, p->dst_fp32 ? TT_OP_ELWADD_BH(0, 0, 0, 0, 0, 2, 0) : TT_OP_MOVA2D_BH(0, 0, 2, 1, 0));
-    m.end0 = setrwc(3, 3);
-    mop1_set(&m);
-    math_dst_tile(t);
-    push(MOP1_RUN);
-    push(setrwc(0, 4));
+    wait_idle();
+    tilize_unpack_config(p, s, ct, to_dst, xdim);
+    if (to_dst) /* tt-llk's unpack set_dst_write_addr: Z (a face) is 256 Dst datums on */
+        SETF(UNP0_ADDR_CTRL_ZW_REG_1_Zstride, 256 * datum_bytes(s->a_out));
+    flush_cfg();
+    push(TT_OP_SETC16(SRCA_SET_SetOvrdWithAddr_ADDR32, to_dst ? 0 : 1u << SRCA_SET_SetOvrdWithAddr_SHAMT));
+    push(setrwc(0, 15));
+    if (s->flags & DT_ZERO_DST)
+        push(ZEROACC_ALL(p->dst_fp32 ? 1 : 0));
+    datacopy_addr_mods();
+}
+
+/* The unpacker's base address (and, into Dst, its Dst address for tile t), from the RISC-V
+ * as tt-llk's _llk_unpack_configure_single_address_ writes it. */
+static void tilize_address(const struct dt_stage *s, uint32_t base, unsigned to_dst, unsigned t)
+{
+    wait_idle();
+    SETF(THCON_SEC0_REG3_Base_address, base);
+    if (to_dst) /* 16 * (4 + 64t): four rows in, tile t */
+        SETF(THCON_SEC0_REG5_Dest_cntx0_address, 16 * (4 + 64 * t));
+    flush_cfg();
+    (void)s;
+}
+
+static void tilize_end(unsigned to_dst)
+{
+    math_dst_tile(0);
+    if (to_dst)
+        SETF(THCON_SEC0_REG5_Dest_cntx0_address, 64);
+    SETF(THCON_SEC0_REG2_Tileize_mode, 0); /* a later stage unpacks plainly */
+}
+
+#ifndef TENSIM_ARCH_WH
+/* Blackhole's tilize of 16- and 32-bit data (llk_unpack_tilize.h): the whole tile in one
+ * UNPACR (Tile_x_dim and ADC X cover 1024 datums; Blackhole reads 32-datum rows, so L1 row r
+ * lands in rows 2r and 2r + 1, docs/unpack.md "Blackhole tilize"), SrcB zeroed and handed
+ * over so that the 64-row datacopy can release both banks; FP32 straight into Dst. */
+static void tilize_whole(const struct dt_params *p, const struct dt_stage *s, unsigned ct, unsigned to_dst)
+{
+    const uint32_t col = 32 * datum_bytes(s->a_in) / 16; /* one tile across, 16-byte units */
+    tilize_begin(p, s, ct, to_dst, 1024);
+    push(TT_OP_SETADCXX(0, 0, 1, 1023, 0));
+    for (unsigned t = 0; t < ct; t++) {
+        push(TT_OP_SETADCZW(0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1)); /* unpacker 0: Z, W to 0 */
+        tilize_address(s, s->a_addr / 16 + t * col, to_dst, t);
+        struct mop1 m = mop1(1, 1, to_dst ? TT_OP_UNPACR(0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1)
+                                          : TT_OP_UNPACR_NOP_BH(1, 0, 0, 1, 0, 0, 0, 0, 1));
+        if (!to_dst)
+            m.start = TT_OP_UNPACR(0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 1);
+        mop1_set(&m);
+        push(MOP1_RUN);
+        if (to_dst)
+            continue;
+        math_dst_tile(t);
+        datacopy(p, 64);
+        push(setrwc(0, 4));
+    }
+    tilize_end(to_dst);
+}
+#define SRCB_ZERO TT_OP_UNPACR_NOP_BH(1, 0, 0, 0, 0, 0, 0, 0, 1)
+#define SRCB_VALID TT_OP_UNPACR_NOP_BH(1, 0, 0, 1, 0, 0, 0, 0, 2)
+#define SRCB_ZERO_VALID TT_OP_UNPACR_NOP_BH(1, 0, 0, 1, 0, 0, 0, 0, 1)
+#endif
+
+/* The face-by-face tilize: Wormhole's (tt_llk_wormhole_b0 llk_unpack_tilize.h), also
+ * Blackhole's for 8-bit data. An UNPACR takes one face, 16 rows of 16 datums (ADC X 0..255),
+ * and moves Z on to the face to its right; the base address moves 16 block rows down for the
+ * lower faces. Into SrcA, each face goes with a zeroed SrcB to a 16-row datacopy: tt-llk's MOP
+ * unpacks two faces, but its math runs on another thread; here the SrcB clear, which waits for
+ * the matrix unit to release its bank, would wait for math that comes after it, so the MOP
+ * takes one face. Into Dst (FP32) the MOP takes two, Z stepping the Dst address a face. */
+static void tilize_faces(const struct dt_params *p, const struct dt_stage *s, unsigned ct, unsigned to_dst)
+{
+    const uint32_t col = 32 * datum_bytes(s->a_in) / 16, low = 32 * ct * datum_bytes(s->a_in);
+    tilize_begin(p, s, ct, to_dst, 16);
+    push(TT_OP_SETADCXX(0, 0, 1, 255, 0));
+    struct mop1 m = mop1(to_dst ? 2 : 1, 1, TT_OP_UNPACR(0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1));
+    if (!to_dst) {
+        m.start = TT_OP_UNPACR(0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 1);
+#ifdef TENSIM_ARCH_WH
+        m.loop = TT_OP_UNPACR_NOP_ZEROSRC(1, 0, 0, 0);
+        m.loop1 = m.last_outer = m.last_inner = TT_OP_UNPACR_NOP_SETDVALID(1);
+#else
+        m.loop = m.last_outer = m.last_inner = SRCB_ZERO_VALID;
+#endif
+    }
+    for (unsigned t = 0; t < ct; t++) {
+        push(TT_OP_SETADCZW(0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1)); /* unpacker 0: Z, W to 0 */
+        math_dst_tile(t);
+        for (unsigned half = 0; half < 2; half++) {
+            if (half) /* the lower faces: Z back to the left face (Dst's Z runs on) */
+                push(TT_OP_SETADCZW(0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1));
+            tilize_address(s, s->a_addr / 16 + t * col + half * low, to_dst, t);
+            for (unsigned f = 0; f < (to_dst ? 1 : 2); f++) {
+                mop1_set(&m);
+                push(MOP1_RUN);
+                if (!to_dst)
+                    datacopy(p, 16);
+            }
+        }
+        push(setrwc(0, 4));
+    }
+    tilize_end(to_dst);
 }
 
 int run_tilize(const struct dt_params *p, const struct dt_stage *s, unsigned idx)
 {
     const unsigned ct = s->ct ? s->ct : 1, to_dst = s->a_out == DT_FP32;
-    const uint32_t col = 32 * datum_bytes(s->a_in) / 16; /* one tile across, 16-byte units */
-    if (ct > DT_MAX_TILES || datum_bytes(s->a_in) < 2 || (to_dst && !p->dst_fp32))
+    if (ct > DT_MAX_TILES || (to_dst && !p->dst_fp32))
         return 60 + idx;
-    wait_idle();
-    tilize_unpack_config(p, s, ct, to_dst);
-    flush_cfg();
-    push(TT_OP_SETC16(SRCA_SET_SetOvrdWithAddr_ADDR32, to_dst ? 0 : 1u << SRCA_SET_SetOvrdWithAddr_SHAMT));
-    push(TT_OP_SETADCXX(0, 0, 1, 1023, 0));
-    push(setrwc(0, 15));
-    if (s->flags & DT_ZERO_DST)
-        push(ZEROACC_ALL(p->dst_fp32 ? 1 : 0));
-    const struct rwc z = {0, 0, 0}, one = {1, 0, 0}, eight = {8, 0, 0};
-    set_addr_mod(0, one, z, one, 0);
-    set_addr_mod(2, eight, z, eight, 0);
-    set_addr_mod(3, z, z, z, 0);
-    for (unsigned t = 0; t < ct; t++) {
-        push(TT_OP_SETADCZW(0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1)); /* unpacker 0: Z, W to 0 */
-        wait_idle();
-        SETF(THCON_SEC0_REG3_Base_address, s->a_addr / 16 + t * col);
-        if (to_dst) /* tt-llk's unpack set_dst_write_addr: 16 * (4 + 64t) */
-            SETF(THCON_SEC0_REG5_Dest_cntx0_address, 16 * (4 + 64 * t));
-        flush_cfg();
-        tilize_unpack(to_dst);
-        if (!to_dst)
-            tilize_math(p, t);
-    }
-    math_dst_tile(0);
-    if (to_dst)
-        SETF(THCON_SEC0_REG5_Dest_cntx0_address, 64);
-    SETF(THCON_SEC0_REG2_Tileize_mode, 0); /* the next stage unpacks plainly */
+#ifdef TENSIM_ARCH_WH
+    tilize_faces(p, s, ct, to_dst);
+#else
+    if (datum_bytes(s->a_in) == 1)
+        tilize_faces(p, s, ct, to_dst);
+    else
+        tilize_whole(p, s, ct, to_dst);
+#endif
     return 0;
 }
-#else
-int run_tilize(const struct dt_params *p, const struct dt_stage *s, unsigned idx)
-{
-    (void)p, (void)s;
-    return 60 + idx; /* Wormhole's tt-llk tilizes face by face: not here yet */
-}
-#endif
 
 /* ---- matmul over rt x ct tiles ---- */
 
@@ -459,6 +535,8 @@ int pack_tiles(const struct dt_params *p)
 
 int pack_tilize(const struct dt_params *p)
 {
+    if (datum_bytes(p->st[p->nstages - 1].a_in) == 1) /* tt-llk skips the workaround: plain */
+        return pack_tiles(p);
     wait_idle();
     pack_config(p);
     pack_strides(p, 32);
@@ -549,7 +627,7 @@ int pack_untilize(const struct dt_params *p)
     return 0;
 }
 #else
-int pack_tilize(const struct dt_params *p) { (void)p; return 8; }
+int pack_tilize(const struct dt_params *p) { return pack_tiles(p); } /* faces are in order */
 int pack_untilize(const struct dt_params *p) { (void)p; return 9; }
 void dst_remap_for_untilize(void) {}
 #endif
