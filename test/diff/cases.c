@@ -36,7 +36,7 @@ static void add(enum dt_op op, struct dt_fmt a, struct dt_fmt b, enum dt_bspec b
 {
     if (nmatrix < MAX_CASES)
         matrix[nmatrix++] = (struct dt_case){op, a, b, bs, dst, (uint8_t)phases, (uint8_t)flags, pre,
-                                             0, 0, DT_PACK_ROWS, 0};
+                                             0, 0, 0, DT_PACK_ROWS, 0};
 }
 
 /* A case of the tt-llk-shaped kernels (test/diff/llk.c): tiles rt x ct, a pack mode, where. */
@@ -45,7 +45,15 @@ static void add_llk(enum dt_op op, struct dt_fmt a, struct dt_fmt b, enum dt_bsp
 {
     if (nmatrix < MAX_CASES)
         matrix[nmatrix++] = (struct dt_case){op, a, b, bs, dst, (uint8_t)phases, 0, PRE_NONE,
-                                             (uint8_t)rt, (uint8_t)ct, (uint8_t)pack, (uint8_t)archs};
+                                             (uint8_t)rt, (uint8_t)ct, 0, (uint8_t)pack, (uint8_t)archs};
+}
+
+/* A matmul accumulating over kt tiles of the inner dimension. */
+static void add_matmul_k(struct dt_fmt f, uint8_t dst, unsigned phases, unsigned rt, unsigned ct, unsigned kt)
+{
+    add_llk(DT_OP_MATMUL, f, f, B_DATA, dst, phases, rt, ct, DT_PACK_TILES, 0);
+    if (nmatrix)
+        matrix[nmatrix - 1].kt = (uint8_t)kt;
 }
 
 /* tt-llk's tilize (one, two or four tiles across a row-major block; Blackhole's whole-tile
@@ -84,6 +92,10 @@ static void build_llk(void)
     add_llk(DT_OP_MATMUL, FMT_BFP8, FMT_BFP8, B_DATA, DT_FP32, 2, 2, 2, DT_PACK_TILES, 0);
     add_llk(DT_OP_MATMUL, FMT_TF32, FMT_TF32, B_DATA, DT_FP32, 4, 1, 2, DT_PACK_TILES, 0);
     add_llk(DT_OP_MATMUL, FMT_BF16, FMT_BFP8, B_DATA, DT_FP32, 3, 2, 1, DT_PACK_TILES, 0);
+    add_matmul_k(FMT_BF16, DT_FP32, 1, 2, 2, 2);
+    add_matmul_k(FMT_BF16, DT_FP32, 2, 2, 1, 2);
+    add_matmul_k(FMT_BF16, DT_FP32, 1, 1, 1, 4);
+    add_matmul_k(FMT_BFP8, DT_BF16, 4, 1, 2, 2);
 }
 
 /* What was compared with ttsim (docs/numerics.md): copies through the unpackers, Dst and the
@@ -210,7 +222,8 @@ static void llk_suffix(const struct dt_case *c, char *buf, size_t n)
     int k = 0;
     buf[0] = 0;
     if (c->op == DT_OP_MATMUL)
-        k = snprintf(buf, n, "/%ux%u", c->rt ? c->rt : 1, c->ct ? c->ct : 1);
+        k = c->kt > 1 ? snprintf(buf, n, "/%ux%uk%u", c->rt ? c->rt : 1, c->ct ? c->ct : 1, c->kt)
+                      : snprintf(buf, n, "/%ux%u", c->rt ? c->rt : 1, c->ct ? c->ct : 1);
     else if (c->pack != DT_PACK_ROWS)
         k = snprintf(buf, n, "/ct%u", c->ct ? c->ct : 1);
     if (c->pack == DT_PACK_UNTILIZE && k >= 0 && (size_t)k < n)
@@ -570,7 +583,7 @@ static uint32_t rowmajor_bytes(unsigned f, const struct tile_data *t, unsigned n
 static bool llk_reference(const struct dt_case *c, const struct tile_data *ta, const struct tile_data *tb,
                           struct dt_inputs *in)
 {
-    const unsigned rt = c->rt ? c->rt : 1, ct = c->ct ? c->ct : 1;
+    const unsigned rt = c->rt ? c->rt : 1, ct = c->ct ? c->ct : 1, kt = c->kt ? c->kt : 1;
     /* ELWADD with a zero SrcB makes -0 into +0 (docs/numerics.md) */
     const bool adds = c->op == DT_OP_ELWADD || (c->op == DT_OP_TILIZE && c->dst == DT_FP32 && c->a.src != DT_FP32);
     for (unsigned t = 0; t < (c->op == DT_OP_MATMUL ? rt * ct : ct); t++)
@@ -580,9 +593,10 @@ static bool llk_reference(const struct dt_case *c, const struct tile_data *ta, c
                 unsigned o;
                 if (c->op == DT_OP_MATMUL) {
                     const unsigned i = t / ct, j = t % ct;
-                    for (unsigned k = 0; k < 32; k++)
-                        x += src_value(c->b.l1, &tb[i], face_index(r, k)) *
-                             src_value(c->a.l1, &ta[j], face_index(k, col));
+                    for (unsigned q = 0; q < kt; q++)
+                        for (unsigned k = 0; k < 32; k++)
+                            x += src_value(c->b.l1, &tb[i * kt + q], face_index(r, k)) *
+                                 src_value(c->a.l1, &ta[q * ct + j], face_index(k, col));
                     o = t * 1024 + face_index(r, col);
                 } else if (c->op == DT_OP_TILIZE) {
                     x = src_value(c->a.l1, &ta[t], r * 32 + col);
@@ -603,13 +617,14 @@ static void llk_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, b
                        struct dt_inputs *in)
 {
     static struct tile_data ta[DT_MAX_TILES], tb[DT_MAX_TILES], zero;
-    const unsigned rt = c->rt ? c->rt : 1, ct = c->ct ? c->ct : 1;
+    const unsigned rt = c->rt ? c->rt : 1, ct = c->ct ? c->ct : 1, kt = c->kt ? c->kt : 1;
     const unsigned tiles = c->op == DT_OP_MATMUL ? rt * ct : ct;
+    const unsigned na = c->op == DT_OP_MATMUL ? kt * ct : ct, nb = c->op == DT_OP_MATMUL ? rt * kt : 0;
     struct rng r = {.s = seed * 0x100000001B3ull + 1};
     memset(in, 0, sizeof *in);
-    for (unsigned t = 0; t < ct; t++)
+    for (unsigned t = 0; t < na; t++)
         gen_tile(&r, d, B_DATA, c->a.l1, &ta[t]);
-    for (unsigned t = 0; c->op == DT_OP_MATMUL && t < rt; t++)
+    for (unsigned t = 0; t < nb; t++)
         gen_tile(&r, d, B_DATA, c->b.l1, &tb[t]);
     gen_tile(&r, d, B_ZERO, c->b.l1, &zero);
 
@@ -620,14 +635,15 @@ static void llk_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, b
     stage_words(st, c->op, DT_BLK_A, c->a, b_addr, c->b, c->phases, DT_ZERO_DST);
     st[offsetof(struct dt_stage, rt) / 4] = rt;
     st[offsetof(struct dt_stage, ct) / 4] = ct;
+    st[offsetof(struct dt_stage, kt) / 4] = kt;
     put_words(&in->load[in->nload++], DT_PARAMS, p, sizeof p / 4);
 
     struct dt_load *l = &in->load[in->nload++];
     l->addr = DT_BLK_A;
-    l->len = c->op == DT_OP_TILIZE ? rowmajor_bytes(c->a.l1, ta, ct, l->bytes) : block_bytes(c->a.l1, ta, ct, l->bytes);
+    l->len = c->op == DT_OP_TILIZE ? rowmajor_bytes(c->a.l1, ta, ct, l->bytes) : block_bytes(c->a.l1, ta, na, l->bytes);
     l = &in->load[in->nload++];
     l->addr = b_addr;
-    l->len = c->op == DT_OP_MATMUL ? block_bytes(c->b.l1, tb, rt, l->bytes) : tile_bytes(c->b.l1, &zero, l->bytes);
+    l->len = nb ? block_bytes(c->b.l1, tb, nb, l->bytes) : tile_bytes(c->b.l1, &zero, l->bytes);
     in->out_bytes = c->dst == DT_FP32 ? 4 : 2;
     in->out_len = tiles * 1024 * in->out_bytes;
     /* tilize and untilize only move datums: exact for int data and for rand data (ordinary

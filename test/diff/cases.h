@@ -34,6 +34,7 @@ struct dt_case {
     uint8_t flags;   /* DT_ADD_DST, DT_BCAST_ROW, DT_BCAST_COL0 */
     enum dt_prefill prefill;
     uint8_t rt, ct;  /* tiles (0: 1): MATMUL rt x ct, TILIZE and untilize blocks 1 x ct */
+    uint8_t kt;      /* MATMUL inner dimension in tiles (0: 1) */
     uint8_t pack;    /* enum dt_pack */
     uint8_t archs;   /* DT_ARCH_BH, DT_ARCH_WH; 0: both */
 };

@@ -18,7 +18,7 @@ enum {
     GPR_OUT_ADDR = 20,    /* the packer's L1_Dest_addr */
     GPR_TILE_SIZE_A = 36, /* a SrcA (unpacker 0) tile */
     GPR_TILE_SIZE_B = 37, /* a SrcB (unpacker 1) tile */
-    GPR_KT_DIM = 38,      /* matmul inner dimension in tiles (1 here) */
+    GPR_KT_DIM = 38,      /* matmul inner dimension in tiles */
     GPR_OUT_OFFSET = 50,  /* pack untilize: one output row of the block */
 };
 
@@ -405,13 +405,17 @@ static void matmul_unpack_config(const struct dt_params *p, const struct dt_stag
 /* tt-llk: the operand with fewer tiles is "reused": it is unpacked once per pass and stays in
  * its bank while the other operand's tiles stream through, each UNPACR followed by the
  * RDCFG/ADDDMAREG/WRCFG step of its unpacker's base address. ct >= rt keeps SrcB (in0, tiles
- * B_i) and streams SrcA (in1, tiles A_j); else SrcA is kept and SrcB steps by tile size x kt. */
+ * B_ik, row-major rt x kt) and streams SrcA (in1, tiles A_kj, kt x ct, a row apart by one
+ * tile); else SrcA is kept and SrcB steps down a column: tile size x kt (MULDMAREG). The
+ * inner dimension is the outer loop (tt-metal's matmul calls the LLK once per k), each pass
+ * accumulating into the same Dst tiles. */
 int run_matmul(const struct dt_params *p, const struct dt_stage *s, unsigned idx)
 {
-    const unsigned rt = s->rt ? s->rt : 1, ct = s->ct ? s->ct : 1, reuse_a = ct >= rt;
-    const unsigned passes = reuse_a ? rt : ct, stream = reuse_a ? ct : rt;
+    const unsigned rt = s->rt ? s->rt : 1, ct = s->ct ? s->ct : 1, kt = s->kt ? s->kt : 1;
+    const unsigned reuse_a = ct >= rt, passes = reuse_a ? rt : ct, stream = reuse_a ? ct : rt;
     const uint32_t tsa = l1_tile_bytes(s->a_in) / 16, tsb = l1_tile_bytes(s->b_in) / 16;
-    if (rt * ct > DT_MAX_TILES || s->phases < 1 || s->phases > 4)
+    if (rt * ct > DT_MAX_TILES || rt * kt > DT_MAX_TILES || kt * ct > DT_MAX_TILES || s->phases < 1 ||
+        s->phases > 4)
         return 50 + idx;
     wait_idle();
     matmul_unpack_config(p, s);
@@ -423,16 +427,17 @@ int run_matmul(const struct dt_params *p, const struct dt_stage *s, unsigned idx
         push(ZEROACC_ALL(p->dst_fp32 ? 1 : 0));
     set_gpr(GPR_TILE_SIZE_A, tsa);
     set_gpr(GPR_TILE_SIZE_B, tsb);
-    set_gpr(GPR_KT_DIM, 1);
+    set_gpr(GPR_KT_DIM, kt);
     matmul_addr_mods(s->phases > 1);
     if (!reuse_a)
         push(TT_OP_MULDMAREG(GPR_TMP_LO, GPR_TILE_SIZE_B, GPR_KT_DIM));
     const unsigned len = matmul_replay(s->phases > 1, reuse_a ? 1 : 2);
     unpack_replay(len, reuse_a ? 0 : 1);
+    for (unsigned k = 0; k < kt; k++)
     for (unsigned t = 0; t < passes; t++) {
         wait_idle(); /* the previous pass's address steps are done: set the pass's bases */
-        SETF(THCON_SEC0_REG3_Base_address, s->a_addr / 16 + (reuse_a ? 0 : t) * tsa);
-        SETF(THCON_SEC1_REG3_Base_address, s->b_addr / 16 + (reuse_a ? t : 0) * tsb);
+        SETF(THCON_SEC0_REG3_Base_address, s->a_addr / 16 + (k * ct + (reuse_a ? 0 : t)) * tsa);
+        SETF(THCON_SEC1_REG3_Base_address, s->b_addr / 16 + ((reuse_a ? t : 0) * kt + k) * tsb);
         flush_cfg();
         push(UNPACR(reuse_a ? 1 : 0, 1));
         for (unsigned r = 0; r < stream; r++) {

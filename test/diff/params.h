@@ -38,7 +38,7 @@ enum dt_op {
     DT_OP_MOVB2D, /* 16 x MOVB2D of 4 rows: Dst[0..63] = B (unpacker 1 only) */
     DT_OP_UNPACK, /* unpacker 0 writes tile A straight into Dst (FP32 Dst only) */
     DT_OP_TILIZE, /* tt-llk tilize: tile t of a row-major 32 x 32ct matrix A -> Dst tile t */
-    DT_OP_MATMUL, /* tt-llk matmul: Dst tile (i, j) = B_i @ A_j, i < rt, j < ct (B: SrcB) */
+    DT_OP_MATMUL, /* tt-llk matmul: Dst tile (i, j) = sum over k of B_ik @ A_kj (B: SrcB) */
     DT_OP_COUNT
 };
 
@@ -64,7 +64,8 @@ struct dt_stage {
     uint32_t flags;               /* DT_ADD_DST ... */
     uint32_t rt, ct;              /* tiles: MATMUL rt x ct; TILIZE, MOVA2D, UNPACK, ELWADD ct
                                    * (consecutive tiles into Dst tiles 0..ct-1); 0 means 1 */
-    uint32_t reserved[5];
+    uint32_t kt;                  /* MATMUL inner dimension in tiles (B: rt x kt, A: kt x ct) */
+    uint32_t reserved[4];
 };
 
 struct dt_params {
