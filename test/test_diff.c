@@ -134,3 +134,41 @@ Test(difftest, inputs_are_seeded)
     cr_expect_eq(a.load[1].len, 16 + 2048);
     cr_expect_eq(a.out_len, 64 * 16 * 4);
 }
+
+/* The kernels shaped like tt-llk's (test/diff/llk.c) give correct tiles on their own, whatever
+ * expected.txt says: tilize and pack untilize are permutations, exact for int and rand data;
+ * matmul over rt x ct (x kt) tiles is exact for int data into an FP32 Dst. */
+Test(difftest, llk_kernels_give_exact_tiles, .timeout = 120)
+{
+    const struct dt_case *cs;
+    unsigned n = dt_matrix(&cs), checked[2] = {0, 0};
+    static struct dt_inputs in;
+    static struct dt_result r;
+    static uint8_t want[DT_MAX_OUT];
+    char cn[160];
+    for (unsigned i = 0; i < n; i++) {
+        const struct dt_case *c = &cs[i];
+        const bool perm = c->op == DT_OP_TILIZE || c->pack == DT_PACK_UNTILIZE;
+        if (!perm && !(c->op == DT_OP_MATMUL && c->dst == DT_FP32 && c->a.l1 != DT_FP32))
+            continue;
+        dt_case_name(c, cn, sizeof cn);
+        for (int wh = 0; wh < 2; wh++)
+            for (int d = perm ? DATA_RAND : DATA_INT; d <= DATA_INT; d += DATA_INT - DATA_RAND) {
+                if (!dt_case_on(c, wh) || (d == DATA_RAND && (c->a.l1 == DT_FP32 ? c->a.src != DT_FP32
+                                                                                     : c->a.l1 == DT_BFP8)))
+                    continue;
+                dt_inputs(c, (enum dt_data)d, 1, true, &in);
+                cr_assert(in.has_exact, "%s %s: no exact result", cn, dt_data_name((enum dt_data)d));
+                dt_run_tensim(wh, wh ? "build/kernels/difftest-wh.elf" : "build/kernels/difftest-bh.elf", &in, &r);
+                cr_assert(r.ok, "%s: %s", cn, r.why);
+                for (unsigned k = 0; k < in.out_len / in.out_bytes; k++)
+                    for (unsigned b = 0; b < in.out_bytes; b++)
+                        want[k * in.out_bytes + b] = (uint8_t)(in.exact[k] >> 8 * b);
+                cr_expect_eq(dt_compare(&in, r.out, "tensim", want, "exact", 0, NULL), 0, "%s %s %s: not exact",
+                             wh ? "wh" : "bh", cn, dt_data_name((enum dt_data)d));
+                checked[wh]++;
+            }
+    }
+    cr_expect_gt(checked[0], 50, "Blackhole: %u runs", checked[0]);
+    cr_expect_gt(checked[1], 30, "Wormhole: %u runs", checked[1]);
+}

@@ -1,8 +1,10 @@
-/* The differential test's kernel: one parameterised single-tile program for TRISC0 that runs
- * unchanged on tensim and on Tenstorrent's functional simulator ttsim (docs/numerics.md
- * "Checking against ttsim"). Per stage of the parameter block (params.h) it unpacks tile A and
- * tile B from L1 into SrcA/SrcB (or A straight into Dst), runs one matrix-unit operation over a
- * 64-row tile; at the end it packs Dst rows to L1 in Dst's own format.
+/* The differential test's kernel: one parameterised program for TRISC0 that runs unchanged on
+ * tensim and on Tenstorrent's functional simulator ttsim (docs/numerics.md "Checking against
+ * ttsim"). Per stage of the parameter block (params.h) it unpacks tile A and tile B from L1 into
+ * SrcA/SrcB (or A straight into Dst), runs one matrix-unit operation over a 64-row tile (or a
+ * few tiles one after the other into consecutive Dst tiles); at the end it packs Dst rows to L1
+ * in Dst's own format. The tt-llk-shaped stages and packs (tilize, matmul over several tiles,
+ * the tile, tilize and untilize packs) are in llk.c.
  *
  * Everything is issued from one core and Tensix thread T0, in program order, so nothing races.
  * It is written to satisfy both simulators: whole Config words from an image kept here (the
