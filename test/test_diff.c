@@ -138,7 +138,7 @@ Test(difftest, inputs_are_seeded)
 /* The kernels shaped like tt-llk's (test/diff/llk.c) give correct tiles on their own, whatever
  * expected.txt says: tilize and pack untilize are permutations, exact for int and rand data;
  * matmul over rt x ct (x kt) tiles is exact for int data into an FP32 Dst. */
-Test(difftest, llk_kernels_give_exact_tiles, .timeout = 120)
+Test(difftest, llk_kernels_give_exact_tiles, .timeout = 300)
 {
     const struct dt_case *cs;
     unsigned n = dt_matrix(&cs), checked[2] = {0, 0};

@@ -321,7 +321,10 @@ static uint32_t encode_exact(int v, unsigned eb, unsigned mb)
     int e = 0;
     while (m >> (e + 1))
         e++;
-    uint32_t frac = (m - (1u << e)) << (mb - (unsigned)e); /* |v| < 2^mb: exact */
+    /* exact when |v| has at most mb + 1 significant bits (FP8's 8 = 2^3 has e > mb: no
+     * fraction bits to shift left; a negative shift count would be undefined) */
+    uint32_t rest = m - (1u << e);
+    uint32_t frac = (unsigned)e <= mb ? rest << (mb - (unsigned)e) : rest >> ((unsigned)e - mb);
     return s << (eb + mb) | (uint32_t)(e + (1 << (eb - 1)) - 1) << mb | frac;
 }
 

@@ -211,14 +211,13 @@ static void tilize_begin(const struct dt_params *p, const struct dt_stage *s, un
 
 /* The unpacker's base address (and, into Dst, its Dst address for tile t), from the RISC-V
  * as tt-llk's _llk_unpack_configure_single_address_ writes it. */
-static void tilize_address(const struct dt_stage *s, uint32_t base, unsigned to_dst, unsigned t)
+static void tilize_address(uint32_t base, unsigned to_dst, unsigned t)
 {
     wait_idle();
     SETF(THCON_SEC0_REG3_Base_address, base);
     if (to_dst) /* 16 * (4 + 64t): four rows in, tile t */
         SETF(THCON_SEC0_REG5_Dest_cntx0_address, 16 * (4 + 64 * t));
     flush_cfg();
-    (void)s;
 }
 
 static void tilize_end(unsigned to_dst)
@@ -230,6 +229,9 @@ static void tilize_end(unsigned to_dst)
 }
 
 #ifndef TENSIM_ARCH_WH
+/* Blackhole UNPACR_NOP (tt-llk's fields): SrcB cleared to zero (Unpack_Pop 1) and handed over */
+#define SRCB_ZERO_VALID TT_OP_UNPACR_NOP_BH(1, 0, 0, 1, 0, 0, 0, 0, 1)
+
 /* Blackhole's tilize of 16- and 32-bit data (llk_unpack_tilize.h): the whole tile in one
  * UNPACR (Tile_x_dim and ADC X cover 1024 datums; Blackhole reads 32-datum rows, so L1 row r
  * lands in rows 2r and 2r + 1, docs/unpack.md "Blackhole tilize"), SrcB zeroed and handed
@@ -241,9 +243,8 @@ static void tilize_whole(const struct dt_params *p, const struct dt_stage *s, un
     push(TT_OP_SETADCXX(0, 0, 1, 1023, 0));
     for (unsigned t = 0; t < ct; t++) {
         push(TT_OP_SETADCZW(0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1)); /* unpacker 0: Z, W to 0 */
-        tilize_address(s, s->a_addr / 16 + t * col, to_dst, t);
-        struct mop1 m = mop1(1, 1, to_dst ? TT_OP_UNPACR(0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1)
-                                          : TT_OP_UNPACR_NOP_BH(1, 0, 0, 1, 0, 0, 0, 0, 1));
+        tilize_address(s->a_addr / 16 + t * col, to_dst, t);
+        struct mop1 m = mop1(1, 1, to_dst ? TT_OP_UNPACR(0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1) : SRCB_ZERO_VALID);
         if (!to_dst)
             m.start = TT_OP_UNPACR(0, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 1);
         mop1_set(&m);
@@ -256,9 +257,6 @@ static void tilize_whole(const struct dt_params *p, const struct dt_stage *s, un
     }
     tilize_end(to_dst);
 }
-#define SRCB_ZERO TT_OP_UNPACR_NOP_BH(1, 0, 0, 0, 0, 0, 0, 0, 1)
-#define SRCB_VALID TT_OP_UNPACR_NOP_BH(1, 0, 0, 1, 0, 0, 0, 0, 2)
-#define SRCB_ZERO_VALID TT_OP_UNPACR_NOP_BH(1, 0, 0, 1, 0, 0, 0, 0, 1)
 #endif
 
 /* The face-by-face tilize: Wormhole's (tt_llk_wormhole_b0 llk_unpack_tilize.h), also
@@ -289,7 +287,7 @@ static void tilize_faces(const struct dt_params *p, const struct dt_stage *s, un
         for (unsigned half = 0; half < 2; half++) {
             if (half) /* the lower faces: Z back to the left face (Dst's Z runs on) */
                 push(TT_OP_SETADCZW(0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1));
-            tilize_address(s, s->a_addr / 16 + t * col + half * low, to_dst, t);
+            tilize_address(s->a_addr / 16 + t * col + half * low, to_dst, t);
             for (unsigned f = 0; f < (to_dst ? 1 : 2); f++) {
                 mop1_set(&m);
                 push(MOP1_RUN);
