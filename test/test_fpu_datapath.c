@@ -181,6 +181,32 @@ Test(fpu_datapath, wormhole_minus_one_quirk)
     cr_expect_eq(dp_accumulate(1, 127, 0x800001u, 0, 0, 0, 0x3F800000u, wh), 0xC1800000u, "-16");
 }
 
+/* xorshift64, one step; a function so that each draw is its own sequenced call (several
+ * x ^= ... in one expression modified x unsequenced: undefined, and gcc -fsanitize rejects it) */
+static uint32_t xs_next(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return (uint32_t)(*x >> 11);
+}
+
+/* A random Src operand: sign, an exponent within `spread` of 100, ten mantissa bits. */
+static uint32_t xs_operand(uint64_t *x, unsigned spread)
+{
+    const uint32_t sign = xs_next(x) & 1, exp = (100 + xs_next(x) % spread) % 256;
+    return sign << 18 | exp << 10 | (xs_next(x) & 0x3FF);
+}
+
+/* The AND of n draws: mostly zero bits (the zero-lane masks). */
+static uint32_t xs_and(uint64_t *x, unsigned n)
+{
+    uint32_t v = ~0u;
+    while (n--)
+        v &= xs_next(x);
+    return v;
+}
+
 /* The SIMD row function gives dp_mvmul's bits for every column, compiled for each instruction
  * set the host has: random lanes with wide and narrow exponent spreads, zero lanes on either
  * side, every phase and mode. */
@@ -196,18 +222,16 @@ static void row_matches(enum dp_simd simd)
         const unsigned spread = round % 4 == 0 ? 255 : round % 4 == 1 ? 40 : round % 4 == 2 ? 8 : 1;
         const unsigned phase = round % 4;
         const struct dp_mode m = modes[round % 5];
-#define NEXT (x ^= x << 13, x ^= x >> 7, x ^= x << 17, (uint32_t)(x >> 11))
-        uint16_t zb = (uint16_t)(round % 3 ? NEXT & NEXT & NEXT : 0);
+        uint16_t zb = (uint16_t)(round % 3 ? xs_and(&x, 3) : 0);
         for (unsigned k = 0; k < 16; k++)
-            bop[k] = (NEXT & 1) << 18 | (100 + NEXT % spread) % 256 << 10 | (NEXT & 0x3FF);
+            bop[k] = xs_operand(&x, spread);
         dp_lanes_b(&row, bop, zb, phase);
         for (unsigned j = 0; j < 16; j++) {
             for (unsigned k = 0; k < 16; k++)
-                aop[j][k] = (NEXT & 1) << 18 | (100 + NEXT % spread) % 256 << 10 | (NEXT & 0x3FF);
-            dp_lanes_a(&col[j], aop[j], (uint16_t)(round % 5 ? NEXT & NEXT : 0), phase);
-            dst[j] = NEXT % 3 ? NEXT : 0;
+                aop[j][k] = xs_operand(&x, spread);
+            dp_lanes_a(&col[j], aop[j], (uint16_t)(round % 5 ? xs_and(&x, 2) : 0), phase);
+            dst[j] = xs_next(&x) % 3 ? xs_next(&x) : 0;
         }
-#undef NEXT
         struct dp_cols cols;
         dp_cols_of(&cols, col);
         uint32_t out[16];
