@@ -147,9 +147,9 @@ $(B)/guest/%.elf: test/guest/%.S test/guest/guest.h riscv/sdk/trisc0.ld riscv/sd
 # tensim and ttsim, so plain RV32IM (no Zba/Zbb) and its own start-up and memory layout.
 DIFF_RVFLAGS := -march=rv32im -mabi=ilp32 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
                 -nostartfiles -Itest/diff -I$(B)/sdk -Wl,--no-warn-rwx-segments -T test/diff/kernel.ld
-DIFF_KSRC := test/diff/crt0.S test/diff/kernel.c
+DIFF_KSRC := test/diff/crt0.S test/diff/kernel.c test/diff/llk.c
 $(B)/kernels/difftest-bh.elf $(B)/kernels/difftest-wh.elf: $(B)/kernels/difftest-%.elf: $(DIFF_KSRC) \
-    test/diff/params.h test/diff/kernel.ld $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h | $(B)/.deps
+    test/diff/params.h test/diff/kernel.h test/diff/kernel.ld $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h | $(B)/.deps
 	@mkdir -p $(@D)
 	$(RVCC) $(DIFF_RVFLAGS) $(if $(filter wh,$*),-DTENSIM_ARCH_WH) -o $@ $(DIFF_KSRC) -lgcc
 KERNELS += $(B)/kernels/difftest-bh.elf $(B)/kernels/difftest-wh.elf

@@ -27,7 +27,7 @@ static uint8_t native16(struct dt_fmt f)
     return f.src == DT_FP16 || f.src == DT_FP8 ? DT_FP16 : DT_BF16;
 }
 
-#define MAX_CASES 320
+#define MAX_CASES 360
 static struct dt_case matrix[MAX_CASES];
 static unsigned nmatrix;
 
@@ -35,7 +35,67 @@ static void add(enum dt_op op, struct dt_fmt a, struct dt_fmt b, enum dt_bspec b
                 unsigned phases, unsigned flags, enum dt_prefill pre)
 {
     if (nmatrix < MAX_CASES)
-        matrix[nmatrix++] = (struct dt_case){op, a, b, bs, dst, (uint8_t)phases, (uint8_t)flags, pre};
+        matrix[nmatrix++] = (struct dt_case){op, a, b, bs, dst, (uint8_t)phases, (uint8_t)flags, pre,
+                                             0, 0, 0, DT_PACK_ROWS, 0};
+}
+
+/* A case of the tt-llk-shaped kernels (test/diff/llk.c): tiles rt x ct, a pack mode, where. */
+static void add_llk(enum dt_op op, struct dt_fmt a, struct dt_fmt b, enum dt_bspec bs, uint8_t dst,
+                    unsigned phases, unsigned rt, unsigned ct, enum dt_pack pack, unsigned archs)
+{
+    if (nmatrix < MAX_CASES)
+        matrix[nmatrix++] = (struct dt_case){op, a, b, bs, dst, (uint8_t)phases, 0, PRE_NONE,
+                                             (uint8_t)rt, (uint8_t)ct, 0, (uint8_t)pack, (uint8_t)archs};
+}
+
+/* A matmul accumulating over kt tiles of the inner dimension. */
+static void add_matmul_k(struct dt_fmt f, uint8_t dst, unsigned phases, unsigned rt, unsigned ct, unsigned kt)
+{
+    add_llk(DT_OP_MATMUL, f, f, B_DATA, dst, phases, rt, ct, DT_PACK_TILES, 0);
+    if (nmatrix)
+        matrix[nmatrix - 1].kt = (uint8_t)kt;
+}
+
+/* tt-llk's tilize (one, two or four tiles across a row-major block; Blackhole's whole-tile
+ * form, Wormhole's and Blackhole's 8-bit face-by-face form): BF16, FP16 and FP8 through
+ * MOVA2D, BF16 and TF32 into an FP32 Dst through ELWADD with a zero SrcB, FP32 unpacked
+ * straight into Dst (tt-llk's lossless tilize); Blackhole's pack untilize of tiles that
+ * MOVA2D, ELWADD or the unpacker put in Dst; matmul over rt x ct tiles. */
+static void build_llk(void)
+{
+    const struct dt_fmt fp32_in = {DT_FP32, DT_FP32}, none = {DT_BF16, DT_BF16};
+    for (unsigned ct = 1; ct <= 2; ct++) {
+        add_llk(DT_OP_TILIZE, FMT_BF16, none, B_ZERO, DT_BF16, 1, 1, ct, DT_PACK_TILIZE, 0);
+        add_llk(DT_OP_TILIZE, FMT_FP16, none, B_ZERO, DT_FP16, 1, 1, ct, DT_PACK_TILIZE, 0);
+        add_llk(DT_OP_TILIZE, FMT_BF16, none, B_ZERO, DT_FP32, 1, 1, ct, DT_PACK_TILIZE, 0);
+        add_llk(DT_OP_TILIZE, FMT_TF32, none, B_ZERO, DT_FP32, 1, 1, ct, DT_PACK_TILIZE, 0);
+        add_llk(DT_OP_TILIZE, FMT_FP32_BF16, none, B_ZERO, DT_BF16, 1, 1, ct, DT_PACK_TILIZE, 0);
+        add_llk(DT_OP_TILIZE, fp32_in, none, B_ZERO, DT_FP32, 1, 1, ct, DT_PACK_TILIZE, 0);
+        add_llk(DT_OP_TILIZE, FMT_FP8, none, B_ZERO, DT_FP16, 1, 1, ct, DT_PACK_TILIZE, 0);
+    }
+    add_llk(DT_OP_TILIZE, FMT_BF16, none, B_ZERO, DT_BF16, 1, 1, 4, DT_PACK_TILIZE, 0);
+    for (unsigned ct = 1; ct <= 2; ct++) {
+        add_llk(DT_OP_MOVA2D, FMT_BF16, FMT_BF16, B_ZERO, DT_BF16, 1, 1, ct, DT_PACK_UNTILIZE, DT_ARCH_BH);
+        add_llk(DT_OP_MOVA2D, FMT_FP16, FMT_FP16, B_ZERO, DT_FP16, 1, 1, ct, DT_PACK_UNTILIZE, DT_ARCH_BH);
+        add_llk(DT_OP_MOVA2D, FMT_BFP8, FMT_BFP8, B_ZERO, DT_BF16, 1, 1, ct, DT_PACK_UNTILIZE, DT_ARCH_BH);
+        add_llk(DT_OP_ELWADD, FMT_BF16, FMT_BF16, B_ZERO, DT_FP32, 1, 1, ct, DT_PACK_UNTILIZE, DT_ARCH_BH);
+        add_llk(DT_OP_UNPACK, fp32_in, fp32_in, B_ZERO, DT_FP32, 1, 1, ct, DT_PACK_UNTILIZE, DT_ARCH_BH);
+    }
+    add_llk(DT_OP_MOVA2D, FMT_BF16, FMT_BF16, B_ZERO, DT_BF16, 1, 1, 4, DT_PACK_UNTILIZE, DT_ARCH_BH);
+    static const uint8_t shapes[][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}, {1, 4}, {4, 1}};
+    for (unsigned i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        add_llk(DT_OP_MATMUL, FMT_BF16, FMT_BF16, B_DATA, DT_FP32, 1, shapes[i][0], shapes[i][1],
+                DT_PACK_TILES, 0);
+    add_llk(DT_OP_MATMUL, FMT_BF16, FMT_BF16, B_DATA, DT_FP32, 4, 2, 2, DT_PACK_TILES, 0);
+    add_llk(DT_OP_MATMUL, FMT_BF16, FMT_BF16, B_DATA, DT_BF16, 2, 2, 2, DT_PACK_TILES, 0);
+    add_llk(DT_OP_MATMUL, FMT_FP16, FMT_FP16, B_DATA, DT_FP16, 4, 2, 2, DT_PACK_TILES, 0);
+    add_llk(DT_OP_MATMUL, FMT_BFP8, FMT_BFP8, B_DATA, DT_FP32, 2, 2, 2, DT_PACK_TILES, 0);
+    add_llk(DT_OP_MATMUL, FMT_TF32, FMT_TF32, B_DATA, DT_FP32, 4, 1, 2, DT_PACK_TILES, 0);
+    add_llk(DT_OP_MATMUL, FMT_BF16, FMT_BFP8, B_DATA, DT_FP32, 3, 2, 1, DT_PACK_TILES, 0);
+    add_matmul_k(FMT_BF16, DT_FP32, 1, 2, 2, 2);
+    add_matmul_k(FMT_BF16, DT_FP32, 2, 2, 1, 2);
+    add_matmul_k(FMT_BF16, DT_FP32, 1, 1, 1, 4);
+    add_matmul_k(FMT_BFP8, DT_BF16, 4, 1, 2, 2);
 }
 
 /* What was compared with ttsim (docs/numerics.md): copies through the unpackers, Dst and the
@@ -101,6 +161,7 @@ static void build_matrix(void)
             add(DT_OP_GMPOOL, pool[i], pool[i], B_ONE, dst, 1, 0, PRE_NONE);
             add(DT_OP_GMPOOL, pool[i], pool[i], B_ONE, dst, 1, 0, d ? PRE_UNPACK : PRE_MOVA2D);
         }
+    build_llk();
 }
 
 unsigned dt_matrix(const struct dt_case **cases)
@@ -109,6 +170,20 @@ unsigned dt_matrix(const struct dt_case **cases)
         build_matrix();
     *cases = matrix;
     return nmatrix;
+}
+
+bool dt_case_on(const struct dt_case *c, bool wormhole)
+{
+    return !c->archs || (c->archs & (wormhole ? DT_ARCH_WH : DT_ARCH_BH));
+}
+
+unsigned dt_cases_on(bool wormhole)
+{
+    const struct dt_case *cs;
+    unsigned n = dt_matrix(&cs), k = 0;
+    for (unsigned i = 0; i < n; i++)
+        k += dt_case_on(&cs[i], wormhole);
+    return k * 3 * 3;
 }
 
 /* ---- names -------------------------------------------------------------------------------- */
@@ -132,6 +207,7 @@ static const char *const op_names[DT_OP_COUNT] = {
     [DT_OP_ELWADD] = "elwadd", [DT_OP_ELWSUB] = "elwsub", [DT_OP_ELWMUL] = "elwmul",
     [DT_OP_MVMUL] = "mvmul",   [DT_OP_GAPOOL] = "gapool", [DT_OP_GMPOOL] = "gmpool",
     [DT_OP_MOVA2D] = "mova2d", [DT_OP_MOVB2D] = "movb2d", [DT_OP_UNPACK] = "unpack",
+    [DT_OP_TILIZE] = "tilize", [DT_OP_MATMUL] = "matmul",
 };
 
 static int fmt_str(char *buf, size_t n, struct dt_fmt f)
@@ -140,22 +216,39 @@ static int fmt_str(char *buf, size_t n, struct dt_fmt f)
                          : snprintf(buf, n, "%s:%s", fmt_name(f.l1), fmt_name(f.src));
 }
 
+/* "/ct2", "/2x2", "/untilize": the tiles and pack of the tt-llk-shaped cases */
+static void llk_suffix(const struct dt_case *c, char *buf, size_t n)
+{
+    int k = 0;
+    buf[0] = 0;
+    if (c->op == DT_OP_MATMUL)
+        k = c->kt > 1 ? snprintf(buf, n, "/%ux%uk%u", c->rt ? c->rt : 1, c->ct ? c->ct : 1, c->kt)
+                      : snprintf(buf, n, "/%ux%u", c->rt ? c->rt : 1, c->ct ? c->ct : 1);
+    else if (c->pack != DT_PACK_ROWS)
+        k = snprintf(buf, n, "/ct%u", c->ct ? c->ct : 1);
+    if (c->pack == DT_PACK_UNTILIZE && k >= 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, "/untilize");
+}
+
 void dt_case_name(const struct dt_case *c, char *buf, size_t n)
 {
-    char a[16], b[16];
+    char a[16], b[16], llk[32];
     fmt_str(a, sizeof a, c->a);
-    if (c->bspec == B_ZERO)
+    llk_suffix(c, llk, sizeof llk);
+    if (c->op == DT_OP_TILIZE)
+        snprintf(b, sizeof b, "-");
+    else if (c->bspec == B_ZERO)
         snprintf(b, sizeof b, "zero");
     else if (c->bspec == B_ONE)
         snprintf(b, sizeof b, "one");
     else
         fmt_str(b, sizeof b, c->b);
-    snprintf(buf, n, "%s/%s/%s/%s%s%s%s%s%s%s", op_names[c->op], a, b, fmt_name(c->dst),
+    snprintf(buf, n, "%s/%s/%s/%s%s%s%s%s%s%s%s", op_names[c->op], a, b, fmt_name(c->dst),
              c->phases > 1 ? (const char *[]){"", "", "/p2", "/p3", "/p4"}[c->phases] : "",
              c->flags & DT_BCAST_ROW ? "/row" : "", c->flags & DT_BCAST_COL0 ? "/col0" : "",
              c->flags & DT_ADD_DST ? "/adddst" : "",
              c->prefill == PRE_UNPACK ? "/pre-unpack" : "",
-             c->prefill == PRE_MOVA2D ? "/pre-mova2d" : "");
+             c->prefill == PRE_MOVA2D ? "/pre-mova2d" : "", llk);
 }
 
 static const char *const data_names[DATA_COUNT] = {"rand", "edge", "int"};
@@ -452,10 +545,132 @@ static void stage_words(uint32_t *w, enum dt_op op, uint32_t a_addr, struct dt_f
     w[7] = phases, w[8] = flags;
 }
 
+/* ---- inputs of the tt-llk-shaped cases ------------------------------------------------- */
+
+/* Where datum (r, c) of a 32x32 tile sits in face order (four 16x16 faces, each row-major). */
+static unsigned face_index(unsigned r, unsigned c)
+{
+    return ((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16;
+}
+
+/* Tiles one after the other (BFP: each tile's exponents, then its datums) after a 16-byte
+ * header: tile t's base address is then header + t * its size, in 16-byte units. */
+static uint32_t block_bytes(unsigned f, const struct tile_data *t, unsigned n, uint8_t *out)
+{
+    static uint8_t one[16 + 64 + 4096];
+    uint32_t len = 16;
+    memset(out, 0, 16);
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t k = tile_bytes(f, &t[i], one) - 16;
+        memcpy(out + len, one + 16, k);
+        len += k;
+    }
+    return len;
+}
+
+/* A row-major 32 x 32n block after a 16-byte header: column c of row r is datum
+ * (r, c % 32) of tile c / 32 (the tile's own datums read row-major). */
+static uint32_t rowmajor_bytes(unsigned f, const struct tile_data *t, unsigned n, uint8_t *out)
+{
+    const unsigned w = datum_bits(f) / 8;
+    memset(out, 0, 16);
+    for (unsigned r = 0; r < 32; r++)
+        for (unsigned c = 0; c < 32 * n; c++)
+            for (unsigned k = 0; k < w; k++)
+                out[16 + (r * 32 * n + c) * w + k] = (uint8_t)(t[c / 32].d[r * 32 + c % 32] >> 8 * k);
+    return 16 + 32 * 32 * n * w;
+}
+
+/* The exact output of a tt-llk-shaped case (values as unpacked, exact for int data), in the
+ * order the pack writes it; false if a value has no exact Dst format bits. */
+static bool llk_reference(const struct dt_case *c, const struct tile_data *ta, const struct tile_data *tb,
+                          struct dt_inputs *in)
+{
+    const unsigned rt = c->rt ? c->rt : 1, ct = c->ct ? c->ct : 1, kt = c->kt ? c->kt : 1;
+    /* ELWADD with a zero SrcB makes -0 into +0 (docs/numerics.md) */
+    const bool adds = c->op == DT_OP_ELWADD || (c->op == DT_OP_TILIZE && c->dst == DT_FP32 && c->a.src != DT_FP32);
+    for (unsigned t = 0; t < (c->op == DT_OP_MATMUL ? rt * ct : ct); t++)
+        for (unsigned r = 0; r < 32; r++)
+            for (unsigned col = 0; col < 32; col++) {
+                double x = 0;
+                unsigned o;
+                if (c->op == DT_OP_MATMUL) {
+                    const unsigned i = t / ct, j = t % ct;
+                    for (unsigned q = 0; q < kt; q++)
+                        for (unsigned k = 0; k < 32; k++)
+                            x += src_value(c->b.l1, &tb[i * kt + q], face_index(r, k)) *
+                                 src_value(c->a.l1, &ta[q * ct + j], face_index(k, col));
+                    o = t * 1024 + face_index(r, col);
+                } else if (c->op == DT_OP_TILIZE) {
+                    x = src_value(c->a.l1, &ta[t], r * 32 + col);
+                    o = t * 1024 + face_index(r, col);
+                } else { /* untilize: row r of the block, column 32t + col */
+                    x = src_value(c->a.l1, &ta[t], face_index(r, col));
+                    o = r * 32 * ct + 32 * t + col;
+                }
+                if (adds)
+                    x += 0.0;
+                if (!exact_bits(x, c->dst, &in->exact[o]))
+                    return false;
+            }
+    return true;
+}
+
+static void llk_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, bool ecall,
+                       struct dt_inputs *in)
+{
+    static struct tile_data ta[DT_MAX_TILES], tb[DT_MAX_TILES], zero;
+    const unsigned rt = c->rt ? c->rt : 1, ct = c->ct ? c->ct : 1, kt = c->kt ? c->kt : 1;
+    const unsigned tiles = c->op == DT_OP_MATMUL ? rt * ct : ct;
+    const unsigned na = c->op == DT_OP_MATMUL ? kt * ct : ct, nb = c->op == DT_OP_MATMUL ? rt * kt : 0;
+    struct rng r = {.s = seed * 0x100000001B3ull + 1};
+    memset(in, 0, sizeof *in);
+    for (unsigned t = 0; t < na; t++)
+        gen_tile(&r, d, B_DATA, c->a.l1, &ta[t]);
+    for (unsigned t = 0; t < nb; t++)
+        gen_tile(&r, d, B_DATA, c->b.l1, &tb[t]);
+    gen_tile(&r, d, B_ZERO, c->b.l1, &zero);
+
+    uint32_t p[sizeof(struct dt_params) / 4] = {DT_MAGIC, 1, c->dst == DT_FP32, c->dst == DT_FP32 ? DT_BF16 : c->dst,
+                                                64, ecall, c->pack, tiles};
+    uint32_t *st = p + offsetof(struct dt_params, st) / 4;
+    const uint32_t b_addr = c->op == DT_OP_MATMUL ? DT_BLK_B : DT_TILE_B;
+    stage_words(st, c->op, DT_BLK_A, c->a, b_addr, c->b, c->phases, DT_ZERO_DST);
+    st[offsetof(struct dt_stage, rt) / 4] = rt;
+    st[offsetof(struct dt_stage, ct) / 4] = ct;
+    st[offsetof(struct dt_stage, kt) / 4] = kt;
+    put_words(&in->load[in->nload++], DT_PARAMS, p, sizeof p / 4);
+
+    struct dt_load *l = &in->load[in->nload++];
+    l->addr = DT_BLK_A;
+    l->len = c->op == DT_OP_TILIZE ? rowmajor_bytes(c->a.l1, ta, ct, l->bytes) : block_bytes(c->a.l1, ta, na, l->bytes);
+    l = &in->load[in->nload++];
+    l->addr = b_addr;
+    l->len = nb ? block_bytes(c->b.l1, tb, nb, l->bytes) : tile_bytes(c->b.l1, &zero, l->bytes);
+    in->out_bytes = c->dst == DT_FP32 ? 4 : 2;
+    in->out_len = tiles * 1024 * in->out_bytes;
+    /* tilize and untilize only move datums: exact for int data and for rand data (ordinary
+     * values) unless the unpacker narrows them (FP32 to TF32 or BF16) or they are BFP (a sign
+     * with magnitude 0 unpacks as -inf); edge data goes through the packer's conversions (-0
+     * to +0, denormals flushed) */
+    const bool narrows = (c->a.l1 == DT_FP32 && c->a.src != DT_FP32) || is_bfp(c->a.l1);
+    if (d == DATA_INT || (d == DATA_RAND && c->op != DT_OP_MATMUL && !narrows))
+        in->has_exact = llk_reference(c, ta, tb, in);
+}
+
+static bool is_llk(const struct dt_case *c)
+{
+    return c->op == DT_OP_TILIZE || c->op == DT_OP_MATMUL || c->pack != DT_PACK_ROWS;
+}
+
 void dt_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, bool ecall,
                struct dt_inputs *in)
 {
     static struct tile_data A, B, C; /* the host side of a run is single-threaded */
+    if (is_llk(c)) {
+        llk_inputs(c, d, seed, ecall, in);
+        return;
+    }
     struct rng r = {.s = seed * 0x100000001B3ull + 1};
     memset(in, 0, sizeof *in);
     gen_tile(&r, d, B_DATA, c->a.l1, &A);
@@ -592,7 +807,10 @@ const char *const dt_tile_runs[][3] = {
     {"gapool/bf16/bf16/fp32/p4", "rand", "1"},
     {"gmpool/bf16/one/bf16", "edge", "1"},
     {"mova2d/bfp8/bfp8/bf16", "edge", "1"},
-    {NULL, NULL, NULL},
+    {"tilize/bf16/-/bf16/ct1", "rand", "1"},
+    {"mova2d/bf16/zero/bf16/ct1/untilize", "rand", "1"},
+    {"matmul/bf16/bf16/fp32/1x1", "rand", "1"},
+    {NULL, NULL, NULL}, /* single-tile outputs only: a record holds 1024 datums */
 };
 
 void dt_tile_write(void *fp, const char *arch, const char *name, const char *data, unsigned seed,

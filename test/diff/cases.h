@@ -21,6 +21,10 @@ enum dt_data { DATA_RAND, DATA_EDGE, DATA_INT, DATA_COUNT };
 enum dt_bspec { B_DATA, B_ZERO, B_ONE }; /* tile B: seeded data, all +0, all 1.0 */
 enum dt_prefill { PRE_NONE, PRE_UNPACK, PRE_MOVA2D };
 
+/* dt_case.archs: where a case runs (0: both) */
+#define DT_ARCH_BH 1u
+#define DT_ARCH_WH 2u
+
 struct dt_case {
     enum dt_op op;
     struct dt_fmt a, b;
@@ -29,10 +33,17 @@ struct dt_case {
     uint8_t phases;  /* 1..4 */
     uint8_t flags;   /* DT_ADD_DST, DT_BCAST_ROW, DT_BCAST_COL0 */
     enum dt_prefill prefill;
+    uint8_t rt, ct;  /* tiles (0: 1): MATMUL rt x ct, TILIZE and untilize blocks 1 x ct */
+    uint8_t kt;      /* MATMUL inner dimension in tiles (0: 1) */
+    uint8_t pack;    /* enum dt_pack */
+    uint8_t archs;   /* DT_ARCH_BH, DT_ARCH_WH; 0: both */
 };
 
-/* The case matrix (the same on both architectures). */
+/* The case matrix; dt_case_on says whether a case runs on an architecture. */
 unsigned dt_matrix(const struct dt_case **cases);
+bool dt_case_on(const struct dt_case *c, bool wormhole);
+/* Records each architecture should have in expected.txt: its cases x 3 data kinds x 3 seeds. */
+unsigned dt_cases_on(bool wormhole);
 /* "mvmul/bf16/bf16/fp32/p4/pre-unpack": op, A, B, Dst, then what is not the default. */
 void dt_case_name(const struct dt_case *c, char *buf, size_t n);
 const char *dt_data_name(enum dt_data d);
@@ -40,9 +51,10 @@ int dt_data_by_name(const char *s); /* -1 if unknown */
 
 /* One run's inputs: the L1 images and where they go. */
 #define DT_MAX_LOADS 5
+#define DT_MAX_OUT (DT_MAX_TILES * 1024 * 4) /* bytes of output: four FP32 tiles */
 struct dt_load {
     uint32_t addr, len;
-    uint8_t bytes[8192];
+    uint8_t bytes[16 + DT_MAX_TILES * 4096];
 };
 struct dt_inputs {
     struct dt_load load[DT_MAX_LOADS];
@@ -50,7 +62,7 @@ struct dt_inputs {
     uint32_t out_len;   /* bytes of packed Dst at DT_OUT */
     unsigned out_bytes; /* 4 (FP32 Dst) or 2 per datum */
     bool has_exact;     /* int data: `exact` holds the exact result (Dst format bits) */
-    uint32_t exact[64 * 16];
+    uint32_t exact[DT_MAX_TILES * 1024];
 };
 /* Builds the inputs of case c with data d and seed; `ecall` goes into the parameter block. */
 void dt_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, bool ecall,
@@ -60,7 +72,7 @@ void dt_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, bool ecal
 struct dt_result {
     bool ok;
     char why[400];
-    uint8_t out[64 * 16 * 4];
+    uint8_t out[DT_MAX_OUT];
 };
 
 /* Runs the inputs on tensim, in this process, with the kernel ELF for the architecture. */

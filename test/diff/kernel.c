@@ -1,24 +1,17 @@
-/* The differential test's kernel: one parameterised single-tile program for TRISC0 that runs
- * unchanged on tensim and on Tenstorrent's functional simulator ttsim (docs/numerics.md
- * "Checking against ttsim"). Per stage of the parameter block (params.h) it unpacks tile A and
- * tile B from L1 into SrcA/SrcB (or A straight into Dst), runs one matrix-unit operation over a
- * 64-row tile; at the end it packs Dst rows to L1 in Dst's own format.
+/* The differential test's kernel: one parameterised program for TRISC0 that runs unchanged on
+ * tensim and on Tenstorrent's functional simulator ttsim (docs/numerics.md "Checking against
+ * ttsim"). Per stage of the parameter block (params.h) it unpacks tile A and tile B from L1 into
+ * SrcA/SrcB (or A straight into Dst), runs one matrix-unit operation over a 64-row tile (or a
+ * few tiles one after the other into consecutive Dst tiles); at the end it packs Dst rows to L1
+ * in Dst's own format. The tt-llk-shaped stages and packs (tilize, matmul over several tiles,
+ * the tile, tilize and untilize packs) are in llk.c.
  *
  * Everything is issued from one core and Tensix thread T0, in program order, so nothing races.
  * It is written to satisfy both simulators: whole Config words from an image kept here (the
  * kernel never reads Config, which ttsim refuses for many words), a wait for the thread to be
  * idle before Config changes, UNPACR with Last and MultiContextMode set, GMPOOL/GAPOOL with
  * instr_mod19, and only instruction forms both simulators decode the same way. */
-#include <stdint.h>
-
-#include "params.h"
-#include "tensix_cfg.h"
-#include "tensix_ops.h"
-
-#define CFG ((volatile uint32_t *)0xFFEF0000u)    /* Config state 0, the RISC-V view */
-#define INSTRN ((volatile uint32_t *)0xFFE40000u) /* this thread's instruction push address */
-#define TTSYNC ((volatile uint32_t *)0xFFE80004u) /* a load waits until the thread is idle */
-#define STATUS ((volatile uint32_t *)DT_STATUS)
+#include "kernel.h"
 
 /* gcc may turn the image's clearing into a memset call */
 void *memset(void *d, int c, unsigned n);
@@ -30,29 +23,24 @@ void *memset(void *d, int c, unsigned n)
     return d;
 }
 
-static inline void push(uint32_t w) { *INSTRN = w; }
-static inline void wait_idle(void) { (void)*TTSYNC; }
-
 /* ---- Config: an image of the words this kernel owns, written whole when changed ---- */
 #define IMG_WORDS 256
 static uint32_t img[IMG_WORDS];
 static uint8_t dirty[IMG_WORDS];
 
-static void setf(unsigned w, unsigned shift, uint32_t mask, uint32_t v)
+void setf(unsigned w, unsigned shift, uint32_t mask, uint32_t v)
 {
     img[w] = (img[w] & ~mask) | ((v << shift) & mask);
     dirty[w] = 1;
 }
-#define SETF(name, v) setf(name##_ADDR32, name##_SHAMT, name##_MASK, (uint32_t)(v))
-#define FIELD(name, v) (((uint32_t)(v) << name##_SHAMT) & name##_MASK)
 
-static void setw(unsigned w, uint32_t v)
+void setw(unsigned w, uint32_t v)
 {
     img[w] = v;
     dirty[w] = 1;
 }
 
-static void flush_cfg(void)
+void flush_cfg(void)
 {
     for (unsigned w = 0; w < IMG_WORDS; w++)
         if (dirty[w]) {
@@ -60,20 +48,6 @@ static void flush_cfg(void)
             dirty[w] = 0;
         }
 }
-
-/* ---- instruction words (units/tensix.def through tensix_ops.h) ---- */
-#ifdef TENSIM_ARCH_WH
-#define ZEROACC_ALL(d32) TT_OP_ZEROACC_WH(d32, 3, 0, 0, 0)
-#define MOVB2D_4ROWS(src, dst) TT_OP_MOVB2D_WH(0, src, 0, 1, 0, 0, dst)
-#define PACR(am, last) TT_OP_PACR_WH(am, 0, 1, 0, 0, 0, last) /* packer 0 only */
-#define PACK_X_END 63 /* WH: the packer's ADC X range is the datum count: 4 rows of 16 */
-#else
-#define ZEROACC_ALL(d32) TT_OP_ZEROACC_BH(3, d32, 0, 0, 0)
-#define MOVB2D_4ROWS(src, dst) TT_OP_MOVB2D_BH(0, src, 0, 4, dst)
-#define PACR(am, last) TT_OP_PACR_BH(0, 0, 0, am, 0, 0, 0, 0, 0, 0, 0, last) /* 4 read interfaces */
-#define PACK_X_END 15 /* BH: X covers one row; the four read interfaces give four rows */
-#endif
-#define UNPACR(which, flip) TT_OP_UNPACR(which, 0, 0, 0, 0, 0, 0, 1, flip, 0, 0, 0, 1)
 
 /* ADDR_MOD slot 0 of ThreadConfig, rewritten in order with the math only when it changes */
 static uint32_t am_ab = ~0u, am_dst = ~0u;
@@ -85,6 +59,7 @@ static void addr_mod0(uint32_t ab, uint32_t dst)
         push(TT_OP_SETC16(ADDR_MOD_DST_SEC0_DestIncr_ADDR32, dst));
     am_ab = ab, am_dst = dst;
 }
+void addr_mod0_forget(void) { am_ab = am_dst = ~0u; }
 
 /* One math instruction (AddrMod 0, no bank flip yet) and the SrcA/SrcB rows it needs. */
 struct mi {
@@ -146,14 +121,15 @@ static unsigned build_math(const struct dt_stage *s, struct mi *m, unsigned *fli
     return n;
 }
 
-static int run_stage(const struct dt_params *p, const struct dt_stage *s, unsigned idx)
+/* One tile of a stage: tile t of A (and B) into Dst tile t (ntiles > 1: through
+ * DEST_TARGET_REG_CFG_MATH_Offset, or the unpacker's Dst address, as tt-llk's datacopy does). */
+static int run_tile(const struct dt_params *p, const struct dt_stage *s, unsigned idx, unsigned t,
+                    unsigned ntiles)
 {
     const unsigned op = s->op;
     const unsigned use_a = op != DT_OP_MOVB2D, use_b = op != DT_OP_MOVA2D && op != DT_OP_UNPACK;
     const unsigned to_dst = op == DT_OP_UNPACK;
     unsigned phases = op == DT_OP_ELWMUL || op == DT_OP_MVMUL || op == DT_OP_GAPOOL ? s->phases : 1;
-    if (op == DT_OP_NONE || op >= DT_OP_COUNT)
-        return 10 + idx;
     if (phases < 1 || phases > 4)
         return 20 + idx;
 
@@ -169,13 +145,15 @@ static int run_stage(const struct dt_params *p, const struct dt_stage *s, unsign
     if (use_a) { /* unpacker 0: a whole uncompressed 16 x 64 tile */
         setw(THCON_SEC0_REG0_TileDescriptor_ADDR32, s->a_in | 1u << 4 | 16u << 16);
         setw(THCON_SEC0_REG0_TileDescriptor_ADDR32 + 1, 64u | 1u << 16); /* YDim 64, ZDim 1 */
-        SETF(THCON_SEC0_REG3_Base_address, s->a_addr / 16); /* datums at (Base + 1) * 16 */
+        /* datums at (Base + 1) * 16; the tiles of a block follow one another */
+        SETF(THCON_SEC0_REG3_Base_address, (s->a_addr + t * l1_tile_bytes(s->a_in)) / 16);
         SETF(THCON_SEC0_REG2_Out_data_format, s->a_out);
         SETF(THCON_SEC0_REG2_Throttle_mode, 2);
         SETF(THCON_SEC0_REG2_Unpack_If_Sel, to_dst);
         SETF(THCON_SEC0_REG2_Disable_zero_compress_cntx0, 1);
         SETF(THCON_SEC0_REG2_Unpack_if_sel_cntx0, to_dst);
-        SETF(THCON_SEC0_REG5_Dest_cntx0_address, 64); /* ttsim refuses less than 4 rows in */
+        /* ttsim refuses less than 4 rows in; into Dst, tile t starts 64t rows further */
+        SETF(THCON_SEC0_REG5_Dest_cntx0_address, 64 + (to_dst ? 1024 * t : 0));
         SETF(THCON_SEC0_REG5_Tile_x_dim_cntx0, 16);
     }
     if (use_b) { /* unpacker 1 */
@@ -192,8 +170,10 @@ static int run_stage(const struct dt_params *p, const struct dt_stage *s, unsign
                       to_dst ? 0 : 1u << SRCA_SET_SetOvrdWithAddr_SHAMT));
     push(TT_OP_SETADCXX(0, 1, 1, 1023, 0)); /* both unpackers: X 0..1023, a tile per UNPACR */
     push(TT_OP_SETRWC(0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1)); /* counters and phase to 0 */
-    if (s->flags & DT_ZERO_DST)
+    if ((s->flags & DT_ZERO_DST) && t == 0)
         push(ZEROACC_ALL(p->dst_fp32 ? 1 : 0));
+    if (ntiles > 1 && !to_dst)
+        math_dst_tile(t);
     if (use_a)
         push(UNPACR(0, to_dst ? 0 : 1));
     if (use_b)
@@ -220,14 +200,38 @@ static int run_stage(const struct dt_params *p, const struct dt_stage *s, unsign
         }
     if (!to_dst && (op == DT_OP_MOVA2D || op == DT_OP_MOVB2D))
         push(TT_OP_CLEARDVALID(use_b, use_a, 0, 0)); /* hand the banks back */
-    STATUS[0] = idx + 1;
     return 0;
 }
 
-static void pack_out(const struct dt_params *p)
+static int run_stage(const struct dt_params *p, const struct dt_stage *s, unsigned idx)
+{
+    const unsigned op = s->op, n = s->ct ? s->ct : 1;
+    int rc = 0;
+    if (op == DT_OP_NONE || op >= DT_OP_COUNT)
+        return 10 + idx;
+    if (op == DT_OP_TILIZE)
+        rc = run_tilize(p, s, idx);
+    else if (op == DT_OP_MATMUL)
+        rc = run_matmul(p, s, idx);
+    else if (n > DT_MAX_TILES || (n > 1 && op != DT_OP_MOVA2D && op != DT_OP_UNPACK && op != DT_OP_ELWADD))
+        return 40 + idx;
+    else
+        for (unsigned t = 0; t < n && !rc; t++)
+            rc = run_tile(p, s, idx, t, n);
+    if (!rc && n > 1 && op != DT_OP_MATMUL) { /* later stages find Dst and the unpacker at tile 0 */
+        math_dst_tile(0);
+        SETF(THCON_SEC0_REG5_Dest_cntx0_address, 64);
+    }
+    if (!rc)
+        STATUS[0] = idx + 1;
+    return rc;
+}
+
+/* The packer's formats, counters and Dst row stride: Dst's own format out, no compression,
+ * no edge masking, output at DT_OUT. */
+void pack_config(const struct dt_params *p)
 {
     const unsigned dfmt = p->dst_fp32 ? DT_FP32 : p->dst16;
-    wait_idle();
     SETF(PCK_DEST_RD_CTRL_Read_32b_data, p->dst_fp32 ? 1 : 0);
     SETF(THCON_SEC0_REG1_In_data_format, dfmt);
     SETF(THCON_SEC0_REG1_Out_data_format, dfmt);
@@ -251,6 +255,12 @@ static void pack_out(const struct dt_params *p)
     SETF(PACK_COUNTERS_SEC0_pack_reads_per_xy_plane, 16);
     SETF(PCK_EDGE_OFFSET_SEC0_mask, 0xFFFF);
     SETF(PCK0_ADDR_CTRL_XY_REG_0_Ystride, 16 * (p->dst_fp32 ? 4 : 2)); /* one Dst row in bytes */
+}
+
+static void pack_out(const struct dt_params *p)
+{
+    wait_idle();
+    pack_config(p);
     flush_cfg();
 
     /* ADDR_MOD_PACK slot 0: Y(src) += 4 rows; slot 1 (the last PACR): clear Y(src) and Y(dst) */
@@ -262,6 +272,17 @@ static void pack_out(const struct dt_params *p)
     for (unsigned r = 0; r < n; r++)
         push(r + 1 == n ? PACR(1, 1) : PACR(0, 0));
     wait_idle();
+}
+
+static int pack(const struct dt_params *p)
+{
+    switch (p->pack_mode) {
+    case DT_PACK_ROWS: pack_out(p); return 0;
+    case DT_PACK_TILES: return pack_tiles(p);
+    case DT_PACK_TILIZE: return pack_tilize(p);
+    case DT_PACK_UNTILIZE: return pack_untilize(p);
+    default: return 6;
+    }
 }
 
 int main(void)
@@ -276,11 +297,16 @@ int main(void)
         return 4;
     if (!p->dst_fp32 && p->dst16 != DT_BF16 && p->dst16 != DT_FP16)
         return 5;
+    if (p->pack_mode != DT_PACK_ROWS && (p->tiles < 1 || p->tiles > DT_MAX_TILES))
+        return 7;
+    if (p->pack_mode == DT_PACK_UNTILIZE) {
+        wait_idle();
+        dst_remap_for_untilize(); /* before anything writes Dst, as tt-llk's untilize init */
+    }
     for (unsigned i = 0; i < p->nstages; i++) {
         int rc = run_stage(p, &p->st[i], i);
         if (rc)
             return rc;
     }
-    pack_out(p);
-    return 0;
+    return pack(p);
 }

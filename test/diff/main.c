@@ -149,7 +149,7 @@ static unsigned exact_check(const struct dt_inputs *in, const struct dt_result *
 {
     if (!in->has_exact || !r->ok)
         return 0;
-    uint8_t want[64 * 16 * 4];
+    static uint8_t want[DT_MAX_OUT];
     for (unsigned i = 0; i < in->out_len / in->out_bytes; i++)
         for (unsigned k = 0; k < in->out_bytes; k++)
             want[i * in->out_bytes + k] = (uint8_t)(in->exact[i] >> 8 * k);
@@ -364,7 +364,7 @@ int main(int argc, char **argv)
                 continue;
             for (unsigned i = 0; i < nc; i++) {
                 dt_case_name(&cs[i], name, sizeof name);
-                if (!wanted(&o, name))
+                if (!wanted(&o, name) || !dt_case_on(&cs[i], wh))
                     continue;
                 for (int d = 0; d < DATA_COUNT; d++)
                     for (unsigned s = o.first_seed; s < o.first_seed + o.seeds && o.data[d]; s++)

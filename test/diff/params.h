@@ -14,7 +14,10 @@
 #define DT_TILE_A 0x30000u     /* operand tiles: 16-byte header, then the datums */
 #define DT_TILE_B 0x32000u
 #define DT_TILE_C 0x34000u     /* the tile a prefill stage writes into Dst */
-#define DT_OUT 0x40000u        /* Dst rows packed in Dst's own format */
+#define DT_OUT 0x40000u        /* Dst rows packed in Dst's own format (up to DT_MAX_TILES tiles) */
+#define DT_BLK_A 0x48000u      /* multi-tile operands: 16-byte header, then tile after tile */
+#define DT_BLK_B 0x50000u
+#define DT_MAX_TILES 4         /* Dst tiles a case may fill and pack (64 rows each) */
 #define DT_MAGIC 0x46494454u   /* "TDIF" */
 #define DT_MAX_STAGES 2
 
@@ -34,6 +37,8 @@ enum dt_op {
     DT_OP_MOVA2D, /* 8 x MOVA2D of 8 rows: Dst[0..63] = A (unpacker 0 only) */
     DT_OP_MOVB2D, /* 16 x MOVB2D of 4 rows: Dst[0..63] = B (unpacker 1 only) */
     DT_OP_UNPACK, /* unpacker 0 writes tile A straight into Dst (FP32 Dst only) */
+    DT_OP_TILIZE, /* tt-llk tilize: tile t of a row-major 32 x 32ct matrix A -> Dst tile t */
+    DT_OP_MATMUL, /* tt-llk matmul: Dst tile (i, j) = sum over k of B_ik @ A_kj (B: SrcB) */
     DT_OP_COUNT
 };
 
@@ -43,13 +48,24 @@ enum dt_op {
 #define DT_BCAST_ROW (1u << 2)  /* ELW*: SrcB row broadcast (SrcB row counter stays 0) */
 #define DT_ZERO_DST (1u << 3)   /* ZEROACC (all of Dst) before the stage's math */
 
+/* dt_params.pack_mode: how Dst is packed to DT_OUT */
+enum dt_pack {
+    DT_PACK_ROWS,    /* pack_rows Dst rows from row 0, four at a time */
+    DT_PACK_TILES,   /* tt-llk pack: `tiles` tiles, face by face, each at its own L1 address */
+    DT_PACK_TILIZE,  /* tt-llk Blackhole pack with `tilize`: even Dst rows, then odd ones */
+    DT_PACK_UNTILIZE /* tt-llk Blackhole pack untilize: `tiles` tiles as one 32 x 32n matrix */
+};
+
 struct dt_stage {
     uint32_t op;
     uint32_t a_addr, a_in, a_out; /* tile A -> unpacker 0: L1 address, L1 and Src formats */
     uint32_t b_addr, b_in, b_out; /* tile B -> unpacker 1 */
-    uint32_t phases;              /* fidelity phases 1..4 (ELWMUL, MVMUL, GAPOOL; else 1) */
+    uint32_t phases;              /* fidelity phases 1..4 (ELWMUL, MVMUL, GAPOOL, MATMUL) */
     uint32_t flags;               /* DT_ADD_DST ... */
-    uint32_t reserved[7];
+    uint32_t rt, ct;              /* tiles: MATMUL rt x ct; TILIZE, MOVA2D, UNPACK, ELWADD ct
+                                   * (consecutive tiles into Dst tiles 0..ct-1); 0 means 1 */
+    uint32_t kt;                  /* MATMUL inner dimension in tiles (B: rt x kt, A: kt x ct) */
+    uint32_t reserved[4];
 };
 
 struct dt_params {
@@ -59,7 +75,8 @@ struct dt_params {
     uint32_t dst16;     /* else the 16-bit Dst format: DT_BF16 or DT_FP16 */
     uint32_t pack_rows; /* Dst rows packed to DT_OUT: 4..64, a multiple of 4 */
     uint32_t ecall;     /* 1: end with ecall exit (tensim); 0: spin after DONE (ttsim) */
-    uint32_t reserved[2];
+    uint32_t pack_mode; /* enum dt_pack */
+    uint32_t tiles;     /* Dst tiles packed (DT_PACK_TILES, _TILIZE, _UNTILIZE): 1..DT_MAX_TILES */
     struct dt_stage st[DT_MAX_STAGES];
 };
 

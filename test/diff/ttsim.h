@@ -9,7 +9,7 @@
 struct dt_ttsim_shared {
     int ok;
     char why[300];
-    uint8_t out[64 * 16 * 4];
+    uint8_t out[DT_MAX_OUT];
 };
 
 /* Runs the inputs on the ttsim library `lib`, which must be for the architecture asked. */
