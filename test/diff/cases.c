@@ -27,7 +27,7 @@ static uint8_t native16(struct dt_fmt f)
     return f.src == DT_FP16 || f.src == DT_FP8 ? DT_FP16 : DT_BF16;
 }
 
-#define MAX_CASES 360
+#define MAX_CASES 512
 static struct dt_case matrix[MAX_CASES];
 static unsigned nmatrix;
 
@@ -98,6 +98,59 @@ static void build_llk(void)
     add_matmul_k(FMT_BFP8, DT_BF16, 4, 1, 2, 2);
 }
 
+/* The rest of the Src formats through the arithmetic (FP32 as BF16 or FP16, BFP4, BFP2, FP8),
+ * mixed pairs of 8-bit-exponent formats, and INT8 math into an INT32 Dst. ttsim does not model
+ * FP16 or FP8 with any other format, BFP2 in MVMUL, GAPOOL or GMPOOL, or INT8 in GMPOOL. */
+static void build_formats(void)
+{
+    const struct dt_fmt more[] = {FMT_FP32_BF16, FMT_BFP4, FMT_BFP2, FMT_FP8, FMT_FP32_FP16};
+    for (unsigned i = 0; i < sizeof more / sizeof more[0]; i++)
+        for (unsigned d = 0; d < 2; d++) {
+            const struct dt_fmt f = more[i];
+            const uint8_t dst = d ? DT_FP32 : native16(f);
+            for (unsigned op = DT_OP_ELWADD; op <= DT_OP_ELWSUB; op++) {
+                add(op, f, f, B_DATA, dst, 1, 0, PRE_NONE);
+                add(op, f, f, B_DATA, dst, 1, DT_ADD_DST, d ? PRE_UNPACK : PRE_MOVA2D);
+            }
+            add(DT_OP_ELWMUL, f, f, B_DATA, dst, 1, 0, PRE_NONE);
+            add(DT_OP_ELWMUL, f, f, B_DATA, dst, 4, 0, PRE_NONE);
+            if (f.src == DT_BFP2)
+                continue;
+            add(DT_OP_GAPOOL, f, f, B_DATA, dst, 4, 0, PRE_NONE);
+            if (f.src == DT_FP8 || f.l1 != f.src)
+                for (unsigned ph = 1; ph <= 4; ph *= 2)
+                    if (f.src != DT_BF16) /* FP32 as BF16: the MVMUL rows above have it */
+                        add(DT_OP_MVMUL, f, f, B_DATA, dst, ph, 0, PRE_NONE);
+        }
+    static const struct dt_fmt mixed[][2] = {{FMT_BF16, FMT_BFP4}, {FMT_BFP8, FMT_BFP2},
+                                            {FMT_TF32, FMT_BFP8}, {FMT_FP32_BF16, FMT_BF16},
+                                            {FMT_BFP4, FMT_TF32}};
+    for (unsigned i = 0; i < sizeof mixed / sizeof mixed[0]; i++) {
+        const struct dt_fmt a = mixed[i][0], b = mixed[i][1];
+        add(DT_OP_ELWADD, a, b, B_DATA, DT_FP32, 1, 0, PRE_NONE);
+        add(DT_OP_ELWMUL, a, b, B_DATA, DT_FP32, 4, 0, PRE_NONE);
+        if (b.src == DT_BFP2)
+            continue;
+        add(DT_OP_MVMUL, a, b, B_DATA, DT_FP32, 4, 0, PRE_NONE);
+        add(DT_OP_MVMUL, a, b, B_DATA, DT_BF16, 2, 0, PRE_NONE);
+        add(DT_OP_GAPOOL, a, b, B_DATA, DT_FP32, 4, 0, PRE_NONE);
+    }
+    const struct dt_fmt pool[] = {FMT_FP32_BF16, FMT_BFP4};
+    for (unsigned i = 0; i < 2; i++) {
+        add(DT_OP_GMPOOL, pool[i], pool[i], B_ONE, DT_BF16, 1, 0, PRE_NONE);
+        add(DT_OP_GMPOOL, pool[i], pool[i], B_ONE, DT_FP32, 1, 0, PRE_NONE);
+    }
+    const struct dt_fmt i8 = {DT_INT8, DT_INT8};
+    add(DT_OP_ELWADD, i8, i8, B_DATA, DT_INT32, 1, 0, PRE_NONE);
+    add(DT_OP_ELWSUB, i8, i8, B_DATA, DT_INT32, 1, 0, PRE_NONE);
+    for (unsigned ph = 1; ph <= 4; ph++) {
+        add(DT_OP_ELWMUL, i8, i8, B_DATA, DT_INT32, ph, 0, PRE_NONE);
+        add(DT_OP_MVMUL, i8, i8, B_DATA, DT_INT32, ph, 0, PRE_NONE);
+    }
+    add(DT_OP_GAPOOL, i8, i8, B_DATA, DT_INT32, 1, 0, PRE_NONE);
+    add(DT_OP_GAPOOL, i8, i8, B_DATA, DT_INT32, 4, 0, PRE_NONE);
+}
+
 /* What was compared with ttsim (docs/numerics.md): copies through the unpackers, Dst and the
  * packer; copies through the adder (A + 0); then the arithmetic, each in a 16-bit and an FP32
  * Dst. ttsim refuses MOVB2D of BFP2 and FP8 SrcB, so those are not here. */
@@ -161,6 +214,7 @@ static void build_matrix(void)
             add(DT_OP_GMPOOL, pool[i], pool[i], B_ONE, dst, 1, 0, PRE_NONE);
             add(DT_OP_GMPOOL, pool[i], pool[i], B_ONE, dst, 1, 0, d ? PRE_UNPACK : PRE_MOVA2D);
         }
+    build_formats();
     build_llk();
 }
 
@@ -199,6 +253,8 @@ static const char *fmt_name(unsigned f)
     case DT_BFP4: return "bfp4";
     case DT_BFP2: return "bfp2";
     case DT_FP8: return "fp8";
+    case DT_INT8: return "int8";
+    case DT_INT32: return "int32";
     default: return "?";
     }
 }
@@ -370,6 +426,16 @@ static void gen_tile(struct rng *r, enum dt_data d, enum dt_bspec spec, unsigned
         }
         return;
     }
+    if (f == DT_INT8) { /* sign-magnitude bytes */
+        static const uint8_t edge[] = {0x00, 0x80, 0x7F, 0xFF, 0x01, 0x81, 0x40, 0xC0};
+        for (unsigned i = 0; i < N; i++) {
+            int v = d == DATA_INT ? range(r, -8, 8) : 0;
+            t->d[i] = d == DATA_INT ? (v < 0 ? 0x80u | (unsigned)-v : (unsigned)v)
+                    : d == DATA_EDGE && chance(r, 300) ? edge[below(r, sizeof edge)]
+                                                       : (uint32_t)next(r) & 0xFF;
+        }
+        return;
+    }
     unsigned eb, mb;
     float_shape(f, &eb, &mb);
     for (unsigned i = 0; i < N; i++) {
@@ -428,6 +494,8 @@ static uint32_t tile_bytes(unsigned f, const struct tile_data *t, uint8_t *out)
 static double src_value(unsigned f, const struct tile_data *t, unsigned i)
 {
     uint32_t v = t->d[i];
+    if (f == DT_INT8)
+        return v & 0x80 ? -(double)(v & 0x7F) : (double)(v & 0x7F);
     if (is_bfp(f)) {
         unsigned bits = datum_bits(f), mag = v & ((1u << (bits - 1)) - 1);
         double x = ldexp(mag, (int)t->exp[i / 16] - 127 + 1 - (int)(bits - 1));
@@ -443,6 +511,12 @@ static double src_value(unsigned f, const struct tile_data *t, unsigned i)
 /* x in the Dst format (its bits), if exactly representable there. */
 static bool exact_bits(double x, uint8_t dst, uint32_t *bits)
 {
+    if (dst == DT_INT32) { /* sign-magnitude */
+        if (x != floor(x) || fabs(x) > 0x7FFFFFFF)
+            return false;
+        *bits = (x < 0 ? 0x80000000u : 0) | (uint32_t)fabs(x);
+        return true;
+    }
     union { float f; uint32_t u; } v = {.f = (float)x};
     if ((double)v.f != x)
         return false;
@@ -466,6 +540,20 @@ static bool exact_bits(double x, uint8_t dst, uint32_t *bits)
     return true;
 }
 
+/* A product as the matrix unit makes it over the case's fidelity phases: the plain product for
+ * floating point (DATA_INT values have no bits below any phase's slices), and for INT8 the sum
+ * of each phase's slice products: SrcA magnitude bits 7..5 in even phases and 4..0 in odd ones,
+ * SrcB bits 9..4 in phases 0 and 1 and 3..0 in 2 and 3 (docs/numerics.md "INT8"). */
+static double product(const struct dt_case *c, double a, double b)
+{
+    if (c->a.src != DT_INT8)
+        return a * b;
+    unsigned ma = (unsigned)fabs(a), mb = (unsigned)fabs(b), s = 0;
+    for (unsigned p = 0; p < c->phases; p++)
+        s += (ma & (p & 1 ? 0x1Fu : 0xE0u)) * (mb & (p & 2 ? 0x0Fu : 0x3F0u));
+    return (a < 0) != (b < 0) ? -(double)s : (double)s;
+}
+
 /* What the kernel's instruction sequence computes with exact arithmetic: Dst rows 0..63 after
  * the op, from SrcA/SrcB values A, B and Dst before it. */
 static void reference(const struct dt_case *c, const double A[64][16], const double B[64][16],
@@ -478,7 +566,7 @@ static void reference(const struct dt_case *c, const double A[64][16], const dou
             for (unsigned j = 0; j < 16; j++) {
                 double a = A[r][j], b = B[row ? 0 : r][col ? 0 : j]; /* row: SrcB row 0 for all */
                 if (c->op == DT_OP_ELWMUL)
-                    D[r][j] += a * b;
+                    D[r][j] += product(c, a, b);
                 else
                     D[r][j] = (c->flags & DT_ADD_DST ? D[r][j] : 0) + (c->op == DT_OP_ELWADD ? a + b : a - b);
             }
@@ -491,7 +579,7 @@ static void reference(const struct dt_case *c, const double A[64][16], const dou
                         double s = 0;
                         for (unsigned k = 0; k < 2; k++)
                             for (unsigned t = 0; t < 16; t++)
-                                s += B[16 * (2 * i + k) + r][t] * A[16 * (2 * k + j) + t][col2];
+                                s += product(c, B[16 * (2 * i + k) + r][t], A[16 * (2 * k + j) + t][col2]);
                         D[16 * (2 * i + j) + r][col2] += s;
                     }
         break;
@@ -501,7 +589,7 @@ static void reference(const struct dt_case *c, const double A[64][16], const dou
                 for (unsigned j = 0; j < 16; j++) {
                     double s = 0;
                     for (unsigned t = 0; t < 16; t++)
-                        s += B[8 * (g % 8) + r][t] * A[16 * (g / 4) + t][j];
+                        s += product(c, B[8 * (g % 8) + r][t], A[16 * (g / 4) + t][j]);
                     D[4 * g + r][j] += s;
                 }
         break;
@@ -686,8 +774,9 @@ void dt_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, bool ecal
         for (unsigned i = 0; i < N; i += 7)
             B.d[i] = A.d[i] ^ (c->op == DT_OP_ELWADD ? 1u << (datum_bits(c->a.l1) - 1) : 0);
 
-    uint32_t p[sizeof(struct dt_params) / 4] = {DT_MAGIC, 0, c->dst == DT_FP32, c->dst == DT_FP32 ? DT_BF16 : c->dst,
-                                                64, ecall};
+    const bool d32 = c->dst == DT_FP32 || c->dst == DT_INT32;
+    uint32_t p[sizeof(struct dt_params) / 4] = {DT_MAGIC, 0, d32, d32 ? DT_BF16 : c->dst, 64, ecall};
+    p[offsetof(struct dt_params, int8) / 4] = c->dst == DT_INT32;
     unsigned ns = 0;
     uint32_t *st = p + offsetof(struct dt_params, st) / 4;
     const unsigned sw = sizeof(struct dt_stage) / 4;
@@ -708,7 +797,7 @@ void dt_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, bool ecal
         l = &in->load[in->nload++];
         l->addr = DT_TILE_C, l->len = tile_bytes(cf.l1, &C, l->bytes);
     }
-    in->out_bytes = c->dst == DT_FP32 ? 4 : 2;
+    in->out_bytes = d32 ? 4 : 2;
     in->out_len = 64 * 16 * in->out_bytes;
 
     /* a move of TF32 Src rows into a 16-bit Dst copies bits, not values: no exact result */

@@ -121,6 +121,12 @@ static unsigned build_math(const struct dt_stage *s, struct mi *m, unsigned *fli
     return n;
 }
 
+/* Dst's format: INT32 under INT8 math, else FP32 or the 16-bit format */
+static unsigned dst_format(const struct dt_params *p)
+{
+    return p->int8 ? DT_INT32 : p->dst_fp32 ? DT_FP32 : p->dst16;
+}
+
 /* One tile of a stage: tile t of A (and B) into Dst tile t (ntiles > 1: through
  * DEST_TARGET_REG_CFG_MATH_Offset, or the unpacker's Dst address, as tt-llk's datacopy does). */
 static int run_tile(const struct dt_params *p, const struct dt_stage *s, unsigned idx, unsigned t,
@@ -139,8 +145,9 @@ static int run_tile(const struct dt_params *p, const struct dt_stage *s, unsigne
     unsigned fa = use_a ? s->a_out : s->b_out, fb = use_b ? s->b_out : fa;
     SETF(ALU_FORMAT_SPEC_REG0_SrcA, fa);
     SETF(ALU_FORMAT_SPEC_REG1_SrcB, fb);
-    SETF(ALU_FORMAT_SPEC_REG2_Dstacc, p->dst_fp32 ? DT_FP32 : p->dst16);
-    SETF(ALU_ACC_CTRL_Fp32_enabled, p->dst_fp32 ? 1 : 0);
+    SETF(ALU_FORMAT_SPEC_REG2_Dstacc, dst_format(p));
+    SETF(ALU_ACC_CTRL_Fp32_enabled, p->dst_fp32 && !p->int8 ? 1 : 0);
+    SETF(ALU_ACC_CTRL_INT8_math_enabled, p->int8 ? 1 : 0);
 
     if (use_a) { /* unpacker 0: a whole uncompressed 16 x 64 tile */
         setw(THCON_SEC0_REG0_TileDescriptor_ADDR32, s->a_in | 1u << 4 | 16u << 16);
@@ -231,7 +238,7 @@ static int run_stage(const struct dt_params *p, const struct dt_stage *s, unsign
  * no edge masking, output at DT_OUT. */
 void pack_config(const struct dt_params *p)
 {
-    const unsigned dfmt = p->dst_fp32 ? DT_FP32 : p->dst16;
+    const unsigned dfmt = dst_format(p);
     SETF(PCK_DEST_RD_CTRL_Read_32b_data, p->dst_fp32 ? 1 : 0);
     SETF(THCON_SEC0_REG1_In_data_format, dfmt);
     SETF(THCON_SEC0_REG1_Out_data_format, dfmt);

@@ -22,8 +22,8 @@
 #define DT_MAX_STAGES 2
 
 /* Tensix data format field codes (WH:Unpackers/FormatConversion.md) */
-enum { DT_FP32 = 0, DT_FP16 = 1, DT_TF32 = 4, DT_BF16 = 5, DT_BFP8 = 6, DT_BFP4 = 7, DT_FP8 = 10,
-       DT_BFP2 = 15 };
+enum { DT_FP32 = 0, DT_FP16 = 1, DT_TF32 = 4, DT_BF16 = 5, DT_BFP8 = 6, DT_BFP4 = 7, DT_INT32 = 8,
+       DT_FP8 = 10, DT_INT8 = 14, DT_BFP2 = 15 };
 
 /* dt_stage.op: what one stage asks of the matrix unit (rows are SrcA / SrcB / Dst) */
 enum dt_op {
@@ -77,6 +77,8 @@ struct dt_params {
     uint32_t ecall;     /* 1: end with ecall exit (tensim); 0: spin after DONE (ttsim) */
     uint32_t pack_mode; /* enum dt_pack */
     uint32_t tiles;     /* Dst tiles packed (DT_PACK_TILES, _TILIZE, _UNTILIZE): 1..DT_MAX_TILES */
+    uint32_t int8;      /* 1: INT8 math (ALU_ACC_CTRL_INT8_math_enabled), Dst and pack INT32;
+                         * dst_fp32 is 1 too (a 32-bit Dst) */
     struct dt_stage st[DT_MAX_STAGES];
 };
 
