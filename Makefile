@@ -144,12 +144,13 @@ $(B)/guest/%.elf: test/guest/%.S test/guest/guest.h riscv/sdk/trisc0.ld riscv/sd
 	  -Wl,--no-warn-rwx-segments -Lriscv/sdk -T riscv/sdk/$(if $(findstring brisc,$*),brisc,trisc0).ld -o $@ $<
 
 # The differential test's kernel (test/diff): one ELF per architecture, the same bytes run on
-# tensim and ttsim, so plain RV32IM (no Zba/Zbb) and its own start-up and memory layout.
+# tensim and ttsim, so plain RV32IM (no Zba/Zbb), no C library, and a 2 KiB stack (Wormhole).
 DIFF_RVFLAGS := -march=rv32im -mabi=ilp32 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
-                -nostartfiles -Itest/diff -I$(B)/sdk -Wl,--no-warn-rwx-segments -T test/diff/kernel.ld
-DIFF_KSRC := test/diff/crt0.S test/diff/kernel.c test/diff/llk.c
+                -nostartfiles -Itest/diff -I$(B)/sdk -Wl,--no-warn-rwx-segments -Lriscv/sdk \
+                -T test/diff/kernel.ld
+DIFF_KSRC := riscv/sdk/crt0.S test/diff/kernel.c test/diff/llk.c
 $(B)/kernels/difftest-bh.elf $(B)/kernels/difftest-wh.elf: $(B)/kernels/difftest-%.elf: $(DIFF_KSRC) \
-    test/diff/params.h test/diff/kernel.h test/diff/kernel.ld $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h | $(B)/.deps
+    test/diff/params.h test/diff/kernel.h test/diff/kernel.ld riscv/sdk/common.ld $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h | $(B)/.deps
 	@mkdir -p $(@D)
 	$(RVCC) $(DIFF_RVFLAGS) $(if $(filter wh,$*),-DTENSIM_ARCH_WH) -o $@ $(DIFF_KSRC) -lgcc
 KERNELS += $(B)/kernels/difftest-bh.elf $(B)/kernels/difftest-wh.elf

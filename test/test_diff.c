@@ -30,19 +30,6 @@ static bool next_record(FILE *f, struct record *r)
     return false;
 }
 
-static const struct dt_case *case_named(const char *name)
-{
-    const struct dt_case *cs;
-    unsigned n = dt_matrix(&cs);
-    char cn[160];
-    for (unsigned i = 0; i < n; i++) {
-        dt_case_name(&cs[i], cn, sizeof cn);
-        if (!strcmp(cn, name))
-            return &cs[i];
-    }
-    return NULL;
-}
-
 static void replay(const char *arch)
 {
     FILE *f = fopen(EXPECTED, "r");
@@ -56,7 +43,7 @@ static void replay(const char *arch)
     while (next_record(f, &rec)) {
         if (strcmp(rec.arch, arch))
             continue;
-        const struct dt_case *c = case_named(rec.name);
+        const struct dt_case *c = dt_case_by_name(rec.name);
         int d = dt_data_by_name(rec.data);
         cr_assert(c && d >= 0, "%s: no case %s with data %s", EXPECTED, rec.name, rec.data);
         dt_inputs(c, (enum dt_data)d, rec.seed, true, &in);
@@ -100,7 +87,7 @@ Test(difftest, whole_tiles_match_ttsim)
     unsigned n = 0;
     int got;
     while ((got = dt_tile_read(f, &rec)) == 1) {
-        const struct dt_case *c = case_named(rec.name);
+        const struct dt_case *c = dt_case_by_name(rec.name);
         int d = dt_data_by_name(rec.data);
         cr_assert(c && d >= 0, "tiles.txt: no case %s with data %s", rec.name, rec.data);
         bool wh = !strcmp(rec.arch, "wh");
@@ -154,7 +141,7 @@ Test(difftest, every_case_is_recorded)
 /* The inputs are a function of case, data and seed only, and the seeds give different data. */
 Test(difftest, inputs_are_seeded)
 {
-    const struct dt_case *c = case_named("mvmul/bf16/bf16/fp32/p4");
+    const struct dt_case *c = dt_case_by_name("mvmul/bf16/bf16/fp32/p4");
     cr_assert(c);
     static struct dt_inputs a, b, x;
     dt_inputs(c, DATA_RAND, 1, true, &a);

@@ -134,6 +134,19 @@ static uint32_t dst32_fp32(unsigned row, unsigned col)
     return (d & 0x80000000u) | ((d >> 16) & 0xFF) << 23 | ((d >> 24) & 0x7F) << 16 | (d & 0xFFFF);
 }
 
+/* Unpacker 0 set up to move 128 datums (8 rows) of format `in` at DATA into SrcA as `out`,
+ * `row_bytes` being a SrcA row in that format (its output starts 4 rows in). */
+static void srca_8_rows(unsigned in, unsigned out, unsigned row_bytes)
+{
+    uint32_t *d = &t->cfg.cfg[0][CFG_DESC(ab, THCON_SEC0_REG0_TileDescriptor)->word];
+    d[0] = in | 1u << 4 | 16u << 16;
+    d[1] = 8 | 1u << 16;
+    C(THCON_SEC0_REG3_Base_address, DATA / 16 - 1);
+    C(THCON_SEC0_REG2_Out_data_format, out);
+    C(UNP0_ADDR_BASE_REG_1_Base, 4 * row_bytes);
+    t->adc[0].unpack[0].ch[1].v[ADC_X] = 127;
+}
+
 /* FP32 in L1 -> UNPACR (Out TF32) -> SrcA, bank handed over by FlipSrc; ALU_FORMAT_SPEC left
  * at 0 as tt-llk leaves it on Blackhole. */
 static void unpack_fp32_to_srca_tf32(uint32_t v)
@@ -142,14 +155,8 @@ static void unpack_fp32_to_srca_tf32(uint32_t v)
         put16(DATA + 4 * i, (uint16_t)v);
         put16(DATA + 4 * i + 2, (uint16_t)(v >> 16));
     }
-    uint32_t *d = &t->cfg.cfg[0][CFG_DESC(ab, THCON_SEC0_REG0_TileDescriptor)->word];
-    d[0] = DF_FP32 | 1u << 4 | 16u << 16;
-    d[1] = 8 | 1u << 16;
-    C(THCON_SEC0_REG3_Base_address, DATA / 16 - 1);
-    C(THCON_SEC0_REG2_Out_data_format, DF_TF32);
-    C(UNP0_ADDR_BASE_REG_1_Base, 64 * 4);
+    srca_8_rows(DF_FP32, DF_TF32, 16 * 4);
     C(ALU_ACC_CTRL_Fp32_enabled, 1);
-    t->adc[0].unpack[0].ch[1].v[ADC_X] = 127;
 }
 
 Test(llk_bh, fp32_as_tf32_through_mova2d_keeps_10_bits)
@@ -180,13 +187,7 @@ static void fp16_srca(void)
 {
     for (unsigned i = 0; i < 128; i++)
         put16(DATA + 2 * i, 0x3E07);
-    uint32_t *d = &t->cfg.cfg[0][CFG_DESC(ab, THCON_SEC0_REG0_TileDescriptor)->word];
-    d[0] = DF_FP16 | 1u << 4 | 16u << 16;
-    d[1] = 8 | 1u << 16;
-    C(THCON_SEC0_REG3_Base_address, DATA / 16 - 1);
-    C(THCON_SEC0_REG2_Out_data_format, DF_FP16);
-    C(UNP0_ADDR_BASE_REG_1_Base, 64 * 2);
-    t->adc[0].unpack[0].ch[1].v[ADC_X] = 127;
+    srca_8_rows(DF_FP16, DF_FP16, 16 * 2);
 }
 
 Test(llk_bh, implied_fp16_format_for_mova2d)

@@ -307,6 +307,19 @@ void dt_case_name(const struct dt_case *c, char *buf, size_t n)
              c->prefill == PRE_MOVA2D ? "/pre-mova2d" : "", llk);
 }
 
+const struct dt_case *dt_case_by_name(const char *name)
+{
+    const struct dt_case *cs;
+    unsigned nc = dt_matrix(&cs);
+    char cn[160];
+    for (unsigned i = 0; i < nc; i++) {
+        dt_case_name(&cs[i], cn, sizeof cn);
+        if (!strcmp(cn, name))
+            return &cs[i];
+    }
+    return NULL;
+}
+
 static const char *const data_names[DATA_COUNT] = {"rand", "edge", "int"};
 const char *dt_data_name(enum dt_data d) { return data_names[d]; }
 int dt_data_by_name(const char *s)

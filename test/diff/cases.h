@@ -46,6 +46,8 @@ bool dt_case_on(const struct dt_case *c, bool wormhole);
 unsigned dt_cases_on(bool wormhole);
 /* "mvmul/bf16/bf16/fp32/p4/pre-unpack": op, A, B, Dst, then what is not the default. */
 void dt_case_name(const struct dt_case *c, char *buf, size_t n);
+/* The case of that name, or NULL. */
+const struct dt_case *dt_case_by_name(const char *name);
 const char *dt_data_name(enum dt_data d);
 int dt_data_by_name(const char *s); /* -1 if unknown */
 

@@ -292,9 +292,8 @@ static int pack(const struct dt_params *p)
     }
 }
 
-int main(void)
+static int run(const struct dt_params *p)
 {
-    const struct dt_params *p = (const struct dt_params *)DT_PARAMS;
     STATUS[0] = 0;
     if (p->magic != DT_MAGIC)
         return 2;
@@ -316,4 +315,20 @@ int main(void)
             return rc;
     }
     return pack(p);
+}
+
+/* The run's outcome goes to the mailbox, which the host polls: the return value at +16, then
+ * DONE. Then tensim takes the exit ecall in the SDK's start-up code (riscv/sdk/crt0.S) and ttsim,
+ * which refuses ecall on a TRISC, finds the core spinning here. */
+int main(void)
+{
+    const struct dt_params *p = (const struct dt_params *)DT_PARAMS;
+    volatile uint32_t *mailbox = (volatile uint32_t *)DT_MAILBOX;
+    int rc = run(p);
+    mailbox[4] = (uint32_t)rc;
+    mailbox[0] = DT_DONE;
+    if (!p->ecall)
+        for (;;)
+            ;
+    return rc;
 }

@@ -483,6 +483,23 @@ static void pack_addr_mod(unsigned slot, unsigned ys, unsigned ys_clr, unsigned 
 #define SET_W(t) TT_OP_SETADC(1, 0, 0, 0, 3, t) /* packer ADC channel 0 W: the Dst tile */
 #define RESET_Z TT_OP_SETADCZW(1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1)
 
+static uint32_t out_tile_bytes(const struct dt_params *p) { return 1024u * (p->dst_fp32 ? 4 : 2); }
+
+/* The packer's MOP (programmed by the caller) once per Dst tile: W to the tile, the tile's L1
+ * address, the MOP, Z back to the top face; X covers 0..x_end datums a PACR. */
+static int pack_each_tile(const struct dt_params *p, unsigned x_end)
+{
+    push(TT_OP_SETADCXX(1, 0, 0, x_end, 0));
+    for (unsigned t = 0; t < p->tiles; t++) {
+        push(SET_W(t));
+        pack_dest(DT_OUT + t * out_tile_bytes(p));
+        push(MOP1_RUN);
+        push(RESET_Z);
+    }
+    wait_idle();
+    return 0;
+}
+
 /* The strides of cpack_common.h's set_packer_strides: a Dst row, Z (`zrows` rows) and a tile. */
 static void pack_strides(const struct dt_params *p, unsigned zrows)
 {
@@ -491,7 +508,6 @@ static void pack_strides(const struct dt_params *p, unsigned zrows)
     SETF(PCK0_ADDR_CTRL_ZW_REG_0_Wstride, 1024 * x);
 }
 
-static uint32_t out_tile_bytes(const struct dt_params *p) { return 1024u * (p->dst_fp32 ? 4 : 2); }
 
 /* llk_pack.h's plain pack, tile by tile (W = tile): Blackhole four rows a PACR, Z counting
  * faces; Wormhole packer 0, 64 datums (four rows) a PACR. */
@@ -519,15 +535,7 @@ int pack_tiles(const struct dt_params *p)
     m.last_outer = TT_OP_PACR_BH(0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1);
 #endif
     mop1_set(&m);
-    push(TT_OP_SETADCXX(1, 0, 0, PACK_X_END, 0));
-    for (unsigned t = 0; t < p->tiles; t++) {
-        push(SET_W(t));
-        pack_dest(DT_OUT + t * out_tile_bytes(p));
-        push(MOP1_RUN);
-        push(RESET_Z);
-    }
-    wait_idle();
-    return 0;
+    return pack_each_tile(p, PACK_X_END);
 }
 
 #ifndef TENSIM_ARCH_WH
@@ -560,15 +568,7 @@ int pack_tilize(const struct dt_params *p)
     m.last_outer = PACR_TILIZE(0xA, 2, 1);
     m.end0 = TT_OP_SETADCZW(1, 0, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0); /* Z(dst) = 2, as tt-llk */
     mop1_set(&m);
-    push(TT_OP_SETADCXX(1, 0, 0, 15, 0));
-    for (unsigned t = 0; t < p->tiles; t++) {
-        push(SET_W(t));
-        pack_dest(DT_OUT + t * out_tile_bytes(p));
-        push(MOP1_RUN);
-        push(RESET_Z);
-    }
-    wait_idle();
-    return 0;
+    return pack_each_tile(p, 15);
 }
 
 /* tt-llk's untilize init on the math side (_llk_math_reconfig_remap_): the strided Dst read

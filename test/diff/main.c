@@ -233,19 +233,6 @@ static void run_one(const struct opts *o, int wh, const struct dt_case *c, const
         printf("%sequal\n", head);
 }
 
-static const struct dt_case *case_named(const char *name)
-{
-    const struct dt_case *cs;
-    unsigned nc = dt_matrix(&cs);
-    char cn[160];
-    for (unsigned i = 0; i < nc; i++) {
-        dt_case_name(&cs[i], cn, sizeof cn);
-        if (!strcmp(cn, name))
-            return &cs[i];
-    }
-    return NULL;
-}
-
 /* --check with --tiles: tensim against ttsim's full recorded outputs */
 static int check_tiles(const struct opts *o, struct tally *t)
 {
@@ -259,7 +246,7 @@ static int check_tiles(const struct opts *o, struct tally *t)
     int got;
     while ((got = dt_tile_read(f, &rec)) == 1) {
         int wh = !strcmp(rec.arch, "wh"), d = dt_data_by_name(rec.data);
-        const struct dt_case *c = case_named(rec.name);
+        const struct dt_case *c = dt_case_by_name(rec.name);
         if (!c || d < 0)
             break;
         if (!o->arch[wh] || !o->data[d] || !wanted(o, rec.name))
@@ -312,7 +299,7 @@ static int check_file(const struct opts *o, struct tally *t)
         int wh = !strcmp(arch, "wh");
         if (!o->arch[wh] || !o->data[d] || !wanted(o, name))
             continue;
-        const struct dt_case *c = case_named(name);
+        const struct dt_case *c = dt_case_by_name(name);
         if (!c) {
             fclose(f);
             return fprintf(stderr, "difftest: %s:%u: no case %s\n", o->check, lineno, name), -1;

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 /* L1 map of a case (both simulators load the same bytes at the same places) */
-#define DT_MAILBOX 0x1F000u    /* crt0: DONE word, then main's return value at +16 */
+#define DT_MAILBOX 0x1F000u    /* DONE word, then the kernel's return value at +16 */
 #define DT_DONE 0xD0E5D0E5u
 #define DT_STATUS 0x1F020u     /* the kernel's progress: stages started (for failure reports) */
 #define DT_PARAMS 0x1F100u     /* struct dt_params */
