@@ -10,6 +10,8 @@
 #include "../../core/arch.h"
 #include "../../core/tile.h"
 #include "../../mem/elf.h"
+#include "../../trace/stats.h"
+#include "../../trace/trace.h"
 
 /* ---- the case matrix ---------------------------------------------------------------------- */
 
@@ -834,6 +836,12 @@ void dt_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, bool ecal
 
 void dt_run_tensim(bool wormhole, const char *elf, const struct dt_inputs *in, struct dt_result *r)
 {
+    dt_run_tensim_report(wormhole, elf, in, r, NULL, NULL);
+}
+
+void dt_run_tensim_report(bool wormhole, const char *elf, const struct dt_inputs *in,
+                          struct dt_result *r, FILE *stats, FILE *trace)
+{
     memset(r, 0, sizeof *r);
     struct tile *t = tile_create(arch_get(wormhole ? ARCH_WORMHOLE : ARCH_BLACKHOLE));
     if (!t) {
@@ -844,8 +852,19 @@ void dt_run_tensim(bool wormhole, const char *elf, const struct dt_inputs *in, s
         memcpy(t->l1 + in->load[i].addr, in->load[i].bytes, in->load[i].len);
         tile_code_written(t, in->load[i].addr, in->load[i].len);
     }
+    struct tracer tracer;
+    if (trace) {
+        trace_begin(&tracer, trace, t);
+        t->tracer = &tracer;
+    }
     if (elf_load_file(t, 0, elf) == 0)
         tile_run(t, 20000000);
+    if (trace) {
+        trace_end(&tracer);
+        t->tracer = 0;
+    }
+    if (stats)
+        stats_json(t, NULL, stats);
     uint32_t done, rc, stage;
     memcpy(&done, t->l1 + DT_MAILBOX, 4);
     memcpy(&rc, t->l1 + DT_MAILBOX + 16, 4);

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "params.h"
@@ -79,6 +80,10 @@ struct dt_result {
 
 /* Runs the inputs on tensim, in this process, with the kernel ELF for the architecture. */
 void dt_run_tensim(bool wormhole, const char *elf, const struct dt_inputs *in, struct dt_result *r);
+/* The same, also writing the run's statistics (JSON) and timeline trace to the files that are not
+ * NULL (test/test_golden.c). */
+void dt_run_tensim_report(bool wormhole, const char *elf, const struct dt_inputs *in,
+                          struct dt_result *r, FILE *stats, FILE *trace);
 
 /* 64-bit FNV-1a of the output (what expected.txt records). */
 uint64_t dt_hash(const uint8_t *b, size_t n);
