@@ -46,11 +46,9 @@ void tile_reset(struct tile *t)
     memset(t->gpr, 0, sizeof t->gpr);
     memset(&t->cfg, 0, sizeof t->cfg);
     memset(&t->dest, 0, sizeof t->dest);
-    memset(&t->thcon, 0, sizeof t->thcon);
-    memset(&t->cfgu, 0, sizeof t->cfgu);
-    unpack_reset(&t->unpack);
-    fpu_reset(&t->fpu);
-    pack_reset(&t->pack);
+    for (unsigned u = 0; u < UNIT_COUNT; u++)
+        if (unit_rows[u].desc && unit_rows[u].desc->reset)
+            unit_rows[u].desc->reset(t);
     memset(t->pcbuf, 0, sizeof t->pcbuf);
     t->pcbuf_override = 0;
     memset(&t->src, 0, sizeof t->src); /* unpackers own every bank, all bank indices 0 */
@@ -305,6 +303,9 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
     }
 
     uint64_t last = t->coproc_last_active + 1;
+    for (unsigned u = 0; u < UNIT_COUNT; u++) /* work a unit finished in a quiet cycle */
+        if (unit_rows[u].desc && unit_rows[u].desc->last_busy && unit_rows[u].desc->last_busy(t) > last)
+            last = unit_rows[u].desc->last_busy(t);
     bool blocked = false;
     for (int i = 0; i < NUM_CORES; i++) {
         const struct rv_core *c = &t->core[i];

@@ -12,17 +12,12 @@
 #include <stdio.h>
 
 #include "../riscv/core.h"
-#include "../sync/sync_unit.h"
 #include "../sync/thread.h"
-#include "../units/cfg.h"
 #include "../units/adc.h"
+#include "../units/cfg.h"
 #include "../units/dest.h"
-#include "../units/fpu.h"
-#include "../units/pack.h"
+#include "../units/registry.h"
 #include "../units/srcab.h"
-#include "../units/thcfg.h"
-#include "../units/thcon.h"
-#include "../units/unpack.h"
 #include "arch.h"
 #include "error.h"
 
@@ -39,24 +34,22 @@ struct tile {
 
     struct rv_core core[NUM_CORES];
     struct tensix_thread thread[NUM_THREADS];
-    struct sync_unit sync;
+    /* The backend units' state, one member per row of units/registry.h */
+#define X(id, kind, desc, type, member, ...) type member;
+    TENSIX_UNITS(X)
+#undef X
     struct src_regs src;                 /* SrcA and SrcB */
     struct adc_thread adc[NUM_THREADS];  /* address counters */
     uint32_t gpr[NUM_THREADS][NUM_GPRS]; /* Tensix GPRs (WH:ScalarUnit.md) */
     struct tt_config cfg;                /* Config banks and ThreadConfig */
     struct dest dest;                    /* Dst register file */
-    struct thcon_unit thcon;
-    struct cfg_unit cfgu;
-    struct unpack_state unpack;          /* the two unpackers */
-    struct fpu_state fpu;                /* the matrix unit */
-    struct pack_state pack;              /* the packer(s) */
     uint8_t res_next[RES_COUNT]; /* round-robin pointer per shared resource (sync/gate.c) */
 
     /* Scheduling: the coprocessor agent (all threads' pipes and the backend units) acts first
      * in a cycle, then the cores in index order. `limit` is the (exclusive) cycle up to which
      * the running agent may go before another agent must act; waking an agent lowers it. */
     uint64_t coproc_wake;
-    uint64_t coproc_last_active; /* the last cycle a pipe or unit worked: see tile_worked_through */
+    uint64_t coproc_last_active; /* the last cycle a pipe or Wait Gate made progress */
     uint64_t limit;
     int running_agent; /* 0 = coprocessor, 1 + core id = a core */
 
@@ -123,13 +116,6 @@ static inline void tile_code_written(struct tile *t, uint32_t addr, uint32_t n)
 {
     for (uint32_t w = addr >> 2; w <= (addr + n - 1) >> 2; w++)
         t->predecode[w].op = RV_UNDECODED;
-}
-
-/* A unit worked through cycle c: the run does not end before c + 1. */
-static inline void tile_worked_through(struct tile *t, uint64_t c)
-{
-    if (c > t->coproc_last_active)
-        t->coproc_last_active = c;
 }
 
 #endif

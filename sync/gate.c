@@ -18,7 +18,7 @@
 #include "../core/tile.h"
 #include "../mem/map.h"
 #include "../trace/trace.h"
-#include "sync_unit.h"
+#include "../units/registry.h"
 
 static const char *const stall_keys[GS_COUNT] = {
 #define X(name, key) [name] = key,
@@ -40,7 +40,6 @@ void coproc_reset(struct tile *t)
         replay_reset(&th->replay);
         th->acct_outcome = GATE_EMPTY;
     }
-    sync_unit_reset(&t->sync);
     memset(t->res_next, 0, sizeof t->res_next);
     t->coproc_wake = CYCLE_NEVER;
     t->coproc_last_active = 0;
@@ -54,34 +53,29 @@ bool thread_drained(const struct tile *t, unsigned i)
     /* LOADIND/LOADREG/ATINCGET data still on its way to a GPR counts as in flight: TTSync is a
      * documented way to wait for it (WH:LOADIND.md). */
     if (th->fifo1.count || th->fifo2.count || th->fifo3.count || mop_busy(&th->mop) ||
-        replay_busy(&th->replay) || th->thcon_running || thcon_mem_outstanding(t, i))
+        replay_busy(&th->replay) || th->thcon_running)
         return false;
-    for (enum wait_cond c = WC_UNPACK0; c <= WC_FPU; c++) /* an instruction in a backend unit */
-        if (cond_waits(t, i, c))
-            return false;
+    for (unsigned u = 0; u < UNIT_COUNT; u++) { /* an instruction in a backend unit */
+        const struct unit_row *r = &unit_rows[u];
+        if (r->flags & U_DRAIN)
+            for (unsigned k = 0; k < r->instances; k++)
+                if (r->desc->holds(t, i, k))
+                    return false;
+    }
     return true;
 }
 
 /* ---- which instructions a latched wait catches (spec/sync-timing.md §3.1) ---- */
 
-enum { B0 = 1, B1 = 2, B2 = 4, B3 = 8, B4 = 16, B5 = 32, B6 = 64, B7 = 128, B8 = 256, B_ALL = 511 };
 enum { OPC_NOP = 0x02, OPC_STALLWAIT = 0xA2, OPC_SEMWAIT = 0xA6, OPC_STREAMWAIT = 0xA7,
        OPC_RSTDMA = 0x44 };
 
 static unsigned unit_block_bits(const struct tt_form *f)
 {
-    switch (f->unit) {
-    case TT_UNIT_MISC: return B0;
-    case TT_UNIT_SYNC: return B1;
-    case TT_UNIT_PACK: return B0 | B2;
-    case TT_UNIT_UNPACK: return B0 | B3;
-    case TT_UNIT_XMOV: return B0 | B4;
-    case TT_UNIT_THCON: return B0 | B5;
-    case TT_UNIT_FPU: return B6;
-    case TT_UNIT_CFG: return B7;
-    case TT_UNIT_SFPU: return B8;
-    default: return f->opcode == OPC_RSTDMA ? B0 : 0; /* no ISA page: only RSTDMA is listed */
-    }
+    const struct unit_row *r = unit_row_for(f->unit);
+    if (r)
+        return r->block_bits;
+    return f->opcode == OPC_RSTDMA ? BLK0 : 0; /* no ISA page: only RSTDMA is listed */
 }
 
 bool gate_wait_catches(const struct tile *t, const struct latched_wait *w, const struct tt_form *f)
@@ -89,7 +83,7 @@ bool gate_wait_catches(const struct tile *t, const struct latched_wait *w, const
     if (!w->active)
         return false;
     if (f->opcode == OPC_NOP)
-        return w->block_mask == B_ALL; /* NOP is caught only when all nine bits are set */
+        return w->block_mask == BLK_ALL; /* NOP is caught only when all nine bits are set */
     if (f->opcode == OPC_STALLWAIT || f->opcode == OPC_STREAMWAIT ||
         (f->opcode == OPC_SEMWAIT && t->arch->id == ARCH_BLACKHOLE))
         return true; /* caught by every block bit (and the mask is never 0) */
@@ -106,20 +100,17 @@ static bool cond_waits(const struct tile *t, unsigned th, enum wait_cond c)
     case WC_SRCB_UNPACK: return s->bank[1][s->unpack_bank[1]].client != SRC_CLIENT_UNPACKERS;
     case WC_SRCA_FPU: return s->bank[0][s->fpu_bank[0]].client != SRC_CLIENT_MATRIX;
     case WC_SRCB_FPU: return s->bank[1][s->fpu_bank[1]].client != SRC_CLIENT_MATRIX;
-    case WC_CFG: return cfg_unit_busy(t);
-    case WC_THCON_MEM: return thcon_mem_outstanding(t, th);
-    case WC_UNPACK0: return unpack_busy_for_thread(t, 0, th);
-    case WC_UNPACK1: return unpack_busy_for_thread(t, 1, th);
-    case WC_FPU: return fpu_busy_for_thread(t, th);
-    case WC_PACK0: return pack_busy_for_thread(t, 0, th);
-    case WC_PACK1: return pack_busy_for_thread(t, 1, th);
-    case WC_PACK2: return pack_busy_for_thread(t, 2, th);
-    case WC_PACK3: return pack_busy_for_thread(t, 3, th);
-    /* Units that are not modelled yet never hold an instruction, so their "busy" conditions
-     * are satisfied; RISC-V MMIO accesses take effect immediately in tensim, so C10/C13 never
-     * waits. Each case moves to its unit as the unit is built. */
-    default: return false;
+    default: break;
     }
+    /* The unit whose registry row answers the condition. Units that are not modelled yet never
+     * hold an instruction, so their "busy" conditions are satisfied; RISC-V MMIO accesses take
+     * effect immediately in tensim, so C10/C13 never waits. */
+    for (unsigned u = 0; u < UNIT_COUNT; u++) {
+        const struct unit_row *r = &unit_rows[u];
+        if (c >= r->wait_cond && c < r->wait_cond + r->instances)
+            return r->desc && r->desc->holds && r->desc->holds(t, th, c - r->wait_cond);
+    }
+    return false;
 }
 
 unsigned gate_conditions_waiting(const struct tile *t, unsigned th, unsigned cond_mask)
@@ -245,7 +236,8 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
                    g->f->mnemonic);
         return false;
     }
-    g->u = unit_for((enum tt_unit)g->f->unit);
+    const struct unit_row *row = unit_row_for(g->f->unit);
+    g->u = row ? row->desc : NULL;
     if (!g->u) {
         tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (%s), thread T%u", g->f->mnemonic,
                    tt_unit_name((enum tt_unit)g->f->unit), i);
@@ -260,10 +252,11 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
 uint64_t coproc_next_event(const struct tile *t)
 {
     uint64_t next = CYCLE_NEVER;
-    for (unsigned u = 0; u < unit_list_len; u++) {
-        if (!unit_list[u]->next_event)
+    for (unsigned u = 0; u < UNIT_COUNT; u++) {
+        const struct unit_desc *d = unit_rows[u].desc;
+        if (!d || !d->next_event)
             continue;
-        uint64_t e = unit_list[u]->next_event(t);
+        uint64_t e = d->next_event(t);
         if (e > t->now && e < next)
             next = e;
     }
@@ -293,9 +286,9 @@ bool coproc_step(struct tile *t)
     bool progress = false;
     const uint64_t now = t->now;
 
-    for (unsigned u = 0; u < unit_list_len; u++)
-        if (unit_list[u]->tick)
-            unit_list[u]->tick(t);
+    for (unsigned u = 0; u < UNIT_COUNT; u++)
+        if (unit_rows[u].desc && unit_rows[u].desc->tick)
+            unit_rows[u].desc->tick(t);
     if (t->err.kind != ERR_NONE) {
         account_stop(t, now, g, 0, 0);
         return false;
@@ -391,9 +384,6 @@ bool coproc_step(struct tile *t)
 
 /* ---- frontend status for tt_cfg_qstatus / tt_cfg_bstatus (BHR:CSRs.md) ---- */
 
-enum { QS_REPLAY = 1, QS_MOP = 2, QS_THCON = 4, QS_MOVER = 8, QS_UNPACK = 16, QS_PACK = 32,
-       QS_CFG = 64, QS_SYNC = 128, QS_B0 = 256, QS_SFPU = 512, QS_FPU = 1024 };
-
 static unsigned word_types(const struct tile *t, uint32_t w)
 {
     switch (w >> 24) {
@@ -403,20 +393,8 @@ static unsigned word_types(const struct tile *t, uint32_t w)
     default: break;
     }
     const struct tt_form *f = tt_decode(tile_arch_bit(t), w);
-    if (!f)
-        return 0;
-    switch (f->unit) {
-    case TT_UNIT_THCON: return QS_THCON | QS_B0;
-    case TT_UNIT_XMOV: return QS_MOVER | QS_B0;
-    case TT_UNIT_UNPACK: return QS_UNPACK | QS_B0;
-    case TT_UNIT_PACK: return QS_PACK | QS_B0;
-    case TT_UNIT_CFG: return QS_CFG;
-    case TT_UNIT_SYNC: return QS_SYNC;
-    case TT_UNIT_MISC: return QS_B0;
-    case TT_UNIT_SFPU: return QS_SFPU;
-    case TT_UNIT_FPU: return QS_FPU;
-    default: return 0;
-    }
+    const struct unit_row *r = f ? unit_row_for(f->unit) : NULL;
+    return r ? r->status_bits : 0;
 }
 
 unsigned thread_status_bits(const struct tile *t, unsigned th, bool busy)
@@ -431,16 +409,21 @@ unsigned thread_status_bits(const struct tile *t, unsigned th, bool busy)
         bits |= QS_MOP;
     if (replay_busy(&p->replay))
         bits |= QS_REPLAY;
-    /* Backend: instructions of this thread still executing (units report as they are built). */
-    if (busy && p->thcon_running)
-        bits |= QS_THCON | QS_B0;
-    if (busy && (unpack_busy_for_thread(t, 0, th) || unpack_busy_for_thread(t, 1, th)))
-        bits |= QS_UNPACK | QS_B0;
-    if (busy && fpu_busy_for_thread(t, th))
-        bits |= QS_FPU;
-    for (unsigned i = 0; i < NUM_PACKERS; i++)
-        if (busy && pack_busy_for_thread(t, i, th))
-            bits |= QS_PACK | QS_B0;
+    if (!busy)
+        return bits;
+    /* Backend: instructions of this thread still executing. ThCon's is the thread's own latch
+     * (the gate holds the thread while it runs); the others are the units' `holds`. */
+    if (p->thcon_running)
+        bits |= unit_rows[UNIT_THCON].status_bits;
+    for (unsigned u = 0; u < UNIT_COUNT; u++) {
+        const struct unit_row *r = &unit_rows[u];
+        if (r->flags & U_BSTATUS)
+            for (unsigned k = 0; k < r->instances; k++)
+                if (r->desc->holds(t, th, k)) {
+                    bits |= r->status_bits;
+                    break;
+                }
+    }
     return bits;
 }
 
@@ -483,6 +466,7 @@ void coproc_describe(struct tile *t)
         tile_error_detail(t, "  thread T%u: %s %s (FIFO1 %u, FIFO2 %u, FIFO3 %u)", i, dis, why,
                           th->fifo1.count, th->fifo2.count, th->fifo3.count);
     }
-    unpack_describe(t);
-    pack_describe(t);
+    for (unsigned u = 0; u < UNIT_COUNT; u++)
+        if (unit_rows[u].desc && unit_rows[u].desc->describe)
+            unit_rows[u].desc->describe(t);
 }

@@ -11,8 +11,9 @@
 enum { OP_ATGETM = 0xA0, OP_ATRELM, OP_STALLWAIT, OP_SEMINIT, OP_SEMPOST, OP_SEMGET, OP_SEMWAIT,
        OP_STREAMWAIT };
 
-void sync_unit_reset(struct sync_unit *s)
+static void reset(struct tile *t)
 {
+    struct sync_unit *s = &t->sync;
     /* Semaphore reset values are not documented (spec/memory-map.md §6.2); software runs
      * SEMINIT first. tensim starts them at Value 0, Max 0. */
     memset(s, 0, sizeof *s);
@@ -135,7 +136,9 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     return true;
 }
 
-const struct unit_desc sync_unit_desc = {"sync", can_accept, resource, accept, 0, 0};
+const struct unit_desc sync_unit_desc = {
+    .name = "sync", .reset = reset, .can_accept = can_accept, .resource = resource, .accept = accept,
+};
 
 uint32_t sync_riscv_sem_load(const struct sync_unit *s, unsigned i) { return s->sem_value[i]; }
 

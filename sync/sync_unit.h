@@ -21,7 +21,6 @@ struct sync_unit {
     } st;
 };
 
-void sync_unit_reset(struct sync_unit *s);
 extern const struct unit_desc sync_unit_desc;
 
 /* Is mutex index m one the architecture has (BH 0,2,3,4; WH 0,2..7)? */

@@ -52,25 +52,10 @@ void stats_report(const struct tile *t, FILE *f)
         }
         fprintf(f, "%s\n", any ? "" : " none");
     }
-    /* Backend units that did work */
-    for (unsigned u = 0; u < NUM_UNPACKERS; u++) {
-        const struct unpacker *up = &t->unpack.u[u];
-        if (up->st.insns)
-            fprintf(f, "unpacker %u: %" PRIu64 " instructions, busy %" PRIu64 " cycles (%" PRIu64
-                       " fetching, %" PRIu64 " waiting for a bank), %" PRIu64 " L1 reads\n",
-                    u, up->st.insns, up->st.busy_cycles, up->st.fetch_cycles,
-                    up->st.ownership_wait_cycles, up->st.l1_reads);
-    }
-    if (t->fpu.st.issued)
-        fprintf(f, "matrix unit: %" PRIu64 " instructions, busy %" PRIu64 " cycles\n",
-                t->fpu.st.issued, t->fpu.st.busy_cycles);
-    for (unsigned i = 0; i < NUM_PACKERS; i++) {
-        const struct packer *p = &t->pack.p[i];
-        if (p->st.insns)
-            fprintf(f, "packer %u: %" PRIu64 " instructions, busy %" PRIu64 " cycles (%" PRIu64
-                       " writing), %" PRIu64 " L1 writes\n",
-                    i, p->st.insns, p->st.busy_cycles, p->st.write_cycles, p->st.l1_writes);
-    }
+    /* Backend units that did work, in registry order */
+    for (unsigned u = 0; u < UNIT_COUNT; u++)
+        if (unit_rows[u].desc && unit_rows[u].desc->report)
+            unit_rows[u].desc->report(t, f);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -213,63 +198,24 @@ void stats_json(const struct tile *t, const struct sim_outcome *o, FILE *f)
         fprintf(f, "}\n    }");
     }
     fprintf(f, "\n  },\n  \"units\": {");
-    static const enum tt_unit units[] = {TT_UNIT_SYNC, TT_UNIT_CFG, TT_UNIT_THCON, TT_UNIT_MISC,
-                                         TT_UNIT_FPU, TT_UNIT_SFPU, TT_UNIT_UNPACK, TT_UNIT_PACK,
-                                         TT_UNIT_XMOV};
-    for (size_t k = 0; k < sizeof units / sizeof units[0]; k++) {
+    for (unsigned k = 0; k < UNIT_COUNT; k++) {
+        const struct unit_row *row = NULL;
+        for (unsigned u = 0; u < UNIT_COUNT; u++)
+            if (unit_rows[u].json_rank == k)
+                row = &unit_rows[u];
         uint64_t total = 0;
         for (int form = 0; form < TT_FORM_COUNT; form++)
-            if (tt_forms[form].unit == units[k])
+            if (tt_forms[form].unit == row->kind)
                 for (int i = 0; i < NUM_THREADS; i++)
                     total += t->thread[i].st.by_form[form];
         fprintf(f, "%s\n    \"%s\": {\"instructions\": %" PRIu64, k ? "," : "",
-                tt_unit_name(units[k]), total);
-        if (units[k] == TT_UNIT_THCON)
-            fprintf(f, ", \"busy_cycles\": %" PRIu64 ", \"requests\": %" PRIu64
-                       ", \"attempts\": %" PRIu64 ", \"retries\": %" PRIu64,
-                    t->thcon.st.busy_cycles, t->thcon.st.requests, t->thcon.st.attempts,
-                    t->thcon.st.retries);
-        if (units[k] == TT_UNIT_CFG)
-            fprintf(f, ", \"busy_cycles\": %" PRIu64 ", \"riscv_reads\": %" PRIu64
-                       ", \"riscv_writes\": %" PRIu64,
-                    t->cfgu.st.busy_cycles, t->cfgu.st.riscv_reads, t->cfgu.st.riscv_writes);
-        if (units[k] == TT_UNIT_FPU)
-            fprintf(f, ", \"busy_cycles\": %" PRIu64 ", \"mul_by_fidelity_phase\": [%" PRIu64
-                       ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 "]",
-                    t->fpu.st.busy_cycles, t->fpu.st.mul_phase[0], t->fpu.st.mul_phase[1],
-                    t->fpu.st.mul_phase[2], t->fpu.st.mul_phase[3]);
-        if (units[k] == TT_UNIT_PACK) {
-            fprintf(f, ", \"packers\": [");
-            for (unsigned i = 0; i < NUM_PACKERS; i++) {
-                const struct packer *p = &t->pack.p[i];
-                fprintf(f, "%s{\"instructions\": %" PRIu64 ", \"busy_cycles\": %" PRIu64
-                           ", \"write_cycles\": %" PRIu64 ", \"l1_writes\": %" PRIu64
-                           ", \"accumulating_writes\": %" PRIu64 ", \"datums\": %" PRIu64 "}",
-                        i ? ", " : "", p->st.insns, p->st.busy_cycles, p->st.write_cycles,
-                        p->st.l1_writes, p->st.acc_writes, p->st.datums);
-            }
-            fprintf(f, "]");
-        }
-        if (units[k] == TT_UNIT_UNPACK) {
-            fprintf(f, ", \"unpackers\": [");
-            for (unsigned u = 0; u < NUM_UNPACKERS; u++) {
-                const struct unpacker *up = &t->unpack.u[u];
-                fprintf(f, "%s{\"instructions\": %" PRIu64 ", \"busy_cycles\": %" PRIu64
-                           ", \"startup_cycles\": %" PRIu64 ", \"fetch_cycles\": %" PRIu64
-                           ", \"l1_reads\": %" PRIu64 ", \"exponent_reads\": %" PRIu64
-                           ", \"datums\": %" PRIu64 ", \"ownership_wait_cycles\": %" PRIu64
-                           ", \"ownership_wait_by_thread\": [%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]}",
-                        u ? ", " : "", up->st.insns, up->st.busy_cycles, up->st.startup_cycles,
-                        up->st.fetch_cycles, up->st.l1_reads, up->st.exp_reads, up->st.datums,
-                        up->st.ownership_wait_cycles, up->st.ownership_wait_by_thread[0],
-                        up->st.ownership_wait_by_thread[1], up->st.ownership_wait_by_thread[2]);
-            }
-            fprintf(f, "]");
-        }
+                tt_unit_name((enum tt_unit)row->kind), total);
+        if (row->desc && row->desc->stats_json)
+            row->desc->stats_json(t, f);
         fprintf(f, ", \"by_form\": {");
         const char *sep2 = "";
         for (int form = 0; form < TT_FORM_COUNT; form++) {
-            if (tt_forms[form].unit != units[k])
+            if (tt_forms[form].unit != row->kind)
                 continue;
             uint64_t n = 0;
             for (int i = 0; i < NUM_THREADS; i++)

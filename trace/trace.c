@@ -37,10 +37,17 @@ void trace_begin(struct tracer *tr, FILE *f, const struct tile *t)
     for (int i = 0; i < NUM_THREADS; i++)
         name_track(tr, PID_THREADS, i, th[i]);
     name_track(tr, PID_UNITS, -1, "Backend units");
-    static const char *const units[TRACK_COUNT] = {"unpacker 0", "unpacker 1", "matrix unit", "packer 0",
-                                                   "packer 1", "packer 2", "packer 3"};
-    for (int u = 0; u < TRACK_COUNT; u++)
-        name_track(tr, PID_UNITS, u, units[u]);
+    for (unsigned u = 0; u < UNIT_COUNT; u++) {
+        const struct unit_row *r = &unit_rows[u];
+        for (unsigned i = 0; i < r->tracks; i++) {
+            char name[64];
+            if (r->tracks == 1)
+                snprintf(name, sizeof name, "%s", r->track_name);
+            else
+                snprintf(name, sizeof name, "%s %u", r->track_name, i);
+            name_track(tr, PID_UNITS, (int)(r->first_track + i), name);
+        }
+    }
 }
 
 void trace_end(struct tracer *tr)
@@ -90,8 +97,13 @@ void trace_blocked(struct tracer *tr, int core, const char *why, uint64_t start,
     interval(tr, why, "blocked", PID_CORES, core, start, end, NULL, 0);
 }
 
-void trace_unit(struct tracer *tr, enum trace_unit_track track, const char *what, unsigned th,
+void trace_unit(struct tracer *tr, const struct unit_desc *u, unsigned i, const char *what, unsigned th,
                 uint64_t start, uint64_t end)
 {
-    interval(tr, what, "unit", PID_UNITS, (int)track, start, end, "thread", th);
+    unsigned track = TRACK_COUNT;
+    for (unsigned k = 0; k < UNIT_COUNT; k++)
+        if (unit_rows[k].desc == u && i < unit_rows[k].tracks)
+            track = unit_rows[k].first_track + i;
+    if (track < TRACK_COUNT)
+        interval(tr, what, "unit", PID_UNITS, (int)track, start, end, "thread", th);
 }

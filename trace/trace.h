@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 struct tile;
+struct unit_desc;
 
 struct tracer {
     FILE *f;
@@ -26,11 +27,9 @@ void trace_issue(struct tracer *tr, const struct tile *t, unsigned th, uint64_t 
 /* Thread th was held for [start, end) for `reason` (gate_stall key) with `detail`. */
 void trace_held(struct tracer *tr, unsigned th, const char *reason, uint32_t detail, uint64_t start,
                 uint64_t end);
-/* Backend unit track `track` (enum trace_unit_track) was doing `what` for thread th during
- * [start, end). */
-enum trace_unit_track { TRACK_UNPACK0, TRACK_UNPACK1, TRACK_FPU, TRACK_PACK0, TRACK_PACK1,
-                        TRACK_PACK2, TRACK_PACK3, TRACK_COUNT };
-void trace_unit(struct tracer *tr, enum trace_unit_track track, const char *what, unsigned th,
+/* Instance i of backend unit `u` was doing `what` for thread th during [start, end); the unit's
+ * row in units/registry.h gives its tracks. */
+void trace_unit(struct tracer *tr, const struct unit_desc *u, unsigned i, const char *what, unsigned th,
                 uint64_t start, uint64_t end);
 /* Core `core` was blocked for [start, end) (`why`: a core stall key). */
 void trace_blocked(struct tracer *tr, int core, const char *why, uint64_t start, uint64_t end);

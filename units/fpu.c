@@ -10,6 +10,7 @@
  *    detail: the DstBits block, physical row / 8). */
 #include "fpu_internal.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -427,8 +428,9 @@ int dest_first_blocked(const struct tile *t, struct dest_map m, bool dst32, unsi
     return -1;
 }
 
-bool fpu_busy_for_thread(const struct tile *t, unsigned th)
+static bool holds(const struct tile *t, unsigned th, unsigned i)
 {
+    (void)i;
     return t->fpu.thread_busy_until[th] > t->now;
 }
 
@@ -606,7 +608,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         u->thread_busy_until[th] = now + lat;
     u->st.issued++;
     if (t->tracer)
-        trace_unit(t->tracer, TRACK_FPU, f->mnemonic, th, now, now + lat);
+        trace_unit(t->tracer, &fpu_unit_desc, 0, f->mnemonic, th, now, now + lat);
     return true;
 }
 
@@ -614,8 +616,8 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
 static void tick(struct tile *t)
 {
     struct fpu_state *u = &t->fpu;
-    if (u->busy_until && u->busy_until <= t->now)
-        tile_worked_through(t, u->busy_until - 1);
+    if (u->busy_until && u->busy_until <= t->now && u->busy_until > u->last_busy)
+        u->last_busy = u->busy_until;
 }
 
 static uint64_t next_event(const struct tile *t)
@@ -637,10 +639,31 @@ static uint64_t next_event(const struct tile *t)
     return next;
 }
 
-void fpu_reset(struct fpu_state *f)
+static void reset(struct tile *t)
 {
-    memset(f, 0, sizeof *f);
-    f->simd = dp_simd_best();
+    memset(&t->fpu, 0, sizeof t->fpu);
+    t->fpu.simd = dp_simd_best();
 }
 
-const struct unit_desc fpu_unit_desc = {"fpu", can_accept, resource, accept, tick, next_event};
+static uint64_t last_busy(const struct tile *t) { return t->fpu.last_busy; }
+
+static void report(const struct tile *t, FILE *f)
+{
+    if (t->fpu.st.issued)
+        fprintf(f, "matrix unit: %" PRIu64 " instructions, busy %" PRIu64 " cycles\n",
+                t->fpu.st.issued, t->fpu.st.busy_cycles);
+}
+
+static void stats_json(const struct tile *t, FILE *f)
+{
+    fprintf(f, ", \"busy_cycles\": %" PRIu64 ", \"mul_by_fidelity_phase\": [%" PRIu64 ", %" PRIu64
+               ", %" PRIu64 ", %" PRIu64 "]",
+            t->fpu.st.busy_cycles, t->fpu.st.mul_phase[0], t->fpu.st.mul_phase[1],
+            t->fpu.st.mul_phase[2], t->fpu.st.mul_phase[3]);
+}
+
+const struct unit_desc fpu_unit_desc = {
+    .name = "fpu", .reset = reset, .can_accept = can_accept, .resource = resource,
+    .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
+    .holds = holds, .report = report, .stats_json = stats_json,
+};

@@ -62,14 +62,11 @@ struct fpu_state {
     uint8_t cols_next;
     enum dp_simd simd; /* the SIMD flavour of the datapath this host runs (dp_simd_best) */
     struct fpu_stats st;
+    uint64_t last_busy; /* 1 + the last cycle an instruction finished (unit_desc.last_busy) */
 };
 
+/* `holds`: STALLWAIT C4 (BH) / C7 (WH), thread th has an instruction in the pipeline. */
 extern const struct unit_desc fpu_unit_desc;
-
-void fpu_reset(struct fpu_state *f);
-
-/* STALLWAIT C4 (BH) / C7 (WH): thread th has an instruction in the matrix unit pipeline. */
-bool fpu_busy_for_thread(const struct tile *t, unsigned th);
 
 /* The first aligned 8-row DstBits block among logical rows row0 .. row0 + n - 1 (Dst16b or
  * Dst32b view) that may not be read at `now`, or -1: the Dest hazard check of the matrix unit

@@ -104,4 +104,6 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     }
 }
 
-const struct unit_desc misc_unit_desc = {"misc", can_accept, resource, accept, 0, 0};
+const struct unit_desc misc_unit_desc = {
+    .name = "misc", .can_accept = can_accept, .resource = resource, .accept = accept,
+};

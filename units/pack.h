@@ -84,17 +84,14 @@ struct packer {
 
 struct pack_state {
     struct packer p[NUM_PACKERS];
-    uint64_t next_seq; /* acceptance counter */
+    uint64_t next_seq;  /* acceptance counter */
+    uint64_t last_busy; /* 1 + the last cycle a packer finished an instruction */
 };
 
+/* `holds`: the STALLWAIT packer conditions, thread th has an instruction in packer i. */
 extern const struct unit_desc pack_unit_desc;
 
-void pack_reset(struct pack_state *s);
-/* STALLWAIT packer conditions: thread th has an instruction in packer `packer`. */
-bool pack_busy_for_thread(const struct tile *t, unsigned packer, unsigned th);
 /* CLREXPHIST: Reset of every packer's exponent histogram. */
 void pack_clear_histograms(struct tile *t);
-/* Deadlock reports. */
-void pack_describe(struct tile *t);
 
 #endif

@@ -12,6 +12,8 @@
  * per write when accumulating into L1. */
 #include "pack_internal.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/tile.h"
@@ -22,7 +24,7 @@ enum { OPC_PACR = 0x41, OPC_PACR_SETREG = 0x4A };
 
 static struct pack_job *head_of(struct packer *p) { return p->count ? &p->q[p->head] : 0; }
 
-bool pack_busy_for_thread(const struct tile *t, unsigned i, unsigned th)
+static bool holds(const struct tile *t, unsigned th, unsigned i)
 {
     const struct packer *p = &t->pack.p[i];
     for (unsigned k = 0; k < p->count; k++)
@@ -58,7 +60,8 @@ static bool settle(struct tile *t, unsigned i, uint64_t x)
             p->head = (p->head + 1) % PACK_QUEUE;
             if (--p->count == 0)
                 p->st.busy_cycles += x - p->busy_since;
-            tile_worked_through(t, x - 1);
+            if (x > t->pack.last_busy)
+                t->pack.last_busy = x;
             continue;
         }
         if (j->ready_at > x || setreg_waits(t, j))
@@ -73,8 +76,7 @@ static bool settle(struct tile *t, unsigned i, uint64_t x)
         j->done_at = x + (cyc ? cyc : 1);
         p->st.write_cycles += j->done_at - x;
         if (t->tracer)
-            trace_unit(t->tracer, (enum trace_unit_track)(TRACK_PACK0 + i),
-                       j->kind == PK_SETREG ? "PACR_SETREG" : "PACR", j->thread, x, j->done_at);
+            trace_unit(t->tracer, &pack_unit_desc, i, j->kind == PK_SETREG ? "PACR_SETREG" : "PACR", j->thread, x, j->done_at);
     }
     return true;
 }
@@ -194,7 +196,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     return true;
 }
 
-void pack_describe(struct tile *t)
+static void describe(struct tile *t)
 {
     for (unsigned i = 0; i < NUM_PACKERS; i++)
         if (t->pack.p[i].count)
@@ -202,12 +204,44 @@ void pack_describe(struct tile *t)
                               t->pack.p[i].count, t->pack.p[i].q[t->pack.p[i].head].thread);
 }
 
-void pack_reset(struct pack_state *s)
+static void reset(struct tile *t)
 {
+    struct pack_state *s = &t->pack;
     memset(s, 0, sizeof *s);
     for (unsigned i = 0; i < NUM_PACKERS; i++) {
         s->p[i].data.needs_new = s->p[i].exp.needs_new = s->p[i].rsi.needs_new = true;
     }
 }
 
-const struct unit_desc pack_unit_desc = {"pack", can_accept, resource, accept, tick, next_event};
+static uint64_t last_busy(const struct tile *t) { return t->pack.last_busy; }
+
+static void report(const struct tile *t, FILE *f)
+{
+    for (unsigned i = 0; i < NUM_PACKERS; i++) {
+        const struct packer *p = &t->pack.p[i];
+        if (p->st.insns)
+            fprintf(f, "packer %u: %" PRIu64 " instructions, busy %" PRIu64 " cycles (%" PRIu64
+                       " writing), %" PRIu64 " L1 writes\n",
+                    i, p->st.insns, p->st.busy_cycles, p->st.write_cycles, p->st.l1_writes);
+    }
+}
+
+static void stats_json(const struct tile *t, FILE *f)
+{
+    fprintf(f, ", \"packers\": [");
+    for (unsigned i = 0; i < NUM_PACKERS; i++) {
+        const struct packer *p = &t->pack.p[i];
+        fprintf(f, "%s{\"instructions\": %" PRIu64 ", \"busy_cycles\": %" PRIu64
+                   ", \"write_cycles\": %" PRIu64 ", \"l1_writes\": %" PRIu64
+                   ", \"accumulating_writes\": %" PRIu64 ", \"datums\": %" PRIu64 "}",
+                i ? ", " : "", p->st.insns, p->st.busy_cycles, p->st.write_cycles,
+                p->st.l1_writes, p->st.acc_writes, p->st.datums);
+    }
+    fprintf(f, "]");
+}
+
+const struct unit_desc pack_unit_desc = {
+    .name = "pack", .reset = reset, .can_accept = can_accept, .resource = resource,
+    .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
+    .holds = holds, .describe = describe, .report = report, .stats_json = stats_json,
+};

@@ -26,6 +26,8 @@
  * queued with their visibility cycle; `tick` applies them in order at the start of that cycle. */
 #include "thcfg.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/tile.h"
@@ -382,9 +384,25 @@ static uint64_t next_event(const struct tile *t)
     return next;
 }
 
-const struct unit_desc cfg_unit_desc = {"cfg", can_accept, resource, accept, tick, next_event};
+static bool holds(const struct tile *t, unsigned th, unsigned i)
+{
+    (void)th, (void)i;
+    return t->now < t->cfgu.busy_until;
+}
 
-bool cfg_unit_busy(const struct tile *t) { return t->now < t->cfgu.busy_until; }
+static void reset(struct tile *t) { memset(&t->cfgu, 0, sizeof t->cfgu); }
+
+static void stats_json(const struct tile *t, FILE *f)
+{
+    fprintf(f, ", \"busy_cycles\": %" PRIu64 ", \"riscv_reads\": %" PRIu64 ", \"riscv_writes\": %" PRIu64,
+            t->cfgu.st.busy_cycles, t->cfgu.st.riscv_reads, t->cfgu.st.riscv_writes);
+}
+
+const struct unit_desc cfg_unit_desc = {
+    .name = "cfg", .reset = reset, .can_accept = can_accept, .resource = resource,
+    .accept = accept, .tick = tick, .next_event = next_event, .holds = holds,
+    .stats_json = stats_json,
+};
 
 /* ---- RISC-V window ---- */
 

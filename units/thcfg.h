@@ -50,10 +50,9 @@ struct cfg_unit {
     } st;
 };
 
+/* `holds`: STALLWAIT C12 (BH), any thread has an instruction in the Configuration unit
+ * pipeline. */
 extern const struct unit_desc cfg_unit_desc;
-
-/* STALLWAIT C12 (BH): any thread has an instruction in the Configuration unit pipeline. */
-bool cfg_unit_busy(const struct tile *t);
 /* GPR `reg` of thread th as it will be at the start of cycle s, RDCFG results due by then
  * included (ThCon reads its operands in its second cycle). */
 uint32_t thcfg_gpr_peek(const struct tile *t, unsigned th, unsigned reg, uint64_t s);

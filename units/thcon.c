@@ -15,6 +15,8 @@
  * through host pointer casts, so the model does not depend on the host's byte order. */
 #include "thcon.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/tile.h"
@@ -121,8 +123,9 @@ static void result_write(struct tile *t, const struct thcon_result *r)
     }
 }
 
-bool thcon_mem_outstanding(const struct tile *t, unsigned th)
+static bool holds(const struct tile *t, unsigned th, unsigned i)
 {
+    (void)i;
     const struct thcon_unit *u = &t->thcon;
     if (u->req.kind != THCON_REQ_NONE && u->req.thread == th)
         return true;
@@ -748,7 +751,8 @@ static void tick(struct tile *t)
         struct thcon_result *r = &u->res[i];
         if (r->at <= now) {
             result_write(t, r);
-            tile_worked_through(t, r->at - 1);
+            if (r->at > u->last_busy)
+                u->last_busy = r->at;
         } else {
             u->res[kept++] = *r;
         }
@@ -772,7 +776,8 @@ static void tick(struct tile *t)
         u->st.busy_cycles += u->done_at - u->busy_since;
         t->thread[th].thcon_running = false;
         /* the unit worked through done_at - 1: the run is not over before done_at */
-        tile_worked_through(t, u->done_at - 1);
+        if (u->done_at > u->last_busy)
+            u->last_busy = u->done_at;
     }
 }
 
@@ -805,4 +810,19 @@ static uint64_t next_event(const struct tile *t)
     return next;
 }
 
-const struct unit_desc thcon_unit_desc = {"thcon", can_accept, resource, accept, tick, next_event};
+static void reset(struct tile *t) { memset(&t->thcon, 0, sizeof t->thcon); }
+
+static uint64_t last_busy(const struct tile *t) { return t->thcon.last_busy; }
+
+static void stats_json(const struct tile *t, FILE *f)
+{
+    fprintf(f, ", \"busy_cycles\": %" PRIu64 ", \"requests\": %" PRIu64 ", \"attempts\": %" PRIu64
+               ", \"retries\": %" PRIu64,
+            t->thcon.st.busy_cycles, t->thcon.st.requests, t->thcon.st.attempts, t->thcon.st.retries);
+}
+
+const struct unit_desc thcon_unit_desc = {
+    .name = "thcon", .reset = reset, .can_accept = can_accept, .resource = resource,
+    .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
+    .holds = holds, .stats_json = stats_json,
+};

@@ -89,6 +89,7 @@ struct thcon_unit {
     struct thcon_result res[THCON_RESULTS_MAX]; /* in the order the requests left */
     unsigned nres;
     uint64_t busy_since;
+    uint64_t last_busy; /* 1 + the last cycle the unit finished work */
     struct {
         uint64_t insns;      /* instructions accepted */
         uint64_t busy_cycles; /* cycles an instruction occupied the unit */
@@ -100,9 +101,7 @@ struct thcon_unit {
     } st;
 };
 
+/* `holds`: STALLWAIT / FLUSHDMA C0, ThCon has memory requests outstanding for thread th. */
 extern const struct unit_desc thcon_unit_desc;
-
-/* STALLWAIT / FLUSHDMA C0: ThCon has memory requests outstanding for thread th. */
-bool thcon_mem_outstanding(const struct tile *t, unsigned th);
 
 #endif

@@ -1,26 +1,23 @@
-#include "unit.h"
+/* The registry's rows as data (units/registry.h). */
+#include "registry.h"
 
-extern const struct unit_desc sync_unit_desc, misc_unit_desc, thcon_unit_desc, cfg_unit_desc,
-    unpack_unit_desc, fpu_unit_desc, pack_unit_desc;
+const struct unit_row unit_rows[UNIT_COUNT] = {
+#define X(uid, kind_, desc_, type, member, blk, qs, wc, inst, flags_, tracks_, tname, json)         \
+    [UNIT_##uid] = {.id = #uid, .desc = desc_, .kind = kind_, .block_bits = blk, .status_bits = qs,  \
+                   .wait_cond = wc, .instances = inst, .flags = flags_, .tracks = tracks_,          \
+                   .first_track = TRACK_##uid, .track_name = tname, .json_rank = json},
+    TENSIX_UNITS(X)
+#undef X
+};
 
-/* Tick order: the unpackers and packers before ThCon, whose FLUSHDMA looks at them. */
-const struct unit_desc *const unit_list[] = {&sync_unit_desc, &misc_unit_desc, &unpack_unit_desc,
-                                             &fpu_unit_desc, &pack_unit_desc, &thcon_unit_desc,
-                                             &cfg_unit_desc};
-const unsigned unit_list_len = sizeof unit_list / sizeof unit_list[0];
+/* Instruction kind -> row (enum tt_unit has no row for MOP/REPLAY and the frontend kinds). */
+static const signed char row_of_kind[TT_UNIT_COUNT] = {
+#define X(id, kind, ...) [kind] = UNIT_##id + 1,
+    TENSIX_UNITS(X)
+#undef X
+};
 
-/* The backend units built so far; the others stop the run with "unimplemented" when an
- * instruction for them reaches the Wait Gate. */
-const struct unit_desc *unit_for(enum tt_unit u)
+const struct unit_row *unit_row_for(unsigned kind)
 {
-    switch (u) {
-    case TT_UNIT_SYNC: return &sync_unit_desc;
-    case TT_UNIT_MISC: return &misc_unit_desc;
-    case TT_UNIT_CFG: return &cfg_unit_desc;
-    case TT_UNIT_THCON: return &thcon_unit_desc;
-    case TT_UNIT_UNPACK: return &unpack_unit_desc;
-    case TT_UNIT_FPU: return &fpu_unit_desc;
-    case TT_UNIT_PACK: return &pack_unit_desc;
-    default: return 0;
-    }
+    return kind < TT_UNIT_COUNT && row_of_kind[kind] ? &unit_rows[row_of_kind[kind] - 1] : NULL;
 }

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tensix_isa.h"
 
@@ -63,8 +64,14 @@ enum gate_resource {
     RES_COUNT
 };
 
+/* A backend unit's functions (shared/design.md "Unit interface"). The unit's properties (tick
+ * order, block bits, queue-status bits, which STALLWAIT condition it answers, trace tracks, stats
+ * name) are its row in units/registry.h. Every function but can_accept/resource/accept is
+ * optional (NULL). */
 struct unit_desc {
     const char *name;
+    /* Power-on state of the unit's part of the tile. */
+    void (*reset)(struct tile *t);
     /* May thread `th` hand `word` to the unit this cycle? GS_NONE, or the reason (and a
      * reason-specific detail). Must not change state: the gate may ask and then not issue. */
     enum gate_stall (*can_accept)(const struct tile *t, unsigned th, uint32_t word,
@@ -73,21 +80,26 @@ struct unit_desc {
     unsigned (*resource)(const struct tile *t, unsigned th, uint32_t word, const struct tt_form *f);
     /* The instruction issues at cycle t->now. Returns false after raising an error. */
     bool (*accept)(struct tile *t, unsigned th, uint32_t word, const struct tt_form *f);
-    /* Optional. Called at the start of every coprocessor cycle, before any gate looks: retire
-     * work whose completion cycle has come (clear busy flags, write results back). */
+    /* Called at the start of every coprocessor cycle, before any gate looks: retire work whose
+     * completion cycle has come (clear busy flags, write results back). */
     void (*tick)(struct tile *t);
-    /* Optional. The earliest cycle after t->now at which the unit will change something a gate
-     * or another agent can observe, or CYCLE_NEVER. The coprocessor sleeps until then when a
-     * cycle passes with no progress. */
+    /* The earliest cycle after t->now at which the unit will change something a gate or another
+     * agent can observe, or CYCLE_NEVER. The coprocessor sleeps until the earliest of these
+     * when a cycle passes with no progress: a unit that says CYCLE_NEVER is idle. */
     uint64_t (*next_event)(const struct tile *t);
+    /* 1 + the last cycle in which the unit finished work it had been doing (0: none): the run
+     * does not end before it. */
+    uint64_t (*last_busy)(const struct tile *t);
+    /* Does instance `i` of the unit still hold an instruction of thread th? Answers the
+     * STALLWAIT condition of the unit's row (+ i), and drain/queue status per its flags. */
+    bool (*holds)(const struct tile *t, unsigned th, unsigned i);
+    /* Appends what the unit is stuck on to the error detail (deadlock and cycle-limit reports). */
+    void (*describe)(struct tile *t);
+    /* Its lines of the end-of-run report (nothing when it did no work). */
+    void (*report)(const struct tile *t, FILE *f);
+    /* Its fields of the stats JSON "units" entry, after "instructions" (each ", \"key\": ..."). */
+    void (*stats_json)(const struct tile *t, FILE *f);
 };
-
-/* All units with a descriptor, for ticking and event collection. */
-extern const struct unit_desc *const unit_list[];
-extern const unsigned unit_list_len;
-
-/* The unit that executes instructions of kind u, or NULL when tensim does not model it yet. */
-const struct unit_desc *unit_for(enum tt_unit u);
 
 /* STALLWAIT conditions by meaning ("keep waiting while ..."); each architecture numbers them
  * differently (spec/sync-timing.md §3.2), through struct arch's stall_cond_map. */

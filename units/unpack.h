@@ -115,24 +115,19 @@ struct unpack_state {
     uint64_t startup_until;   /* no unpacker instruction of any thread starts before this */
     uint64_t credited;        /* fetch progress is accounted for all cycles before this */
     uint16_t dst_cols[DEST_ROWS]; /* scratch: Dst columns written per physical row */
+    uint64_t last_busy;           /* 1 + the last cycle an unpacker finished an instruction */
 };
 
+/* `holds`: STALLWAIT C1/C2 and FLUSHDMA, thread th has an instruction anywhere in unpacker i
+ * (start-up, queued, waiting for a bank or fetching). `describe`: a line per unpacker that still
+ * holds instructions. */
 extern const struct unit_desc unpack_unit_desc;
 
-void unpack_reset(struct unpack_state *s);
-
-/* Deadlock and cycle-limit reports: a line per unpacker that still holds instructions. */
-void unpack_describe(struct tile *t);
-
-/* STALLWAIT C1/C2 and FLUSHDMA: thread th has an instruction anywhere in unpacker `unpacker`
- * (start-up, queued, waiting for a bank or fetching). */
-bool unpack_busy_for_thread(const struct tile *t, unsigned unpacker, unsigned th);
-
-/* SETC16 to UNPACK_MISC_CFG_CfgContextCntReset_0/1 resets thread th's context counter of that
- * unpacker (WH/BH:BackendConfiguration.md); for the Configuration unit to call. */
 /* SrcRow[th] of unpacker u after a bank hand-over: SRCA_SET_Base / SRCB_SET_Base << 4. */
 uint8_t unpack_src_row_base(const struct tile *t, unsigned th, unsigned u);
 
+/* SETC16 to UNPACK_MISC_CFG_CfgContextCntReset_0/1 resets thread th's context counter of that
+ * unpacker (WH/BH:BackendConfiguration.md); for the Configuration unit to call. */
 void unpack_context_counter_reset(struct tile *t, unsigned unpacker, unsigned th);
 
 #endif

@@ -16,6 +16,8 @@
  * the next of those events. */
 #include "unpack_internal.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/tile.h"
@@ -30,7 +32,7 @@ static struct unpack_entry *head_of(struct unpacker *up)
     return up->count ? &up->q[up->head] : 0;
 }
 
-bool unpack_busy_for_thread(const struct tile *t, unsigned u, unsigned th)
+static bool holds(const struct tile *t, unsigned th, unsigned u)
 {
     const struct unpacker *up = &t->unpack.u[u];
     for (unsigned i = 0; i < up->count; i++)
@@ -90,12 +92,12 @@ static void pop(struct tile *t, unsigned u, uint64_t x)
     struct unpacker *up = &t->unpack.u[u];
     const struct unpack_entry *e = &up->q[up->head];
     if (t->tracer)
-        trace_unit(t->tracer, (enum trace_unit_track)u, entry_name(e), e->thread, e->started_at, x);
+        trace_unit(t->tracer, &unpack_unit_desc, u, entry_name(e), e->thread, e->started_at, x);
     up->head = (up->head + 1) % UNPACK_QUEUE;
     if (--up->count == 0)
         up->st.busy_cycles += x - up->busy_since;
-    if (x)
-        tile_worked_through(t, x - 1);
+    if (x > t->unpack.last_busy)
+        t->unpack.last_busy = x;
 }
 
 /* Retire what has finished by the start of cycle x and start the next instruction if it may;
@@ -124,7 +126,7 @@ static bool settle(struct tile *t, unsigned u, uint64_t x)
             up->st.ownership_wait_cycles += x - e->blocked_since;
             up->st.ownership_wait_by_thread[e->thread] += x - e->blocked_since;
             if (t->tracer)
-                trace_unit(t->tracer, (enum trace_unit_track)u, u ? "wait for SrcB bank" : "wait for SrcA bank",
+                trace_unit(t->tracer, &unpack_unit_desc, u, u ? "wait for SrcB bank" : "wait for SrcA bank",
                            e->thread, e->blocked_since, x);
         }
         e->started_at = x;
@@ -226,7 +228,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     e->ready_at = t->now + startup;
     if (startup) {
         if (t->tracer)
-            trace_unit(t->tracer, (enum trace_unit_track)u, "start-up", th, t->now, t->now + startup);
+            trace_unit(t->tracer, &unpack_unit_desc, u, "start-up", th, t->now, t->now + startup);
         t->thread[th].frozen_until = t->now + startup;
         t->thread[th].frozen_unit = TT_UNIT_UNPACK;
         t->unpack.startup_until = t->now + startup;
@@ -262,7 +264,7 @@ static uint64_t next_event(const struct tile *t)
     return next;
 }
 
-void unpack_describe(struct tile *t)
+static void describe(struct tile *t)
 {
     static const char *const state[] = {[US_PENDING] = "in start-up or queued",
                                         [US_BLOCKED] = "waiting for its bank",
@@ -285,9 +287,42 @@ void unpack_describe(struct tile *t)
     }
 }
 
-void unpack_reset(struct unpack_state *s)
+static void reset(struct tile *t) { memset(&t->unpack, 0, sizeof t->unpack); }
+
+static uint64_t last_busy(const struct tile *t) { return t->unpack.last_busy; }
+
+static void report(const struct tile *t, FILE *f)
 {
-    memset(s, 0, sizeof *s);
+    for (unsigned u = 0; u < NUM_UNPACKERS; u++) {
+        const struct unpacker *up = &t->unpack.u[u];
+        if (up->st.insns)
+            fprintf(f, "unpacker %u: %" PRIu64 " instructions, busy %" PRIu64 " cycles (%" PRIu64
+                       " fetching, %" PRIu64 " waiting for a bank), %" PRIu64 " L1 reads\n",
+                    u, up->st.insns, up->st.busy_cycles, up->st.fetch_cycles,
+                    up->st.ownership_wait_cycles, up->st.l1_reads);
+    }
 }
 
-const struct unit_desc unpack_unit_desc = {"unpack", can_accept, resource, accept, tick, next_event};
+static void stats_json(const struct tile *t, FILE *f)
+{
+    fprintf(f, ", \"unpackers\": [");
+    for (unsigned u = 0; u < NUM_UNPACKERS; u++) {
+        const struct unpacker *up = &t->unpack.u[u];
+        fprintf(f, "%s{\"instructions\": %" PRIu64 ", \"busy_cycles\": %" PRIu64
+                   ", \"startup_cycles\": %" PRIu64 ", \"fetch_cycles\": %" PRIu64
+                   ", \"l1_reads\": %" PRIu64 ", \"exponent_reads\": %" PRIu64
+                   ", \"datums\": %" PRIu64 ", \"ownership_wait_cycles\": %" PRIu64
+                   ", \"ownership_wait_by_thread\": [%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]}",
+                u ? ", " : "", up->st.insns, up->st.busy_cycles, up->st.startup_cycles,
+                up->st.fetch_cycles, up->st.l1_reads, up->st.exp_reads, up->st.datums,
+                up->st.ownership_wait_cycles, up->st.ownership_wait_by_thread[0],
+                up->st.ownership_wait_by_thread[1], up->st.ownership_wait_by_thread[2]);
+    }
+    fprintf(f, "]");
+}
+
+const struct unit_desc unpack_unit_desc = {
+    .name = "unpack", .reset = reset, .can_accept = can_accept, .resource = resource,
+    .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
+    .holds = holds, .describe = describe, .report = report, .stats_json = stats_json,
+};
