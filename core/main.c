@@ -241,8 +241,8 @@ static int cmd_run(int argc, char **argv)
     if (open_outputs(&a, &out))
         return err_kind_exit_code(ERR_HOST);
 
-    struct sim sim = {.tile = tile_create(a.arch), .max_cycles = a.max_cycles};
-    struct tile *t = sim.tile;
+    struct sim sim = {.max_cycles = a.max_cycles};
+    struct tile *t = sim_add_tile(&sim, a.arch);
     if (!t) {
         fprintf(stderr, "tensim: %s: out of memory\n", err_kind_text(ERR_HOST));
         return err_kind_exit_code(ERR_HOST);
@@ -298,7 +298,7 @@ static int cmd_run(int argc, char **argv)
     if (out.stats.f)
         stats_json(t, &oc, out.stats.f);
     close_output(&oc, &out.stats);
-    tile_destroy(t);
+    sim_destroy(&sim);
     return oc.exit_status;
 }
 

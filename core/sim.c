@@ -2,6 +2,49 @@
 
 #include <stdarg.h>
 
+struct tile *sim_add_tile(struct sim *s, const struct arch *arch)
+{
+    if (s->ntiles == SIM_MAX_TILES)
+        return NULL;
+    struct tile *t = tile_create(arch);
+    if (t)
+        s->tile[s->ntiles++] = t;
+    return t;
+}
+
+void sim_destroy(struct sim *s)
+{
+    for (unsigned i = 0; i < s->ntiles; i++)
+        tile_destroy(s->tile[i]);
+    s->ntiles = 0;
+}
+
+enum err_kind sim_run(struct sim *s, uint64_t window)
+{
+    const uint64_t end = s->max_cycles ? s->max_cycles : CYCLE_NEVER;
+    bool running[SIM_MAX_TILES];
+    unsigned left = s->ntiles;
+    for (unsigned i = 0; i < s->ntiles; i++)
+        running[i] = true;
+    for (uint64_t h = 0; left && h < end;) {
+        h = end - h > window ? h + window : end;
+        for (unsigned i = 0; i < s->ntiles; i++)
+            if (running[i] && !tile_run_until(s->tile[i], h)) {
+                running[i] = false;
+                left--;
+            }
+    }
+    enum err_kind first = ERR_NONE;
+    for (unsigned i = 0; i < s->ntiles; i++) {
+        /* A tile still running has reached max_cycles: tile_run stops it there as it would
+         * alone (cycle limit, or the end of a run whose agents all wake later). */
+        enum err_kind k = running[i] ? tile_run(s->tile[i], s->max_cycles) : tile_finish(s->tile[i]);
+        if (first == ERR_NONE)
+            first = k;
+    }
+    return first;
+}
+
 void sim_outcome_init(struct sim_outcome *o, const struct tile *t)
 {
     *o = (struct sim_outcome){.guest_core = -1};

@@ -10,10 +10,27 @@
 
 #include "tile.h"
 
+#define SIM_MAX_TILES 64
+
+/* A simulation: the tiles it owns, run on one clock. The command line runs one tile; the
+ * multi-tile issue puts tiles on host threads, each running its tiles up to a common horizon
+ * per window (shared/spec/parallel.md). */
 struct sim {
-    struct tile *tile;
+    struct tile *tile[SIM_MAX_TILES];
+    unsigned ntiles;
     uint64_t max_cycles; /* 0 = unlimited */
 };
+
+/* A new tile of architecture `arch` at power-on, owned by the sim; NULL when out of memory or
+ * when the sim already holds SIM_MAX_TILES. */
+struct tile *sim_add_tile(struct sim *s, const struct arch *arch);
+/* Frees every tile. */
+void sim_destroy(struct sim *s);
+/* Runs every tile to its end in windows of `window` cycles (> 0): each window, every tile still
+ * running goes up to the window's end, in tile order, before any goes further. A tile left
+ * running at max_cycles stops there with the cycle-limit error. Each tile ends as tile_run would
+ * end it alone; returns the first tile's error kind that is not ERR_NONE, else ERR_NONE. */
+enum err_kind sim_run(struct sim *s, uint64_t window);
 
 #define SIM_MAX_XFER 16     /* --load and --dump options, each */
 #define SIM_MAX_HOST_ERRORS 8

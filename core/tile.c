@@ -243,6 +243,65 @@ static const char *signal_name(int sig)
     return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
 }
 
+/* The runnable agent with the smallest (wake, index) in *first (-1: none) and the next one in
+ * that order in *second, with their wake cycles. */
+static void pick(const struct tile *t, int *first, int *second, uint64_t *w0, uint64_t *w1)
+{
+    *first = -1, *second = NUM_AGENTS;
+    *w0 = *w1 = CYCLE_NEVER;
+    for (int a = 0; a < NUM_AGENTS; a++) {
+        uint64_t w = agent_wake(t, a);
+        if (w < *w0) {
+            *w1 = *w0, *second = *first < 0 ? NUM_AGENTS : *first;
+            *w0 = w, *first = a;
+        } else if (w < *w1) {
+            *w1 = w, *second = a;
+        }
+    }
+}
+
+/* Runs agent `first` until it would pass the next agent in (wake, index) order, or `end`. */
+static void run_agent(struct tile *t, int first, int second, uint64_t w0, uint64_t w1, uint64_t end)
+{
+    /* Same-cycle ties go to the lower index: the leader may also act at cycle w1 when it
+     * comes first in agent order. */
+    t->limit = w1 == CYCLE_NEVER ? CYCLE_NEVER : w1 + (first < second ? 1 : 0);
+    if (t->limit > end)
+        t->limit = end;
+    if (t->limit - w0 > RUN_SLICE) /* come back now and then to look at t->stop */
+        t->limit = w0 + RUN_SLICE;
+    t->running_agent = first;
+    if (first == COPROC_AGENT)
+        run_coproc(t);
+    else
+        rv_run(t, &t->core[first - 1]);
+}
+
+uint64_t tile_next_event(const struct tile *t)
+{
+    if (t->err.kind != ERR_NONE)
+        return CYCLE_NEVER;
+    int first, second;
+    uint64_t w0, w1;
+    pick(t, &first, &second, &w0, &w1);
+    return w0;
+}
+
+bool tile_run_until(struct tile *t, uint64_t horizon)
+{
+    while (t->err.kind == ERR_NONE) {
+        int first, second;
+        uint64_t w0, w1;
+        pick(t, &first, &second, &w0, &w1);
+        if (first < 0)
+            return false;
+        if (w0 >= horizon)
+            return true;
+        run_agent(t, first, second, w0, w1, horizon);
+    }
+    return false;
+}
+
 enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
 {
     uint64_t end = max_cycles ? max_cycles : CYCLE_NEVER;
@@ -250,17 +309,9 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
     while (t->err.kind == ERR_NONE) {
         /* Pick the agent with the smallest (wake, index); it runs until it would pass the next
          * agent in that order. With one busy agent this is a tight loop inside it. */
-        int first = -1, second = NUM_AGENTS;
-        uint64_t w0 = CYCLE_NEVER, w1 = CYCLE_NEVER;
-        for (int a = 0; a < NUM_AGENTS; a++) {
-            uint64_t w = agent_wake(t, a);
-            if (w < w0) {
-                w1 = w0, second = first < 0 ? NUM_AGENTS : first;
-                w0 = w, first = a;
-            } else if (w < w1) {
-                w1 = w, second = a;
-            }
-        }
+        int first, second;
+        uint64_t w0, w1;
+        pick(t, &first, &second, &w0, &w1);
         if (first < 0)
             break;
         if (t->stop && *t->stop && !stopping) {
@@ -283,19 +334,13 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
             close_accounting(t, end);
             return t->err.kind;
         }
-        /* Same-cycle ties go to the lower index: the leader may also act at cycle w1 when it
-         * comes first in agent order. */
-        t->limit = w1 == CYCLE_NEVER ? CYCLE_NEVER : w1 + (first < second ? 1 : 0);
-        if (t->limit > end)
-            t->limit = end;
-        if (t->limit - w0 > RUN_SLICE) /* come back now and then to look at t->stop */
-            t->limit = w0 + RUN_SLICE;
-        t->running_agent = first;
-        if (first == COPROC_AGENT)
-            run_coproc(t);
-        else
-            rv_run(t, &t->core[first - 1]);
+        run_agent(t, first, second, w0, w1, end);
     }
+    return tile_finish(t);
+}
+
+enum err_kind tile_finish(struct tile *t)
+{
     if (t->err.kind != ERR_NONE) {
         t->cycles = t->now + 1;
         close_accounting(t, t->cycles);

@@ -102,6 +102,18 @@ void tile_unblock_pushers(struct tile *t, unsigned th);
  * max_cycles (0 = no limit). Returns the error kind (ERR_NONE on a clean finish). */
 enum err_kind tile_run(struct tile *t, uint64_t max_cycles);
 
+/* Running in windows (core/sim.c; several tiles on host threads): run every agent that acts
+ * before cycle `horizon`, and stop there. Returns true if the tile has an agent left to run
+ * (call again with a later horizon), false when it has finished or stopped with an error (then
+ * call tile_finish). A run in windows gives the same cycles, state, stats and trace as one
+ * tile_run without a cycle limit. */
+bool tile_run_until(struct tile *t, uint64_t horizon);
+/* The first cycle at which an agent of the tile acts next (CYCLE_NEVER: finished). */
+uint64_t tile_next_event(const struct tile *t);
+/* End of a run that tile_run_until finished: the cycle count, the accounting, and the deadlock
+ * check (every started core halted and the coprocessor drained). Returns the error kind. */
+enum err_kind tile_finish(struct tile *t);
+
 /* The tile's architecture as the ISA tables name it (TT_ARCH_WH or TT_ARCH_BH). */
 static inline unsigned tile_arch_bit(const struct tile *t)
 {
