@@ -1,0 +1,222 @@
+/* The Vector unit (SFPU) skeleton: state, SFPNOP, SFPENCC, SFPCONFIG (units/sfpu.h). */
+#include "sfpu.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/tile.h"
+
+/* SFPENCC Mod1 and Imm2 bits (SFPENCC.md "Supporting definitions") */
+enum { ENCC_MOD1_EC = 1, ENCC_MOD1_EI = 2, ENCC_MOD1_RI = 8, ENCC_IMM2_E = 1, ENCC_IMM2_R = 2 };
+/* SFPCONFIG Mod1 bits (SFPCONFIG.md "Supporting definitions") */
+enum { CFG_MOD1_IMM16_IS_VALUE = 1, CFG_MOD1_OP = 6, CFG_MOD1_OR = 2, CFG_MOD1_AND = 4,
+       CFG_MOD1_XOR = 6, CFG_MOD1_IMM16_IS_LANE_MASK = 8 };
+
+/* FP32 bits of the constant registers (LReg.md): LReg[8] 0.8373, LReg[9] 0, LReg[10] 1.0;
+ * LReg[15] is lane * 2. */
+#define LREG8_0_8373 0x3F56594Bu
+#define FP32_ONE 0x3F800000u
+
+/* LReg[11..14] at power-on: the ISA pages do not say; these are ttsim's (tensix.cpp
+ * tensix_init): -1.0, 1/512, -0.67487759, -0.34484843. SFPCONFIG's immediate mode writes the
+ * ISA page's values instead, which differ for LReg[12] (1/65536): see docs/sfpu.md. */
+static const uint32_t lreg_power_on[4] = {0xBF800000u, 0x3B000000u, 0xBF2CC4C7u, 0xBEB08FF9u};
+/* SFPCONFIG.md, MOD1_IMM16_IS_VALUE with VD 11..14 */
+static const uint32_t lreg_imm_default[4] = {0xBF800000u, 0x37800000u, 0xBF2CC4C7u, 0xBEB08FF9u};
+
+/* The value of field `name` of the instruction (the instruction table's bit range). */
+static uint32_t field(const struct tt_form *f, uint32_t w, const char *name)
+{
+    for (unsigned i = 0; i < f->nfields; i++)
+        if (!strcmp(f->field[i].name, name))
+            return tt_field_get(f, i, w);
+    return 0;
+}
+
+bool sfpu_lane_enabled(const struct sfpu_state *s, unsigned lane)
+{
+    if (s->lane_config[lane & 7] >> (SFPU_LC_ROW_MASK_SHIFT + lane / 8) & 1)
+        return false;
+    return s->use_lane_flags[lane] ? s->lane_flags[lane] : true;
+}
+
+/* ---- the instructions ---- */
+
+/* Most SFPU instructions with VD >= 12 write their own encoding into the lane's
+ * LoadMacroConfig.InstructionTemplate[VD - 12] instead, unless LaneConfig.DISABLE_BACKDOOR_LOAD
+ * (SFPCONFIG.md "LaneConfig", SFPENCC.md functional model). Returns true for a lane that did. */
+static bool backdoor(struct sfpu_state *s, unsigned lane, unsigned vd, uint32_t w)
+{
+    if (vd < 12 || (s->lane_config[lane] & SFPU_LC_DISABLE_BACKDOOR_LOAD))
+        return false;
+    s->macro[lane].instruction_template[vd - 12] = w;
+    return true;
+}
+
+/* SFPENCC.md: every lane, whether enabled or not. */
+static void sfpencc(struct sfpu_state *s, const struct tt_form *f, uint32_t w)
+{
+    const unsigned imm2 = field(f, w, "Imm2"), vd = field(f, w, "VD"), mod1 = field(f, w, "Mod1");
+    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
+        if (backdoor(s, lane, vd, w))
+            continue;
+        if (mod1 & ENCC_MOD1_EI)
+            s->use_lane_flags[lane] = (imm2 & ENCC_IMM2_E) != 0;
+        else if (mod1 & ENCC_MOD1_EC)
+            s->use_lane_flags[lane] = !s->use_lane_flags[lane];
+        s->lane_flags[lane] = (mod1 & ENCC_MOD1_RI) ? (imm2 & ENCC_IMM2_R) != 0 : true;
+    }
+}
+
+static uint32_t combine(uint32_t old, uint32_t v, unsigned mod1)
+{
+    switch (mod1 & CFG_MOD1_OP) {
+    case CFG_MOD1_OR: return old | v;
+    case CFG_MOD1_AND: return old & v;
+    case CFG_MOD1_XOR: return old ^ v;
+    default: return v;
+    }
+}
+
+/* SFPCONFIG.md: the value comes from Imm16 or from LReg[0] of the lane's column (lanes 0-7
+ * broadcast down the four rows). Lanes are skipped by the Imm16 lane mask and by LaneFlags of
+ * their column when flags are in use; ROW_MASK does not apply. */
+static void sfpconfig(struct sfpu_state *s, const struct tt_form *f, uint32_t w)
+{
+    const uint32_t imm16 = field(f, w, "Imm16");
+    const unsigned vd = field(f, w, "VD"), mod1 = field(f, w, "Mod1");
+    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
+        const unsigned col = lane & 7;
+        if ((mod1 & CFG_MOD1_IMM16_IS_LANE_MASK) && !(imm16 >> (col * 2) & 1))
+            continue;
+        if (s->use_lane_flags[col] && !s->lane_flags[col])
+            continue;
+        const uint32_t lreg0 = s->lreg[0][col];
+        const uint32_t v = (mod1 & CFG_MOD1_IMM16_IS_VALUE) ? imm16 : lreg0;
+        struct sfpu_macro_config *m = &s->macro[lane];
+        switch (vd) {
+        case 0: case 1: case 2: case 3:
+            m->instruction_template[vd] = lreg0; /* Imm16 is too short: always LReg[0] */
+            break;
+        case 4: case 5: case 6: case 7:
+            m->sequence[vd - 4] = v;
+            break;
+        case 8:
+            m->misc = combine(m->misc, v, mod1) & 0xFFFu; /* 12 bits */
+            break;
+        case 11: case 12: case 13: case 14:
+            s->lreg[vd][lane] = (mod1 & CFG_MOD1_IMM16_IS_VALUE) ? lreg_imm_default[vd - 11] : lreg0;
+            break;
+        case 15: {
+            const uint32_t old = s->lane_config[lane];
+            uint32_t lc = combine(old, v, mod1) & ((1u << SFPU_LC_BITS) - 1);
+            if (mod1 & CFG_MOD1_IMM16_IS_VALUE) /* Imm16 cannot reach bits 16-17: keep them */
+                lc = (lc & 0xFFFFu) | (old & ~0xFFFFu);
+            s->lane_config[lane] = lc;
+            break;
+        }
+        default: /* 9, 10: no effect */
+            break;
+        }
+    }
+}
+
+/* ---- the unit interface ---- */
+
+static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
+                                  const struct tt_form *f, uint32_t *detail)
+{
+    (void)t, (void)th, (void)w, (void)f, (void)detail;
+    return GS_NONE; /* pipelined: one instruction per cycle, the resource arbitrates */
+}
+
+static unsigned resource(const struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    (void)t, (void)th, (void)w, (void)f;
+    return RES_SFPU;
+}
+
+/* Latency (VectorUnit.md instruction table): 1 cycle, SFPCONFIG up to 2 except for its
+ * LReg[11..14] writes (1); tensim takes the bound. */
+static unsigned latency(const struct tt_form *f, uint32_t w)
+{
+    if (f - tt_forms == TT_FORM_SFPCONFIG) {
+        unsigned vd = field(f, w, "VD");
+        return vd >= 11 && vd <= 14 ? 1 : 2;
+    }
+    return 1;
+}
+
+static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    struct sfpu_state *s = &t->sfpu;
+    switch (f - tt_forms) {
+    case TT_FORM_SFPNOP: break; /* SFPNOP.md: no effect */
+    case TT_FORM_SFPENCC: sfpencc(s, f, w); break;
+    case TT_FORM_SFPCONFIG: sfpconfig(s, f, w); break;
+    default:
+        return tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (sfpu), thread T%u", f->mnemonic, th);
+    }
+    const uint64_t done = t->now + latency(f, w);
+    if (s->busy_until <= t->now)
+        s->st.busy_cycles += done - t->now;
+    else if (done > s->busy_until)
+        s->st.busy_cycles += done - s->busy_until;
+    if (done > s->busy_until)
+        s->busy_until = done;
+    s->thread_busy_until[th] = done;
+    s->st.insns++;
+    return true;
+}
+
+static void tick(struct tile *t)
+{
+    struct sfpu_state *s = &t->sfpu;
+    if (s->busy_until && s->busy_until <= t->now && s->busy_until > s->last_busy)
+        s->last_busy = s->busy_until;
+}
+
+static uint64_t next_event(const struct tile *t)
+{
+    uint64_t next = CYCLE_NEVER;
+    for (unsigned i = 0; i < NUM_THREADS; i++)
+        if (t->sfpu.thread_busy_until[i] > t->now && t->sfpu.thread_busy_until[i] < next)
+            next = t->sfpu.thread_busy_until[i];
+    return next;
+}
+
+static uint64_t last_busy(const struct tile *t) { return t->sfpu.last_busy; }
+
+static bool holds(const struct tile *t, unsigned th, unsigned i)
+{
+    (void)i;
+    return t->sfpu.thread_busy_until[th] > t->now;
+}
+
+/* Power-on (VectorUnit.md, LReg.md): flags false, LaneConfig and LoadMacroConfig zero. */
+static void reset(struct tile *t)
+{
+    struct sfpu_state *s = &t->sfpu;
+    memset(s, 0, sizeof *s);
+    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
+        s->lreg[8][lane] = LREG8_0_8373;
+        s->lreg[10][lane] = FP32_ONE;
+        for (unsigned k = 0; k < 4; k++)
+            s->lreg[11 + k][lane] = lreg_power_on[k];
+        s->lreg[15][lane] = lane * 2;
+    }
+}
+
+static void report(const struct tile *t, FILE *f)
+{
+    if (t->sfpu.st.insns)
+        fprintf(f, "vector unit: %" PRIu64 " instructions, busy %" PRIu64 " cycles\n",
+                t->sfpu.st.insns, t->sfpu.st.busy_cycles);
+}
+
+const struct unit_desc sfpu_unit_desc = {
+    .name = "sfpu", .reset = reset, .can_accept = can_accept, .resource = resource,
+    .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
+    .holds = holds, .report = report,
+};

@@ -1,0 +1,54 @@
+/* The Vector unit (SFPU): its architectural state and the instructions built so far
+ * (WH/BH:VectorUnit.md, LReg.md; shared/spec/sfpu.md). Owner of this file: the vector-unit work.
+ *
+ * Built so far: the state, and SFPNOP, SFPENCC and SFPCONFIG, which the device set-up of real
+ * kernels issues in every boot mode. Every other SFPU instruction stops the run as unimplemented
+ * when it issues. One instruction per cycle from all threads together (VectorUnit.md,
+ * "Sub-units"); each holds its thread's "SFPU busy" STALLWAIT condition (C11 BH, C14 WH) for its
+ * latency. */
+#ifndef TENSIM_UNITS_SFPU_H
+#define TENSIM_UNITS_SFPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/arch.h"
+#include "unit.h"
+
+#define SFPU_LANES 32
+#define SFPU_LREGS 17  /* LReg[0..16] (LReg.md) */
+#define SFPU_FLAG_STACK 8
+
+/* LaneConfig bits (SFPCONFIG.md "LaneConfig") */
+enum { SFPU_LC_DISABLE_BACKDOOR_LOAD = 1u << 1, SFPU_LC_ROW_MASK_SHIFT = 12, SFPU_LC_BITS = 18 };
+
+/* LoadMacroConfig of one lane (SFPLOADMACRO.md): Misc is 12 bits. */
+struct sfpu_macro_config {
+    uint32_t misc;
+    uint32_t sequence[4];
+    uint32_t instruction_template[4];
+};
+
+struct sfpu_state {
+    uint32_t lreg[SFPU_LREGS][SFPU_LANES];
+    bool lane_flags[SFPU_LANES];     /* LaneFlags (VectorUnit.md "Lane Predication Masks") */
+    bool use_lane_flags[SFPU_LANES]; /* UseLaneFlagsForLaneEnable */
+    struct { bool lane_flags, use_lane_flags; } flag_stack[SFPU_LANES][SFPU_FLAG_STACK];
+    uint8_t flag_depth[SFPU_LANES];
+    uint32_t lane_config[SFPU_LANES]; /* 18 bits; SFPCONFIG writes columns (Lane & 7) */
+    struct sfpu_macro_config macro[SFPU_LANES];
+    uint64_t thread_busy_until[NUM_THREADS];      /* the thread has an instruction in flight */
+    uint64_t busy_until;                          /* any thread */
+    uint64_t last_busy;                           /* 1 + the last cycle an instruction finished */
+    struct {
+        uint64_t insns, busy_cycles;
+    } st;
+};
+
+/* `holds`: the thread's "SFPU busy" STALLWAIT condition. */
+extern const struct unit_desc sfpu_unit_desc;
+
+/* IsLaneEnabled (VectorUnit.md "Lane Predication Masks"). */
+bool sfpu_lane_enabled(const struct sfpu_state *s, unsigned lane);
+
+#endif
