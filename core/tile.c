@@ -155,6 +155,13 @@ static bool coprocessor_drained(const struct tile *t)
     return true;
 }
 
+void tile_signal(struct tile *t, enum unit_signal s, unsigned a, unsigned b)
+{
+    for (unsigned u = 0; u < UNIT_COUNT; u++)
+        if (unit_rows[u].desc && unit_rows[u].desc->signal)
+            unit_rows[u].desc->signal(t, s, a, b);
+}
+
 /* ---- waking agents ---- */
 
 /* The coprocessor comes first in a cycle, so an agent running now must stop before `cycle`. */

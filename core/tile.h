@@ -91,6 +91,8 @@ int tile_error(struct tile *t, enum err_kind kind, int core, uint32_t pc, const 
 /* Append a line to the error's detail text. */
 void tile_error_detail(struct tile *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Hand signal s (enum unit_signal) with its arguments to every unit that takes signals. */
+void tile_signal(struct tile *t, enum unit_signal s, unsigned a, unsigned b);
 /* Wake the coprocessor at `cycle` (a push, a semaphore write, a config write ...). */
 void tile_wake_coproc(struct tile *t, uint64_t cycle);
 /* Make a blocked core runnable at `cycle`, stopping the running agent in time. */

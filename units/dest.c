@@ -211,3 +211,25 @@ bool dest_window_store(struct tile *t, int core, uint32_t addr, unsigned size, u
         store_element(t, w, off / es + k, es == 4 ? val : (val >> (8 * es * k)) & ((1u << (8 * es)) - 1));
     return true;
 }
+
+int dest_first_blocked(const struct dest *d, struct dest_map m, bool dst32, unsigned row0,
+                       unsigned n, uint64_t now)
+{
+    for (unsigned i = 0; i < n; i++) {
+        const unsigned p = dest_phys(m, dst32, (row0 + i) & 0x3FF);
+        if (d->block_ready[p / 8] > now)
+            return (int)(p / 8);
+        if (dst32 && d->block_ready[(p + 8) / 8] > now)
+            return (int)((p + 8) / 8);
+    }
+    return -1;
+}
+
+uint64_t dest_next_ready(const struct dest *d, uint64_t now)
+{
+    uint64_t next = UINT64_MAX;
+    for (unsigned b = 0; b < DEST_BLOCKS; b++)
+        if (d->block_ready[b] > now && d->block_ready[b] < next)
+            next = d->block_ready[b];
+    return next;
+}

@@ -11,13 +11,26 @@
 #define DEST_COLS 16
 #define DEST_WINDOW_BASE 0xFFBD8000u
 #define DEST_WINDOW_SIZE 0x8000u
+#define DEST_BLOCKS (DEST_ROWS / 8) /* DstBits rows in aligned blocks of 8 */
 
 struct tile;
 
 struct dest {
     uint16_t bits[DEST_ROWS][DEST_COLS];
     bool row_valid[DEST_ROWS];
+    /* The Dest hazard scoreboard (WH:Dst.md "Instruction scheduling"): the first cycle each
+     * aligned 8-row DstBits block may be read again after a matrix-unit write. The matrix unit
+     * and the packers stall on it. */
+    uint64_t block_ready[DEST_BLOCKS];
 };
+
+/* A writer (the matrix unit) wrote DstBits block b; it may be read from cycle `ready` on. */
+static inline void dest_block_written(struct dest *d, unsigned b, uint64_t ready)
+{
+    d->block_ready[b] = ready;
+}
+/* The earliest cycle after `now` at which a block becomes readable (UINT64_MAX: none). */
+uint64_t dest_next_ready(const struct dest *d, uint64_t now);
 
 /* The row-address adjustments (Dst.md): remap_addrs and swizzle_32b come from
  * Config.DEST_ACCESS_CFG (a global Config word). */
@@ -38,6 +51,12 @@ static inline unsigned dest_phys(struct dest_map m, bool dst32, unsigned row)
 {
     return dst32 ? dest_adj32(row, m.remap, m.swizzle) : dest_adj16(row, m.remap);
 }
+
+/* The first aligned 8-row DstBits block among logical rows row0 .. row0 + n - 1 (Dst16b or
+ * Dst32b view) that may not be read at `now`, or -1: the Dest hazard check of the matrix unit
+ * and the packers, which stall on the same hazard (WH:Dst.md "Instruction scheduling"). */
+int dest_first_blocked(const struct dest *d, struct dest_map m, bool dst32, unsigned row0,
+                       unsigned n, uint64_t now);
 
 /* A Dst32b cell at physical row p: the high half in row p, the low half in row p + 8. */
 static inline uint32_t dest_get32_at(const struct dest *d, unsigned p, unsigned col)

@@ -415,18 +415,6 @@ static void dst_span(const struct fpu_exec *x, struct fpu_dst_span *s)
     }
 }
 
-int dest_first_blocked(const struct tile *t, struct dest_map m, bool dst32, unsigned row0,
-                       unsigned n, uint64_t now)
-{
-    for (unsigned i = 0; i < n; i++) {
-        const unsigned p = dest_phys(m, dst32, (row0 + i) & 0x3FF);
-        if (t->fpu.block_free[p / 8] > now)
-            return (int)(p / 8);
-        if (dst32 && t->fpu.block_free[(p + 8) / 8] > now)
-            return (int)((p + 8) / 8);
-    }
-    return -1;
-}
 
 static bool holds(const struct tile *t, unsigned th, unsigned i)
 {
@@ -459,7 +447,7 @@ static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
     struct fpu_dst_span sp;
     dst_span(&x, &sp);
     const struct dest_map m = {x.cfg.remap, x.cfg.swizzle};
-    int blk = dest_first_blocked(t, m, sp.dst32, sp.row0, sp.n, now);
+    int blk = dest_first_blocked(&t->dest, m, sp.dst32, sp.row0, sp.n, now);
     if (blk >= 0) {
         *detail = (uint32_t)blk;
         return GS_DEST_HAZARD;
@@ -526,7 +514,7 @@ static bool exec_other(struct fpu_exec *x, uint32_t w)
         }
         return true;
     case FK_CLREXPHIST: /* WH:CLREXPHIST.md */
-        pack_clear_histograms(t);
+        tile_signal(t, SIG_CLEAR_EXP_HISTOGRAMS, 0, 0);
         return true;
     case FK_GATESRCRST: /* the SrcB operand cache is not modelled: nothing to invalidate */
         return true;
@@ -592,7 +580,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     const unsigned lat = latency(k);
     for (unsigned w64 = 0; w64 < 2; w64++)
         for (uint64_t m = x.written[w64]; m; m &= m - 1)
-            u->block_free[w64 * 64 + (unsigned)__builtin_ctzll(m)] = now + lat;
+            dest_block_written(&t->dest, w64 * 64 + (unsigned)__builtin_ctzll(m), now + lat);
     switch (k) {
     case FK_SHIFTXB: u->shiftxb_until = now + 2; break;
     case FK_MOVD2A: case FK_MOVB2A: u->movx2a_until = now + 2; break;
@@ -632,10 +620,11 @@ static uint64_t next_event(const struct tile *t)
     for (unsigned i = 0; i < 4; i++)
         if (r[i] > t->now && r[i] < next)
             next = r[i];
-    if (u->busy_until > t->now) /* every Dst block frees by then */
-        for (unsigned b = 0; b < FPU_DEST_BLOCKS; b++)
-            if (u->block_free[b] > t->now && u->block_free[b] < next)
-                next = u->block_free[b];
+    if (u->busy_until > t->now) { /* every Dst block frees by then */
+        uint64_t d = dest_next_ready(&t->dest, t->now);
+        if (d < next)
+            next = d;
+    }
     return next;
 }
 

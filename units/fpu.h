@@ -23,7 +23,6 @@
 #include "fpu_datapath.h"
 #include "unit.h"
 
-#define FPU_DEST_BLOCKS (DEST_ROWS / 8) /* DstBits rows in aligned blocks of 8 */
 #define FPU_COLS_CACHE 8                /* SrcA faces x phases kept taken apart */
 
 /* RWCs (WH:RWCs.md), one set per Tensix thread. Widths: Dst 10 bits, SrcA/SrcB 6, FidelityPhase
@@ -45,7 +44,6 @@ struct fpu_state {
     struct fpu_rwc rwc[NUM_THREADS];
     uint64_t thread_busy_until[NUM_THREADS]; /* the thread has an instruction in the pipeline */
     uint64_t busy_until;                     /* any thread (statistics) */
-    uint64_t block_free[FPU_DEST_BLOCKS];    /* first cycle the block may be read again */
     uint64_t shiftxb_until;   /* SHIFTXB: nothing is accepted before this cycle */
     uint64_t movx2a_until;    /* MOVD2A/MOVB2A: only MOVD2A and MOVB2A before this cycle */
     uint64_t movd2b_until;    /* MOVD2B: only MOVD2B before this cycle */
@@ -68,10 +66,5 @@ struct fpu_state {
 /* `holds`: STALLWAIT C4 (BH) / C7 (WH), thread th has an instruction in the pipeline. */
 extern const struct unit_desc fpu_unit_desc;
 
-/* The first aligned 8-row DstBits block among logical rows row0 .. row0 + n - 1 (Dst16b or
- * Dst32b view) that may not be read at `now`, or -1: the Dest hazard check of the matrix unit
- * and the packers, which stall on the same hazard (WH:Dst.md "Instruction scheduling"). */
-int dest_first_blocked(const struct tile *t, struct dest_map m, bool dst32, unsigned row0,
-                       unsigned n, uint64_t now);
 
 #endif

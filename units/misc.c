@@ -60,7 +60,7 @@ static void four_counters(struct adc *a, uint32_t w, enum adc_counter lo, unsign
 static void setdvalid(struct tile *t, unsigned th, unsigned which)
 {
     src_hand_over(&t->src, which, SRC_FMT_UNKNOWN); /* BH: ImpliedSrc*Fmt unpredictable */
-    t->src.src_row[which][th] = unpack_src_row_base(t, th, which);
+    t->src.src_row[which][th] = src_row_base(&t->cfg, tile_arch_bit(t), th, which);
 }
 
 static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)

@@ -855,8 +855,13 @@ static void histogram(struct pack_run *r, struct pval d)
         p->hist_max = (uint8_t)e;
 }
 
-void pack_clear_histograms(struct tile *t)
+/* SIG_CLEAR_EXP_HISTOGRAMS (CLREXPHIST, a matrix-unit instruction): Reset of every packer's
+ * exponent histogram. */
+void pack_signal(struct tile *t, enum unit_signal s, unsigned a, unsigned b)
 {
+    (void)a, (void)b;
+    if (s != SIG_CLEAR_EXP_HISTOGRAMS)
+        return;
     for (unsigned i = 0; i < NUM_PACKERS; i++) {
         memset(t->pack.p[i].hist, 0, sizeof t->pack.p[i].hist);
         t->pack.p[i].hist_max = 0;

@@ -91,7 +91,5 @@ struct pack_state {
 /* `holds`: the STALLWAIT packer conditions, thread th has an instruction in packer i. */
 extern const struct unit_desc pack_unit_desc;
 
-/* CLREXPHIST: Reset of every packer's exponent histogram. */
-void pack_clear_histograms(struct tile *t);
 
 #endif

@@ -23,5 +23,7 @@ void pack_advance_adcs(struct tile *t, unsigned th, uint32_t w, unsigned adc);
 /* The job reached the head of packer i: move its datums (or perform the PACR_SETREG write). */
 bool pack_run_job(struct tile *t, unsigned i, struct pack_job *j);
 bool pack_undef(struct tile *t, unsigned th, const char *what, const char *name);
+/* The unit's `signal` (pack.c). */
+void pack_signal(struct tile *t, enum unit_signal s, unsigned a, unsigned b);
 
 #endif

@@ -18,7 +18,6 @@
 
 #include "../core/tile.h"
 #include "../trace/trace.h"
-#include "fpu.h"
 
 enum { OPC_PACR = 0x41, OPC_PACR_SETREG = 0x4A };
 
@@ -118,7 +117,7 @@ static int hazard_block(const struct tile *t, unsigned th, uint32_t w, unsigned 
         unsigned row0, n;
         bool d32;
         pack_dst_rows(t, th, w, i, &row0, &n, &d32);
-        int b = dest_first_blocked(t, m, d32, row0, n, t->now);
+        int b = dest_first_blocked(&t->dest, m, d32, row0, n, t->now);
         if (b >= 0)
             return b;
     }
@@ -243,5 +242,6 @@ static void stats_json(const struct tile *t, FILE *f)
 const struct unit_desc pack_unit_desc = {
     .name = "pack", .reset = reset, .can_accept = can_accept, .resource = resource,
     .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
-    .holds = holds, .describe = describe, .report = report, .stats_json = stats_json,
+    .holds = holds, .describe = describe, .signal = pack_signal, .report = report,
+    .stats_json = stats_json,
 };

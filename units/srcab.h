@@ -33,6 +33,11 @@ struct src_regs {
 };
 #define SRC_FMT_UNKNOWN 0xFFu /* BH SETDVALID: UnpredictableValue() */
 
+struct tt_config;
+/* SrcRow[th] of Src `which` after a bank hand-over: ThreadConfig SRCA_SET_Base / SRCB_SET_Base
+ * << 4 (WH:SrcASrcB.md; arch_bit TT_ARCH_BH or TT_ARCH_WH). */
+uint8_t src_row_base(const struct tt_config *cfg, unsigned arch_bit, unsigned th, unsigned which);
+
 /* The unpackers' current bank of Src `which` goes to the matrix unit and they move to the
  * other bank (SETDVALID, UNPACR_NOP SETDVALID, UNPACR FlipSrc). */
 static inline void src_hand_over(struct src_regs *s, unsigned which, unsigned fmt)

@@ -91,7 +91,7 @@ static void apply(struct tile *t, const struct cfg_pending *p)
                 u ? THCFG_DESC(tile_arch_bit(t), UNPACK_MISC_CFG_CfgContextCntReset_1)
                   : THCFG_DESC(tile_arch_bit(t), UNPACK_MISC_CFG_CfgContextCntReset_0);
             if (p->index == r->word && (p->value >> r->shift & 1))
-                unpack_context_counter_reset(t, u, p->sel);
+                tile_signal(t, SIG_CONTEXT_COUNTER_RESET, u, p->sel);
         }
         return;
     case CFG_PEND_GPR:

@@ -64,6 +64,15 @@ enum gate_resource {
     RES_COUNT
 };
 
+/* What an instruction of one unit does to another unit's state. The sender raises it through the
+ * tile (tile_signal), which hands it to every unit with a `signal` function: no unit names
+ * another. */
+enum unit_signal {
+    SIG_CLEAR_EXP_HISTOGRAMS, /* CLREXPHIST: every packer's exponent histogram (WH:CLREXPHIST.md) */
+    SIG_CONTEXT_COUNTER_RESET, /* ThreadConfig CfgContextCntReset landed: unpacker a, thread b
+                                  (WH:BackendConfiguration.md) */
+};
+
 /* A backend unit's functions (shared/design.md "Unit interface"). The unit's properties (tick
  * order, block bits, queue-status bits, which STALLWAIT condition it answers, trace tracks, stats
  * name) are its row in units/registry.h. Every function but can_accept/resource/accept is
@@ -97,6 +106,8 @@ struct unit_desc {
     void (*describe)(struct tile *t);
     /* Its lines of the end-of-run report (nothing when it did no work). */
     void (*report)(const struct tile *t, FILE *f);
+    /* Another unit's instruction acts on this unit's state (enum unit_signal, two arguments). */
+    void (*signal)(struct tile *t, enum unit_signal s, unsigned a, unsigned b);
     /* Its fields of the stats JSON "units" entry, after "instructions" (each ", \"key\": ..."). */
     void (*stats_json)(const struct tile *t, FILE *f);
 };

@@ -161,12 +161,9 @@ static bool read_rsi(struct tile *t, unsigned u, unsigned th, uint64_t a, uint32
 /* The bank handover shared by SETDVALID, UNPACR_NOP SETDVALID and FlipSrc: the SrcRow part
  * (this) happens at issue (it only steers later instructions), the AllowedClient part
  * (src_hand_over) when the instruction completes. */
-uint8_t unpack_src_row_base(const struct tile *t, unsigned th, unsigned u)
+static uint8_t unpack_src_row_base(const struct tile *t, unsigned th, unsigned u)
 {
-    unsigned ab = tile_arch_bit(t);
-    unsigned base = u ? thcfg_get(&t->cfg, th, THCFG_DESC(ab, SRCB_SET_Base))
-                      : thcfg_get(&t->cfg, th, THCFG_DESC(ab, SRCA_SET_Base));
-    return (uint8_t)((base << 4) & 0x3F);
+    return src_row_base(&t->cfg, tile_arch_bit(t), th, u);
 }
 
 /* Desired L1 speed in 128-bit reads per cycle (WH:UNPACR_Regular.md "Performance"). The forced

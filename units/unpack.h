@@ -120,14 +120,8 @@ struct unpack_state {
 
 /* `holds`: STALLWAIT C1/C2 and FLUSHDMA, thread th has an instruction anywhere in unpacker i
  * (start-up, queued, waiting for a bank or fetching). `describe`: a line per unpacker that still
- * holds instructions. */
+ * holds instructions. `signal`: SIG_CONTEXT_COUNTER_RESET (a SETC16 to
+ * UNPACK_MISC_CFG_CfgContextCntReset_0/1) resets thread th's context counter of that unpacker. */
 extern const struct unit_desc unpack_unit_desc;
-
-/* SrcRow[th] of unpacker u after a bank hand-over: SRCA_SET_Base / SRCB_SET_Base << 4. */
-uint8_t unpack_src_row_base(const struct tile *t, unsigned th, unsigned u);
-
-/* SETC16 to UNPACK_MISC_CFG_CfgContextCntReset_0/1 resets thread th's context counter of that
- * unpacker (WH/BH:BackendConfiguration.md); for the Configuration unit to call. */
-void unpack_context_counter_reset(struct tile *t, unsigned unpacker, unsigned th);
 
 #endif

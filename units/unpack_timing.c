@@ -41,9 +41,10 @@ static bool holds(const struct tile *t, unsigned th, unsigned u)
     return false;
 }
 
-void unpack_context_counter_reset(struct tile *t, unsigned unpacker, unsigned th)
+static void on_signal(struct tile *t, enum unit_signal s, unsigned unpacker, unsigned th)
 {
-    t->unpack.u[unpacker].context_counter[th] = 0;
+    if (s == SIG_CONTEXT_COUNTER_RESET)
+        t->unpack.u[unpacker].context_counter[th] = 0;
 }
 
 /* ---- fetch bandwidth ---- */
@@ -324,5 +325,6 @@ static void stats_json(const struct tile *t, FILE *f)
 const struct unit_desc unpack_unit_desc = {
     .name = "unpack", .reset = reset, .can_accept = can_accept, .resource = resource,
     .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
-    .holds = holds, .describe = describe, .report = report, .stats_json = stats_json,
+    .holds = holds, .describe = describe, .signal = on_signal, .report = report,
+    .stats_json = stats_json,
 };
