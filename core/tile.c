@@ -162,6 +162,14 @@ void tile_signal(struct tile *t, enum unit_signal s, unsigned a, unsigned b)
             unit_rows[u].desc->signal(t, s, a, b);
 }
 
+bool tile_query(const struct tile *t, enum unit_query q, unsigned a, unsigned b, uint32_t v[4])
+{
+    for (unsigned u = 0; u < UNIT_COUNT; u++)
+        if (unit_rows[u].desc && unit_rows[u].desc->query && unit_rows[u].desc->query(t, q, a, b, v))
+            return true;
+    return false;
+}
+
 /* ---- waking agents ---- */
 
 /* The coprocessor comes first in a cycle, so an agent running now must stop before `cycle`. */

@@ -93,6 +93,8 @@ void tile_error_detail(struct tile *t, const char *fmt, ...) __attribute__((form
 
 /* Hand signal s (enum unit_signal) with its arguments to every unit that takes signals. */
 void tile_signal(struct tile *t, enum unit_signal s, unsigned a, unsigned b);
+/* Ask the units query q (enum unit_query); false (and v unchanged) when none answers. */
+bool tile_query(const struct tile *t, enum unit_query q, unsigned a, unsigned b, uint32_t v[4]);
 /* Wake the coprocessor at `cycle` (a push, a semaphore write, a config write ...). */
 void tile_wake_coproc(struct tile *t, uint64_t cycle);
 /* Make a blocked core runnable at `cycle`, stopping the running agent in time. */

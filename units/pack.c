@@ -855,6 +855,15 @@ static void histogram(struct pack_run *r, struct pval d)
         p->hist_max = (uint8_t)e;
 }
 
+bool pack_query(const struct tile *t, enum unit_query q, unsigned a, unsigned b, uint32_t v[4])
+{
+    switch (q) {
+    case Q_EXP_HISTOGRAM: memcpy(v, &t->pack.p[a].hist[b * 16], 16); return true;
+    case Q_EXP_HISTOGRAM_MAX: v[0] = t->pack.p[0].hist_max; return true;
+    default: return false;
+    }
+}
+
 /* SIG_CLEAR_EXP_HISTOGRAMS (CLREXPHIST, a matrix-unit instruction): Reset of every packer's
  * exponent histogram. */
 void pack_signal(struct tile *t, enum unit_signal s, unsigned a, unsigned b)

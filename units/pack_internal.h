@@ -25,5 +25,6 @@ bool pack_run_job(struct tile *t, unsigned i, struct pack_job *j);
 bool pack_undef(struct tile *t, unsigned th, const char *what, const char *name);
 /* The unit's `signal` (pack.c). */
 void pack_signal(struct tile *t, enum unit_signal s, unsigned a, unsigned b);
+bool pack_query(const struct tile *t, enum unit_query q, unsigned a, unsigned b, uint32_t v[4]);
 
 #endif

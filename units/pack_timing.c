@@ -242,6 +242,7 @@ static void stats_json(const struct tile *t, FILE *f)
 const struct unit_desc pack_unit_desc = {
     .name = "pack", .reset = reset, .can_accept = can_accept, .resource = resource,
     .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
-    .holds = holds, .describe = describe, .signal = pack_signal, .report = report,
+    .holds = holds, .describe = describe, .signal = pack_signal, .query = pack_query,
+    .report = report,
     .stats_json = stats_json,
 };

@@ -317,9 +317,9 @@ static void setdmareg_special(struct tile *t, unsigned th, uint32_t w)
         v[2] = 0;                                                      /* AllZeroFlags */
     }
     if (src == 6 || src == 7) /* WhichPackers [18:15] as an index */
-        memcpy(v, &t->pack.p[tt_bits(w, 18, 15) & 3].hist[(src - 6) * 16], 16);
+        tile_query(t, Q_EXP_HISTOGRAM, tt_bits(w, 18, 15) & 3, src - 6, v);
     else if (src == 9)
-        v[0] = t->pack.p[0].hist_max;
+        tile_query(t, Q_EXP_HISTOGRAM_MAX, 0, 0, v);
     switch (size) {
     case 0: /* one 16-bit half of the 128 bits into one half-register */
         half_set(g, res_half, v[in_half >> 1] >> (16 * (in_half & 1)));

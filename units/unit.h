@@ -73,6 +73,12 @@ enum unit_signal {
                                   (WH:BackendConfiguration.md) */
 };
 
+/* What one unit reads of another unit's state, asked through the tile (tile_query): 128 bits. */
+enum unit_query {
+    Q_EXP_HISTOGRAM, /* packer a's exponent histogram, counters 16 * b .. 16 * b + 15 (b 0 or 1) */
+    Q_EXP_HISTOGRAM_MAX, /* packer 0's largest exponent seen */
+};
+
 /* A backend unit's functions (shared/design.md "Unit interface"). The unit's properties (tick
  * order, block bits, queue-status bits, which STALLWAIT condition it answers, trace tracks, stats
  * name) are its row in units/registry.h. Every function but can_accept/resource/accept is
@@ -108,6 +114,8 @@ struct unit_desc {
     void (*report)(const struct tile *t, FILE *f);
     /* Another unit's instruction acts on this unit's state (enum unit_signal, two arguments). */
     void (*signal)(struct tile *t, enum unit_signal s, unsigned a, unsigned b);
+    /* Answers a query (enum unit_query) of another unit: true when it did, into v[0..3]. */
+    bool (*query)(const struct tile *t, enum unit_query q, unsigned a, unsigned b, uint32_t v[4]);
     /* Its fields of the stats JSON "units" entry, after "instructions" (each ", \"key\": ..."). */
     void (*stats_json)(const struct tile *t, FILE *f);
 };
