@@ -162,6 +162,11 @@ void tile_signal(struct tile *t, enum unit_signal s, unsigned a, unsigned b)
             unit_rows[u].desc->signal(t, s, a, b);
 }
 
+unsigned tile_conditions_waiting(const struct tile *t, unsigned th, unsigned cond_mask)
+{
+    return gate_conditions_waiting(t, th, cond_mask);
+}
+
 bool tile_query(const struct tile *t, enum unit_query q, unsigned a, unsigned b, uint32_t v[4])
 {
     for (unsigned u = 0; u < UNIT_COUNT; u++)

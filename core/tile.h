@@ -91,6 +91,9 @@ int tile_error(struct tile *t, enum err_kind kind, int core, uint32_t pc, const 
 /* Append a line to the error's detail text. */
 void tile_error_detail(struct tile *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Which of the STALLWAIT conditions in cond_mask (the architecture's bit numbering) still say
+ * "wait" for thread th (FLUSHDMA asks, as a latched STALLWAIT would). */
+unsigned tile_conditions_waiting(const struct tile *t, unsigned th, unsigned cond_mask);
 /* Hand signal s (enum unit_signal) with its arguments to every unit that takes signals. */
 void tile_signal(struct tile *t, enum unit_signal s, unsigned a, unsigned b);
 /* Ask the units query q (enum unit_query); false (and v unchanged) when none answers. */

@@ -21,7 +21,6 @@
 
 #include "../core/tile.h"
 #include "../mem/map.h"
-#include "../sync/gate.h"
 
 /* ---- timing (docs/timing-model.md "Scalar unit (ThCon)") ---- */
 enum {
@@ -769,7 +768,7 @@ static void tick(struct tile *t)
     /* FLUSHDMA: its four conditions are STALLWAIT's C0..C3 on both architectures; it finishes
      * in the first cycle (from the second on) in which none of the selected ones says wait. */
     if (u->op == THCON_OP_FLUSH && now >= u->flush_min &&
-        !gate_conditions_waiting(t, th, u->flush_mask))
+        !tile_conditions_waiting(t, th, u->flush_mask))
         u->done_at = now;
     if (now >= u->done_at) {
         u->busy = false;

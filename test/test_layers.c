@@ -1,0 +1,264 @@
+/* The layers of shared/design.md "Layers" (docs/architecture.md "Layers and owners"), checked on
+ * the sources and the built library:
+ *   1. no file of a unit includes another unit's header;
+ *   2. no unit's object calls a function another unit defines, and mem/ calls none at all
+ *      (symbols of build/libtensim.a, from nm);
+ *   3. no file but the unit's own touches its state in the tile (`->member` of its registry row).
+ * The units are read from units/registry.h (its headers and rows), so a new unit is checked as
+ * soon as it has a row. `known` lists the crossings that remain, each with the step that removes
+ * it; the test also fails when one of them is gone, so the list only shrinks. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define MAX_UNITS 16
+#define MAX_FINDINGS 256
+
+/* Crossings not yet removed: "where -> what". */
+static const char *const known[] = {
+    /* The GPR file and RDCFG's pending GPR writes want an owner of their own (issue 13 item 2);
+     * until then ThCon peeks at the Configuration unit's queue. */
+    "units/thcon.o -> thcfg_gpr_peek",
+    /* MMIO rows registered by their owners (issue 13 item 3): the semaphore and configuration
+     * windows are still dispatched by name. */
+    "mem/map.o -> cfg_riscv_load", "mem/map.o -> cfg_riscv_store",
+    "mem/map.o -> sync_riscv_sem_load", "mem/map.o -> sync_riscv_sem_store",
+    "mem/map.c -> sync",
+    /* Semaphores and mutexes are the Sync unit's state that the Wait Gate and the statistics
+     * read: they become a shared resource with an owner API (issue 13 item 2). */
+    "sync/gate.o -> sync_mutex_valid", "sync/gate.o -> sync_semwait_blocks",
+    "sync/gate.c -> sync", "trace/stats.c -> sync",
+};
+#define NKNOWN (sizeof known / sizeof known[0])
+
+struct unit {
+    char prefix[32]; /* files units/PREFIX* or sync/PREFIX* (then '.' or '_') */
+    char member[32]; /* its state in struct tile */
+};
+
+static struct unit units[MAX_UNITS];
+static unsigned nunits;
+static char findings[MAX_FINDINGS][160];
+static unsigned nfindings;
+
+static void finding(const char *where, const char *what)
+{
+    if (nfindings < MAX_FINDINGS)
+        snprintf(findings[nfindings++], sizeof findings[0], "%.80s -> %.70s", where, what);
+}
+
+/* The unit headers included by units/registry.h and the rows' tile members. */
+static void read_registry(void)
+{
+    char *src = read_whole_file("units/registry.h", NULL);
+    nunits = 0;
+    for (char *p = src; (p = strstr(p, "#include \"")); p++) {
+        char name[64];
+        if (sscanf(p, "#include \"%63[^\"]\"", name) != 1)
+            continue;
+        char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+        char *dot = strrchr(base, '.');
+        if (dot)
+            *dot = 0;
+        if (!strcmp(base, "unit"))
+            continue;
+        cr_assert_lt(nunits, MAX_UNITS);
+        snprintf(units[nunits++].prefix, sizeof units[0].prefix, "%.31s", base);
+    }
+    /* misc has no header: its row is its only trace */
+    snprintf(units[nunits++].prefix, sizeof units[0].prefix, "misc");
+    /* Rows: "X(ID, KIND, DESC, TYPE, MEMBER, ..." */
+    for (char *p = strstr(src, "#define TENSIX_UNITS(X)"); p && (p = strstr(p, "    X(")); p++) {
+        char desc[64], member[32];
+        if (sscanf(p, "    X(%*[^,], %*[^,], %63[^,], %*[^,], %31[^,],", desc, member) != 2)
+            continue;
+        if (!strcmp(desc, "NULL"))
+            continue;
+        /* &fpu_unit_desc -> the unit whose prefix starts the descriptor's name */
+        for (unsigned u = 0; u < nunits; u++)
+            if (!strncmp(desc + 1, units[u].prefix, strlen(units[u].prefix)) ||
+                (!strcmp(units[u].prefix, "thcfg") && !strcmp(desc, "&cfg_unit_desc")) ||
+                (!strcmp(units[u].prefix, "sync_unit") && !strcmp(desc, "&sync_unit_desc")))
+                snprintf(units[u].member, sizeof units[u].member, "%s", member);
+    }
+    free(src);
+    for (unsigned u = 0; u < nunits; u++)
+        cr_assert(units[u].member[0], "registry: no row found for unit %s", units[u].prefix);
+}
+
+/* The unit a file belongs to (by its name), or -1. */
+static int unit_of(const char *path)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (strncmp(path, "units/", 6) && strncmp(path, "sync/", 5))
+        return -1;
+    int best = -1;
+    size_t best_len = 0;
+    for (unsigned u = 0; u < nunits; u++) {
+        size_t n = strlen(units[u].prefix);
+        if (!strncmp(base, units[u].prefix, n) && (base[n] == '.' || base[n] == '_') && n > best_len)
+            best = (int)u, best_len = n;
+    }
+    return best;
+}
+
+static void scan_sources(const char *dir)
+{
+    DIR *d = opendir(dir);
+    cr_assert(d, "cannot list %s", dir);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 3 || (strcmp(e->d_name + n - 2, ".c") && strcmp(e->d_name + n - 2, ".h")))
+            continue;
+        char path[300];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (!strcmp(path, "units/registry.h") || !strcmp(path, "units/unit.c"))
+            continue; /* the registry names every unit by design */
+        const int own = unit_of(path);
+        char *src = read_whole_file(path, NULL);
+        /* 1. includes of another unit's header */
+        for (char *p = src; own >= 0 && (p = strstr(p, "#include \"")); p++) {
+            char name[64];
+            if (sscanf(p, "#include \"%63[^\"]\"", name) != 1)
+                continue;
+            char full[128]; /* the header's path from the top directory */
+            if (!strncmp(name, "../", 3))
+                snprintf(full, sizeof full, "%s", name + 3);
+            else
+                snprintf(full, sizeof full, "%s/%s", dir, name);
+            const int other = unit_of(full);
+            if (other >= 0 && other != own)
+                finding(path, name);
+        }
+        /* 3. another unit's state in the tile */
+        for (unsigned u = 0; u < nunits; u++) {
+            if ((int)u == own)
+                continue;
+            char pat[48];
+            snprintf(pat, sizeof pat, "->%s", units[u].member);
+            size_t pl = strlen(pat);
+            for (char *p = src; (p = strstr(p, pat)); p += pl)
+                if (p[pl] == '.' || p[pl] == ',' || p[pl] == ')' || p[pl] == ';' || p[pl] == '[') {
+                    finding(path, units[u].member);
+                    break;
+                }
+        }
+        free(src);
+    }
+    closedir(d);
+}
+
+/* 2. symbols: "OBJ: U sym" and "OBJ: T sym" lines of nm over the library. */
+struct sym {
+    char obj[64], name[96];
+};
+
+static int unit_of_object(const char *obj)
+{
+    static const char *const dirs[] = {"units/", "sync/"};
+    char path[96];
+    for (unsigned k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s%s", dirs[k], obj);
+        char *dot = strrchr(path, '.');
+        strcpy(dot, ".c");
+        FILE *f = fopen(path, "r");
+        if (f) {
+            fclose(f);
+            return unit_of(path);
+        }
+    }
+    return -1;
+}
+
+static const char *dir_of_object(const char *obj)
+{
+    static const char *const dirs[] = {"units/", "sync/", "mem/", "core/", "riscv/", "trace/"};
+    for (unsigned k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+        char path[96];
+        snprintf(path, sizeof path, "%s%s", dirs[k], obj);
+        strcpy(strrchr(path, '.'), ".c");
+        FILE *f = fopen(path, "r");
+        if (f) {
+            fclose(f);
+            return dirs[k];
+        }
+    }
+    return "";
+}
+
+static void scan_symbols(void)
+{
+    const char *lib = fopen("build/libtensim.a", "r") ? "build/libtensim.a" : "build/libtensim-asan.a";
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "nm -A %s 2>/dev/null", lib);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p, "cannot run nm");
+    static struct sym def[8192], und[8192];
+    unsigned ndef = 0, nund = 0;
+    char line[300];
+    while (fgets(line, sizeof line, p)) {
+        /* "lib:obj.o:0000 T name" or "lib:obj.o:         U name" */
+        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (!c2)
+            continue;
+        char a[96], b[96], c[96], type, *name;
+        int n = sscanf(c2 + 1, "%95s %95s %95s", a, b, c);
+        if (n == 3 && strlen(b) == 1)
+            type = b[0], name = c;
+        else if (n == 2 && strlen(a) == 1)
+            type = a[0], name = b;
+        else
+            continue;
+        struct sym s;
+        snprintf(s.obj, sizeof s.obj, "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+        snprintf(s.name, sizeof s.name, "%s", name);
+        if (type == 'U' && nund < 8192)
+            und[nund++] = s;
+        else if ((type == 'T' || type == 'D' || type == 'R' || type == 'B') && ndef < 8192)
+            def[ndef++] = s;
+    }
+    pclose(p);
+    cr_assert_gt(ndef, 100, "nm found no symbols in %s", lib);
+    for (unsigned i = 0; i < nund; i++) {
+        const int user = unit_of_object(und[i].obj);
+        const bool in_mem = !strcmp(dir_of_object(und[i].obj), "mem/");
+        if (!strcmp(und[i].obj, "unit.o"))
+            continue; /* the registry */
+        for (unsigned k = 0; k < ndef; k++) {
+            if (strcmp(def[k].name, und[i].name))
+                continue;
+            const int owner = unit_of_object(def[k].obj);
+            if (owner >= 0 && ((user >= 0 && owner != user) || in_mem || !strcmp(und[i].obj, "gate.o"))) {
+                char where[96];
+                snprintf(where, sizeof where, "%.20s%.60s", dir_of_object(und[i].obj), und[i].obj);
+                finding(where, und[i].name);
+            }
+        }
+    }
+}
+
+Test(layers, units_call_and_include_only_what_their_layer_allows, .timeout = 60)
+{
+    read_registry();
+    cr_assert_geq(nunits, 8, "units/registry.h lists %u units", nunits);
+    nfindings = 0;
+    static const char *const dirs[] = {"units", "sync", "mem", "core", "riscv", "trace"};
+    for (unsigned k = 0; k < sizeof dirs / sizeof dirs[0]; k++)
+        scan_sources(dirs[k]);
+    scan_symbols();
+    bool seen[NKNOWN] = {0};
+    for (unsigned i = 0; i < nfindings; i++) {
+        bool listed = false;
+        for (unsigned k = 0; k < NKNOWN; k++)
+            if (!strcmp(findings[i], known[k]))
+                listed = seen[k] = true;
+        cr_expect(listed, "layer crossing: %s", findings[i]);
+    }
+    for (unsigned k = 0; k < NKNOWN; k++)
+        cr_expect(seen[k], "known crossing %s is gone: remove it from test/test_layers.c", known[k]);
+}
