@@ -5,9 +5,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../riscv/local_ram.h"
+#include "../riscv/pcbuf.h"
 #include "../sync/gate.h"
+#include "../sync/push.h"
+#include "../sync/ttsync.h"
+#include "../units/gpr.h"
 #include "../trace/trace.h"
 #include "../units/tensix_isa.h"
+
+/* The address map: every owner's rows. The order is the search order; the busiest windows
+ * (semaphores, configuration, instruction push) come first. */
+static bool map_devices(struct tile *t)
+{
+    struct mem_map *m = &t->map;
+    bool ok = true;
+    for (unsigned u = 0; u < UNIT_COUNT; u++)
+        if (unit_rows[u].desc && unit_rows[u].desc->nregions)
+            ok &= map_register(m, unit_rows[u].desc->regions, unit_rows[u].desc->nregions);
+    ok &= map_register(m, push_regions, push_regions_len);
+    ok &= map_register(m, gpr_regions, gpr_regions_len);
+    ok &= map_register(m, pcbuf_regions, pcbuf_regions_len);
+    ok &= map_register(m, ttsync_regions, ttsync_regions_len);
+    ok &= map_register(m, tile_ctrl_regions, tile_ctrl_regions_len);
+    ok &= map_register(m, dest_regions, dest_regions_len);
+    ok &= map_register(m, local_ram_regions, local_ram_regions_len);
+    ok &= map_register(m, map_unmodelled, map_unmodelled_len);
+    return ok;
+}
 
 struct tile *tile_create(const struct arch *arch)
 {
@@ -15,6 +40,10 @@ struct tile *tile_create(const struct arch *arch)
     if (!t)
         return 0;
     t->arch = arch;
+    if (!map_devices(t)) {
+        tile_destroy(t);
+        return 0;
+    }
     t->l1 = calloc(arch->l1_size, 1);
     t->predecode = calloc(arch->l1_size / 4, sizeof *t->predecode);
     if (!t->l1 || !t->predecode) {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../mem/map.h"
 #include "../riscv/core.h"
 #include "../sync/thread.h"
 #include "../units/adc.h"
@@ -32,6 +33,7 @@ struct tile {
     struct rv_insn *predecode; /* one slot per L1 word; RV_UNDECODED until first fetch */
     uint8_t local_ram[NUM_CORES][LOCAL_RAM_MAX];
 
+    struct mem_map map; /* address rows registered by their owners (tile_create) */
     struct rv_core core[NUM_CORES];
     struct tensix_thread thread[NUM_THREADS];
     /* The backend units' state, one member per row of units/registry.h */
@@ -77,6 +79,10 @@ struct tile {
     unsigned nloaded;
     uint32_t wall_clock_latch; /* WALL_CLOCK_H: high half latched by the last WALL_CLOCK_L access */
 };
+
+/* The tile control, debug and status registers' rows (core/tile_ctrl.c). */
+extern const struct region tile_ctrl_regions[];
+extern const unsigned tile_ctrl_regions_len;
 
 struct tile *tile_create(const struct arch *arch);
 void tile_destroy(struct tile *t);

@@ -10,6 +10,7 @@
 
 #include "../core/tile.h"
 #include "../mem/map.h"
+#include "../sync/push.h"
 #include "csr.h"
 
 static const char *const core_names[NUM_CORES] = {"TRISC0", "TRISC1", "TRISC2", "BRISC"};

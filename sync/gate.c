@@ -16,9 +16,10 @@
 #include <string.h>
 
 #include "../core/tile.h"
-#include "../mem/map.h"
+#include "../riscv/pcbuf.h"
 #include "../trace/trace.h"
 #include "../units/registry.h"
+#include "ttsync.h"
 
 static const char *const stall_keys[GS_COUNT] = {
 #define X(name, key) [name] = key,

@@ -136,13 +136,17 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     return true;
 }
 
-const struct unit_desc sync_unit_desc = {
-    .name = "sync", .reset = reset, .can_accept = can_accept, .resource = resource, .accept = accept,
-};
+/* ---- RISC-V access to the semaphores (WH:SyncUnit.md) ---- */
 
-uint32_t sync_riscv_sem_load(const struct sync_unit *s, unsigned i) { return s->sem_value[i]; }
+static enum mmio_status sem_load(struct tile *t, int core, const struct region *r, uint32_t addr,
+                                 unsigned size, uint32_t *val)
+{
+    (void)core, (void)r, (void)size;
+    *val = t->sync.sem_value[(addr - 0xFFE80020u) / 4];
+    return MMIO_OK;
+}
 
-bool sync_riscv_sem_store(struct tile *t, unsigned i, uint32_t value)
+static bool sem_store(struct tile *t, unsigned i, uint32_t value)
 {
     struct sync_unit *s = &t->sync;
     /* One Sync-slot user per cycle: the coprocessor acts first in a cycle, so a RISC-V write
@@ -161,3 +165,26 @@ bool sync_riscv_sem_store(struct tile *t, unsigned i, uint32_t value)
     s->st.riscv_sem_writes++;
     return true;
 }
+
+static enum mmio_status sem_store_mmio(struct tile *t, int core, const struct region *r,
+                                       uint32_t addr, unsigned size, uint32_t val)
+{
+    (void)r, (void)size;
+    if (!sem_store(t, (addr - 0xFFE80020u) / 4, val)) {
+        t->core[core].wait = WAIT_SYNC_SLOT;
+        return MMIO_BLOCK;
+    }
+    tile_wake_coproc(t, t->now + 1);
+    return MMIO_OK;
+}
+
+static const struct mmio_ops sem_ops = {sem_load, sem_store_mmio, false};
+
+static const struct region regions[] = {
+    {0xFFE80020, 0xFFE8003F, "Tensix semaphores", &sem_ops, 3, MAP_T_CORES, MAP_BOTH, 0},
+};
+
+const struct unit_desc sync_unit_desc = {
+    .name = "sync", .reset = reset, .can_accept = can_accept, .resource = resource, .accept = accept,
+    .regions = regions, .nregions = 1,
+};

@@ -21,6 +21,7 @@ struct sync_unit {
     } st;
 };
 
+/* Its MMIO row: the semaphores at 0xFFE80020 (TRISCs; WH:SyncUnit.md "RISCV access"). */
 extern const struct unit_desc sync_unit_desc;
 
 /* Is mutex index m one the architecture has (BH 0,2,3,4; WH 0,2..7)? */
@@ -31,7 +32,5 @@ bool sync_semwait_blocks(const struct sync_unit *s, uint8_t sem_mask, uint16_t c
 
 /* RISC-V access to semaphore i (0xFFE80020 + 4*i). A store needs the Sync unit's slot: returns
  * false when the slot was used this cycle (the core retries next cycle). */
-uint32_t sync_riscv_sem_load(const struct sync_unit *s, unsigned i);
-bool sync_riscv_sem_store(struct tile *t, unsigned i, uint32_t value);
 
 #endif

@@ -23,11 +23,6 @@ static const char *const known[] = {
     /* The GPR file and RDCFG's pending GPR writes want an owner of their own (issue 13 item 2);
      * until then ThCon peeks at the Configuration unit's queue. */
     "units/thcon.o -> thcfg_gpr_peek",
-    /* MMIO rows registered by their owners (issue 13 item 3): the semaphore and configuration
-     * windows are still dispatched by name. */
-    "mem/map.o -> cfg_riscv_load", "mem/map.o -> cfg_riscv_store",
-    "mem/map.o -> sync_riscv_sem_load", "mem/map.o -> sync_riscv_sem_store",
-    "mem/map.c -> sync",
     /* Semaphores and mutexes are the Sync unit's state that the Wait Gate and the statistics
      * read: they become a shared resource with an owner API (issue 13 item 2). */
     "sync/gate.o -> sync_mutex_valid", "sync/gate.o -> sync_semwait_blocks",

@@ -233,3 +233,25 @@ uint64_t dest_next_ready(const struct dest *d, uint64_t now)
             next = d->block_ready[b];
     return next;
 }
+
+static enum mmio_status window_load(struct tile *t, int core, const struct region *r, uint32_t addr,
+                                    unsigned size, uint32_t *val)
+{
+    (void)r;
+    return dest_window_load(t, core, addr, size, val) ? MMIO_OK : MMIO_ERROR;
+}
+
+static enum mmio_status window_store(struct tile *t, int core, const struct region *r,
+                                     uint32_t addr, unsigned size, uint32_t val)
+{
+    (void)r;
+    return dest_window_store(t, core, addr, size, val) ? MMIO_OK : MMIO_ERROR;
+}
+
+static const struct mmio_ops window_ops = {window_load, window_store, false};
+
+const struct region dest_regions[] = {
+    {DEST_WINDOW_BASE, DEST_WINDOW_BASE + DEST_WINDOW_SIZE - 1, "Tensix Dst window", &window_ops, 4,
+     MAP_T_CORES, MAP_BH, 0},
+};
+const unsigned dest_regions_len = 1;

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../mem/map.h"
+
 #define DEST_ROWS 1024
 #define DEST_COLS 16
 #define DEST_WINDOW_BASE 0xFFBD8000u
@@ -78,5 +80,8 @@ void dest_write32(struct tile *t, unsigned row, unsigned col, uint32_t v);
  * false after raising an error (undefined format/size combinations). */
 bool dest_window_load(struct tile *t, int core, uint32_t addr, unsigned size, uint32_t *val);
 bool dest_window_store(struct tile *t, int core, uint32_t addr, unsigned size, uint32_t val);
+/* The window's address row (Blackhole TRISCs). */
+extern const struct region dest_regions[];
+extern const unsigned dest_regions_len;
 
 #endif

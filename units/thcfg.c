@@ -398,11 +398,6 @@ static void stats_json(const struct tile *t, FILE *f)
             t->cfgu.st.busy_cycles, t->cfgu.st.riscv_reads, t->cfgu.st.riscv_writes);
 }
 
-const struct unit_desc cfg_unit_desc = {
-    .name = "cfg", .reset = reset, .can_accept = can_accept, .resource = resource,
-    .accept = accept, .tick = tick, .next_event = next_event, .holds = holds,
-    .stats_json = stats_json,
-};
 
 /* ---- RISC-V window ---- */
 
@@ -426,9 +421,10 @@ static enum mmio_status past_arrays(struct tile *t, int core, uint32_t addr, con
     return MMIO_ERROR;
 }
 
-enum mmio_status cfg_riscv_load(struct tile *t, int core, uint32_t addr, unsigned size,
-                                uint32_t *val)
+static enum mmio_status riscv_load(struct tile *t, int core, const struct region *r, uint32_t addr,
+                                   unsigned size, uint32_t *val)
 {
+    (void)r;
     struct cfg_win_hit h;
     uint64_t s = riscv_cycle(t);
     uint32_t word;
@@ -452,8 +448,8 @@ enum mmio_status cfg_riscv_load(struct tile *t, int core, uint32_t addr, unsigne
     return MMIO_OK;
 }
 
-enum mmio_status cfg_riscv_store(struct tile *t, int core, uint32_t addr, unsigned size,
-                                 uint32_t val)
+static enum mmio_status riscv_store_word(struct tile *t, int core, uint32_t addr, unsigned size,
+                                         uint32_t val)
 {
     struct cfg_win_hit h;
     commit(t, t->now);
@@ -483,3 +479,26 @@ enum mmio_status cfg_riscv_store(struct tile *t, int core, uint32_t addr, unsign
     t->cfgu.st.riscv_writes++;
     return MMIO_OK;
 }
+
+static enum mmio_status riscv_store(struct tile *t, int core, const struct region *r, uint32_t addr,
+                                   unsigned size, uint32_t val)
+{
+    (void)r;
+    if (riscv_store_word(t, core, addr, size, val) != MMIO_OK)
+        return MMIO_ERROR;
+    tile_wake_coproc(t, t->now + 1);
+    return MMIO_OK;
+}
+
+static const struct mmio_ops window_ops = {riscv_load, riscv_store, false};
+
+static const struct region regions[] = {
+    {0xFFEF0000, 0xFFEFFFFF, "Tensix backend configuration", &window_ops, 4, MAP_ALL_CORES,
+     MAP_BOTH, 0},
+};
+
+const struct unit_desc cfg_unit_desc = {
+    .name = "cfg", .reset = reset, .can_accept = can_accept, .resource = resource,
+    .accept = accept, .tick = tick, .next_event = next_event, .holds = holds,
+    .stats_json = stats_json, .regions = regions, .nregions = 1,
+};

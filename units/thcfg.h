@@ -50,20 +50,15 @@ struct cfg_unit {
     } st;
 };
 
-/* `holds`: STALLWAIT C12 (BH), any thread has an instruction in the Configuration unit
+/* Its MMIO row: RISC-V access to the configuration window 0xFFEF0000..0xFFEFFFFF
+ * (spec/memory-map.md §2): loads of Config, ConfigDualWrite (bank 0) and ThreadConfig; stores
+ * only as `sw` to Config or ConfigDualWrite.
+ * `holds`: STALLWAIT C12 (BH), any thread has an instruction in the Configuration unit
  * pipeline. */
 extern const struct unit_desc cfg_unit_desc;
 /* GPR `reg` of thread th as it will be at the start of cycle s, RDCFG results due by then
  * included (ThCon reads its operands in its second cycle). */
 uint32_t thcfg_gpr_peek(const struct tile *t, unsigned th, unsigned reg, uint64_t s);
 
-/* RISC-V access to the configuration window 0xFFEF0000..0xFFEFFFFF (spec/memory-map.md §2).
- * `size` is 1, 2 or 4 and addr is aligned. Loads of Config, ConfigDualWrite (bank 0) and
- * ThreadConfig; stores only as `sw` to Config or ConfigDualWrite. MMIO_ERROR after raising an
- * error in the tile. */
-enum mmio_status cfg_riscv_load(struct tile *t, int core, uint32_t addr, unsigned size,
-                                uint32_t *val);
-enum mmio_status cfg_riscv_store(struct tile *t, int core, uint32_t addr, unsigned size,
-                                 uint32_t val);
 
 #endif

@@ -15,6 +15,7 @@
 #include "tensix_isa.h"
 
 struct tile;
+struct region;
 
 /* Why the instruction at a thread's Wait Gate did not issue this cycle (exactly one per thread
  * per cycle). X(name, json key) */
@@ -116,6 +117,9 @@ struct unit_desc {
     void (*signal)(struct tile *t, enum unit_signal s, unsigned a, unsigned b);
     /* Answers a query (enum unit_query) of another unit: true when it did, into v[0..3]. */
     bool (*query)(const struct tile *t, enum unit_query q, unsigned a, unsigned b, uint32_t v[4]);
+    /* Its rows of the address map (mem/map.h), registered when the tile is made. */
+    const struct region *regions;
+    unsigned nregions;
     /* Its fields of the stats JSON "units" entry, after "instructions" (each ", \"key\": ..."). */
     void (*stats_json)(const struct tile *t, FILE *f);
 };
