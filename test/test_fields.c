@@ -150,7 +150,8 @@ static bool is_opcode(const char *s)
         while (*sh == ' ')
             sh++;
     }
-    return strstr(s, "opcode") || (sh && strncmp(sh, "24", 2) == 0 && !isdigit((unsigned char)sh[2]));
+    return strstr(s, "opcode") ||
+           (sh && strncmp(sh, "24", 2) == 0 && !isdigit((unsigned char)sh[2]));
 }
 
 static bool hex_literal(const char *s)
