@@ -68,25 +68,22 @@ bool thread_drained(const struct tile *t, unsigned i)
 
 /* ---- which instructions a latched wait catches (spec/sync-timing.md §3.1) ---- */
 
-enum { OPC_NOP = 0x02, OPC_STALLWAIT = 0xA2, OPC_SEMWAIT = 0xA6, OPC_STREAMWAIT = 0xA7,
-       OPC_RSTDMA = 0x44 };
-
 static unsigned unit_block_bits(const struct tt_form *f)
 {
     const struct unit_row *r = unit_row_for(f->unit);
     if (r)
         return r->block_bits;
-    return f->opcode == OPC_RSTDMA ? BLK0 : 0; /* no ISA page: only RSTDMA is listed */
+    return f->opcode == TT_OPC_RSTDMA ? BLK0 : 0; /* no ISA page: only RSTDMA is listed */
 }
 
 bool gate_wait_catches(const struct tile *t, const struct latched_wait *w, const struct tt_form *f)
 {
     if (!w->active)
         return false;
-    if (f->opcode == OPC_NOP)
+    if (f->opcode == TT_OPC_NOP)
         return w->block_mask == BLK_ALL; /* NOP is caught only when all nine bits are set */
-    if (f->opcode == OPC_STALLWAIT || f->opcode == OPC_STREAMWAIT ||
-        (f->opcode == OPC_SEMWAIT && t->arch->id == ARCH_BLACKHOLE))
+    if (f->opcode == TT_OPC_STALLWAIT_BH || f->opcode == TT_OPC_STREAMWAIT ||
+        (f->opcode == TT_OPC_SEMWAIT && t->arch->id == ARCH_BLACKHOLE))
         return true; /* caught by every block bit (and the mask is never 0) */
     return (w->block_mask & unit_block_bits(f)) != 0;
 }
@@ -350,7 +347,8 @@ bool coproc_step(struct tile *t)
         /* Release a wait whose conditions held this cycle, unless this cycle's issue was a new
          * STALLWAIT/SEMWAIT that replaced it. */
         if (g[i].release && !(g[i].reason == GS_NONE && g[i].f->unit == TT_UNIT_SYNC &&
-                              (g[i].f->opcode == OPC_STALLWAIT || g[i].f->opcode == OPC_SEMWAIT))) {
+                              (g[i].f->opcode == TT_OPC_STALLWAIT_BH ||
+                               g[i].f->opcode == TT_OPC_SEMWAIT))) {
             th->wait.active = false;
             progress = true;
         }
@@ -387,10 +385,11 @@ bool coproc_step(struct tile *t)
 
 static unsigned word_types(const struct tile *t, uint32_t w)
 {
-    switch (w >> 24) {
-    case 0x01: return QS_MOP;
-    case 0x03: return 0; /* MOP_CFG is not counted */
-    case 0x04: return (w & 2) || !(w & 1) ? QS_REPLAY : 0; /* Exec, or playback */
+    switch (tt_opcode(w)) {
+    case TT_OPC_MOP: return QS_MOP;
+    case TT_OPC_MOP_CFG: return 0; /* MOP_CFG is not counted */
+    case TT_OPC_REPLAY: /* Exec, or playback */
+        return TT_GET_REPLAY_Exec(w) || !TT_GET_REPLAY_Load(w) ? QS_REPLAY : 0;
     default: break;
     }
     const struct tt_form *f = tt_decode(tile_arch_bit(t), w);

@@ -5,12 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* MOP fields (units/tensix.def): Template [23], Count1 [22:16], MaskLo [15:0].
- * MOP_CFG: MaskHi [15:0]. */
-#define MOP_TEMPLATE(w) (((w) >> 23) & 1u)
-#define MOP_COUNT1(w) (((w) >> 16) & 0x7Fu)
-#define MOP_MASKLO(w) ((w) & 0xFFFFu)
-#define MOP_CFG_MASKHI(w) ((w) & 0xFFFFu)
+#include "../units/tensix_isa.h"
 
 /* MopCfg slots, template 0 / template 1 (WH:MOPExpander.md, "Configuration"). */
 enum {
@@ -38,7 +33,7 @@ enum { T1_START, T1_LOOP, T1_END0, T1_END1 };
  * SFPNOP and friends are real instructions to it (WH:MOPExpander.md, IsNop). */
 static bool is_nop(uint32_t w)
 {
-    return pipe_opcode(w) == PIPE_OPC_NOP;
+    return tt_opcode(w) == TT_OPC_NOP;
 }
 
 static void fail(struct mop_expander *m, const char *what, uint32_t value)
@@ -77,10 +72,10 @@ bool mop_busy(const struct mop_expander *m)
 static void gen_init(struct mop_gen *g, const uint32_t *cfg, uint32_t mask_hi, uint32_t mop)
 {
     memset(g, 0, sizeof *g);
-    g->tmpl = MOP_TEMPLATE(mop);
+    g->tmpl = TT_GET_MOP_Template(mop);
     if (g->tmpl == 0) {
-        g->mask = (mask_hi << 16) | MOP_MASKLO(mop);
-        g->iters = MOP_COUNT1(mop) + 1;
+        g->mask = (mask_hi << 16) | TT_GET_MOP_MaskLo(mop);
+        g->iters = TT_GET_MOP_Count1(mop) + 1;
         return;
     }
     g->outer_count = cfg[CFG_OUTER_COUNT] & 0x7Fu;
@@ -245,7 +240,7 @@ enum pipe_step mop_step(struct mop_expander *m, struct tt_fifo *in, struct tt_fi
          * (WH:MOPExpander.md, "Performance"). A MOP that cannot start for lack of room simply
          * starts later from the idle state, which has no penalty either. With nothing waiting
          * the cycle passes unnoticed (not counted as a bubble). */
-        if (in->count && pipe_opcode(tt_fifo_peek(in, 0)) == PIPE_OPC_MOP) {
+        if (in->count && tt_opcode(tt_fifo_peek(in, 0)) == TT_OPC_MOP) {
             enum pipe_step r = start_mop(m, in, out);
             if (r == PIPE_PROGRESS)
                 return r;
@@ -262,14 +257,14 @@ enum pipe_step mop_step(struct mop_expander *m, struct tt_fifo *in, struct tt_fi
     if (!in->count)
         return PIPE_IDLE;
     uint32_t w = tt_fifo_peek(in, 0);
-    switch (pipe_opcode(w)) {
-    case PIPE_OPC_MOP:
+    switch (tt_opcode(w)) {
+    case TT_OPC_MOP:
         return start_mop(m, in, out);
-    case PIPE_OPC_MOP_CFG:
+    case TT_OPC_MOP_CFG:
         /* Consumed here, never forwarded (WH:MOP_CFG.md); emits nothing, so `out` being full
          * does not hold it back. */
         tt_fifo_pop(in, &w);
-        m->mask_hi = MOP_CFG_MASKHI(w);
+        m->mask_hi = TT_GET_MOP_CFG_MaskHi(w);
         m->ingested++;
         return PIPE_PROGRESS;
     default:

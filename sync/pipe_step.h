@@ -20,16 +20,5 @@ enum pipe_step {
 
 #define PIPE_ERR_MAX 160
 
-/* Opcodes the frontend stages look at (bits [31:24]; units/tensix.def). */
-#define PIPE_OPC_MOP 0x01u
-#define PIPE_OPC_NOP 0x02u
-#define PIPE_OPC_MOP_CFG 0x03u
-#define PIPE_OPC_REPLAY 0x04u
-
-static inline unsigned pipe_opcode(uint32_t word)
-{
-    return word >> 24;
-}
-
 
 #endif

@@ -5,11 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* REPLAY fields (units/tensix.def): Index [18:14], Count [9:4], Exec [1], Load [0]. */
-#define REPLAY_INDEX(w) (((w) >> 14) & 0x1Fu)
-#define REPLAY_COUNT(w) (((w) >> 4) & 0x3Fu)
-#define REPLAY_EXEC(w) (((w) >> 1) & 1u)
-#define REPLAY_LOAD(w) ((w) & 1u)
+#include "../units/tensix_isa.h"
 
 static void fail(struct replay_expander *r, const char *what, uint32_t word)
 {
@@ -51,13 +47,13 @@ static enum pipe_step record_one(struct replay_expander *r, struct tt_fifo *in,
     if (!in->count)
         return PIPE_IDLE; /* a gap in the incoming stream just waits */
     uint32_t w = tt_fifo_peek(in, 0);
-    switch (pipe_opcode(w)) {
-    case PIPE_OPC_MOP:
-    case PIPE_OPC_MOP_CFG:
+    switch (tt_opcode(w)) {
+    case TT_OPC_MOP:
+    case TT_OPC_MOP_CFG:
         fail(r, "MOP instruction inside a REPLAY recording (a replay expansion cannot contain "
                 "MOP)", w);
         return PIPE_ERROR;
-    case PIPE_OPC_REPLAY:
+    case TT_OPC_REPLAY:
         fail(r, "REPLAY inside a REPLAY recording (nested replay is undefined)", w);
         return PIPE_ERROR;
     default:
@@ -97,7 +93,7 @@ enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct
     if (!in->count)
         return PIPE_IDLE;
     uint32_t w = tt_fifo_peek(in, 0);
-    if (pipe_opcode(w) != PIPE_OPC_REPLAY) {
+    if (tt_opcode(w) != TT_OPC_REPLAY) {
         if (!tt_fifo_has_room(out, 1))
             return PIPE_IDLE;
         tt_fifo_pop(in, &w);
@@ -107,8 +103,8 @@ enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct
         return PIPE_PROGRESS;
     }
 
-    unsigned count = REPLAY_COUNT(w) ? REPLAY_COUNT(w) : 64;
-    if (!REPLAY_LOAD(w)) {
+    unsigned count = TT_GET_REPLAY_Count(w) ? TT_GET_REPLAY_Count(w) : 64;
+    if (!TT_GET_REPLAY_Load(w)) {
         /* Playback: the REPLAY goes in and the first buffered word comes out this cycle;
          * Exec is not looked at. */
         if (!tt_fifo_has_room(out, 1))
@@ -116,7 +112,7 @@ enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct
         tt_fifo_pop(in, &w);
         r->ingested++;
         r->replays++;
-        r->index = REPLAY_INDEX(w);
+        r->index = TT_GET_REPLAY_Index(w);
         r->remaining = count;
         r->phase = REPLAY_PHASE_PLAY;
         play_one(r, out);
@@ -126,9 +122,9 @@ enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct
     tt_fifo_pop(in, &w);
     r->ingested++;
     r->replays++;
-    r->index = REPLAY_INDEX(w);
+    r->index = TT_GET_REPLAY_Index(w);
     r->remaining = count;
-    r->exec = REPLAY_EXEC(w);
+    r->exec = TT_GET_REPLAY_Exec(w);
     r->phase = REPLAY_PHASE_RECORD;
     return PIPE_PROGRESS;
 }

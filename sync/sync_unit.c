@@ -4,12 +4,9 @@
 
 #include "../core/tile.h"
 
-/* Field positions (units/tensix.def): SEMINIT NewMax[23:20] NewValue[19:16] SemaphoreMask[9:2];
- * SEMPOST/SEMGET SemaphoreMask[9:2]; SEMWAIT BlockMask[23:15] SemaphoreMask[9:2]
- * ConditionMask[1:0]; STALLWAIT BlockMask[23:15] ConditionMask[14:0] (WH) / [12:0] (BH);
- * ATGETM/ATRELM Index[15:0]. */
-enum { OP_ATGETM = 0xA0, OP_ATRELM, OP_STALLWAIT, OP_SEMINIT, OP_SEMPOST, OP_SEMGET, OP_SEMWAIT,
-       OP_STREAMWAIT };
+/* Field positions are in units/tensix.def (read through TT_GET_<form>_<Field>). STALLWAIT's
+ * ConditionMask is [12:0] on BH and [14:0] on WH (BH:STALLWAIT.md, WH:STALLWAIT.md): the
+ * decoded form says which. */
 
 static void reset(struct tile *t)
 {
@@ -45,12 +42,12 @@ static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
 {
     const struct sync_unit *s = &t->sync;
     unsigned op = f->opcode;
-    if (op == OP_ATGETM || op == OP_ATRELM) {
-        unsigned m = tt_bits(w, 15, 0);
+    if (op == TT_OPC_ATGETM || op == TT_OPC_ATRELM) {
+        unsigned m = TT_GET_ATGETM_Index(w); /* ATRELM Index: the same bits [15:0] */
         *detail = m < GATE_DETAIL_MAX ? m : GATE_DETAIL_MAX - 1;
         if (!sync_mutex_valid(t, m))
             return GS_MUTEX; /* an invalid index waits forever */
-        if (op == OP_ATGETM && s->mutex_owner[m] >= 0 && (unsigned)s->mutex_owner[m] != th)
+        if (op == TT_OPC_ATGETM && s->mutex_owner[m] >= 0 && (unsigned)s->mutex_owner[m] != th)
             return GS_MUTEX;
         return GS_NONE;
     }
@@ -62,8 +59,8 @@ static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
 static unsigned resource(const struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
 {
     (void)t, (void)th;
-    if (f->opcode == OP_ATGETM || f->opcode == OP_ATRELM)
-        return RES_MUTEX0 + (tt_bits(w, 15, 0) & (NUM_MUTEXES - 1));
+    if (f->opcode == TT_OPC_ATGETM || f->opcode == TT_OPC_ATRELM) /* Index: the same bits */
+        return RES_MUTEX0 + (TT_GET_ATGETM_Index(w) & (NUM_MUTEXES - 1));
     return RES_SYNC_SLOT;
 }
 
@@ -71,14 +68,13 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
 {
     struct sync_unit *s = &t->sync;
     struct latched_wait *lw = &t->thread[th].wait;
-    unsigned mask = tt_bits(w, 9, 2);
     switch (f->opcode) {
-    case OP_ATGETM:
-        s->mutex_owner[tt_bits(w, 15, 0)] = (int8_t)th;
+    case TT_OPC_ATGETM:
+        s->mutex_owner[TT_GET_ATGETM_Index(w)] = (int8_t)th;
         s->st.mutex_ops++;
         return true;
-    case OP_ATRELM: {
-        unsigned m = tt_bits(w, 15, 0);
+    case TT_OPC_ATRELM: {
+        unsigned m = TT_GET_ATRELM_Index(w);
         if (s->mutex_owner[m] == (int8_t)th) {
             s->mutex_owner[m] = -1;
             /* WH:ATRELM.md: with both other threads waiting, (i+1) mod 3 gets it next. */
@@ -87,33 +83,43 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         s->st.mutex_ops++;
         return true;
     }
-    case OP_SEMINIT:
+    case TT_OPC_SEMINIT: {
+        unsigned mask = TT_GET_SEMINIT_SemaphoreMask(w);
         for (unsigned i = 0; i < NUM_SEMAPHORES; i++)
             if (mask >> i & 1) {
-                s->sem_value[i] = (uint8_t)tt_bits(w, 19, 16);
-                s->sem_max[i] = (uint8_t)tt_bits(w, 23, 20);
+                s->sem_value[i] = (uint8_t)TT_GET_SEMINIT_NewValue(w);
+                s->sem_max[i] = (uint8_t)TT_GET_SEMINIT_NewMax(w);
             }
         break;
-    case OP_SEMPOST:
+    }
+    case TT_OPC_SEMPOST: {
+        unsigned mask = TT_GET_SEMPOST_SemaphoreMask(w);
         for (unsigned i = 0; i < NUM_SEMAPHORES; i++)
             if ((mask >> i & 1) && s->sem_value[i] < 15)
                 s->sem_value[i]++;
         break;
-    case OP_SEMGET:
+    }
+    case TT_OPC_SEMGET: {
+        unsigned mask = TT_GET_SEMGET_SemaphoreMask(w);
         for (unsigned i = 0; i < NUM_SEMAPHORES; i++)
             if ((mask >> i & 1) && s->sem_value[i] > 0)
                 s->sem_value[i]--;
         break;
-    case OP_STALLWAIT:
-    case OP_SEMWAIT: {
+    }
+    case TT_OPC_STALLWAIT_BH:
+    case TT_OPC_SEMWAIT: {
         /* The instruction's only effect: it becomes the latched wait, replacing any earlier one.
          * Zero masks take the documented defaults (WH:STALLWAIT.md, BH:STALLWAIT.md,
          * WH:SEMWAIT.md): BlockMask 0 -> B6; ConditionMask 0 -> the arch's default mask; a
          * SEMWAIT with ConditionMask 0 behaves as that STALLWAIT. */
-        unsigned block = tt_bits(w, 23, 15);
-        unsigned cond = f->opcode == OP_STALLWAIT ? tt_bits(w, t->arch->stall_cond_bits - 1, 0)
-                                                  : tt_bits(w, 1, 0);
-        bool sem = f->opcode == OP_SEMWAIT && cond != 0;
+        bool semwait = f->opcode == TT_OPC_SEMWAIT;
+        /* BlockMask: the same bits [23:15] in SEMWAIT and both STALLWAIT forms */
+        unsigned block = TT_GET_SEMWAIT_BlockMask(w);
+        unsigned cond = semwait ? TT_GET_SEMWAIT_ConditionMask(w)
+                        : f == &tt_forms[TT_FORM_STALLWAIT_BH]
+                            ? TT_GET_STALLWAIT_BH_ConditionMask(w)
+                            : TT_GET_STALLWAIT_WH_ConditionMask(w);
+        bool sem = semwait && cond != 0;
         if (!sem && cond == 0)
             cond = t->arch->stall_cond_default;
         *lw = (struct latched_wait){
@@ -121,7 +127,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
             .is_semwait = sem,
             .block_mask = (uint16_t)(block ? block : 1u << 6),
             .cond_mask = (uint16_t)cond,
-            .sem_mask = (uint8_t)(sem ? mask : 0),
+            .sem_mask = (uint8_t)(sem ? TT_GET_SEMWAIT_SemaphoreMask(w) : 0),
             .word = w,
         };
         s->st.waits++;
@@ -131,7 +137,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         return tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
                           "STREAMWAIT (thread T%u): NoC overlay streams are not modelled", th);
     }
-    s->st.sem_ops += f->opcode != OP_STALLWAIT && f->opcode != OP_SEMWAIT;
+    s->st.sem_ops += f->opcode != TT_OPC_STALLWAIT_BH && f->opcode != TT_OPC_SEMWAIT;
     s->slot_used = t->now + 1;
     return true;
 }

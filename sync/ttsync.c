@@ -9,7 +9,7 @@ bool ttsync_done(const struct tile *t, enum core_wait w, unsigned th)
     const struct tensix_thread *p = &t->thread[th];
     if (w == WAIT_MOP_DONE) {
         for (unsigned i = 0; i < p->fifo1.count; i++)
-            if (tt_fifo_peek(&p->fifo1, i) >> 24 == 0x01) /* MOP */
+            if (tt_opcode(tt_fifo_peek(&p->fifo1, i)) == TT_OPC_MOP)
                 return false;
         return !mop_busy(&p->mop);
     }

@@ -16,114 +16,118 @@
 
 #include "../trace/trace.h"
 
-enum {
-    OPC_MOVD2A = 0x08, OPC_MOVDBGA2D, OPC_MOVD2B, OPC_MOVB2A,
-    OPC_ZEROACC = 0x10, OPC_ZEROSRC, OPC_MOVA2D, OPC_MOVB2D,
-    OPC_TRNSPSRCB = 0x16, OPC_SHIFTXA, OPC_SHIFTXB,
-    OPC_CLREXPHIST = 0x21, OPC_CONV3S1, OPC_CONV3S2, OPC_MPOOL3S1, OPC_APOOL3S1,
-    OPC_MVMUL, OPC_ELWMUL, OPC_ELWADD, OPC_DOTPV,
-    OPC_ELWSUB = 0x30, OPC_MPOOL3S2, OPC_APOOL3S2, OPC_GMPOOL, OPC_GAPOOL, OPC_GATESRCRST,
-    OPC_CLEARDVALID, OPC_SETRWC, OPC_INCRWC, OPC_MFCONV3S1 = 0x3A,
-};
-
 /* ---- decoding ---- */
 
-static enum fpu_kind kind_of(unsigned opcode)
-{
-    switch (opcode) {
-    case OPC_MVMUL: return FK_MVMUL;
-    case OPC_DOTPV: return FK_DOTPV;
-    case OPC_GAPOOL: return FK_GAPOOL;
-    case OPC_GMPOOL: return FK_GMPOOL;
-    case OPC_ELWMUL: return FK_ELWMUL;
-    case OPC_ELWADD: return FK_ELWADD;
-    case OPC_ELWSUB: return FK_ELWSUB;
-    case OPC_MOVD2A: return FK_MOVD2A;
-    case OPC_MOVD2B: return FK_MOVD2B;
-    case OPC_MOVA2D: return FK_MOVA2D;
-    case OPC_MOVDBGA2D: return FK_MOVDBGA2D;
-    case OPC_MOVB2D: return FK_MOVB2D;
-    case OPC_MOVB2A: return FK_MOVB2A;
-    case OPC_ZEROACC: return FK_ZEROACC;
-    case OPC_ZEROSRC: return FK_ZEROSRC;
-    case OPC_TRNSPSRCB: return FK_TRNSPSRCB;
-    case OPC_SHIFTXA: return FK_SHIFTXA;
-    case OPC_SHIFTXB: return FK_SHIFTXB;
-    case OPC_SETRWC: return FK_SETRWC;
-    case OPC_INCRWC: return FK_INCRWC;
-    case OPC_CLEARDVALID: return FK_CLEARDVALID;
-    case OPC_CLREXPHIST: return FK_CLREXPHIST;
-    case OPC_GATESRCRST: return FK_GATESRCRST;
-    default: return FK_LEGACY;
-    }
-}
+/* Each form's fields through its own accessors (units/tensix.def). Blackhole widens AddrMod to
+ * [16:14] (tt-llk shift 14) except in GMPOOL, GAPOOL and the pooling legacy forms, which keep
+ * [16:15]; Blackhole's ZEROACC and MOVB2D lay their mode bits out differently
+ * (spec/instructions.md). The macros below take a form name and read the fields a family of
+ * forms has in common; PAIR decodes the _BH and _WH forms of one instruction alike. */
+#define MATH(form)                                                                                \
+    (in->addr_mod = TT_GET_##form##_AddrMod(w), in->dst_row = TT_GET_##form##_DstRow(w),         \
+     in->flip_a = TT_GET_##form##_FlipSrcA(w), in->flip_b = TT_GET_##form##_FlipSrcB(w))
+#define ELW(form)                                                                                 \
+    (MATH(form), in->bcast_row = TT_GET_##form##_BroadcastSrcBRow(w),                             \
+     in->bcast_col0 = TT_GET_##form##_BroadcastSrcBCol0(w))
+#define ELW_ADD(form) (ELW(form), in->add_dst = TT_GET_##form##_AddDst(w))
+#define MVMUL(form) (MATH(form), in->bcast_row = TT_GET_##form##_BroadcastSrcBRow(w))
+#define MOVE(form)                                                                                \
+    (in->addr_mod = TT_GET_##form##_AddrMod(w), in->dst_row = TT_GET_##form##_DstRow(w),         \
+     in->src_row = TT_GET_##form##_SrcRow(w), in->use_dst32_lo = TT_GET_##form##_UseDst32bLo(w))
+#define MOVE4(form) (MOVE(form), in->rows = TT_GET_##form##_Move4Rows(w) ? 4 : 1)
+#define MOVE8(form) (MOVE(form), in->rows = TT_GET_##form##_Move8Rows(w) ? 8 : 1)
+#define MOVB2A(form)                                                                              \
+    (in->addr_mod = TT_GET_##form##_AddrMod(w), in->src_row = TT_GET_##form##_SrcARow(w),        \
+     in->srcb_row = TT_GET_##form##_SrcBRow(w), in->rows = TT_GET_##form##_Move4Rows(w) ? 4 : 1)
+#define SHIFTXB(form)                                                                             \
+    (in->addr_mod = TT_GET_##form##_AddrMod(w), in->src_row = TT_GET_##form##_SrcRow(w),         \
+     in->shift_in_zero = TT_GET_##form##_ShiftInZero(w))
+#define CONV(form) (in->addr_mod = TT_GET_##form##_addr_mode(w))
+#define PAIR(kind_, dec, name)                                                                    \
+    case TT_FORM_##name##_BH: in->kind = kind_, dec(name##_BH); break;                            \
+    case TT_FORM_##name##_WH: in->kind = kind_, dec(name##_WH); break
+/* The pooling legacy forms' 7-bit addr_mode is tt-llk's upper bound: tensim takes its low two
+ * bits as the ADDR_MOD index, where GMPOOL and GAPOOL have their AddrMod [16:15]. */
+#define POOL(form) (in->addr_mod = TT_GET_##form##_addr_mode(w) & 3u)
+_Static_assert(TT_LO_MPOOL3S1_addr_mode == TT_LO_GMPOOL_AddrMod &&
+                   TT_HI_GMPOOL_AddrMod - TT_LO_GMPOOL_AddrMod == 1,
+               "pooling addr_mode starts where GMPOOL's 2-bit AddrMod is");
 
-/* Field positions from units/tensix.def: Blackhole widens AddrMod to [16:14] (tt-llk shift 14)
- * except in GMPOOL, GAPOOL and the pooling legacy forms, which keep [16:15]; Blackhole's
- * ZEROACC and MOVB2D lay their mode bits out differently (spec/instructions.md). */
-static void decode(const struct tile *t, uint32_t w, const struct tt_form *f, struct fpu_insn *in)
+static void decode(uint32_t w, const struct tt_form *f, struct fpu_insn *in)
 {
-    const bool wh = tile_is_wormhole(t);
     memset(in, 0, sizeof *in);
     in->word = w;
-    in->kind = kind_of(f->opcode);
-    bool narrow = wh || in->kind == FK_GMPOOL || in->kind == FK_GAPOOL ||
-                  f->opcode == OPC_MPOOL3S1 || f->opcode == OPC_MPOOL3S2 ||
-                  f->opcode == OPC_APOOL3S1 || f->opcode == OPC_APOOL3S2;
-    in->addr_mod = narrow ? tt_bits(w, 16, 15) : tt_bits(w, 16, 14);
-    in->dst_row = tt_bits(w, 9, 0);
-    in->flip_b = tt_bits(w, 23, 23);
-    in->flip_a = tt_bits(w, 22, 22);
-    in->use_dst32_lo = tt_bits(w, 23, 23);
-    in->src_row = tt_bits(w, 22, 17);
-    switch (in->kind) {
-    case FK_MVMUL:
-        in->bcast_row = tt_bits(w, 19, 19);
+    switch ((enum tt_form_id)(f - tt_forms)) {
+    PAIR(FK_MVMUL, MVMUL, MVMUL);
+    PAIR(FK_DOTPV, MATH, DOTPV);
+    case TT_FORM_GAPOOL: in->kind = FK_GAPOOL, MATH(GAPOOL); break;
+    case TT_FORM_GMPOOL:
+        in->kind = FK_GMPOOL, MATH(GMPOOL);
+        in->argmax = TT_GET_GMPOOL_ArgMax(w);
         break;
-    case FK_ELWADD: case FK_ELWSUB:
-        in->add_dst = tt_bits(w, 21, 21);
-        /* fall through */
-    case FK_ELWMUL:
-        in->bcast_row = tt_bits(w, 20, 20);
-        in->bcast_col0 = tt_bits(w, 19, 19);
+    PAIR(FK_ELWMUL, ELW, ELWMUL);
+    PAIR(FK_ELWADD, ELW_ADD, ELWADD);
+    PAIR(FK_ELWSUB, ELW_ADD, ELWSUB);
+    PAIR(FK_MOVD2A, MOVE4, MOVD2A);
+    PAIR(FK_MOVD2B, MOVE4, MOVD2B);
+    PAIR(FK_MOVA2D, MOVE8, MOVA2D);
+    PAIR(FK_MOVDBGA2D, MOVE8, MOVDBGA2D);
+    PAIR(FK_MOVB2A, MOVB2A, MOVB2A);
+    case TT_FORM_MOVB2D_WH:
+        in->kind = FK_MOVB2D, MOVE(MOVB2D_WH);
+        in->bcast_col0 = TT_GET_MOVB2D_WH_BroadcastCol0(w);
+        in->bcast_row = TT_GET_MOVB2D_WH_Broadcast1RowTo8(w);
+        in->rows = in->bcast_row ? 8 : TT_GET_MOVB2D_WH_Move4Rows(w) ? 4 : 1;
         break;
-    case FK_GMPOOL:
-        in->argmax = tt_bits(w, 14, 14);
-        break;
-    case FK_MOVD2A: case FK_MOVD2B: case FK_MOVB2A:
-        in->rows = tt_bits(w, 13, 13) ? 4 : 1;
-        in->srcb_row = tt_bits(w, 5, 0);
-        break;
-    case FK_MOVA2D: case FK_MOVDBGA2D:
-        in->rows = tt_bits(w, 13, 13) ? 8 : 1;
-        break;
-    case FK_MOVB2D: {
-        unsigned mode = wh ? tt_bits(w, 14, 12) : tt_bits(w, 13, 11);
+    case TT_FORM_MOVB2D_BH: { /* tt-llk: Mode [13:11] holds WH's bits [14:12] */
+        in->kind = FK_MOVB2D, MOVE(MOVB2D_BH);
+        unsigned mode = TT_GET_MOVB2D_BH_Mode(w);
         in->bcast_col0 = mode & 1;
         in->rows = mode & 2 ? 8 : mode & 4 ? 4 : 1;
         in->bcast_row = (mode & 2) != 0; /* Broadcast1RowTo8 */
         break;
     }
-    case FK_ZEROACC:
-        if (wh) {
-            in->za_dst32 = tt_bits(w, 21, 21);
-            in->za_mode = tt_bits(w, 20, 19);
-            in->za_revert = tt_bits(w, 18, 18);
-        } else {
-            /* tt-llk: clear_mode[23:19], use_32_bit_mode[18]; modes 0..3 as on Wormhole */
-            in->za_mode = tt_bits(w, 23, 19);
-            in->za_dst32 = tt_bits(w, 18, 18);
-        }
+    case TT_FORM_ZEROACC_WH:
+        in->kind = FK_ZEROACC;
+        in->addr_mod = TT_GET_ZEROACC_WH_AddrMod(w);
+        in->dst_row = TT_GET_ZEROACC_WH_Imm10(w);
+        in->za_dst32 = TT_GET_ZEROACC_WH_UseDst32b(w);
+        in->za_mode = TT_GET_ZEROACC_WH_Mode(w);
+        in->za_revert = TT_GET_ZEROACC_WH_Revert(w);
         break;
-    case FK_SHIFTXA:
-        in->direction = tt_bits(w, 1, 0);
+    case TT_FORM_ZEROACC_BH: /* tt-llk; modes 0..3 as on Wormhole */
+        in->kind = FK_ZEROACC;
+        in->addr_mod = TT_GET_ZEROACC_BH_addr_mode(w);
+        in->dst_row = TT_GET_ZEROACC_BH_where(w); /* its users take the low 10 bits or fewer */
+        in->za_mode = TT_GET_ZEROACC_BH_clear_mode(w);
+        in->za_dst32 = TT_GET_ZEROACC_BH_use_32_bit_mode(w);
         break;
-    case FK_SHIFTXB:
-        in->shift_in_zero = tt_bits(w, 10, 10);
-        in->src_row = tt_bits(w, 5, 0);
+    case TT_FORM_ZEROSRC: in->kind = FK_ZEROSRC; break;
+    case TT_FORM_TRNSPSRCB: in->kind = FK_TRNSPSRCB; break;
+    case TT_FORM_SHIFTXA:
+        in->kind = FK_SHIFTXA;
+        in->direction = TT_GET_SHIFTXA_Direction(w);
         break;
-    default:
+    PAIR(FK_SHIFTXB, SHIFTXB, SHIFTXB);
+    case TT_FORM_SETRWC:
+        in->kind = FK_SETRWC;
+        in->flip_a = TT_GET_SETRWC_FlipSrcA(w), in->flip_b = TT_GET_SETRWC_FlipSrcB(w);
         break;
+    case TT_FORM_INCRWC: in->kind = FK_INCRWC; break;
+    case TT_FORM_CLEARDVALID:
+        in->kind = FK_CLEARDVALID;
+        in->flip_a = TT_GET_CLEARDVALID_FlipSrcA(w), in->flip_b = TT_GET_CLEARDVALID_FlipSrcB(w);
+        break;
+    case TT_FORM_CLREXPHIST: in->kind = FK_CLREXPHIST; break;
+    case TT_FORM_GATESRCRST: in->kind = FK_GATESRCRST; break;
+    PAIR(FK_LEGACY, CONV, CONV3S1);
+    PAIR(FK_LEGACY, CONV, CONV3S2);
+    PAIR(FK_LEGACY, CONV, MFCONV3S1);
+    case TT_FORM_MPOOL3S1: in->kind = FK_LEGACY, POOL(MPOOL3S1); break;
+    case TT_FORM_MPOOL3S2: in->kind = FK_LEGACY, POOL(MPOOL3S2); break;
+    case TT_FORM_APOOL3S1: in->kind = FK_LEGACY, POOL(APOOL3S1); break;
+    case TT_FORM_APOOL3S2: in->kind = FK_LEGACY, POOL(APOOL3S2); break;
+    default: in->kind = FK_LEGACY; break;
     }
 }
 
@@ -428,7 +432,7 @@ static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
     const struct fpu_state *u = &t->fpu;
     const uint64_t now = t->now;
     struct fpu_exec x = {.t = (struct tile *)t, .th = th};
-    decode(t, w, f, &x.in);
+    decode(w, f, &x.in);
     const enum fpu_kind k = x.in.kind;
     /* Follow-up restrictions of the data movement instructions */
     if (now < u->shiftxb_until || (now < u->movx2a_until && k != FK_MOVD2A && k != FK_MOVB2A) ||
@@ -468,38 +472,40 @@ static bool exec_other(struct fpu_exec *x, uint32_t w)
     struct src_regs *s = &t->src;
     switch (x->in.kind) {
     case FK_SETRWC: { /* WH:SETRWC.md */
-        unsigned a_val = tt_bits(w, 9, 6), b_val = tt_bits(w, 13, 10), d_val = tt_bits(w, 17, 14);
-        if (tt_bits(w, 0, 0)) {
-            if (tt_bits(w, 18, 18))
+        unsigned a_val = TT_GET_SETRWC_SrcAVal(w), b_val = TT_GET_SETRWC_SrcBVal(w),
+                 d_val = TT_GET_SETRWC_DstVal(w);
+        if (TT_GET_SETRWC_SrcA(w)) {
+            if (TT_GET_SETRWC_SrcACr(w))
                 a_val += r->srca_cr;
             r->srca = r->srca_cr = (uint8_t)(a_val & 0x3F);
         }
-        if (tt_bits(w, 1, 1)) {
-            if (tt_bits(w, 19, 19))
+        if (TT_GET_SETRWC_SrcB(w)) {
+            if (TT_GET_SETRWC_SrcBCr(w))
                 b_val += r->srcb_cr;
             r->srcb = r->srcb_cr = (uint8_t)(b_val & 0x3F);
         }
-        if (tt_bits(w, 2, 2) || tt_bits(w, 21, 21)) {
-            if (tt_bits(w, 21, 21))
+        if (TT_GET_SETRWC_Dst(w) || TT_GET_SETRWC_DstCtoCr(w)) {
+            if (TT_GET_SETRWC_DstCtoCr(w))
                 d_val += r->dst;
-            else if (tt_bits(w, 20, 20))
+            else if (TT_GET_SETRWC_DstCr(w))
                 d_val += r->dst_cr;
             r->dst = r->dst_cr = (uint16_t)(d_val & 0x3FF);
         }
-        if (tt_bits(w, 3, 3))
+        if (TT_GET_SETRWC_Fidelity(w))
             r->fidelity = 0;
         fpu_flip(x, x->in.flip_a, x->in.flip_b);
         return true;
     }
     case FK_INCRWC: { /* WH:INCRWC.md */
-        unsigned a = tt_bits(w, 9, 6), b = tt_bits(w, 13, 10), d = tt_bits(w, 17, 14);
-        rwc_step(&r->srca, &r->srca_cr, a, tt_bits(w, 18, 18), 0x3F);
-        rwc_step(&r->srcb, &r->srcb_cr, b, tt_bits(w, 19, 19), 0x3F);
-        rwc_step(&r->dst, &r->dst_cr, d, tt_bits(w, 20, 20), 0x3FF);
+        unsigned a = TT_GET_INCRWC_SrcAInc(w), b = TT_GET_INCRWC_SrcBInc(w),
+                 d = TT_GET_INCRWC_DstInc(w);
+        rwc_step(&r->srca, &r->srca_cr, a, TT_GET_INCRWC_SrcACr(w), 0x3F);
+        rwc_step(&r->srcb, &r->srcb_cr, b, TT_GET_INCRWC_SrcBCr(w), 0x3F);
+        rwc_step(&r->dst, &r->dst_cr, d, TT_GET_INCRWC_DstCr(w), 0x3FF);
         return true;
     }
     case FK_CLEARDVALID: /* WH:CLEARDVALID.md */
-        if (tt_bits(w, 0, 0)) {
+        if (TT_GET_CLEARDVALID_Reset(w)) {
             s->fpu_bank[0] = s->fpu_bank[1] = s->unpack_bank[0] = s->unpack_bank[1] = 0;
             for (unsigned k = 0; k < 2; k++)
                 s->bank[k][0].client = s->bank[k][1].client = SRC_CLIENT_UNPACKERS;
@@ -509,7 +515,7 @@ static bool exec_other(struct fpu_exec *x, uint32_t w)
             if (!(k ? x->in.flip_b : x->in.flip_a))
                 continue;
             s->bank[k][s->fpu_bank[k]].client = SRC_CLIENT_UNPACKERS;
-            if (!tt_bits(w, 1, 1))
+            if (!TT_GET_CLEARDVALID_KeepReadingSameSrc(w))
                 s->fpu_bank[k] ^= 1;
         }
         return true;
@@ -519,10 +525,10 @@ static bool exec_other(struct fpu_exec *x, uint32_t w)
     case FK_GATESRCRST: /* the SrcB operand cache is not modelled: nothing to invalidate */
         return true;
     case FK_LEGACY: /* WH:MatrixUnit.md "Legacy instructions"; docs/fpu.md */
-        if (x->in.word >> 24 == OPC_MPOOL3S1 || x->in.word >> 24 == OPC_MPOOL3S2)
+        if (tt_opcode(w) == TT_OPC_MPOOL3S1 || tt_opcode(w) == TT_OPC_MPOOL3S2)
             return tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
                               "%s (thread T%u): documented only as \"similar to GMPOOL with SrcA "
-                              "all zero\"", x->in.word >> 24 == OPC_MPOOL3S1 ? "MPOOL3S1" : "MPOOL3S2",
+                              "all zero\"", tt_opcode(w) == TT_OPC_MPOOL3S1 ? "MPOOL3S1" : "MPOOL3S2",
                               x->th);
         t->fpu.last_srca_row = r->srca; /* SHIFTXA's input block: the SrcA RWC (our choice) */
         fpu_apply_addr_mod(x, x->in.addr_mod);
@@ -560,7 +566,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     struct fpu_state *u = &t->fpu;
     const uint64_t now = t->now;
     struct fpu_exec x = {.t = t, .th = th};
-    decode(t, w, f, &x.in);
+    decode(w, f, &x.in);
     x.cfg = read_cfg(t, th);
     const enum fpu_kind k = x.in.kind;
     if (!formats_known(&x))

@@ -190,9 +190,11 @@ static void zerosrc(struct fpu_exec *x)
 {
     const uint32_t w = x->in.word;
     struct src_regs *s = &x->t->src;
-    const bool neg_inf = tt_bits(w, 4, 4), single_fpu = tt_bits(w, 3, 3), both = tt_bits(w, 2, 2);
+    const bool neg_inf = TT_GET_ZEROSRC_NegativeInfSrcA(w),
+               single_fpu = TT_GET_ZEROSRC_SingleBankMatrixUnit(w),
+               both = TT_GET_ZEROSRC_BothBanks(w);
     for (unsigned k = 0; k < 2; k++) {
-        if (!tt_bits(w, k, k))
+        if (!(k ? TT_GET_ZEROSRC_ClearSrcB(w) : TT_GET_ZEROSRC_ClearSrcA(w)))
             continue;
         for (unsigned bank = 0; bank < 2; bank++) {
             unsigned chosen = single_fpu ? s->fpu_bank[k] : s->unpack_bank[k];

@@ -4,8 +4,11 @@
  * SETDVALID (WH:SETDVALID.md). */
 #include "../core/tile.h"
 
-enum { OPC_NOP = 0x02, OPC_SETADC = 0x50, OPC_SETADCXY, OPC_INCADCXY, OPC_ADDRCRXY, OPC_SETADCZW,
-       OPC_INCADCZW, OPC_ADDRCRZW, OPC_SETDVALID, OPC_SETADCXX = 0x5E };
+/* accept() derives the kind (set, inc, cr) from the opcode's place in the run 0x51..0x56. */
+_Static_assert(TT_OPC_INCADCXY == TT_OPC_SETADCXY + 1 && TT_OPC_ADDRCRXY == TT_OPC_SETADCXY + 2 &&
+                   TT_OPC_INCADCZW == TT_OPC_SETADCZW + 1 &&
+                   TT_OPC_ADDRCRZW == TT_OPC_SETADCZW + 2 && TT_OPC_SETADCZW == TT_OPC_ADDRCRXY + 1,
+               "ADC opcodes: SETADCXY, INCADCXY, ADDRCRXY, SETADCZW, INCADCZW, ADDRCRZW in a row");
 
 static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
                                   const struct tt_form *f, uint32_t *detail)
@@ -21,7 +24,17 @@ static unsigned resource(const struct tile *t, unsigned th, uint32_t w, const st
 }
 
 /* The ADC sets an instruction applies to: U0 [21], U1 [22], PK [23] of the thread named by
- * ThreadOverride (0 = the issuing thread, 1..3 = thread 0..2). */
+ * ThreadOverride (0 = the issuing thread, 1..3 = thread 0..2). Every ADC instruction has U0, U1
+ * and PK at these bits (WH:SETADC.md, WH:SETADCXY.md, ...); SETADC's are read. */
+#define SAME_TARGETS(form)                                                                        \
+    (TT_SAME_BITS(SETADC_U0, form##_U0) && TT_SAME_BITS(SETADC_U1, form##_U1) &&                 \
+     TT_SAME_BITS(SETADC_PK, form##_PK))
+#define SAME_OVERRIDE(form) TT_SAME_BITS(SETADCXY_ThreadOverride, form##_ThreadOverride)
+_Static_assert(SAME_TARGETS(SETADCXY) && SAME_TARGETS(SETADCZW) && SAME_TARGETS(INCADCXY) &&
+                   SAME_TARGETS(INCADCZW) && SAME_TARGETS(ADDRCRXY) && SAME_TARGETS(ADDRCRZW) &&
+                   SAME_TARGETS(SETADCXX) && SAME_OVERRIDE(SETADCZW) && SAME_OVERRIDE(INCADCXY) &&
+                   SAME_OVERRIDE(INCADCZW) && SAME_OVERRIDE(ADDRCRXY) && SAME_OVERRIDE(ADDRCRZW),
+               "every ADC instruction has SETADC's U0, U1, PK and SETADCXY's ThreadOverride");
 static unsigned targets(struct tile *t, unsigned th, uint32_t w, unsigned override,
                         struct adc *out[3])
 {
@@ -29,25 +42,40 @@ static unsigned targets(struct tile *t, unsigned th, uint32_t w, unsigned overri
     unsigned n = 0;
     if (which >= NUM_THREADS)
         return 0;
-    if (tt_bits(w, 21, 21))
+    if (TT_GET_SETADC_U0(w))
         out[n++] = &t->adc[which].unpack[0];
-    if (tt_bits(w, 22, 22))
+    if (TT_GET_SETADC_U1(w))
         out[n++] = &t->adc[which].unpack[1];
-    if (tt_bits(w, 23, 23))
+    if (TT_GET_SETADC_PK(w))
         out[n++] = &t->adc[which].pack;
     return n;
 }
 
 /* SETADCXY/ZW, INCADCXY/ZW, ADDRCRXY/ZW share one layout: four 3-bit values [17:15] [14:12]
  * [11:9] [8:6] for channel 1 second/first counter and channel 0 second/first counter, and for
- * SET and ADDRCR a 4-bit mask [3:0] saying which apply. */
+ * SET and ADDRCR a 4-bit mask [3:0] saying which apply. The table names SETADCXY's fields; the
+ * assertions check that the other five forms have theirs at the same bits. */
+#define SAME_SLOT(xy, zw)                                                                         \
+    (TT_SAME_BITS(SETADCXY_##xy##Val, SETADCZW_##zw##Val) &&                                      \
+     TT_SAME_BITS(SETADCXY_##xy##Val, INCADCXY_##xy##Inc) &&                                      \
+     TT_SAME_BITS(SETADCXY_##xy##Val, INCADCZW_##zw##Inc) &&                                      \
+     TT_SAME_BITS(SETADCXY_##xy##Val, ADDRCRXY_##xy##Inc) &&                                      \
+     TT_SAME_BITS(SETADCXY_##xy##Val, ADDRCRZW_##zw##Inc) &&                                      \
+     TT_SAME_BITS(SETADCXY_##xy, SETADCZW_##zw) && TT_SAME_BITS(SETADCXY_##xy, ADDRCRXY_##xy) &&  \
+     TT_SAME_BITS(SETADCXY_##xy, ADDRCRZW_##zw))
+_Static_assert(SAME_SLOT(X0, Z0) && SAME_SLOT(Y0, W0) && SAME_SLOT(X1, Z1) && SAME_SLOT(Y1, W1),
+               "the six ADC counter instructions share SETADCXY's layout");
+
 static void four_counters(struct adc *a, uint32_t w, enum adc_counter lo, unsigned kind)
 {
-    static const struct { unsigned ch, hi_counter, shift, mask_bit; } slot[4] = {
-        {0, 0, 6, 0}, {0, 1, 9, 1}, {1, 0, 12, 2}, {1, 1, 15, 3}};
+    static const struct { unsigned ch, hi_counter, val_hi, val_lo, mask_bit; } slot[4] = {
+        {0, 0, TT_HI_SETADCXY_X0Val, TT_LO_SETADCXY_X0Val, TT_LO_SETADCXY_X0},
+        {0, 1, TT_HI_SETADCXY_Y0Val, TT_LO_SETADCXY_Y0Val, TT_LO_SETADCXY_Y0},
+        {1, 0, TT_HI_SETADCXY_X1Val, TT_LO_SETADCXY_X1Val, TT_LO_SETADCXY_X1},
+        {1, 1, TT_HI_SETADCXY_Y1Val, TT_LO_SETADCXY_Y1Val, TT_LO_SETADCXY_Y1}};
     for (unsigned k = 0; k < 4; k++) {
         enum adc_counter c = (enum adc_counter)(lo + slot[k].hi_counter);
-        uint32_t v = tt_bits(w, slot[k].shift + 2, slot[k].shift);
+        uint32_t v = tt_bits(w, slot[k].val_hi, slot[k].val_lo);
         bool selected = tt_bits(w, slot[k].mask_bit, slot[k].mask_bit);
         switch (kind) {
         case 0: if (selected) adc_set(a, slot[k].ch, c, v); break;
@@ -68,35 +96,37 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     struct adc *a[3];
     unsigned n;
     switch (f->opcode) {
-    case OPC_NOP:
+    case TT_OPC_NOP:
         return true;
-    case OPC_SETADC: {
-        uint32_t v = tt_bits(w, 17, 0);
+    case TT_OPC_SETADC: {
+        uint32_t v = TT_GET_SETADC_NewValue(w);
         n = targets(t, th, w, v >> 16, a);
         for (unsigned i = 0; i < n; i++)
-            adc_set(a[i], tt_bits(w, 20, 20), (enum adc_counter)tt_bits(w, 19, 18), v);
+            adc_set(a[i], TT_GET_SETADC_Channel(w), (enum adc_counter)TT_GET_SETADC_XYZW(w), v);
         return true;
     }
-    case OPC_SETADCXY: case OPC_INCADCXY: case OPC_ADDRCRXY:
-    case OPC_SETADCZW: case OPC_INCADCZW: case OPC_ADDRCRZW: {
-        bool zw = f->opcode >= OPC_SETADCZW;
-        unsigned kind = (f->opcode - (zw ? OPC_SETADCZW : OPC_SETADCXY)); /* 0 set, 1 inc, 2 cr */
-        n = targets(t, th, w, tt_bits(w, 19, 18), a);
+    case TT_OPC_SETADCXY: case TT_OPC_INCADCXY: case TT_OPC_ADDRCRXY:
+    case TT_OPC_SETADCZW: case TT_OPC_INCADCZW: case TT_OPC_ADDRCRZW: {
+        bool zw = f->opcode >= TT_OPC_SETADCZW;
+        /* 0 set, 1 inc, 2 cr */
+        unsigned kind = (f->opcode - (zw ? TT_OPC_SETADCZW : TT_OPC_SETADCXY));
+        /* ThreadOverride: [19:18] in all six forms */
+        n = targets(t, th, w, TT_GET_SETADCXY_ThreadOverride(w), a);
         for (unsigned i = 0; i < n; i++)
             four_counters(a[i], w, zw ? ADC_Z : ADC_X, kind);
         return true;
     }
-    case OPC_SETADCXX: /* always the issuing thread */
+    case TT_OPC_SETADCXX: /* always the issuing thread */
         n = targets(t, th, w, 0, a);
         for (unsigned i = 0; i < n; i++) {
-            adc_set(a[i], 0, ADC_X, tt_bits(w, 9, 0));
-            adc_set(a[i], 1, ADC_X, tt_bits(w, 19, 10));
+            adc_set(a[i], 0, ADC_X, TT_GET_SETADCXX_X0Val(w));
+            adc_set(a[i], 1, ADC_X, TT_GET_SETADCXX_X1Val(w));
         }
         return true;
-    case OPC_SETDVALID:
-        if (tt_bits(w, 0, 0))
+    case TT_OPC_SETDVALID:
+        if (TT_GET_SETDVALID_FlipSrcA(w))
             setdvalid(t, th, 0);
-        if (tt_bits(w, 1, 1))
+        if (TT_GET_SETDVALID_FlipSrcB(w))
             setdvalid(t, th, 1);
         return true;
     default:

@@ -132,18 +132,27 @@ static bool unimplemented(struct tile *t, unsigned th, const char *what)
 
 /* ---- acceptance: the address generators ---- */
 
+/* PACR fields that sit at the same bits on both architectures (BH:PACR.md, WH:PACR.md) are read
+ * with the Wormhole form's accessors. */
+_Static_assert(TT_SAME_BITS(PACR_BH_OvrdThreadId, PACR_WH_OvrdThreadId) &&
+                   TT_SAME_BITS(PACR_BH_ZeroWrite, PACR_WH_ZeroWrite) &&
+                   TT_SAME_BITS(PACR_BH_Flush, PACR_WH_Flush) &&
+                   TT_SAME_BITS(PACR_BH_Last, PACR_WH_Last) &&
+                   TT_SAME_BITS(PACR_BH_AddrMod, PACR_WH_AddrMod),
+               "PACR fields shared by BH and WH");
+
 /* Packer i of Blackhole does not exist beyond 0: its one packer reads through interfaces. */
 unsigned pack_mask(const struct tile *t, uint32_t w)
 {
     if (!tile_is_wormhole(t))
         return 1;
-    unsigned m = tt_bits(w, 11, 8);
+    unsigned m = TT_GET_PACR_WH_PackerMask(w);
     return m ? m : 1;
 }
 
 static unsigned which_adc(const struct tile *t, unsigned th, uint32_t w, unsigned i)
 {
-    if (!tt_bits(w, 7, 7))
+    if (!TT_GET_PACR_WH_OvrdThreadId(w))
         return th;
     unsigned c;
     if (tile_is_wormhole(t)) {
@@ -153,7 +162,7 @@ static unsigned which_adc(const struct tile *t, unsigned th, uint32_t w, unsigne
                                                        : i == 2 ? CFGF_WH_THCON_SEC1_REG1_Addr_cnt_context
                                                                 : CFGF_WH_THCON_SEC1_REG8_Addr_cnt_context]);
     } else {
-        c = tt_bits(w, 14, 13); /* BH: AddrCntContext in the instruction (BH:PACR.md) */
+        c = TT_GET_PACR_BH_AddrCntContext(w); /* BH: in the instruction (BH:PACR.md) */
     }
     return c == 3 ? 0 : c;
 }
@@ -174,7 +183,10 @@ static uint32_t dst_input_addr(const struct view *v, const struct adc_channel *c
 }
 
 /* BH:PACR.md ReadIntfSel: the rows of the aligned group of four to read; 0 means all four. */
-static unsigned read_intf_sel(uint32_t w) { return tt_bits(w, 11, 8) ? tt_bits(w, 11, 8) : 0xF; }
+static unsigned read_intf_sel(uint32_t w)
+{
+    return TT_GET_PACR_BH_ReadIntfSel(w) ? TT_GET_PACR_BH_ReadIntfSel(w) : 0xF;
+}
 
 /* The Dst rows a PACR will read, for the Dest hazard check (no side effects). n = 0: none. */
 void pack_dst_rows(const struct tile *t, unsigned th, uint32_t w, unsigned i, unsigned *row0,
@@ -185,7 +197,7 @@ void pack_dst_rows(const struct tile *t, unsigned th, uint32_t w, unsigned i, un
     const struct adc_channel *c0 = &adc->ch[0], *c1 = &adc->ch[1];
     *n = 0;
     *dst32 = GETC(&v, PCK_DEST_RD_CTRL_Read_32b_data);
-    if (tt_bits(w, 12, 12) || tt_bits(w, 1, 1) || (i == 0 && get(&v, v.f->src_sel)))
+    if (TT_GET_PACR_WH_ZeroWrite(w) || TT_GET_PACR_WH_Flush(w) || (i == 0 && get(&v, v.f->src_sel)))
         return;
     const uint32_t addr = dst_input_addr(&v, c0);
     if (tile_is_wormhole(t)) {
@@ -196,7 +208,7 @@ void pack_dst_rows(const struct tile *t, unsigned th, uint32_t w, unsigned i, un
         *n = (((addr & 15) + num + 15) / 16);
     } else {
         /* rows StartRow + step * i for the enabled read interfaces i: their span */
-        unsigned m = read_intf_sel(w), step = tt_bits(w, 17, 17) ? 16 : 1;
+        unsigned m = read_intf_sel(w), step = TT_GET_PACR_BH_DstAccessMode(w) ? 16 : 1;
         unsigned first = (unsigned)__builtin_ctz(m), last = 31u - (unsigned)__builtin_clz(m);
         *row0 = (addr >> 4) + step * first;
         *n = step * (last - first) + 1;
@@ -211,9 +223,9 @@ bool pack_accept_job(struct tile *t, unsigned th, uint32_t w, unsigned i, struct
     j->kind = PK_PACR;
     j->thread = (uint8_t)th;
     j->adc = (uint8_t)wa;
-    j->zero_write = tt_bits(w, 12, 12);
-    j->flush = tt_bits(w, 1, 1);
-    j->last = tt_bits(w, 0, 0);
+    j->zero_write = TT_GET_PACR_WH_ZeroWrite(w);
+    j->flush = TT_GET_PACR_WH_Flush(w);
+    j->last = TT_GET_PACR_WH_Last(w);
 
     j->num = j->flush ? 0 : c1->v[ADC_X] - c0->v[ADC_X] + 1;
     if (j->zero_write || j->flush) {
@@ -230,7 +242,7 @@ bool pack_accept_job(struct tile *t, unsigned th, uint32_t w, unsigned i, struct
          * untilize have it. Each reads the ADC X range of its row. */
         const unsigned m = read_intf_sel(w);
         j->row_step = 1;
-        if (tt_bits(w, 17, 17)) { /* DstAccessMode: strided, interface i reads StartRow + 16 i */
+        if (TT_GET_PACR_BH_DstAccessMode(w)) { /* strided, interface i reads StartRow + 16 i */
             if (m != 1 && m != 3 && m != 0xF)
                 return unimplemented(t, th, "strided Dst read (DstAccessMode) with ReadIntfSel other than 0b0001, 0b0011, 0b1111");
             if (!dest_remap_addrs(t) || !dest_swizzle_32b(t))
@@ -271,7 +283,7 @@ bool pack_accept_job(struct tile *t, unsigned th, uint32_t w, unsigned i, struct
                                          : 1u)
                           : get(&v, v.f->dis_zero_compress));
     j->compress = compress;
-    j->concat = tile_is_wormhole(t) ? tt_bits(w, 4, 4) : tt_bits(w, 6, 4) != 0;
+    j->concat = tile_is_wormhole(t) ? TT_GET_PACR_WH_Concat(w) : TT_GET_PACR_BH_Concat(w) != 0;
     if (compress) {
         unsigned of = get(&v, v.f->out_fmt);
         if (df_is_bfp(of))
@@ -296,7 +308,7 @@ void pack_advance_adcs(struct tile *t, unsigned th, uint32_t w, unsigned wa)
     struct view v = view_of(t, th, 0);
     /* ADDR_MOD_PACK: YsrcIncr[3:0] YsrcCR[4] YsrcClear[5] YdstIncr[9:6] YdstCR[10]
      * YdstClear[11] ZsrcIncr[12] ZsrcClear[13] ZdstIncr[14] ZdstClear[15] */
-    unsigned am = tt_bits(w, 16, 15);
+    unsigned am = TT_GET_PACR_WH_AddrMod(w);
     const struct cfg_field_desc *fa =
         am == 0 ? THCFG_DESC(v.ab, ADDR_MOD_PACK_SEC0_YsrcIncr) : am == 1 ? THCFG_DESC(v.ab, ADDR_MOD_PACK_SEC1_YsrcIncr)
         : am == 2 ? THCFG_DESC(v.ab, ADDR_MOD_PACK_SEC2_YsrcIncr) : THCFG_DESC(v.ab, ADDR_MOD_PACK_SEC3_YsrcIncr);

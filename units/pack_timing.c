@@ -19,8 +19,6 @@
 #include "../core/tile.h"
 #include "../trace/trace.h"
 
-enum { OPC_PACR = 0x41, OPC_PACR_SETREG = 0x4A };
-
 static struct pack_job *head_of(struct packer *p) { return p->count ? &p->q[p->head] : 0; }
 
 static bool holds(const struct tile *t, unsigned th, unsigned i)
@@ -127,13 +125,13 @@ static int hazard_block(const struct tile *t, unsigned th, uint32_t w, unsigned 
 static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
                                   const struct tt_form *f, uint32_t *detail)
 {
-    unsigned mask = f->opcode == OPC_PACR ? pack_mask(t, w) : 1;
+    unsigned mask = f->opcode == TT_OPC_PACR_BH ? pack_mask(t, w) : 1;
     for (unsigned i = 0; i < NUM_PACKERS; i++)
         if ((mask >> i & 1) && t->pack.p[i].count == PACK_QUEUE) {
             *detail = TT_UNIT_PACK;
             return GS_UNIT_BUSY;
         }
-    if (f->opcode == OPC_PACR) {
+    if (f->opcode == TT_OPC_PACR_BH) {
         int b = hazard_block(t, th, w, mask);
         if (b >= 0) {
             *detail = (uint32_t)b;
@@ -163,16 +161,16 @@ static void push(struct tile *t, unsigned i, const struct pack_job *j)
 
 static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
 {
-    if (f->opcode == OPC_PACR_SETREG) {
+    if (f->opcode == TT_OPC_PACR_SETREG_BH) {
         if (t->arch->id != ARCH_WORMHOLE)
             return tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "PACR_SETREG on Blackhole (thread T%u): "
                               "its layout has no ISA page", th);
         /* WH:PACR_SETREG.md: SetRegBase and SetRegHiScaler are TDMA-RISC state, taken as 0 */
-        uint32_t addr = 0xFFB00000u + ((w >> 2 & 0x3F) << 12);
+        uint32_t addr = 0xFFB00000u + (TT_GET_PACR_SETREG_WH_AddrMid(w) << 12);
         if (addr < 0xFFB11000u)
             return pack_undef(t, th, "PACR_SETREG below 0xFFB11000 (AddrMid too small)", 0);
         struct pack_job j = {.kind = PK_SETREG, .thread = (uint8_t)th, .lanes = 1,
-                             .setreg_addr = addr, .setreg_value = w >> 12 & 0x3FF};
+                             .setreg_addr = addr, .setreg_value = TT_GET_PACR_SETREG_WH_Value10(w)};
         push(t, 0, &j);
         return true;
     }

@@ -25,15 +25,6 @@ static const uint32_t lreg_power_on[4] = {0xBF800000u, 0x3B000000u, 0xBF2CC4C7u,
 /* SFPCONFIG.md, MOD1_IMM16_IS_VALUE with VD 11..14 */
 static const uint32_t lreg_imm_default[4] = {0xBF800000u, 0x37800000u, 0xBF2CC4C7u, 0xBEB08FF9u};
 
-/* The value of field `name` of the instruction (the instruction table's bit range). */
-static uint32_t field(const struct tt_form *f, uint32_t w, const char *name)
-{
-    for (unsigned i = 0; i < f->nfields; i++)
-        if (!strcmp(f->field[i].name, name))
-            return tt_field_get(f, i, w);
-    return 0;
-}
-
 bool sfpu_lane_enabled(const struct sfpu_state *s, unsigned lane)
 {
     if (s->lane_config[lane & 7] >> (SFPU_LC_ROW_MASK_SHIFT + lane / 8) & 1)
@@ -55,9 +46,9 @@ static bool backdoor(struct sfpu_state *s, unsigned lane, unsigned vd, uint32_t 
 }
 
 /* SFPENCC.md: every lane, whether enabled or not. */
-static void sfpencc(struct sfpu_state *s, const struct tt_form *f, uint32_t w)
+static void sfpencc(struct sfpu_state *s, uint32_t w)
 {
-    const unsigned imm2 = field(f, w, "Imm2"), vd = field(f, w, "VD"), mod1 = field(f, w, "Mod1");
+    const unsigned imm2 = TT_GET_SFPENCC_Imm2(w), vd = TT_GET_SFPENCC_VD(w), mod1 = TT_GET_SFPENCC_Mod1(w);
     for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
         if (backdoor(s, lane, vd, w))
             continue;
@@ -82,10 +73,10 @@ static uint32_t combine(uint32_t old, uint32_t v, unsigned mod1)
 /* SFPCONFIG.md: the value comes from Imm16 or from LReg[0] of the lane's column (lanes 0-7
  * broadcast down the four rows). Lanes are skipped by the Imm16 lane mask and by LaneFlags of
  * their column when flags are in use; ROW_MASK does not apply. */
-static void sfpconfig(struct sfpu_state *s, const struct tt_form *f, uint32_t w)
+static void sfpconfig(struct sfpu_state *s, uint32_t w)
 {
-    const uint32_t imm16 = field(f, w, "Imm16");
-    const unsigned vd = field(f, w, "VD"), mod1 = field(f, w, "Mod1");
+    const uint32_t imm16 = TT_GET_SFPCONFIG_Imm16(w);
+    const unsigned vd = TT_GET_SFPCONFIG_VD(w), mod1 = TT_GET_SFPCONFIG_Mod1(w);
     for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
         const unsigned col = lane & 7;
         if ((mod1 & CFG_MOD1_IMM16_IS_LANE_MASK) && !(imm16 >> (col * 2) & 1))
@@ -142,7 +133,7 @@ static unsigned resource(const struct tile *t, unsigned th, uint32_t w, const st
 static unsigned latency(const struct tt_form *f, uint32_t w)
 {
     if (f - tt_forms == TT_FORM_SFPCONFIG) {
-        unsigned vd = field(f, w, "VD");
+        unsigned vd = TT_GET_SFPCONFIG_VD(w);
         return vd >= 11 && vd <= 14 ? 1 : 2;
     }
     return 1;
@@ -153,8 +144,8 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     struct sfpu_state *s = &t->sfpu;
     switch (f - tt_forms) {
     case TT_FORM_SFPNOP: break; /* SFPNOP.md: no effect */
-    case TT_FORM_SFPENCC: sfpencc(s, f, w); break;
-    case TT_FORM_SFPCONFIG: sfpconfig(s, f, w); break;
+    case TT_FORM_SFPENCC: sfpencc(s, w); break;
+    case TT_FORM_SFPCONFIG: sfpconfig(s, w); break;
     default:
         return tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (sfpu), thread T%u", f->mnemonic, th);
     }

@@ -64,6 +64,51 @@ static inline uint32_t tt_bits(uint32_t w, unsigned hi, unsigned lo)
     return (w >> lo) & (0xFFFFFFFFu >> (31 - (hi - lo)));
 }
 
+/* ---- Fields and opcodes by name ----
+ * The simulator reads instruction words only through these, so every bit position comes from
+ * tensix.def (test/test_fields.c rejects hand-written positions and opcodes elsewhere).
+ *
+ * TT_OPC_<form>: the opcode, bits [31:24]. The _BH and _WH forms of one instruction share their
+ * opcode, so either constant matches the words of both architectures; code that means both
+ * names the _BH one. */
+enum tt_opcode {
+#define TT_INSN(form, mnemonic, opcode, unit, archs, mask, match) TT_OPC_##form = opcode,
+#define TT_FIELD(form, field, hi, lo)
+#include "tensix.def"
+#undef TT_INSN
+#undef TT_FIELD
+};
+
+/* The opcode of an instruction word (every page's layout: Opcode [31:24]). */
+static inline unsigned tt_opcode(uint32_t w)
+{
+    return w >> 24;
+}
+
+/* TT_HI_<form>_<Field>, TT_LO_<form>_<Field>: the field's bit range, for the few places that
+ * need it as a number (a width, a table of fields). */
+enum tt_field_bit {
+#define TT_INSN(form, mnemonic, opcode, unit, archs, mask, match)
+#define TT_FIELD(form, field, hi, lo) TT_HI_##form##_##field = hi, TT_LO_##form##_##field = lo,
+#include "tensix.def"
+#undef TT_INSN
+#undef TT_FIELD
+};
+
+/* Whether two fields, named <form>_<Field>, lie at the same bits: for a _Static_assert where
+ * code reads one form's field out of the words of several forms. */
+#define TT_SAME_BITS(a, b) (TT_HI_##a == TT_HI_##b && TT_LO_##a == TT_LO_##b)
+
+/* TT_GET_<form>_<Field>(w): the field's value in instruction word w, e.g.
+ * TT_GET_SETDVALID_FlipSrcA(w) is bit [0]. Constant positions: each compiles to one shift and
+ * mask, exactly as a hand-written extraction would. */
+#define TT_INSN(form, mnemonic, opcode, unit, archs, mask, match)
+#define TT_FIELD(form, field, hi, lo)                                                             \
+    static inline uint32_t TT_GET_##form##_##field(uint32_t w) { return tt_bits(w, hi, lo); }
+#include "tensix.def"
+#undef TT_INSN
+#undef TT_FIELD
+
 /* Value of field i of form f in word (unsigned; sign-extend where the ISA says signed). */
 static inline uint32_t tt_field_get(const struct tt_form *f, unsigned i, uint32_t word)
 {

@@ -32,8 +32,14 @@
 
 #include "../core/tile.h"
 
-enum { OP_WRCFG = 0xB0, OP_RDCFG, OP_SETC16, OP_RMWCIB0, OP_RMWCIB1, OP_RMWCIB2, OP_RMWCIB3,
-       OP_STREAMWRCFG, OP_CFGSHIFTMASK };
+/* RMWCIB0..3 differ only in the byte lane, which accept() takes from the opcode; their fields
+ * are read with RMWCIB0's accessors. */
+#define SAME_RMWCIB(form)                                                                         \
+    (TT_SAME_BITS(RMWCIB0_Mask, form##_Mask) && TT_SAME_BITS(RMWCIB0_NewValue, form##_NewValue) && \
+     TT_SAME_BITS(RMWCIB0_Index4, form##_Index4))
+_Static_assert(SAME_RMWCIB(RMWCIB1) && SAME_RMWCIB(RMWCIB2) && SAME_RMWCIB(RMWCIB3) &&
+                   TT_OPC_RMWCIB3 == TT_OPC_RMWCIB0 + 3,
+               "RMWCIB0..3: one layout, consecutive opcodes");
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -213,14 +219,14 @@ static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
     *detail = TT_UNIT_CFG;
     if (tile_is_wormhole(t) && t->now < u->thread_free[th])
         return GS_UNIT_BUSY; /* WH: this thread's RDCFG is still running */
-    if (op == OP_SETC16)
+    if (op == TT_OPC_SETC16)
         return GS_NONE; /* its own IPC group, one per thread per cycle */
     if (tile_is_wormhole(t)) {
-        if (op != OP_WRCFG && t->now < u->stage0_free)
+        if (op != TT_OPC_WRCFG && t->now < u->stage0_free)
             return GS_UNIT_BUSY; /* a WRCFG or RDCFG issued in the previous cycle */
         return GS_NONE;
     }
-    if (op == OP_WRCFG || op == OP_STREAMWRCFG)
+    if (op == TT_OPC_WRCFG || op == TT_OPC_STREAMWRCFG)
         return GS_NONE; /* enters before stage 0 (at -1), never held by an older instruction */
     return t->now < u->stage0_free ? GS_UNIT_BUSY : GS_NONE;
 }
@@ -230,7 +236,7 @@ static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
 static unsigned resource(const struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
 {
     (void)t, (void)th, (void)w;
-    return f->opcode == OP_SETC16 ? RES_NONE : RES_CFG;
+    return f->opcode == TT_OPC_SETC16 ? RES_NONE : RES_CFG;
 }
 
 static bool out_of_range(struct tile *t, unsigned th, const struct tt_form *f, unsigned index,
@@ -278,19 +284,19 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     const unsigned bank = thcfg_get(&t->cfg, th, THCFG_DESC(ab, CFG_STATE_ID_StateID));
 
     switch (f->opcode) {
-    case OP_SETC16: { /* SETC16.md: 1 cycle */
-        unsigned index = tt_bits(w, 23, 16);
+    case TT_OPC_SETC16: { /* SETC16.md: 1 cycle */
+        unsigned index = TT_GET_SETC16_CfgIndex(w);
         if (index >= m->thcfg_words)
             return out_of_range(t, th, f, index, m->thcfg_words, "ThreadConfig");
-        return pend(t, (struct cfg_pending){.at = now + 1, .value = tt_bits(w, 15, 0),
+        return pend(t, (struct cfg_pending){.at = now + 1, .value = TT_GET_SETC16_NewValue(w),
                                             .index = (uint16_t)index, .kind = CFG_PEND_THREAD,
                                             .sel = (uint8_t)th});
     }
-    case OP_WRCFG: { /* WRCFG.md: GPR read at issue, Config write in the 2nd cycle */
-        unsigned index = tt_bits(w, 10, 0), reg = tt_bits(w, 21, 16);
+    case TT_OPC_WRCFG: { /* WRCFG.md: GPR read at issue, Config write in the 2nd cycle */
+        unsigned index = TT_GET_WRCFG_CfgIndex(w), reg = TT_GET_WRCFG_InputReg(w);
         if (index >= m->cfg_words)
             return out_of_range(t, th, f, index, m->cfg_words, "Config");
-        if (tt_bits(w, 15, 15)) {
+        if (TT_GET_WRCFG_Is128Bit(w)) {
             /* 128 bits: four aligned words from four aligned GPRs. When one of them is
              * STATE_RESET_EN it is queued last, so the reset clears the other three as well
              * (the page does not say which wins; a reset taking precedence is our reading). */
@@ -308,8 +314,8 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         u->stage0_free = now + 2; /* BH: stage 0 next cycle; WH: RMWCIB/RDCFG not next cycle */
         return true;
     }
-    case OP_RDCFG: { /* RDCFG.md: Config read at issue, GPR write in the 2nd cycle */
-        unsigned index = tt_bits(w, 10, 0), reg = tt_bits(w, 21, 16);
+    case TT_OPC_RDCFG: { /* RDCFG.md: Config read at issue, GPR write in the 2nd cycle */
+        unsigned index = TT_GET_RDCFG_CfgIndex(w), reg = TT_GET_RDCFG_ResultReg(w);
         if (index >= m->cfg_words)
             return out_of_range(t, th, f, index, m->cfg_words, "Config");
         /* BH: the GPR write happens in stage +1 (the cycle after issue), so the next instruction
@@ -332,11 +338,12 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         }
         return true;
     }
-    case OP_RMWCIB0: case OP_RMWCIB1: case OP_RMWCIB2: case OP_RMWCIB3: { /* RMWCIB.md */
-        unsigned lane = f->opcode - OP_RMWCIB0, index = tt_bits(w, 7, 0);
+    case TT_OPC_RMWCIB0: case TT_OPC_RMWCIB1: case TT_OPC_RMWCIB2: case TT_OPC_RMWCIB3: { /* RMWCIB.md */
+        unsigned lane = f->opcode - TT_OPC_RMWCIB0, index = TT_GET_RMWCIB0_Index4(w);
         if (index >= m->cfg_words)
             return out_of_range(t, th, f, index, m->cfg_words, "Config");
-        uint32_t mask = tt_bits(w, 23, 16) << (8 * lane), nv = tt_bits(w, 15, 8) << (8 * lane);
+        uint32_t mask = TT_GET_RMWCIB0_Mask(w) << (8 * lane),
+                 nv = TT_GET_RMWCIB0_NewValue(w) << (8 * lane);
         uint32_t old = t->cfg.cfg[bank][index];
         /* one cycle: read and write in stage 0; the only write that never triggers
          * STATE_RESET_EN */
@@ -347,14 +354,16 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
             u->stage0_free = max64(u->stage0_free, now + 1);
         return true;
     }
-    case OP_CFGSHIFTMASK: { /* BH:CFGSHIFTMASK.md: read in cycle 1, write in cycle 2 */
-        unsigned index = tt_bits(w, 7, 0), sidx = tt_bits(w, 9, 8);
+    case TT_OPC_CFGSHIFTMASK: { /* BH:CFGSHIFTMASK.md: read in cycle 1, write in cycle 2 */
+        unsigned index = TT_GET_CFGSHIFTMASK_CfgIndex(w);
+        unsigned sidx = TT_GET_CFGSHIFTMASK_ScratchIndex(w);
         if (index >= m->cfg_words)
             return out_of_range(t, th, f, index, m->cfg_words, "Config");
         /* SCRATCH_SEC0..2 are consecutive global words; index 3 picks the thread's own. */
         unsigned sword = cfg_fields_bh[CFGF_BH_SCRATCH_SEC0_val].word + (sidx < 3 ? sidx : th);
-        uint32_t v = shift_mask(t->cfg.cfg[bank][index], t->cfg.cfg[bank][sword], tt_bits(w, 23, 23),
-                                tt_bits(w, 22, 20), tt_bits(w, 19, 15), tt_bits(w, 14, 10));
+        uint32_t v = shift_mask(t->cfg.cfg[bank][index], t->cfg.cfg[bank][sword],
+                                TT_GET_CFGSHIFTMASK_MaskMode(w), TT_GET_CFGSHIFTMASK_AluMode(w),
+                                TT_GET_CFGSHIFTMASK_MaskWidth(w), TT_GET_CFGSHIFTMASK_RotateAmt(w));
         if (!pend_config(t, 1u << bank, index, v, now + 2, true))
             return false;
         busy_through(u, now, now + 2);

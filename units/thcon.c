@@ -38,8 +38,37 @@ enum {
 };
 
 /* Opcodes of the forms that share an encoding layout (units/tensix.def). */
-enum { OPC_ADD = 0x58, OPC_SUB, OPC_MUL, OPC_BITWOP, OPC_SHIFT, OPC_CMP };
-enum { OPC_LOADIND = 0x49, OPC_ATCAS = 0x64, OPC_LOADREG = 0x68 };
+/* Forms whose shared fields are read with one form's accessors: these lie at the same bits. */
+#define SAME_ALU(form)                                                                            \
+    (TT_SAME_BITS(ADDDMAREG_ResultReg, form##_ResultReg) &&                                       \
+     TT_SAME_BITS(ADDDMAREG_LeftReg, form##_LeftReg))
+_Static_assert(SAME_ALU(ADDDMAREGI) && SAME_ALU(SUBDMAREG) && SAME_ALU(SUBDMAREGI) &&
+                   SAME_ALU(MULDMAREG) && SAME_ALU(MULDMAREGI) && SAME_ALU(BITWOPDMAREG) &&
+                   SAME_ALU(BITWOPDMAREGI) && SAME_ALU(SHIFTDMAREG) && SAME_ALU(SHIFTDMAREGI) &&
+                   SAME_ALU(CMPDMAREG) && SAME_ALU(CMPDMAREGI) &&
+                   TT_SAME_BITS(ADDDMAREG_RightReg, ADDDMAREGI_RightImm6) &&
+                   TT_SAME_BITS(ADDDMAREG_RightReg, SUBDMAREG_RightReg) &&
+                   TT_SAME_BITS(ADDDMAREG_RightReg, MULDMAREG_RightReg) &&
+                   TT_SAME_BITS(ADDDMAREG_RightReg, BITWOPDMAREG_RightReg) &&
+                   TT_SAME_BITS(ADDDMAREG_RightReg, SHIFTDMAREG_RightReg) &&
+                   TT_SAME_BITS(ADDDMAREG_RightReg, CMPDMAREG_RightReg) &&
+                   TT_SAME_BITS(ADDDMAREGI_RightImm6, SUBDMAREGI_RightImm6) &&
+                   TT_SAME_BITS(ADDDMAREGI_RightImm6, MULDMAREGI_RightImm6) &&
+                   TT_SAME_BITS(ADDDMAREGI_RightImm6, BITWOPDMAREGI_RightImm6) &&
+                   TT_SAME_BITS(ADDDMAREGI_RightImm6, CMPDMAREGI_RightImm6) &&
+                   TT_SAME_BITS(BITWOPDMAREG_Mode, BITWOPDMAREGI_Mode) &&
+                   TT_SAME_BITS(SHIFTDMAREG_Mode, SHIFTDMAREGI_Mode) &&
+                   TT_SAME_BITS(CMPDMAREG_Mode, CMPDMAREGI_Mode),
+               "the DMA-register ALU forms share ResultReg, RightReg/RightImm6, LeftReg and Mode");
+#define SAME_IND(form)                                                                            \
+    (TT_SAME_BITS(LOADIND_OffsetHalfReg, form##_OffsetHalfReg) &&                                 \
+     TT_SAME_BITS(LOADIND_OffsetIncrement, form##_OffsetIncrement) &&                             \
+     TT_SAME_BITS(LOADIND_AddrReg, form##_AddrReg) &&                                             \
+     TT_SAME_BITS(LOADIND_ResultReg, form##_DataReg))
+_Static_assert(SAME_IND(STOREIND_L1) && SAME_IND(STOREIND_MMIO) && SAME_IND(STOREIND_SRC) &&
+                   TT_SAME_BITS(ATCAS_Ofs, ATINCGETPTR_Ofs) &&
+                   TT_SAME_BITS(ATCAS_AddrReg, ATINCGETPTR_AddrReg),
+               "LOADIND and the STOREIND forms, ATCAS and ATINCGETPTR share their address fields");
 
 /* ---- GPR views ---- */
 
@@ -229,29 +258,31 @@ static void start(struct tile *t, unsigned th, enum thcon_op op, uint64_t done_a
 }
 
 /* ADDDMAREG, SUBDMAREG, MULDMAREG, BITWOPDMAREG, SHIFTDMAREG, CMPDMAREG (register and immediate
- * forms): [23] immediate, Mode[20:18], ResultReg[17:12], RightReg/RightImm6[11:6] (SHIFT:
- * RightImm5[10:6]), LeftReg[5:0]. Returns the cycles taken, 0 after an error. */
-static unsigned alu(struct tile *t, unsigned th, uint32_t w, unsigned opc)
+ * forms, `imm`): Mode[20:18], ResultReg[17:12], RightReg/RightImm6[11:6] (SHIFT: RightImm5[10:6]),
+ * LeftReg[5:0], read with ADDDMAREG's accessors where all forms share them. Returns the cycles
+ * taken, 0 after an error. */
+static unsigned alu(struct tile *t, unsigned th, uint32_t w, unsigned opc, bool imm)
 {
-    bool imm = tt_bits(w, 23, 23);
-    unsigned mode = tt_bits(w, 20, 18), left_reg = tt_bits(w, 5, 0), right_reg = tt_bits(w, 11, 6);
+    unsigned mode, left_reg = TT_GET_ADDDMAREG_LeftReg(w), right_reg = TT_GET_ADDDMAREG_RightReg(w);
     /* operands read in the instruction's second cycle: RDCFG results written by then count */
     uint32_t l = thcfg_gpr_peek(t, th, left_reg, t->now + 1);
-    uint32_t r = imm ? (opc == OPC_SHIFT ? tt_bits(w, 10, 6) : right_reg)
+    uint32_t r = imm ? (opc == TT_OPC_SHIFTDMAREG ? TT_GET_SHIFTDMAREGI_RightImm5(w) : right_reg)
                      : thcfg_gpr_peek(t, th, right_reg, t->now + 1);
     uint32_t v;
     switch (opc) {
-    case OPC_ADD: v = l + r; break;
-    case OPC_SUB: v = l - r; break;
-    case OPC_MUL: v = (l & 0xFFFFu) * (r & 0xFFFFu); break; /* 16 x 16 -> 32 bits, unsigned */
-    case OPC_BITWOP:
+    case TT_OPC_ADDDMAREG: v = l + r; break;
+    case TT_OPC_SUBDMAREG: v = l - r; break;
+    case TT_OPC_MULDMAREG: v = (l & 0xFFFFu) * (r & 0xFFFFu); break; /* 16 x 16 -> 32, unsigned */
+    case TT_OPC_BITWOPDMAREG:
+        mode = TT_GET_BITWOPDMAREG_Mode(w);
         if (mode > 2)
             return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
                               "BITWOPDMAREG, thread T%u: Mode %u (0 AND, 1 OR, 2 XOR are defined)",
                               th, mode);
         v = mode == 0 ? l & r : mode == 1 ? l | r : l ^ r;
         break;
-    case OPC_SHIFT:
+    case TT_OPC_SHIFTDMAREG:
+        mode = TT_GET_SHIFTDMAREG_Mode(w);
         if (mode > 1)
             return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
                               "SHIFTDMAREG, thread T%u: Mode %u (0 left, 1 right are defined)", th,
@@ -259,7 +290,8 @@ static unsigned alu(struct tile *t, unsigned th, uint32_t w, unsigned opc)
         r &= 0x1F; /* the register form uses the low five bits */
         v = mode == 0 ? l << r : l >> r;
         break;
-    default: /* OPC_CMP, unsigned */
+    default: /* CMPDMAREG, unsigned */
+        mode = TT_GET_CMPDMAREG_Mode(w);
         if (mode > 2)
             return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
                               "CMPDMAREG, thread T%u: Mode %u (0 GT, 1 LT, 2 EQ are defined)", th,
@@ -269,7 +301,7 @@ static unsigned alu(struct tile *t, unsigned th, uint32_t w, unsigned opc)
     }
     unsigned n = imm || (left_reg >> 2) == (right_reg >> 2) ? CYC_ALU_FAST : CYC_ALU_SLOW;
     /* the result reaches the GPR when the instruction completes, after any older RDCFG write */
-    if (!result_push(t, th, tt_bits(w, 17, 12), 4, &v, t->now + n))
+    if (!result_push(t, th, TT_GET_ADDDMAREG_ResultReg(w), 4, &v, t->now + n))
         return 0;
     return n;
 }
@@ -283,8 +315,10 @@ static unsigned alu(struct tile *t, unsigned th, uint32_t w, unsigned opc)
 static void setdmareg_special(struct tile *t, unsigned th, uint32_t w)
 {
     uint32_t *g = t->gpr[th];
-    unsigned size = tt_bits(w, 23, 22), src = tt_bits(w, 14, 11), in_half = tt_bits(w, 10, 8);
-    unsigned res_half = tt_bits(w, 6, 0);
+    unsigned size = TT_GET_SETDMAREG_SPECIAL_ResultSize(w);
+    unsigned src = TT_GET_SETDMAREG_SPECIAL_InputSource(w);
+    unsigned in_half = TT_GET_SETDMAREG_SPECIAL_InputHalfReg(w);
+    unsigned res_half = TT_GET_SETDMAREG_SPECIAL_ResultHalfReg(w);
     uint32_t v[4] = {0};
     if (src >= 2 && src <= 5) {
         unsigned p = src - 2, ab = tile_arch_bit(t);
@@ -316,7 +350,7 @@ static void setdmareg_special(struct tile *t, unsigned th, uint32_t w)
         v[2] = 0;                                                      /* AllZeroFlags */
     }
     if (src == 6 || src == 7) /* WhichPackers [18:15] as an index */
-        tile_query(t, Q_EXP_HISTOGRAM, tt_bits(w, 18, 15) & 3, src - 6, v);
+        tile_query(t, Q_EXP_HISTOGRAM, TT_GET_SETDMAREG_SPECIAL_WhichPackers(w) & 3, src - 6, v);
     else if (src == 9)
         tile_query(t, Q_EXP_HISTOGRAM_MAX, 0, 0, v);
     switch (size) {
@@ -344,7 +378,7 @@ static void setdmareg_special(struct tile *t, unsigned th, uint32_t w)
 static bool reg2flop_cfg(struct tile *t, unsigned th, uint32_t w)
 {
     const struct cfg_arch_map *m = cfg_arch(tile_arch_bit(t));
-    unsigned idx = tt_bits(w, 12, 6), in = tt_bits(w, 5, 0);
+    unsigned idx = TT_GET_REG2FLOP_CFG_ThConCfgIndex(w), in = TT_GET_REG2FLOP_CFG_InputReg(w);
     if (idx >= (unsigned)(m->global_base - m->thcon_base))
         return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
                           "REG2FLOP, thread T%u: ThConCfgIndex %u is past the THCON_ configuration "
@@ -352,7 +386,7 @@ static bool reg2flop_cfg(struct tile *t, unsigned th, uint32_t w)
                           th, idx, m->global_base - m->thcon_base);
     unsigned bank = thcfg_get(&t->cfg, th, THCFG_DESC(tile_arch_bit(t), CFG_STATE_ID_StateID));
     uint32_t *base = &t->cfg.cfg[bank][m->thcon_base];
-    if (tt_bits(w, 23, 22) == 0) { /* 128 bits from four aligned GPRs */
+    if (TT_GET_REG2FLOP_CFG_SizeSel(w) == 0) { /* 128 bits from four aligned GPRs */
         for (unsigned k = 0; k < 4; k++)
             base[(idx & ~3u) + k] = t->gpr[th][(in & ~3u) + k];
     } else {
@@ -370,24 +404,25 @@ static bool reg2flop_cfg(struct tile *t, unsigned th, uint32_t w)
  * OverrideThread, ADCSel 3). */
 static void reg2flop_adc(struct tile *t, unsigned th, uint32_t w)
 {
-    unsigned shift8 = tt_bits(w, 19, 18), which = th, sel = tt_bits(w, 10, 9), c = tt_bits(w, 7, 6);
-    uint32_t v = t->gpr[th][tt_bits(w, 5, 0)];
-    switch (tt_bits(w, 23, 22)) {
+    unsigned shift8 = TT_GET_REG2FLOP_ADC_Shift8(w), which = th;
+    unsigned sel = TT_GET_REG2FLOP_ADC_ADCSel(w), c = TT_GET_REG2FLOP_ADC_XYZW(w);
+    uint32_t v = t->gpr[th][TT_GET_REG2FLOP_ADC_InputReg(w)];
+    switch (TT_GET_REG2FLOP_ADC_SizeSel(w)) {
     case 0: v = 0; break;
     case 1: v = shift8 ? 0 : v; break;
     case 2: v = shift8 == 0 ? v & 0xFFFFu : shift8 == 2 ? v >> 16 : 0; break;
     default: v = (v >> (8 * shift8)) & 0xFFu; break;
     }
-    if (tt_bits(w, 20, 20)) {
-        which = tt_bits(w, 17, 16);
+    if (TT_GET_REG2FLOP_ADC_OverrideThread(w)) {
+        which = TT_GET_REG2FLOP_ADC_ThreadSel(w);
         if (which >= NUM_THREADS)
             return;
     }
     if (sel == 3)
         return;
     struct adc *a = sel == 2 ? &t->adc[which].pack : &t->adc[which].unpack[sel];
-    struct adc_channel *ch = &a->ch[tt_bits(w, 11, 11)];
-    if (tt_bits(w, 8, 8))
+    struct adc_channel *ch = &a->ch[TT_GET_REG2FLOP_ADC_Channel(w)];
+    if (TT_GET_REG2FLOP_ADC_Cr(w))
         ch->cr[c] = v & adc_width_mask[c];
     else
         ch->v[c] = v & adc_width_mask[c];
@@ -406,12 +441,13 @@ static uint64_t l1_indirect(struct tile *t, unsigned th, uint32_t w, bool load)
 {
     static const uint8_t bytes[4] = {16, 4, 2, 1};
     uint32_t *g = t->gpr[th];
-    unsigned size = load ? tt_bits(w, 23, 22) : tt_bits(w, 22, 21);
-    unsigned off_half = tt_bits(w, 20, 14), reg = tt_bits(w, 11, 6) & (size ? 0x3F : 0x3C);
-    uint32_t addr = g[tt_bits(w, 5, 0)] * 16 + half_get(g, off_half);
+    unsigned size = load ? TT_GET_LOADIND_Size(w) : TT_GET_STOREIND_L1_Size(w);
+    unsigned off_half = TT_GET_LOADIND_OffsetHalfReg(w);
+    unsigned reg = TT_GET_LOADIND_ResultReg(w) & (size ? 0x3F : 0x3C); /* STOREIND: DataReg */
+    uint32_t addr = g[TT_GET_LOADIND_AddrReg(w)] * 16 + half_get(g, off_half);
     if (!l1_check(t, th, load ? "LOADIND" : "STOREIND", addr))
         return CYCLE_NEVER;
-    offset_increment(g, off_half, tt_bits(w, 13, 12));
+    offset_increment(g, off_half, TT_GET_LOADIND_OffsetIncrement(w));
     struct thcon_req q = {.kind = load ? THCON_REQ_L1_LOAD : THCON_REQ_L1_STORE,
                           .thread = (uint8_t)th, .reg = (uint8_t)reg, .size = bytes[size],
                           .addr = addr};
@@ -445,19 +481,21 @@ static bool storeind_src_start(struct tile *t, unsigned th, uint32_t w)
     struct thcon_unit *u = &t->thcon;
     struct thcon_src_store *s = &u->src;
     uint32_t *g = t->gpr[th];
-    unsigned dr = tt_bits(w, 11, 6) & 0x3C, off_half = tt_bits(w, 20, 14);
+    unsigned dr = TT_GET_STOREIND_SRC_DataReg(w) & 0x3C;
+    unsigned off_half = TT_GET_STOREIND_SRC_OffsetHalfReg(w);
     s->datum[0] = src_bf16_lo(g[dr]);
     s->datum[1] = src_bf16_hi(g[dr]);
     s->datum[2] = src_bf16_lo(g[dr + 1]);
     s->datum[3] = src_bf16_hi(g[dr + 1]);
-    uint32_t addr = (g[tt_bits(w, 5, 0)] + (half_get(g, off_half) >> 4)) & 0xFFFFFu; /* 20 bits */
-    offset_increment(g, off_half, tt_bits(w, 13, 12));
+    uint32_t addr = g[TT_GET_STOREIND_SRC_AddrReg(w)] + (half_get(g, off_half) >> 4);
+    addr &= 0xFFFFFu; /* 20 bits */
+    offset_increment(g, off_half, TT_GET_STOREIND_SRC_OffsetIncrement(w));
     if (addr & 0xF0000u)
         return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0,
                           "STOREIND (SrcA/SrcB form), thread T%u: address 0x%05x (GPR %u + "
                           "half-register %u >> 4, 20 bits) has bits 16..19 set",
-                          th, addr, tt_bits(w, 5, 0), off_half);
-    s->which = (uint8_t)tt_bits(w, 21, 21);
+                          th, addr, TT_GET_STOREIND_SRC_AddrReg(w), off_half);
+    s->which = (uint8_t)TT_GET_STOREIND_SRC_StoreToSrcB(w);
     s->bank = t->src.unpack_bank[s->which];
     s->addr = (uint16_t)addr;
     return true;
@@ -532,7 +570,7 @@ static bool attempt(struct tile *t, bool *ok)
     struct thcon_unit *u = &t->thcon;
     unsigned th = u->busy_thread;
     uint32_t w = u->word, *g = t->gpr[th];
-    unsigned ofs = tt_bits(w, 13, 12);
+    unsigned ofs = TT_GET_ATCAS_Ofs(w); /* ATINCGETPTR: the same bits */
     u->st.attempts++;
     u->any_req = true;
     u->last_req = t->now;
@@ -540,22 +578,22 @@ static bool attempt(struct tile *t, bool *ok)
     *ok = false;
     if (u->op == THCON_OP_ATCAS) {
         /* WH:ATCAS.md: SetVal[21:18], CmpVal[17:14], Ofs[13:12], AddrReg[5:0] */
-        uint32_t addr = g[tt_bits(w, 5, 0)] * 16 + ofs * 4;
+        uint32_t addr = g[TT_GET_ATCAS_AddrReg(w)] * 16 + ofs * 4;
         if (!l1_check(t, th, "ATCAS", addr))
             return false;
-        if (l1_read(t, addr, 4) == tt_bits(w, 17, 14)) {
-            l1_write(t, addr, 4, tt_bits(w, 21, 18));
+        if (l1_read(t, addr, 4) == TT_GET_ATCAS_CmpVal(w)) {
+            l1_write(t, addr, 4, TT_GET_ATCAS_SetVal(w));
             *ok = true;
         }
         return true;
     }
     /* WH:ATINCGETPTR.md: NoIncr[22], IncrLog2[21:18], IntWidth[17:14], Ofs[13:12],
      * ResultReg[11:6], AddrReg[5:0]; the counters are words Rd, Wr of a 16-byte block. */
-    uint32_t addr = g[tt_bits(w, 5, 0)] * 16;
+    uint32_t addr = g[TT_GET_ATINCGETPTR_AddrReg(w)] * 16;
     if (!l1_check(t, th, "ATINCGETPTR", addr))
         return false;
-    unsigned width = tt_bits(w, 17, 14);
-    uint32_t inc = (uint32_t)!tt_bits(w, 22, 22) << tt_bits(w, 21, 18);
+    unsigned width = TT_GET_ATINCGETPTR_IntWidth(w);
+    uint32_t inc = (uint32_t)!TT_GET_ATINCGETPTR_NoIncr(w) << TT_GET_ATINCGETPTR_IncrLog2(w);
     uint32_t mask = (1u << width) - 1;
     uint32_t rd = l1_read(t, addr, 4), wr = l1_read(t, addr + 4, 4), n = wr - rd;
     bool empty = n == 0;
@@ -569,7 +607,7 @@ static bool attempt(struct tile *t, bool *ok)
     uint32_t old = l1_read(t, addr + 4 * ofs, 4);
     l1_write(t, addr + 4 * ofs, 4, ((old + inc) & mask) | (old & ~mask));
     *ok = true;
-    return result_push(t, th, tt_bits(w, 11, 6), 4, &old, t->now + CYC_ATTEMPT);
+    return result_push(t, th, TT_GET_ATINCGETPTR_ResultReg(w), 4, &old, t->now + CYC_ATTEMPT);
 }
 
 static bool attempt_and_schedule(struct tile *t)
@@ -618,7 +656,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         start(t, th, THCON_OP_PLAIN, now + CYC_ONE);
         return true;
     case TT_FORM_SETDMAREG_IMM: /* NewValue[23:8] into half-register ResultHalfReg[6:0] */
-        half_set(g, tt_bits(w, 6, 0), tt_bits(w, 23, 8));
+        half_set(g, TT_GET_SETDMAREG_IMM_ResultHalfReg(w), TT_GET_SETDMAREG_IMM_NewValue(w));
         start(t, th, THCON_OP_PLAIN, now + CYC_ONE);
         return true;
     case TT_FORM_SETDMAREG_SPECIAL:
@@ -629,7 +667,11 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     case TT_FORM_MULDMAREG: case TT_FORM_MULDMAREGI: case TT_FORM_BITWOPDMAREG:
     case TT_FORM_BITWOPDMAREGI: case TT_FORM_SHIFTDMAREG: case TT_FORM_SHIFTDMAREGI:
     case TT_FORM_CMPDMAREG: case TT_FORM_CMPDMAREGI: {
-        unsigned n = alu(t, th, w, f->opcode);
+        const enum tt_form_id id = (enum tt_form_id)(f - tt_forms);
+        const bool imm = id == TT_FORM_ADDDMAREGI || id == TT_FORM_SUBDMAREGI ||
+                         id == TT_FORM_MULDMAREGI || id == TT_FORM_BITWOPDMAREGI ||
+                         id == TT_FORM_SHIFTDMAREGI || id == TT_FORM_CMPDMAREGI;
+        unsigned n = alu(t, th, w, f->opcode, imm);
         if (!n)
             return false;
         start(t, th, THCON_OP_PLAIN, now + n);
@@ -645,7 +687,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         start(t, th, THCON_OP_PLAIN, now + CYC_REG2FLOP);
         return true;
     case TT_FORM_FLUSHDMA: { /* WH:FLUSHDMA.md: ConditionMask[3:0], 0 means 0xF */
-        unsigned mask = tt_bits(w, 3, 0);
+        unsigned mask = TT_GET_FLUSHDMA_ConditionMask(w);
         u->flush_mask = (uint8_t)(mask ? mask : 0xF);
         u->flush_min = now + CYC_FLUSH_MIN;
         start(t, th, THCON_OP_FLUSH, CYCLE_NEVER);
@@ -653,17 +695,17 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     }
     case TT_FORM_LOADIND:
     case TT_FORM_STOREIND_L1:
-        s = l1_indirect(t, th, w, f->opcode == OPC_LOADIND);
+        s = l1_indirect(t, th, w, f->opcode == TT_OPC_LOADIND);
         break;
     case TT_FORM_STOREIND_MMIO: { /* address GPR[AddrReg] + (offset >> 4), word aligned */
-        unsigned off_half = tt_bits(w, 20, 14);
-        uint32_t a = g[tt_bits(w, 5, 0)] + (half_get(g, off_half) >> 4);
+        unsigned off_half = TT_GET_STOREIND_MMIO_OffsetHalfReg(w);
+        uint32_t a = g[TT_GET_STOREIND_MMIO_AddrReg(w)] + (half_get(g, off_half) >> 4);
         a = 0xFFB00000u + (a & 0x000FFFFCu);
         if (!mmio_check(t, th, "STOREIND", a))
             return false;
         struct thcon_req q = {.kind = THCON_REQ_MMIO_STORE, .thread = (uint8_t)th, .addr = a,
-                              .data = {g[tt_bits(w, 11, 6)]}};
-        offset_increment(g, off_half, tt_bits(w, 13, 12));
+                              .data = {g[TT_GET_STOREIND_MMIO_DataReg(w)]}};
+        offset_increment(g, off_half, TT_GET_STOREIND_MMIO_OffsetIncrement(w));
         s = request_start(t, &q);
         break;
     }
@@ -674,24 +716,26 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         return storeind_src_try(t);
     case TT_FORM_STOREREG: /* DataReg[23:18] AddrLo[17:0] */
     case TT_FORM_LOADREG: { /* ResultReg[23:18] AddrLo[17:0] */
-        bool load = f->opcode == OPC_LOADREG;
-        uint32_t a = 0xFFB00000u + (tt_bits(w, 17, 0) << 2);
+        bool load = f->opcode == TT_OPC_LOADREG;
+        uint32_t lo = load ? TT_GET_LOADREG_AddrLo(w) : TT_GET_STOREREG_AddrLo(w);
+        uint32_t a = 0xFFB00000u + (lo << 2);
+        unsigned reg = load ? TT_GET_LOADREG_ResultReg(w) : TT_GET_STOREREG_DataReg(w);
         if (!mmio_check(t, th, load ? "LOADREG" : "STOREREG", a))
             return false;
         struct thcon_req q = {.kind = load ? THCON_REQ_MMIO_LOAD : THCON_REQ_MMIO_STORE,
-                              .thread = (uint8_t)th, .reg = (uint8_t)tt_bits(w, 23, 18), .addr = a,
-                              .data = {load ? 0 : g[tt_bits(w, 23, 18)]}};
+                              .thread = (uint8_t)th, .reg = (uint8_t)reg, .addr = a,
+                              .data = {load ? 0 : g[reg]}};
         s = request_start(t, &q);
         break;
     }
     case TT_FORM_ATSWAP: { /* SingleDataReg[22] Mask[21:14] DataReg[11:6] AddrReg[5:0] */
-        uint32_t a = g[tt_bits(w, 5, 0)] * 16;
+        uint32_t a = g[TT_GET_ATSWAP_AddrReg(w)] * 16;
         if (!l1_check(t, th, "ATSWAP", a))
             return false;
-        unsigned dr = tt_bits(w, 11, 6);
+        unsigned dr = TT_GET_ATSWAP_DataReg(w);
         struct thcon_req q = {.kind = THCON_REQ_ATSWAP, .thread = (uint8_t)th, .addr = a,
-                              .mask = (uint8_t)tt_bits(w, 21, 14)};
-        if (tt_bits(w, 22, 22)) /* one GPR, placed at word DataReg & 3, zeros elsewhere */
+                              .mask = (uint8_t)TT_GET_ATSWAP_Mask(w)};
+        if (TT_GET_ATSWAP_SingleDataReg(w)) /* one GPR, at word DataReg & 3, zeros elsewhere */
             q.data[dr & 3] = g[dr];
         else
             memcpy(q.data, &g[dr & 0x3C], sizeof q.data);
@@ -699,20 +743,20 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         break;
     }
     case TT_FORM_ATINCGET: { /* IntWidth[18:14] Ofs[13:12] InOutReg[11:6] AddrReg[5:0] */
-        uint32_t a = g[tt_bits(w, 5, 0)] * 16 + tt_bits(w, 13, 12) * 4;
+        uint32_t a = g[TT_GET_ATINCGET_AddrReg(w)] * 16 + TT_GET_ATINCGET_Ofs(w) * 4;
         if (!l1_check(t, th, "ATINCGET", a))
             return false;
-        unsigned io = tt_bits(w, 11, 6);
+        unsigned io = TT_GET_ATINCGET_InOutReg(w);
         /* IntMask = (2 << IntWidth) - 1: IntWidth 31 gives all 32 bits (2 << 31 wraps to 0) */
         struct thcon_req q = {.kind = THCON_REQ_ATINCGET, .thread = (uint8_t)th, .reg = (uint8_t)io,
-                              .addr = a, .data = {g[io], (2u << tt_bits(w, 18, 14)) - 1u}};
+                              .addr = a, .data = {g[io], (2u << TT_GET_ATINCGET_IntWidth(w)) - 1u}};
         s = request_start(t, &q);
         break;
     }
     case TT_FORM_ATCAS:
     case TT_FORM_ATINCGETPTR:
         u->word = w;
-        start(t, th, f->opcode == OPC_ATCAS ? THCON_OP_ATCAS : THCON_OP_ATINCPTR, CYCLE_NEVER);
+        start(t, th, f->opcode == TT_OPC_ATCAS ? THCON_OP_ATCAS : THCON_OP_ATINCPTR, CYCLE_NEVER);
         return attempt_and_schedule(t);
     default:
         return tile_error(t, ERR_HOST, -1, 0, "ThCon: %s reached the unit with no model",

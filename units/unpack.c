@@ -193,8 +193,9 @@ static bool choose_speed(struct tile *t, unsigned u, unsigned th, const struct u
 static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_entry *e,
                          unsigned *startup)
 {
-    const unsigned u = tt_bits(w, 23, 23);
-    const bool mcm = tt_bits(w, 7, 7), use_cc = tt_bits(w, 3, 3), row_search = tt_bits(w, 2, 2);
+    const unsigned u = TT_GET_UNPACR_WhichUnpacker(w);
+    const bool mcm = TT_GET_UNPACR_MultiContextMode(w), use_cc = TT_GET_UNPACR_UseContextCounter(w),
+               row_search = TT_GET_UNPACR_RowSearch(w);
     struct view v = view_of(t, th, u);
     const struct sec_fields *s = v.s;
     struct unpacker *up = &t->unpack.u[u];
@@ -203,11 +204,11 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
     /* Context and ADC selection */
     unsigned ctx = 0, adc_th = th;
     if (mcm) {
-        ctx = use_cc ? up->context_counter[th] : tt_bits(w, 12, 10);
+        ctx = use_cc ? up->context_counter[th] : TT_GET_UNPACR_ContextNumber(w);
         ctx += u ? thcfg_get(&t->cfg, th, THCFG_DESC(v.ab, UNPACK_MISC_CFG_CfgContextOffset_1))
                  : thcfg_get(&t->cfg, th, THCFG_DESC(v.ab, UNPACK_MISC_CFG_CfgContextOffset_0));
         ctx &= 7; /* uint3_t */
-        adc_th = tt_bits(w, 9, 8);
+        adc_th = TT_GET_UNPACR_ContextADC(w);
         if (u == 1 && ctx >= 2)
             return undefined(t, u, th, "unpacker 1 has only contexts 0 and 1 (context %u)",
                              ctx);
@@ -219,10 +220,10 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
      * "Configuration") */
     const uint32_t *d = &t->cfg.cfg[v.bank][v.tab[s->desc].word];
     const unsigned desc_in = d[0] & 0xF;
-    const bool desc_uncompressed = tt_bits(d[0], 4, 4), no_bfp_exp = tt_bits(d[0], 5, 5);
-    const unsigned blobs = tt_bits(d[0], 10, 8);
+    const bool desc_uncompressed = d[0] >> 4 & 1, no_bfp_exp = d[0] >> 5 & 1;
+    const unsigned blobs = d[0] >> 8 & 7;
     unsigned ydim = d[1] & 0xFF;
-    const unsigned zdim = tt_bits(d[1], 23, 16) ? tt_bits(d[1], 23, 16) : 1;
+    const unsigned zdim = (d[1] >> 16 & 0xFF) ? (d[1] >> 16 & 0xFF) : 1;
     const unsigned wdim = (d[2] & 0xFF) ? (d[2] & 0xFF) : 1;
     const uint32_t desc_blobs_y = d[2] >> 16 | (d[3] & 0xFFFF) << 16;
     const unsigned digest = d[3] >> 24;
@@ -393,8 +394,8 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
     if (v.ab == TT_ARCH_BH)
         p->mode.fp8_e4m3 = get(&v, u ? CFGF_BH_THCON_SEC1_REG1_Unp_LF8_4b_exp
                                      : CFGF_BH_THCON_SEC0_REG1_Unp_LF8_4b_exp);
-    p->all_zero = tt_bits(w, 4, 4);
-    p->flip_src = tt_bits(w, 6, 6);
+    p->all_zero = TT_GET_UNPACR_AllDatumsAreZero(w);
+    p->flip_src = TT_GET_UNPACR_FlipSrc(w);
     p->set_ovrd = thcfg_get(&t->cfg, th, THCFG_DESC(v.ab, SRCA_SET_SetOvrdWithAddr));
     if (!choose_speed(t, u, th, p, get(&v, s->throttle), &e->want))
         return false;
@@ -406,10 +407,10 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
         if (i != th && i != adc_th)
             continue;
         struct adc *a = &t->adc[i].unpack[u];
-        adc_inc(a, 0, ADC_Y, tt_bits(w, 18, 17));
-        adc_inc(a, 0, ADC_Z, tt_bits(w, 16, 15));
-        adc_inc(a, 1, ADC_Y, tt_bits(w, 22, 21));
-        adc_inc(a, 1, ADC_Z, tt_bits(w, 20, 19));
+        adc_inc(a, 0, ADC_Y, TT_GET_UNPACR_Ch0YInc(w));
+        adc_inc(a, 0, ADC_Z, TT_GET_UNPACR_Ch0ZInc(w));
+        adc_inc(a, 1, ADC_Y, TT_GET_UNPACR_Ch1YInc(w));
+        adc_inc(a, 1, ADC_Z, TT_GET_UNPACR_Ch1ZInc(w));
     }
     uint8_t *row = &t->src.src_row[u][th];
     p->src_row = *row;
@@ -430,8 +431,10 @@ static bool issue_unpacr(struct tile *t, unsigned th, uint32_t w, struct unpack_
  * the operation. docs/unpack.md explains the reading. */
 static bool issue_nop_bh(struct tile *t, unsigned th, uint32_t w, struct unpack_entry *e)
 {
-    const unsigned u = tt_bits(w, 23, 23), pop = tt_bits(w, 1, 0), clr = tt_bits(w, 3, 2);
-    const unsigned set_dvalid = tt_bits(w, 11, 8);
+    const unsigned u = TT_GET_UNPACR_NOP_BH_Unpacker_Select(w);
+    const unsigned pop = TT_GET_UNPACR_NOP_BH_Unpack_Pop(w);
+    const unsigned clr = TT_GET_UNPACR_NOP_BH_Src_ClrVal_Ctrl(w);
+    const unsigned set_dvalid = TT_GET_UNPACR_NOP_BH_Set_Dvalid(w);
     if (pop == 0 || pop == 3)
         return tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
                           "UNPACR_NOP overlay stream pop (unpacker %u, thread T%u): NoC overlay "
@@ -447,8 +450,8 @@ static bool issue_nop_bh(struct tile *t, unsigned th, uint32_t w, struct unpack_
                               "not documented", clr == 2 ? "one" : "an immediate", u, th);
         e->kind = UK_CLEAR;
         e->clear_val = clr == 1 && u == 0 ? SRC_CELL_MASK : 0;
-        e->both_banks = tt_bits(w, 4, 4);
-        e->wait_like_unpacr = tt_bits(w, 5, 5);
+        e->both_banks = TT_GET_UNPACR_NOP_BH_Bank_Clr_Ctrl(w);
+        e->wait_like_unpacr = TT_GET_UNPACR_NOP_BH_Stall_Clr_Cntrl(w);
         e->then_setdvalid = set_dvalid & 1;
     } else {
         e->kind = set_dvalid ? UK_SETDVALID : UK_OCCUPY;
@@ -461,10 +464,22 @@ static bool issue_nop_bh(struct tile *t, unsigned th, uint32_t w, struct unpack_
     return true;
 }
 
+/* Every unpacker form names its unpacker in bit [23]: WhichUnpacker (WH:UNPACR.md,
+ * WH:UNPACR_NOP.md), Unpacker_Select in Blackhole's UNPACR_NOP (tt-llk). UNPACR's accessor reads
+ * it for all. */
+#define SAME_U(form) TT_SAME_BITS(UNPACR_WhichUnpacker, form##_WhichUnpacker)
+_Static_assert(SAME_U(UNPACR_INC_CONTEXT_COUNTER) && SAME_U(UNPACR_FLUSH_CACHE) &&
+                   SAME_U(UNPACR_NOP_ZEROSRC) && SAME_U(UNPACR_NOP_NOP) &&
+                   SAME_U(UNPACR_NOP_SETREG) &&
+                   SAME_U(UNPACR_NOP_OVERLAY_CLEAR0) && SAME_U(UNPACR_NOP_OVERLAY_CLEAR3) &&
+                   SAME_U(UNPACR_NOP_SETDVALID) &&
+                   TT_SAME_BITS(UNPACR_WhichUnpacker, UNPACR_NOP_BH_Unpacker_Select),
+               "every unpacker form has its unpacker select in bit 23");
+
 bool unpack_issue(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f,
                   struct unpack_entry *e, unsigned *startup)
 {
-    const unsigned u = tt_bits(w, 23, 23);
+    const unsigned u = TT_GET_UNPACR_WhichUnpacker(w);
     *startup = 0;
     e->kind = UK_OCCUPY;
     switch ((enum tt_form_id)(f - tt_forms)) {
@@ -483,9 +498,9 @@ bool unpack_issue(struct tile *t, unsigned th, uint32_t w, const struct tt_form 
         return issue_nop_bh(t, th, w, e);
     case TT_FORM_UNPACR_NOP_ZEROSRC:
         e->kind = UK_CLEAR;
-        e->wait_like_unpacr = tt_bits(w, 4, 4);
-        e->both_banks = tt_bits(w, 3, 3);
-        e->clear_val = tt_bits(w, 2, 2) && u == 0 ? SRC_CELL_MASK : 0;
+        e->wait_like_unpacr = TT_GET_UNPACR_NOP_ZEROSRC_WaitLikeUnpacr(w);
+        e->both_banks = TT_GET_UNPACR_NOP_ZEROSRC_BothBanks(w);
+        e->clear_val = TT_GET_UNPACR_NOP_ZEROSRC_NegativeInfSrcA(w) && u == 0 ? SRC_CELL_MASK : 0;
         return true;
     case TT_FORM_UNPACR_NOP_NOP:
         return true;
@@ -686,12 +701,12 @@ static bool run_unpacr(struct tile *t, unsigned u, struct unpack_entry *e)
 static bool run_setreg(struct tile *t, unsigned u, const struct unpack_entry *e)
 {
     const uint32_t w = e->setreg_word;
-    const uint32_t value = tt_bits(w, 14, 4);
+    const uint32_t value = TT_GET_UNPACR_NOP_SETREG_Value11(w);
     /* SetRegBase[bit 22] is TDMA-RISC state tensim does not model: taken as 0 */
-    const uint32_t addr = 0xFFB00000u + (tt_bits(w, 21, 16) << 12);
+    const uint32_t addr = 0xFFB00000u + (TT_GET_UNPACR_NOP_SETREG_AddrMid(w) << 12);
     struct unpacker *up = &t->unpack.u[u];
     uint32_t v = value;
-    if (tt_bits(w, 3, 3)) {
+    if (TT_GET_UNPACR_NOP_SETREG_Accumulate(w)) {
         v = value ? (up->setreg_acc + value) & 0x1FFFF : 0;
         up->setreg_acc = v;
         if (!value)

@@ -23,9 +23,8 @@
 #include "../core/tile.h"
 #include "../trace/trace.h"
 
-enum { OPC_UNPACR = 0x42 };
-
-static inline unsigned which_unpacker(uint32_t w) { return (w >> 23) & 1; }
+/* Every unpacker form names its unpacker in bit [23] (see unpack_issue). */
+static inline unsigned which_unpacker(uint32_t w) { return TT_GET_UNPACR_WhichUnpacker(w); }
 
 static struct unpack_entry *head_of(struct unpacker *up)
 {
@@ -203,7 +202,7 @@ static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
 {
     (void)th;
     const struct unpacker *up = &t->unpack.u[which_unpacker(w)];
-    if ((f->opcode == OPC_UNPACR && t->now < t->unpack.startup_until) ||
+    if ((f->opcode == TT_OPC_UNPACR && t->now < t->unpack.startup_until) ||
         up->count == UNPACK_QUEUE) {
         *detail = TT_UNIT_UNPACK;
         return GS_UNIT_BUSY;
