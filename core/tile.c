@@ -10,7 +10,6 @@
 #include "../sync/gate.h"
 #include "../sync/push.h"
 #include "../sync/ttsync.h"
-#include "../units/gpr.h"
 #include "../trace/trace.h"
 #include "../units/tensix_isa.h"
 
@@ -73,6 +72,7 @@ void tile_reset(struct tile *t)
         rv_core_reset(&t->core[i], i, t->arch->reset_pc[i]);
     coproc_reset(t);
     memset(t->gpr, 0, sizeof t->gpr);
+    memset(&t->gpr_pend, 0, sizeof t->gpr_pend);
     memset(&t->cfg, 0, sizeof t->cfg);
     memset(&t->dest, 0, sizeof t->dest);
     for (unsigned u = 0; u < UNIT_COUNT; u++)

@@ -17,6 +17,7 @@
 #include "../units/adc.h"
 #include "../units/cfg.h"
 #include "../units/dest.h"
+#include "../units/gpr.h"
 #include "../units/registry.h"
 #include "../units/srcab.h"
 #include "arch.h"
@@ -43,6 +44,7 @@ struct tile {
     struct src_regs src;                 /* SrcA and SrcB */
     struct adc_thread adc[NUM_THREADS];  /* address counters */
     uint32_t gpr[NUM_THREADS][NUM_GPRS]; /* Tensix GPRs (WH:ScalarUnit.md) */
+    struct gpr_writes gpr_pend;          /* ... their late writes (units/gpr.c) */
     struct tt_config cfg;                /* Config banks and ThreadConfig */
     struct dest dest;                    /* Dst register file */
     uint8_t res_next[RES_COUNT]; /* round-robin pointer per shared resource (sync/gate.c) */

@@ -20,9 +20,6 @@
 
 /* Crossings not yet removed: "where -> what". */
 static const char *const known[] = {
-    /* The GPR file and RDCFG's pending GPR writes want an owner of their own (issue 13 item 2);
-     * until then ThCon peeks at the Configuration unit's queue. */
-    "units/thcon.o -> thcfg_gpr_peek",
     /* Semaphores and mutexes are the Sync unit's state that the Wait Gate and the statistics
      * read: they become a shared resource with an owner API (issue 13 item 2). */
     "sync/gate.o -> sync_mutex_valid", "sync/gate.o -> sync_semwait_blocks",

@@ -1,7 +1,75 @@
-/* RISC-V access to the Tensix GPRs (units/gpr.h). */
+/* The Tensix GPRs' late writes and RISC-V window (units/gpr.h). */
 #include "gpr.h"
 
 #include "../core/tile.h"
+
+bool gpr_write_at(struct tile *t, unsigned th, unsigned reg, uint32_t value, uint64_t at)
+{
+    struct gpr_writes *q = &t->gpr_pend;
+    if (q->n == GPR_PENDING_MAX)
+        return tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
+                          "more than %d GPR writes in flight (tensim limit)", GPR_PENDING_MAX);
+    q->w[q->n++] = (struct gpr_write){.at = at, .value = value, .th = (uint8_t)th, .reg = (uint8_t)reg};
+    return true;
+}
+
+/* Indices of the writes due by cycle s, ordered by due cycle (stable). */
+static unsigned due(const struct gpr_writes *q, uint64_t s, unsigned order[GPR_PENDING_MAX])
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < q->n; i++) {
+        if (q->w[i].at > s)
+            continue;
+        unsigned k = n++;
+        while (k > 0 && q->w[order[k - 1]].at > q->w[i].at) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = i;
+    }
+    return n;
+}
+
+uint32_t gpr_peek(const struct tile *t, unsigned th, unsigned reg, uint64_t s)
+{
+    const struct gpr_writes *q = &t->gpr_pend;
+    uint32_t v = t->gpr[th][reg];
+    unsigned order[GPR_PENDING_MAX];
+    unsigned n = due(q, s, order);
+    for (unsigned k = 0; k < n; k++)
+        if (q->w[order[k]].th == th && q->w[order[k]].reg == reg)
+            v = q->w[order[k]].value;
+    return v;
+}
+
+void gpr_commit(struct tile *t, uint64_t upto)
+{
+    struct gpr_writes *q = &t->gpr_pend;
+    unsigned order[GPR_PENDING_MAX];
+    unsigned n = due(q, upto, order);
+    if (!n)
+        return;
+    bool done[GPR_PENDING_MAX] = {false};
+    for (unsigned k = 0; k < n; k++) {
+        const struct gpr_write *w = &q->w[order[k]];
+        t->gpr[w->th][w->reg] = w->value;
+        done[order[k]] = true;
+    }
+    unsigned keep = 0;
+    for (unsigned i = 0; i < q->n; i++)
+        if (!done[i])
+            q->w[keep++] = q->w[i];
+    q->n = keep;
+}
+
+uint64_t gpr_next_write(const struct tile *t, uint64_t now)
+{
+    uint64_t next = UINT64_MAX;
+    for (unsigned i = 0; i < t->gpr_pend.n; i++)
+        if (t->gpr_pend.w[i].at > now && t->gpr_pend.w[i].at < next)
+            next = t->gpr_pend.w[i].at;
+    return next;
+}
 
 /* Byte and half-word accesses reach the bytes of a GPR in little-endian order. Returns the GPR
  * and the bit position of the access, or NULL after raising an error for the rest of the

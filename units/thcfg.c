@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "../core/tile.h"
+#include "gpr.h"
 
 /* RMWCIB0..3 differ only in the byte lane, which accept() takes from the opcode; their fields
  * are read with RMWCIB0's accessors. */
@@ -100,9 +101,6 @@ static void apply(struct tile *t, const struct cfg_pending *p)
                 tile_signal(t, SIG_CONTEXT_COUNTER_RESET, u, p->sel);
         }
         return;
-    case CFG_PEND_GPR:
-        t->gpr[p->sel][p->index] = p->value;
-        return;
     default:
         break;
     }
@@ -146,6 +144,7 @@ static unsigned due(const struct cfg_unit *u, uint64_t s, unsigned order[CFG_PEN
 static void commit(struct tile *t, uint64_t upto)
 {
     struct cfg_unit *u = &t->cfgu;
+    gpr_commit(t, upto); /* RDCFG results: GPRs are apart from the Config words */
     unsigned order[CFG_PENDING_MAX];
     unsigned n = due(u, upto, order);
     if (!n)
@@ -194,19 +193,6 @@ static uint32_t peek(const struct tile *t, enum cfg_pend_kind kind, unsigned sel
 /* GPRs[th][reg] as it will be at the start of cycle s: with the RDCFG results due by then
  * applied in the order they take effect. A ThCon instruction reads its operands in its second
  * cycle, so an RDCFG just before it is seen (BH:RDCFG.md: the GPR is written in stage +1). */
-uint32_t thcfg_gpr_peek(const struct tile *t, unsigned th, unsigned reg, uint64_t s)
-{
-    const struct cfg_unit *u = &t->cfgu;
-    uint32_t v = t->gpr[th][reg];
-    unsigned order[CFG_PENDING_MAX];
-    unsigned n = due(u, s, order);
-    for (unsigned k = 0; k < n; k++) {
-        const struct cfg_pending *p = &u->pend[order[k]];
-        if (p->kind == CFG_PEND_GPR && p->sel == th && p->index == reg)
-            v = p->value;
-    }
-    return v;
-}
 
 /* ---- the unit interface ---- */
 
@@ -322,10 +308,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
          * still reads the old GPR. WH: the issuing thread is blocked for both cycles
          * (WH:RDCFG.md), so its next instruction, whatever its unit, issues after the GPR
          * write. */
-        if (!pend(t, (struct cfg_pending){.at = now + (wh ? 1 : 2),
-                                          .value = t->cfg.cfg[bank][index],
-                                          .index = (uint16_t)reg, .kind = CFG_PEND_GPR,
-                                          .sel = (uint8_t)th}))
+        if (!gpr_write_at(t, th, reg, t->cfg.cfg[bank][index], now + (wh ? 1 : 2)))
             return false;
         busy_through(u, now, now + 2);
         if (wh) {
@@ -390,7 +373,8 @@ static uint64_t next_event(const struct tile *t)
     for (unsigned i = 0; i < u->npend; i++)
         if (u->pend[i].at > t->now && u->pend[i].at < next)
             next = u->pend[i].at;
-    return next;
+    const uint64_t g = gpr_next_write(t, t->now); /* RDCFG results, committed by `tick` */
+    return g < next ? g : next;
 }
 
 static bool holds(const struct tile *t, unsigned th, unsigned i)

@@ -23,8 +23,7 @@
 
 enum cfg_pend_kind {
     CFG_PEND_CONFIG, /* Config word `index` of every bank in `banks` */
-    CFG_PEND_THREAD, /* ThreadConfig[sel][index] */
-    CFG_PEND_GPR     /* GPRs[sel][index] (RDCFG result) */
+    CFG_PEND_THREAD  /* ThreadConfig[sel][index] (RDCFG's GPR writes: units/gpr.h) */
 };
 
 struct cfg_pending {
@@ -32,7 +31,7 @@ struct cfg_pending {
     uint32_t value;
     uint16_t index;
     uint8_t kind;     /* enum cfg_pend_kind */
-    uint8_t sel;      /* thread (ThreadConfig, GPR) */
+    uint8_t sel;      /* thread (ThreadConfig) */
     uint8_t banks;    /* CFG_PEND_CONFIG: bit per Config bank */
     bool side_effects; /* the write may trigger STATE_RESET_EN / PRNG reseed (not RMWCIB) */
 };
@@ -56,9 +55,6 @@ struct cfg_unit {
  * `holds`: STALLWAIT C12 (BH), any thread has an instruction in the Configuration unit
  * pipeline. */
 extern const struct unit_desc cfg_unit_desc;
-/* GPR `reg` of thread th as it will be at the start of cycle s, RDCFG results due by then
- * included (ThCon reads its operands in its second cycle). */
-uint32_t thcfg_gpr_peek(const struct tile *t, unsigned th, unsigned reg, uint64_t s);
 
 
 #endif

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../core/tile.h"
+#include "gpr.h"
 #include "../mem/map.h"
 
 /* ---- timing (docs/timing-model.md "Scalar unit (ThCon)") ---- */
@@ -265,9 +266,9 @@ static unsigned alu(struct tile *t, unsigned th, uint32_t w, unsigned opc, bool 
 {
     unsigned mode, left_reg = TT_GET_ADDDMAREG_LeftReg(w), right_reg = TT_GET_ADDDMAREG_RightReg(w);
     /* operands read in the instruction's second cycle: RDCFG results written by then count */
-    uint32_t l = thcfg_gpr_peek(t, th, left_reg, t->now + 1);
+    uint32_t l = gpr_peek(t, th, left_reg, t->now + 1);
     uint32_t r = imm ? (opc == TT_OPC_SHIFTDMAREG ? TT_GET_SHIFTDMAREGI_RightImm5(w) : right_reg)
-                     : thcfg_gpr_peek(t, th, right_reg, t->now + 1);
+                     : gpr_peek(t, th, right_reg, t->now + 1);
     uint32_t v;
     switch (opc) {
     case TT_OPC_ADDDMAREG: v = l + r; break;
