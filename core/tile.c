@@ -22,6 +22,7 @@ static bool map_devices(struct tile *t)
     for (unsigned u = 0; u < UNIT_COUNT; u++)
         if (unit_rows[u].desc && unit_rows[u].desc->nregions)
             ok &= map_register(m, unit_rows[u].desc->regions, unit_rows[u].desc->nregions);
+    ok &= map_register(m, sem_regions, sem_regions_len);
     ok &= map_register(m, push_regions, push_regions_len);
     ok &= map_register(m, gpr_regions, gpr_regions_len);
     ok &= map_register(m, pcbuf_regions, pcbuf_regions_len);
@@ -73,6 +74,7 @@ void tile_reset(struct tile *t)
     coproc_reset(t);
     memset(t->gpr, 0, sizeof t->gpr);
     memset(&t->gpr_pend, 0, sizeof t->gpr_pend);
+    sem_reset(&t->sem);
     memset(&t->cfg, 0, sizeof t->cfg);
     memset(&t->dest, 0, sizeof t->dest);
     for (unsigned u = 0; u < UNIT_COUNT; u++)

@@ -13,6 +13,7 @@
 
 #include "../mem/map.h"
 #include "../riscv/core.h"
+#include "../sync/semaphores.h"
 #include "../sync/thread.h"
 #include "../units/adc.h"
 #include "../units/cfg.h"
@@ -42,6 +43,7 @@ struct tile {
     TENSIX_UNITS(X)
 #undef X
     struct src_regs src;                 /* SrcA and SrcB */
+    struct sem_bank sem;                 /* semaphores, mutexes, the Sync slot */
     struct adc_thread adc[NUM_THREADS];  /* address counters */
     uint32_t gpr[NUM_THREADS][NUM_GPRS]; /* Tensix GPRs (WH:ScalarUnit.md) */
     struct gpr_writes gpr_pend;          /* ... their late writes (units/gpr.c) */

@@ -125,11 +125,11 @@ static bool wait_pending(const struct tile *t, unsigned th, const struct latched
                          uint32_t *detail)
 {
     if (w->is_semwait) {
-        if (!sync_semwait_blocks(&t->sync, w->sem_mask, w->cond_mask))
+        if (!sem_wait_blocks(&t->sem, w->sem_mask, w->cond_mask))
             return false;
         *detail = (uint32_t)__builtin_ctz(w->sem_mask);
         for (unsigned i = 0; i < NUM_SEMAPHORES; i++)
-            if ((w->sem_mask >> i & 1) && sync_semwait_blocks(&t->sync, (uint8_t)(1u << i), w->cond_mask)) {
+            if ((w->sem_mask >> i & 1) && sem_wait_blocks(&t->sem, (uint8_t)(1u << i), w->cond_mask)) {
                 *detail = i;
                 break;
             }
@@ -444,14 +444,14 @@ void coproc_describe(struct tile *t)
             switch (th->acct_reason) {
             case GS_SEMWAIT:
                 snprintf(why, sizeof why, "waits on semaphore %u (value %u, max %u)", d,
-                         t->sync.sem_value[d % NUM_SEMAPHORES], t->sync.sem_max[d % NUM_SEMAPHORES]);
+                         t->sem.value[d % NUM_SEMAPHORES], t->sem.max[d % NUM_SEMAPHORES]);
                 break;
             case GS_STALLWAIT:
                 snprintf(why, sizeof why, "waits on STALLWAIT condition C%u", d);
                 break;
             case GS_MUTEX:
-                if (sync_mutex_valid(t, d))
-                    snprintf(why, sizeof why, "waits for mutex %u, held by T%d", d, t->sync.mutex_owner[d]);
+                if (sem_mutex_valid(t, d))
+                    snprintf(why, sizeof why, "waits for mutex %u, held by T%d", d, t->sem.mutex_owner[d]);
                 else
                     snprintf(why, sizeof why, "waits for mutex %u, which does not exist on %s", d, t->arch->name);
                 break;

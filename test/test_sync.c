@@ -64,7 +64,7 @@ Test(sync, semwait_released_by_sempost_from_another_thread)
     cr_expect_eq(th->st.issued, 3);
     for (int i = 0; i < 3; i++)
         cr_expect_eq(thread_total(&t->thread[i]), t->cycles, "T%d: every cycle attributed once", i);
-    cr_expect_eq(t->sync.sem_value[0], 1);
+    cr_expect_eq(t->sem.value[0], 1);
 }
 
 Test(sync, stallwait_on_a_satisfied_condition_still_costs_a_cycle)
@@ -142,7 +142,7 @@ Test(sync, mutex_hand_over_with_three_contenders)
     cr_expect_eq(t->thread[1].st.stall[GS_MUTEX], 9); /* 4..12: T0 releases in 12 */
     cr_expect_eq(t->thread[2].st.stall[GS_ARBITRATION], 2); /* lost at 3 and 13 */
     cr_expect_eq(t->thread[2].st.stall_detail[GS_MUTEX][2], 12, "T2 waited on mutex 2");
-    cr_expect_eq(t->sync.mutex_owner[2], -1);
+    cr_expect_eq(t->sem.mutex_owner[2], -1);
 }
 
 Test(sync, release_goes_to_the_next_thread_after_the_releaser)
@@ -196,7 +196,7 @@ Test(sync, riscv_semaphore_access)
     cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
     cr_expect_eq(t->core[0].x[10], 7);
     cr_expect_eq(t->core[0].x[11], 8);
-    cr_expect_eq(t->sync.st.riscv_sem_writes, 3);
+    cr_expect_eq(t->sem.st.riscv_sem_writes, 3);
 }
 
 Test(sync, ttsync_coprocessor_done_check_holds_the_load)
@@ -257,8 +257,8 @@ Test(sync, mop_expansion_reaches_the_gate_one_per_cycle)
     cr_expect_eq(issued_at(0, skip, 0), 12);
     cr_expect_eq(issued_at(0, a0, 1), 13);
     cr_expect_eq(issued_at(0, skip, 1), 14);
-    cr_expect_eq(t->sync.sem_value[0], 2);
-    cr_expect_eq(t->sync.sem_value[1], 2);
+    cr_expect_eq(t->sem.value[0], 2);
+    cr_expect_eq(t->sem.value[1], 2);
 }
 
 Test(sync, mop_cfg_is_write_only)

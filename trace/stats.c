@@ -227,11 +227,7 @@ void stats_json(const struct tile *t, const struct sim_outcome *o, FILE *f)
         }
         fprintf(f, "}}");
     }
-    fprintf(f, "\n  },\n  \"sync\": {\"semaphores\": [");
-    for (int i = 0; i < NUM_SEMAPHORES; i++)
-        fprintf(f, "%s{\"value\": %u, \"max\": %u}", i ? ", " : "", t->sync.sem_value[i],
-                t->sync.sem_max[i]);
-    fprintf(f, "], \"riscv_semaphore_writes\": %" PRIu64 ", \"riscv_slot_conflicts\": %" PRIu64 "}",
-            t->sync.st.riscv_sem_writes, t->sync.st.riscv_slot_conflicts);
+    fprintf(f, "\n  },\n  \"sync\": ");
+    sem_stats_json(&t->sem, f);
     fprintf(f, "\n}\n");
 }

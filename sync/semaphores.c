@@ -1,0 +1,84 @@
+/* Semaphores, mutexes and the Sync slot (sync/semaphores.h). */
+#include "semaphores.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "../core/tile.h"
+
+void sem_reset(struct sem_bank *s)
+{
+    memset(s, 0, sizeof *s);
+    memset(s->mutex_owner, -1, sizeof s->mutex_owner);
+}
+
+bool sem_mutex_valid(const struct tile *t, unsigned m)
+{
+    /* WH:ATGETM.md: 0, 2..7; BH:ATGETM.md: 0, 2..4. Index 1 names no mutex. */
+    unsigned last = t->arch->id == ARCH_WORMHOLE ? 7 : 4;
+    return m == 0 || (m >= 2 && m <= last);
+}
+
+bool sem_wait_blocks(const struct sem_bank *s, uint8_t sem_mask, uint16_t cond_mask)
+{
+    for (unsigned i = 0; i < NUM_SEMAPHORES; i++) {
+        if (!(sem_mask >> i & 1))
+            continue;
+        if ((cond_mask & 1) && s->value[i] == 0)
+            return true; /* C0: wait while Value == 0 */
+        if ((cond_mask & 2) && s->value[i] >= s->max[i])
+            return true; /* C1: wait while Value >= Max */
+    }
+    return false;
+}
+
+void sem_stats_json(const struct sem_bank *s, FILE *f)
+{
+    fprintf(f, "{\"semaphores\": [");
+    for (int i = 0; i < NUM_SEMAPHORES; i++)
+        fprintf(f, "%s{\"value\": %u, \"max\": %u}", i ? ", " : "", s->value[i], s->max[i]);
+    fprintf(f, "], \"riscv_semaphore_writes\": %" PRIu64 ", \"riscv_slot_conflicts\": %" PRIu64 "}",
+            s->st.riscv_sem_writes, s->st.riscv_slot_conflicts);
+}
+
+/* ---- RISC-V access to the semaphores (WH:SyncUnit.md) ---- */
+
+static enum mmio_status load(struct tile *t, int core, const struct region *r, uint32_t addr,
+                             unsigned size, uint32_t *val)
+{
+    (void)core, (void)r, (void)size;
+    *val = t->sem.value[(addr - 0xFFE80020u) / 4];
+    return MMIO_OK;
+}
+
+/* A write of 0 posts, of 1 gets; it needs the Sync slot: the coprocessor acts first in a cycle,
+ * so a RISC-V write that finds the slot taken waits a cycle (WH:SyncUnit.md). */
+static enum mmio_status store(struct tile *t, int core, const struct region *r, uint32_t addr,
+                              unsigned size, uint32_t val)
+{
+    (void)r, (void)size;
+    struct sem_bank *s = &t->sem;
+    const unsigned i = (addr - 0xFFE80020u) / 4;
+    if (s->slot_used == t->now + 1) {
+        s->st.riscv_slot_conflicts++;
+        t->core[core].wait = WAIT_SYNC_SLOT;
+        return MMIO_BLOCK;
+    }
+    s->slot_used = t->now + 1;
+    if (val & 1) {
+        if (s->value[i] > 0)
+            s->value[i]--;
+    } else if (s->value[i] < 15) {
+        s->value[i]++;
+    }
+    s->st.riscv_sem_writes++;
+    tile_wake_coproc(t, t->now + 1);
+    return MMIO_OK;
+}
+
+static const struct mmio_ops ops = {load, store, false};
+
+const struct region sem_regions[] = {
+    {0xFFE80020, 0xFFE8003F, "Tensix semaphores", &ops, 3, MAP_T_CORES, MAP_BOTH, 0},
+};
+const unsigned sem_regions_len = 1;
