@@ -40,6 +40,13 @@ struct tile *tile_create(const struct arch *arch)
     if (!t)
         return 0;
     t->arch = arch;
+    for (unsigned u = 0; u < UNIT_COUNT; u++) {
+        const struct unit_desc *d = unit_rows[u].desc;
+        if (d && d->tick)
+            t->unit_tick[t->nunit_tick++] = d->tick;
+        if (d && d->next_event)
+            t->unit_next_event[t->nunit_next_event++] = d->next_event;
+    }
     if (!map_devices(t)) {
         tile_destroy(t);
         return 0;

@@ -50,6 +50,11 @@ struct tile {
     struct tt_config cfg;                /* Config banks and ThreadConfig */
     struct dest dest;                    /* Dst register file */
     uint8_t res_next[RES_COUNT]; /* round-robin pointer per shared resource (sync/gate.c) */
+    /* The registry's per-cycle calls, gathered once by tile_create: the units' `tick` and
+     * `next_event` functions in row order, so the coprocessor's cycle walks no empty rows. */
+    void (*unit_tick[UNIT_COUNT])(struct tile *t);
+    uint64_t (*unit_next_event[UNIT_COUNT])(const struct tile *t);
+    uint8_t nunit_tick, nunit_next_event;
 
     /* Scheduling: the coprocessor agent (all threads' pipes and the backend units) acts first
      * in a cycle, then the cores in index order. `limit` is the (exclusive) cycle up to which

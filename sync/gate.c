@@ -234,8 +234,7 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
                    g->f->mnemonic);
         return false;
     }
-    const struct unit_row *row = unit_row_for(g->f->unit);
-    g->u = row ? row->desc : NULL;
+    g->u = unit_desc_for(g->f->unit);
     if (!g->u) {
         tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (%s), thread T%u", g->f->mnemonic,
                    tt_unit_name((enum tt_unit)g->f->unit), i);
@@ -250,11 +249,8 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
 uint64_t coproc_next_event(const struct tile *t)
 {
     uint64_t next = CYCLE_NEVER;
-    for (unsigned u = 0; u < UNIT_COUNT; u++) {
-        const struct unit_desc *d = unit_rows[u].desc;
-        if (!d || !d->next_event)
-            continue;
-        uint64_t e = d->next_event(t);
+    for (unsigned u = 0; u < t->nunit_next_event; u++) {
+        uint64_t e = t->unit_next_event[u](t);
         if (e > t->now && e < next)
             next = e;
     }
@@ -284,9 +280,8 @@ bool coproc_step(struct tile *t)
     bool progress = false;
     const uint64_t now = t->now;
 
-    for (unsigned u = 0; u < UNIT_COUNT; u++)
-        if (unit_rows[u].desc && unit_rows[u].desc->tick)
-            unit_rows[u].desc->tick(t);
+    for (unsigned u = 0; u < t->nunit_tick; u++)
+        t->unit_tick[u](t);
     if (t->err.kind != ERR_NONE) {
         account_stop(t, now, g, 0, 0);
         return false;
@@ -450,7 +445,7 @@ void coproc_describe(struct tile *t)
                 snprintf(why, sizeof why, "waits on STALLWAIT condition C%u", d);
                 break;
             case GS_MUTEX:
-                if (sem_mutex_valid(t, d))
+                if (sem_mutex_valid(t->arch, d))
                     snprintf(why, sizeof why, "waits for mutex %u, held by T%d", d, t->sem.mutex_owner[d]);
                 else
                     snprintf(why, sizeof why, "waits for mutex %u, which does not exist on %s", d, t->arch->name);

@@ -12,13 +12,6 @@ void sem_reset(struct sem_bank *s)
     memset(s->mutex_owner, -1, sizeof s->mutex_owner);
 }
 
-bool sem_mutex_valid(const struct tile *t, unsigned m)
-{
-    /* WH:ATGETM.md: 0, 2..7; BH:ATGETM.md: 0, 2..4. Index 1 names no mutex. */
-    unsigned last = t->arch->id == ARCH_WORMHOLE ? 7 : 4;
-    return m == 0 || (m >= 2 && m <= last);
-}
-
 bool sem_wait_blocks(const struct sem_bank *s, uint8_t sem_mask, uint16_t cond_mask)
 {
     for (unsigned i = 0; i < NUM_SEMAPHORES; i++) {

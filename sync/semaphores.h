@@ -29,8 +29,13 @@ struct tile;
 /* Power-on: semaphore reset values are not documented (spec/memory-map.md §6.2); software runs
  * SEMINIT first. tensim starts them at Value 0, Max 0, and every mutex free. */
 void sem_reset(struct sem_bank *s);
-/* Is mutex index m one the architecture has (BH 0,2,3,4; WH 0,2..7)? */
-bool sem_mutex_valid(const struct tile *t, unsigned m);
+/* Is mutex index m one the architecture has? WH:ATGETM.md: 0, 2..7; BH:ATGETM.md: 0, 2..4.
+ * Index 1 names no mutex. */
+static inline bool sem_mutex_valid(const struct arch *a, unsigned m)
+{
+    unsigned last = a->id == ARCH_WORMHOLE ? 7 : 4;
+    return m == 0 || (m >= 2 && m <= last);
+}
 /* Semaphore condition of a latched SEMWAIT: true while the thread must keep waiting. */
 bool sem_wait_blocks(const struct sem_bank *s, uint8_t sem_mask, uint16_t cond_mask);
 /* The stats JSON "sync" object's contents (docs/stats-schema.md). */

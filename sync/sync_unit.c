@@ -19,7 +19,7 @@ static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
     if (op == TT_OPC_ATGETM || op == TT_OPC_ATRELM) {
         unsigned m = TT_GET_ATGETM_Index(w); /* ATRELM Index: the same bits [15:0] */
         *detail = m < GATE_DETAIL_MAX ? m : GATE_DETAIL_MAX - 1;
-        if (!sem_mutex_valid(t, m))
+        if (!sem_mutex_valid(t->arch, m))
             return GS_MUTEX; /* an invalid index waits forever */
         if (op == TT_OPC_ATGETM && s->mutex_owner[m] >= 0 && (unsigned)s->mutex_owner[m] != th)
             return GS_MUTEX;

@@ -42,7 +42,7 @@ uint32_t gpr_peek(const struct tile *t, unsigned th, unsigned reg, uint64_t s)
     return v;
 }
 
-void gpr_commit(struct tile *t, uint64_t upto)
+void gpr_commit_due(struct tile *t, uint64_t upto)
 {
     struct gpr_writes *q = &t->gpr_pend;
     unsigned order[GPR_PENDING_MAX];

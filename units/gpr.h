@@ -30,7 +30,12 @@ bool gpr_write_at(struct tile *t, unsigned th, unsigned reg, uint32_t value, uin
 /* GPRs[th][reg] as it will be at the start of cycle s, writes due by then included. */
 uint32_t gpr_peek(const struct tile *t, unsigned th, unsigned reg, uint64_t s);
 /* Apply the writes visible by cycle `upto`, in the order they are due (ties: made first). */
-void gpr_commit(struct tile *t, uint64_t upto);
+void gpr_commit_due(struct tile *t, uint64_t upto);
+static inline void gpr_commit(struct gpr_writes *q, struct tile *t, uint64_t upto)
+{
+    if (q->n) /* called every cycle: nothing in flight is the common case */
+        gpr_commit_due(t, upto);
+}
 /* The earliest write due after `now` (UINT64_MAX: none). */
 uint64_t gpr_next_write(const struct tile *t, uint64_t now);
 

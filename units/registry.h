@@ -93,5 +93,11 @@ extern const struct unit_row unit_rows[UNIT_COUNT];
 
 /* The row of the unit that executes instructions of kind u (enum tt_unit), or NULL. */
 const struct unit_row *unit_row_for(unsigned kind);
+/* Its descriptor, or NULL (no row, or not modelled): the Wait Gate's lookup, once per issue. */
+extern const struct unit_desc *const unit_desc_of_kind[TT_UNIT_COUNT];
+static inline const struct unit_desc *unit_desc_for(unsigned kind)
+{
+    return kind < TT_UNIT_COUNT ? unit_desc_of_kind[kind] : NULL;
+}
 
 #endif

@@ -144,7 +144,7 @@ static unsigned due(const struct cfg_unit *u, uint64_t s, unsigned order[CFG_PEN
 static void commit(struct tile *t, uint64_t upto)
 {
     struct cfg_unit *u = &t->cfgu;
-    gpr_commit(t, upto); /* RDCFG results: GPRs are apart from the Config words */
+    gpr_commit(&t->gpr_pend, t, upto); /* RDCFG results: GPRs are apart from the Config words */
     unsigned order[CFG_PENDING_MAX];
     unsigned n = due(u, upto, order);
     if (!n)

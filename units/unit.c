@@ -17,6 +17,12 @@ static const signed char row_of_kind[TT_UNIT_COUNT] = {
 #undef X
 };
 
+const struct unit_desc *const unit_desc_of_kind[TT_UNIT_COUNT] = {
+#define X(id, kind, desc, ...) [kind] = desc,
+    TENSIX_UNITS(X)
+#undef X
+};
+
 const struct unit_row *unit_row_for(unsigned kind)
 {
     return kind < TT_UNIT_COUNT && row_of_kind[kind] ? &unit_rows[row_of_kind[kind] - 1] : NULL;
