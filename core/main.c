@@ -191,8 +191,7 @@ static void load_raw(struct tile *t, const struct sim_xfer *x)
         return;
     }
     if (n) {
-        memcpy(t->l1 + x->addr, buf, n);
-        tile_code_written(t, (uint32_t)x->addr, (uint32_t)n);
+        l1_copy_in(t->l1, t->predecode, (uint32_t)x->addr, buf, (uint32_t)n);
     }
     free(buf);
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../mem/l1.h"
 #include "../mem/map.h"
 #include "../riscv/core.h"
 #include "../sync/semaphores.h"
@@ -143,13 +144,11 @@ static inline unsigned tile_arch_bit(const struct tile *t)
 }
 static inline bool tile_is_wormhole(const struct tile *t) { return t->arch->id == ARCH_WORMHOLE; }
 
-/* L1 bytes [addr, addr + n) changed behind the cores' backs (a unit, a loader): the
- * predecoded slots they touch decode again on their next fetch (docs/architecture.md
- * "Decoding once"). n > 0. */
+/* L1 bytes [addr, addr + n) changed behind the cores' backs (a unit writing through a pointer,
+ * a loader): mem/l1.h's rule for the tile's L1. n > 0. */
 static inline void tile_code_written(struct tile *t, uint32_t addr, uint32_t n)
 {
-    for (uint32_t w = addr >> 2; w <= (addr + n - 1) >> 2; w++)
-        t->predecode[w].op = RV_UNDECODED;
+    l1_code_written(t->predecode, addr, n);
 }
 
 #endif

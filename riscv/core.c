@@ -559,8 +559,7 @@ void rv_run(struct tile *t, struct rv_core *c)
                     c->wake = when;
                     continue;
                 }
-                wr_le(l1 + addr, size, b);
-                t->predecode[addr >> 2].op = RV_UNDECODED; /* stores to code re-decode */
+                l1_store_le(l1, t->predecode, addr, size, b); /* stores to code re-decode */
                 for (unsigned i = 0; i < L0_MAX; i++) /* stores flush their L0 line */
                     if (c->l0[i].valid && c->l0[i].tag == (addr & ~15u))
                         c->l0[i].valid = false;
@@ -602,8 +601,7 @@ void rv_run(struct tile *t, struct rv_core *c)
             /* Atomics are ordered after this core's queued stores and flush the L0. */
             uint64_t after = c->sq_count ? sq_drain(t, c, now) : now;
             v = rd_le(l1 + addr, 4);
-            wr_le(l1 + addr, 4, amo((enum rv_op)in.op, v, b));
-            t->predecode[addr >> 2].op = RV_UNDECODED;
+            l1_store_le(l1, t->predecode, addr, 4, amo((enum rv_op)in.op, v, b));
             l0_flush(c);
             set_ready(c, in.rd, after + tm->amo_l1);
             break;

@@ -96,19 +96,13 @@ static void gpr_write_low(uint32_t *g, unsigned size, uint32_t v)
 
 static uint32_t l1_read(const struct tile *t, uint32_t addr, unsigned size)
 {
-    uint32_t v = 0;
-    for (unsigned i = 0; i < size; i++)
-        v |= (uint32_t)t->l1[addr + i] << (8 * i);
-    return v;
+    return l1_load_le(t->l1, addr, size);
 }
 
-/* Every L1 write resets the predecode slots it touches so that modified code is decoded again
- * (docs/architecture.md "Decoding once"). */
+/* Through mem/l1.h, so that modified code is decoded again. */
 static void l1_write(struct tile *t, uint32_t addr, unsigned size, uint32_t v)
 {
-    for (unsigned i = 0; i < size; i++)
-        t->l1[addr + i] = (uint8_t)(v >> (8 * i));
-    tile_code_written(t, addr, size);
+    l1_store_le(t->l1, t->predecode, addr, size, v);
 }
 
 /* Every L1 address in the pages is checked with "if (L1Address >= L1 size)

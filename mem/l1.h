@@ -1,0 +1,44 @@
+/* L1 as its writers see it: the bytes are the tile's (t->l1); every write, whoever makes it
+ * (a core's store or atomic, ThCon, the packers, the loader, --load), ends here so that the
+ * cores' predecoded instructions it touches decode again on their next fetch
+ * (docs/architecture.md "Decoding once"). Little-endian, as the cores see it. */
+#ifndef TENSIM_MEM_L1_H
+#define TENSIM_MEM_L1_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "../riscv/decode.h"
+
+/* Bytes [addr, addr + n) of L1 changed (n > 0): their predecode slots decode again. */
+static inline void l1_code_written(struct rv_insn *predecode, uint32_t addr, uint32_t n)
+{
+    for (uint32_t w = addr >> 2; w <= (addr + n - 1) >> 2; w++)
+        predecode[w].op = RV_UNDECODED;
+}
+
+static inline uint32_t l1_load_le(const uint8_t *l1, uint32_t addr, unsigned size)
+{
+    uint32_t v = 0;
+    for (unsigned i = 0; i < size; i++)
+        v |= (uint32_t)l1[addr + i] << (8 * i);
+    return v;
+}
+
+static inline void l1_store_le(uint8_t *l1, struct rv_insn *predecode, uint32_t addr, unsigned size,
+                            uint32_t v)
+{
+    for (unsigned i = 0; i < size; i++)
+        l1[addr + i] = (uint8_t)(v >> (8 * i));
+    l1_code_written(predecode, addr, size);
+}
+
+static inline void l1_copy_in(uint8_t *l1, struct rv_insn *predecode, uint32_t addr,
+                              const void *src, uint32_t n)
+{
+    memcpy(l1 + addr, src, n);
+    if (n)
+        l1_code_written(predecode, addr, n);
+}
+
+#endif
