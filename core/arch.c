@@ -92,3 +92,7 @@ const struct arch *arch_by_name(const char *name)
         return &wormhole;
     return 0;
 }
+
+static const char *const core_names[NUM_CORES] = {"TRISC0", "TRISC1", "TRISC2", "BRISC"};
+
+const char *core_name(int id) { return id >= 0 && id < NUM_CORES ? core_names[id] : "?"; }

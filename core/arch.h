@@ -15,6 +15,8 @@ enum arch_id { ARCH_BLACKHOLE, ARCH_WORMHOLE };
  * exit codes are chosen. TRISC i feeds Tensix thread i. NCRISC is not modelled (it cannot reach
  * the coprocessor on Blackhole except through L1). */
 enum core_id { CORE_TRISC0, CORE_TRISC1, CORE_TRISC2, CORE_BRISC, NUM_CORES };
+/* "TRISC0" ... "BRISC", or "?" */
+const char *core_name(int id);
 #define NUM_THREADS 3
 
 /* RISC-V core timing, in core cycles. "extra" values are cycles added to the one-cycle issue. */

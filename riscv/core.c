@@ -13,9 +13,7 @@
 #include "../sync/push.h"
 #include "csr.h"
 
-static const char *const core_names[NUM_CORES] = {"TRISC0", "TRISC1", "TRISC2", "BRISC"};
 
-const char *core_name(int id) { return id >= 0 && id < NUM_CORES ? core_names[id] : "?"; }
 
 static const char *const stall_keys[STALL_COUNT] = {
 #define X(name, key, text) [name] = key,
@@ -42,20 +40,6 @@ void rv_core_reset(struct rv_core *c, int id, uint32_t pc)
     c->rng = 0x9E3779B9u ^ (uint32_t)(id + 1) * 0x85EBCA6Bu;
 }
 
-void rv_unblock(struct rv_core *c, uint64_t now)
-{
-    if (c->state != CORE_BLOCKED)
-        return;
-    if (c->wait == WAIT_TENSIX_FIFO)
-        c->st.stall[STALL_FIFO_FULL] += now - c->blocked_since;
-    else if (c->wait == WAIT_COPROC_DONE || c->wait == WAIT_MOP_DONE)
-        c->st.stall[STALL_TTSYNC] += now - c->blocked_since;
-    else
-        c->st.stall[STALL_PCBUF] += now - c->blocked_since;
-    c->state = CORE_RUNNING;
-    c->wait = WAIT_NONE;
-    c->wake = now;
-}
 
 static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 

@@ -122,13 +122,25 @@ void rv_core_reset(struct rv_core *c, int id, uint32_t pc);
 void rv_run(struct tile *t, struct rv_core *c);
 /* Make a blocked core runnable again from cycle `now` (the blocked cycles are attributed to
  * the reason it waited for). */
-void rv_unblock(struct rv_core *c, uint64_t now);
+static inline void rv_unblock(struct rv_core *c, uint64_t now)
+{
+    if (c->state != CORE_BLOCKED)
+        return;
+    if (c->wait == WAIT_TENSIX_FIFO)
+        c->st.stall[STALL_FIFO_FULL] += now - c->blocked_since;
+    else if (c->wait == WAIT_COPROC_DONE || c->wait == WAIT_MOP_DONE)
+        c->st.stall[STALL_TTSYNC] += now - c->blocked_since;
+    else
+        c->st.stall[STALL_PCBUF] += now - c->blocked_since;
+    c->state = CORE_RUNNING;
+    c->wait = WAIT_NONE;
+    c->wake = now;
+}
 /* The run ended at cycle `end` while the core was running: take back the stall cycles it was
  * charged past the end, so that its cycles never exceed the run's. */
 void rv_close(struct rv_core *c, uint64_t end);
 /* Append "x1=... x2=..." register dump lines to buf. */
 void rv_dump_regs(const struct rv_core *c, char *buf, size_t n);
-const char *core_name(int id);
 const char *core_stall_key(enum core_stall s);
 const char *core_stall_text(enum core_stall s);
 

@@ -2,7 +2,7 @@
 #include "pcbuf.h"
 
 #include "../core/tile.h"
-#include "../sync/gate.h"
+#include "../sync/thread.h"
 
 static bool override_bit(const struct tile *t, unsigned i, unsigned bit)
 {

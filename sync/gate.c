@@ -48,23 +48,6 @@ void coproc_reset(struct tile *t)
 
 static bool cond_waits(const struct tile *t, unsigned th, enum wait_cond c);
 
-bool thread_drained(const struct tile *t, unsigned i)
-{
-    const struct tensix_thread *th = &t->thread[i];
-    /* LOADIND/LOADREG/ATINCGET data still on its way to a GPR counts as in flight: TTSync is a
-     * documented way to wait for it (WH:LOADIND.md). */
-    if (th->fifo1.count || th->fifo2.count || th->fifo3.count || mop_busy(&th->mop) ||
-        replay_busy(&th->replay) || th->thcon_running)
-        return false;
-    for (unsigned u = 0; u < UNIT_COUNT; u++) { /* an instruction in a backend unit */
-        const struct unit_row *r = &unit_rows[u];
-        if (r->flags & U_DRAIN)
-            for (unsigned k = 0; k < r->instances; k++)
-                if (r->desc->holds(t, i, k))
-                    return false;
-    }
-    return true;
-}
 
 /* ---- which instructions a latched wait catches (spec/sync-timing.md §3.1) ---- */
 
@@ -109,6 +92,12 @@ static bool cond_waits(const struct tile *t, unsigned th, enum wait_cond c)
             return r->desc && r->desc->holds && r->desc->holds(t, th, c - r->wait_cond);
     }
     return false;
+}
+
+/* The tile service FLUSHDMA uses (core/tile.h): the same question a latched STALLWAIT asks. */
+unsigned tile_conditions_waiting(const struct tile *t, unsigned th, unsigned cond_mask)
+{
+    return gate_conditions_waiting(t, th, cond_mask);
 }
 
 unsigned gate_conditions_waiting(const struct tile *t, unsigned th, unsigned cond_mask)

@@ -18,8 +18,6 @@ void coproc_reset(struct tile *t);
 bool coproc_step(struct tile *t);
 /* The earliest future cycle at which a unit changes observable state (CYCLE_NEVER if none). */
 uint64_t coproc_next_event(const struct tile *t);
-/* No instruction anywhere in the thread's pipe or expanders. */
-bool thread_drained(const struct tile *t, unsigned th);
 /* Add the cycles since the thread's last accounting change, up to `end`, to its counters. */
 void coproc_account_interval(struct tile *t, unsigned th, uint64_t end);
 /* tt_cfg_qstatus (busy = false) / tt_cfg_bstatus (busy = true) type bits of thread th. */

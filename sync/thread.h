@@ -55,4 +55,9 @@ struct tensix_thread {
     struct thread_stats st;
 };
 
+struct tile;
+/* No instruction of thread th anywhere in its pipe, its expanders, ThCon's latch or a unit whose
+ * registry row says holding one keeps the thread undrained (U_DRAIN). */
+bool thread_drained(const struct tile *t, unsigned th);
+
 #endif

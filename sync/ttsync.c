@@ -2,7 +2,7 @@
 #include "ttsync.h"
 
 #include "../core/tile.h"
-#include "gate.h"
+#include "thread.h"
 
 bool ttsync_done(const struct tile *t, enum core_wait w, unsigned th)
 {

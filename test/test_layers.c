@@ -3,7 +3,8 @@
  *   1. no file of a unit includes another unit's header;
  *   2. no unit's object calls a function another unit defines, and mem/ calls none at all
  *      (symbols of build/libtensim.a, from nm);
- *   3. no file but the unit's own touches its state in the tile (`->member` of its registry row).
+ *   3. no file but the unit's own touches its state in the tile (`->member` of its registry row);
+ *   4. no loop of object files calling each other by name, except inside one unit.
  * The units are read from units/registry.h (its headers and rows), so a new unit is checked as
  * soon as it has a row. `known` lists the crossings that remain, each with the step that removes
  * it (none today); the test also fails when one of them is gone, so the list only shrinks. */
@@ -179,6 +180,88 @@ static const char *dir_of_object(const char *obj)
     return "";
 }
 
+/* 4. No loop of objects that call each other by name, except among one unit's own files: the
+ * calls the registry dispatches (descriptors, unit_rows) are registration, not naming. Tarjan's
+ * strongly connected components over the object graph. */
+#define MAX_OBJS 96
+static char objname[MAX_OBJS][64];
+static unsigned nobj;
+static bool edge[MAX_OBJS][MAX_OBJS];
+static int tj_index[MAX_OBJS], tj_low[MAX_OBJS], tj_stack[MAX_OBJS], tj_sp, tj_next;
+static bool tj_on[MAX_OBJS];
+
+static unsigned obj_id(const char *name)
+{
+    for (unsigned i = 0; i < nobj; i++)
+        if (!strcmp(objname[i], name))
+            return i;
+    cr_assert_lt(nobj, MAX_OBJS);
+    snprintf(objname[nobj], sizeof objname[0], "%s", name);
+    return nobj++;
+}
+
+static void strongconnect(unsigned v)
+{
+    tj_index[v] = tj_low[v] = tj_next++;
+    tj_stack[tj_sp++] = (int)v;
+    tj_on[v] = true;
+    for (unsigned w = 0; w < nobj; w++) {
+        if (!edge[v][w])
+            continue;
+        if (tj_index[w] < 0) {
+            strongconnect(w);
+            if (tj_low[w] < tj_low[v])
+                tj_low[v] = tj_low[w];
+        } else if (tj_on[w] && tj_index[w] < tj_low[v]) {
+            tj_low[v] = tj_index[w];
+        }
+    }
+    if (tj_low[v] != tj_index[v])
+        return;
+    /* a component: fine if it is one object or all of one unit's objects */
+    int members[MAX_OBJS], n = 0;
+    int w;
+    do {
+        w = tj_stack[--tj_sp];
+        tj_on[w] = false;
+        members[n++] = w;
+    } while (w != (int)v);
+    if (n == 1)
+        return;
+    const int unit = unit_of_object(objname[members[0]]);
+    bool one_unit = unit >= 0;
+    for (int k = 1; k < n; k++)
+        one_unit &= unit_of_object(objname[members[k]]) == unit;
+    if (!one_unit) {
+        char list[160] = "";
+        for (int k = 0; k < n; k++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? " " : "", objname[members[k]]);
+        finding("call loop", list);
+    }
+}
+
+static void check_cycles(const struct sym *def, unsigned ndef, const struct sym *und, unsigned nund)
+{
+    nobj = 0;
+    memset(edge, 0, sizeof edge);
+    for (unsigned i = 0; i < nund; i++) {
+        const char *s = und[i].name;
+        size_t n = strlen(s);
+        if ((n > 10 && !strcmp(s + n - 10, "_unit_desc")) || !strcmp(s, "unit_rows") ||
+            !strcmp(s, "unit_desc_of_kind"))
+            continue;
+        for (unsigned k = 0; k < ndef; k++)
+            if (!strcmp(def[k].name, s) && strcmp(def[k].obj, und[i].obj))
+                edge[obj_id(und[i].obj)][obj_id(def[k].obj)] = true;
+    }
+    for (unsigned i = 0; i < nobj; i++)
+        tj_index[i] = -1, tj_on[i] = false;
+    tj_sp = tj_next = 0;
+    for (unsigned i = 0; i < nobj; i++)
+        if (tj_index[i] < 0)
+            strongconnect(i);
+}
+
 static void scan_symbols(void)
 {
     const char *lib = fopen("build/libtensim.a", "r") ? "build/libtensim.a" : "build/libtensim-asan.a";
@@ -212,6 +295,7 @@ static void scan_symbols(void)
     }
     pclose(p);
     cr_assert_gt(ndef, 100, "nm found no symbols in %s", lib);
+    check_cycles(def, ndef, und, nund);
     for (unsigned i = 0; i < nund; i++) {
         const int user = unit_of_object(und[i].obj);
         const bool in_mem = !strcmp(dir_of_object(und[i].obj), "mem/");

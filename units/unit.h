@@ -128,7 +128,6 @@ struct unit_desc {
  * differently (spec/sync-timing.md §3.2), through struct arch's stall_cond_map. */
 enum wait_cond {
     WC_THCON_MEM,   /* ThCon memory requests outstanding for this thread */
-    /* WC_UNPACK0 .. WC_FPU stay contiguous: thread_drained (sync/gate.c) walks them */
     WC_UNPACK0,     /* this thread has an instruction in unpacker 0 */
     WC_UNPACK1,
     WC_PACK0,       /* ... in packer 0 (BH: the packer) */
