@@ -128,7 +128,7 @@ static void expand(const char *in, char *out, size_t n)
     out[o] = 0;
 }
 
-Test(golden, cli_runs_are_unchanged, .timeout = 600)
+Test(golden, cli_runs_are_unchanged)
 {
     static struct golden want[MAX_RUNS];
     unsigned nwant = load_expected(want, MAX_RUNS);
@@ -175,7 +175,7 @@ Test(golden, cli_runs_are_unchanged, .timeout = 600)
 
 /* Every seventh case of the differential matrix on each architecture, rand data, seed 1: the
  * tt-llk-shaped tilize, untilize and matmul kernels and every operation and format. */
-Test(golden, difftest_kernels_are_unchanged, .timeout = 600)
+Test(golden, difftest_kernels_are_unchanged)
 {
     static struct golden want[MAX_RUNS];
     unsigned nwant = load_expected(want, MAX_RUNS);

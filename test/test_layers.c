@@ -314,7 +314,7 @@ static void scan_symbols(void)
     }
 }
 
-Test(layers, units_call_and_include_only_what_their_layer_allows, .timeout = 60)
+Test(layers, units_call_and_include_only_what_their_layer_allows)
 {
     read_registry();
     cr_assert_geq(nunits, 8, "units/registry.h lists %u units", nunits);
