@@ -224,7 +224,9 @@ static const char *signal_name(int sig)
 
 /* The runnable agent with the smallest (wake, index) in *first (-1: none) and the next one in
  * that order in *second, with their wake cycles. */
-static void pick(const struct tile *t, int *first, int *second, uint64_t *w0, uint64_t *w1)
+/* Inlined: with several busy cores the scheduler runs it once per instruction. */
+static inline __attribute__((always_inline)) void pick(const struct tile *t, int *first, int *second,
+                                                      uint64_t *w0, uint64_t *w1)
 {
     *first = -1, *second = NUM_AGENTS;
     *w0 = *w1 = CYCLE_NEVER;
@@ -240,7 +242,8 @@ static void pick(const struct tile *t, int *first, int *second, uint64_t *w0, ui
 }
 
 /* Runs agent `first` until it would pass the next agent in (wake, index) order, or `end`. */
-static void run_agent(struct tile *t, int first, int second, uint64_t w0, uint64_t w1, uint64_t end)
+static inline __attribute__((always_inline)) void run_agent(struct tile *t, int first, int second,
+                                                           uint64_t w0, uint64_t w1, uint64_t end)
 {
     /* Same-cycle ties go to the lower index: the leader may also act at cycle w1 when it
      * comes first in agent order. */
