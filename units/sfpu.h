@@ -39,7 +39,6 @@ struct sfpu_state {
     struct sfpu_macro_config macro[SFPU_LANES];
     uint64_t thread_busy_until[NUM_THREADS];      /* the thread has an instruction in flight */
     uint64_t busy_until;                          /* any thread */
-    uint64_t last_busy;                           /* 1 + the last cycle an instruction finished */
     struct {
         uint64_t insns, busy_cycles;
     } st;
