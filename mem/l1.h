@@ -25,12 +25,9 @@ static inline uint32_t l1_load_le(const uint8_t *l1, uint32_t addr, unsigned siz
     return v;
 }
 
-/* A store of 1, 2 or 4 bytes at an address aligned to its size: one word, one predecode slot
- * (the core's stores and atomics: the hot path of store-heavy kernels). */
-static inline void l1_store_le(uint8_t *l1, struct rv_insn *predecode, uint32_t addr, unsigned size,
-                               uint32_t v)
+/* 1, 2 or 4 bytes of v at p, little-endian (also the cores' local RAM stores). */
+static inline void le_put(uint8_t *p, unsigned size, uint32_t v)
 {
-    uint8_t *p = l1 + addr;
     p[0] = (uint8_t)v;
     if (size > 1)
         p[1] = (uint8_t)(v >> 8);
@@ -38,6 +35,14 @@ static inline void l1_store_le(uint8_t *l1, struct rv_insn *predecode, uint32_t 
         p[2] = (uint8_t)(v >> 16);
         p[3] = (uint8_t)(v >> 24);
     }
+}
+
+/* A store of 1, 2 or 4 bytes at an address aligned to its size: one word, one predecode slot
+ * (the core's stores and atomics: the hot path of store-heavy kernels). */
+static inline void l1_store_le(uint8_t *l1, struct rv_insn *predecode, uint32_t addr, unsigned size,
+                               uint32_t v)
+{
+    le_put(l1 + addr, size, v);
     predecode[addr >> 2].op = RV_UNDECODED;
 }
 

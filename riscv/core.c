@@ -55,17 +55,6 @@ static inline uint32_t rd_le(const uint8_t *p, unsigned size)
     }
 }
 
-static inline void wr_le(uint8_t *p, unsigned size, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    if (size > 1)
-        p[1] = (uint8_t)(v >> 8);
-    if (size > 2) {
-        p[2] = (uint8_t)(v >> 16);
-        p[3] = (uint8_t)(v >> 24);
-    }
-}
-
 /* ---- L0 data cache (Blackhole): 4 lines of 16 bytes, not coherent (BHR:README.md) ---- */
 
 static void l0_flush(struct rv_core *c)
@@ -549,7 +538,7 @@ void rv_run(struct tile *t, struct rv_core *c)
                         c->l0[i].valid = false;
                 sq_store(t, c, now, addr, size);
             } else if (addr - MEM_LOCAL_BASE < local_size) {
-                wr_le(local + (addr - MEM_LOCAL_BASE), size, b);
+                le_put(local + (addr - MEM_LOCAL_BASE), size, b);
             } else {
                 enum mmio_status s = mmio_store(t, c->id, addr, size, b);
                 if (s == MMIO_ERROR)
