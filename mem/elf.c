@@ -186,11 +186,132 @@ static int check_segments(struct tile *t, int core, const char *name, const uint
     return 0;
 }
 
+/* ---- tt-exalens's way: named sections (tt-llk's test kernels) ---- */
+
+enum { SHDR_SIZE = 40, SHT_NOBITS = 8 };
+
+/* The sections Tenstorrent's loader (tt-exalens, used by tt-llk's test harness) writes, in its
+ * order, each only if it has bytes in the file. It ignores the program headers: NOBITS sections
+ * (tt-llk's .runtime_args at 0x20000, which the host writes before loading) are neither written
+ * nor zeroed, and .profiler_meta (host-side data at 0x0) is never loaded. .ldm_data, the local
+ * data RAM image, goes to the address of .loader_init, from where the start-up code copies it. */
+static const char *const exalens_sections[] = {".init", ".text", ".ldm_data", ".gcov_info",
+                                               ".thread_local"};
+
+struct shdr {
+    uint32_t name, type, addr, off, size;
+};
+
+/* Section `i` of the file, after the table's bounds were checked. */
+static struct shdr shdr_at(const uint8_t *buf, uint32_t shoff, unsigned i)
+{
+    const uint8_t *p = buf + shoff + (size_t)i * SHDR_SIZE;
+    return (struct shdr){u32(p), u32(p + 4), u32(p + 12), u32(p + 16), u32(p + 20)};
+}
+
+/* The index of the section called `want`, or -1. The table and the name table are checked by
+ * check_sections first. */
+static int find_section(const uint8_t *buf, uint32_t shoff, unsigned shnum, const struct shdr *names,
+                        const char *want)
+{
+    for (unsigned i = 0; i < shnum; i++) {
+        struct shdr h = shdr_at(buf, shoff, i);
+        if (h.name < names->size && !strncmp((const char *)buf + names->off + h.name, want,
+                                             names->size - h.name))
+            return (int)i;
+    }
+    return -1;
+}
+
+/* The section header table and its name table, or -1 after an error (none at all is fine: 0
+ * sections). */
+static int check_sections(struct tile *t, int core, const char *name, const uint8_t *buf,
+                          size_t len, uint32_t *shoff, unsigned *shnum, struct shdr *names)
+{
+    *shoff = u32(buf + 32);
+    *shnum = u16(buf + 48);
+    unsigned strndx = u16(buf + 50);
+    if (!*shnum)
+        return 0;
+    if (u16(buf + 46) != SHDR_SIZE)
+        return bad(t, core, name, "section header entry size %u (expected 40)", u16(buf + 46));
+    if (*shoff > len || (uint64_t)*shnum * SHDR_SIZE > len - *shoff)
+        return bad(t, core, name, "truncated: section header table (%u entries at offset %u) is outside the file",
+                   *shnum, *shoff);
+    if (strndx >= *shnum)
+        return bad(t, core, name, "section name table index %u is not a section (%u)", strndx, *shnum);
+    *names = shdr_at(buf, *shoff, strndx);
+    if (names->off > len || names->size > len - names->off)
+        return bad(t, core, name, "truncated: the section name table is outside the file");
+    return 0;
+}
+
+/* Does the file have tt-llk's layout (a .loader_init section)? */
+static bool exalens_layout(const uint8_t *buf, size_t len)
+{
+    uint32_t shoff = u32(buf + 32);
+    unsigned shnum = u16(buf + 48), strndx = u16(buf + 50);
+    if (!shnum || u16(buf + 46) != SHDR_SIZE || shoff > len ||
+        (uint64_t)shnum * SHDR_SIZE > len - shoff || strndx >= shnum)
+        return false;
+    struct shdr names = shdr_at(buf, shoff, strndx);
+    if (names.off > len || names.size > len - names.off)
+        return false;
+    return find_section(buf, shoff, shnum, &names, ".loader_init") >= 0;
+}
+
+static int load_sections(struct tile *t, int core, const char *name, const uint8_t *buf, size_t len)
+{
+    uint32_t shoff;
+    unsigned shnum;
+    struct shdr names;
+    if (check_sections(t, core, name, buf, len, &shoff, &shnum, &names))
+        return -1;
+    enum { N = sizeof exalens_sections / sizeof exalens_sections[0] };
+    struct write { uint32_t dst, off, size; } w[N];
+    unsigned n = 0;
+    /* Check everything before writing anything. */
+    for (unsigned k = 0; k < N; k++) {
+        int i = find_section(buf, shoff, shnum, &names, exalens_sections[k]);
+        if (i < 0)
+            continue;
+        struct shdr h = shdr_at(buf, shoff, (unsigned)i);
+        if (h.type == SHT_NOBITS || !h.size)
+            continue;
+        if (h.off > len || h.size > len - h.off)
+            return bad(t, core, name, "truncated: section %s needs bytes %u..%llu of the file",
+                       exalens_sections[k], h.off, (unsigned long long)h.off + h.size);
+        uint32_t dst = h.addr;
+        if (!strcmp(exalens_sections[k], ".ldm_data")) {
+            int li = find_section(buf, shoff, shnum, &names, ".loader_init");
+            dst = shdr_at(buf, shoff, (unsigned)li).addr; /* present: the layout says so */
+        }
+        if (dst >= t->arch->l1_size || h.size > t->arch->l1_size - dst)
+            return bad(t, core, name, "section %s (0x%08x-0x%08llx) is outside L1 (0x0-0x%x)",
+                       exalens_sections[k], dst, (unsigned long long)dst + h.size - 1,
+                       t->arch->l1_size - 1);
+        w[n++] = (struct write){dst, h.off, h.size};
+    }
+    if (!n)
+        return bad(t, core, name, "none of the sections tt-exalens loads (.init, .text, .ldm_data, "
+                                  ".gcov_info, .thread_local) has bytes");
+    int init = find_section(buf, shoff, shnum, &names, ".init");
+    uint32_t start = init >= 0 ? shdr_at(buf, shoff, (unsigned)init).addr : u32(buf + 24);
+    if (start >= t->arch->l1_size || (start & 3))
+        return bad(t, core, name, "start address 0x%08x (.init) is not an aligned L1 address", start);
+    for (unsigned k = 0; k < n; k++)
+        l1_copy_in(t->l1, t->predecode, w[k].dst, buf + w[k].off, w[k].size);
+    tile_start_core(t, core, start);
+    return 0;
+}
+
 int elf_load_buffer(struct tile *t, int core, const char *name, const uint8_t *buf, size_t len)
 {
     const struct arch *arch = t->arch;
     if (check_header(t, core, name, buf, len))
         return -1;
+    if (exalens_layout(buf, len))
+        return load_sections(t, core, name, buf, len);
     uint32_t entry = u32(buf + 24), phnum = u16(buf + 44);
     struct seg *segs = malloc((phnum ? phnum : 1) * sizeof *segs);
     struct loaded_range *grown = realloc(t->loaded, (t->nloaded + phnum + 1) * sizeof *t->loaded);

@@ -43,6 +43,63 @@ uint8_t *elfgen(uint32_t entry, const struct elfgen_seg *segs, unsigned n, size_
     return b;
 }
 
+uint8_t *elfgen_sections(uint32_t entry, const struct elfgen_sec *secs, unsigned nsec,
+                         const struct elfgen_seg *segs, unsigned nseg, size_t *len)
+{
+    size_t base_len;
+    uint8_t *base = elfgen(entry, segs, nseg, &base_len);
+    if (!base)
+        return 0;
+    /* after the segments: each section's bytes, the name table, then the header table of
+     * 1 (null) + nsec + 1 (.shstrtab) entries */
+    size_t names = 1 + sizeof ".shstrtab";
+    size_t data = 0;
+    for (unsigned i = 0; i < nsec; i++) {
+        names += strlen(secs[i].name) + 1;
+        data += secs[i].nobits ? 0 : (secs[i].size + 3u) & ~3u;
+    }
+    size_t names_pad = (names + 3u) & ~(size_t)3u;
+    size_t size = base_len + data + names_pad + 40 * (size_t)(nsec + 2);
+    uint8_t *b = calloc(1, size);
+    if (!b) {
+        free(base);
+        return 0;
+    }
+    memcpy(b, base, base_len);
+    free(base);
+    size_t off = base_len, name_at = 1;
+    const size_t names_off = base_len + data, sh_off = names_off + names_pad;
+    for (unsigned i = 0; i < nsec; i++) {
+        uint8_t *sh = b + sh_off + 40 * (i + 1);
+        size_t nlen = strlen(secs[i].name) + 1;
+        memcpy(b + names_off + name_at, secs[i].name, nlen);
+        put32(sh, (uint32_t)name_at);
+        put32(sh + 4, secs[i].nobits ? 8 : 1); /* SHT_NOBITS or SHT_PROGBITS */
+        put32(sh + 8, 2);                      /* SHF_ALLOC */
+        put32(sh + 12, secs[i].addr);
+        put32(sh + 16, (uint32_t)off);
+        put32(sh + 20, secs[i].size);
+        if (!secs[i].nobits) {
+            if (secs[i].size)
+                memcpy(b + off, secs[i].data, secs[i].size);
+            off += (secs[i].size + 3u) & ~3u;
+        }
+        name_at += nlen;
+    }
+    memcpy(b + names_off + name_at, ".shstrtab", sizeof ".shstrtab");
+    uint8_t *sh = b + sh_off + 40 * (nsec + 1);
+    put32(sh, (uint32_t)name_at);
+    put32(sh + 4, 3); /* SHT_STRTAB */
+    put32(sh + 16, (uint32_t)names_off);
+    put32(sh + 20, (uint32_t)names);
+    put32(b + 32, (uint32_t)sh_off); /* e_shoff */
+    put16(b + 46, 40);               /* e_shentsize */
+    put16(b + 48, nsec + 2);         /* e_shnum */
+    put16(b + 50, nsec + 1);         /* e_shstrndx */
+    *len = size;
+    return b;
+}
+
 int elfgen_write(const char *path, uint32_t entry, const struct elfgen_seg *segs, unsigned n)
 {
     size_t len;

@@ -18,6 +18,21 @@ uint8_t *elfgen(uint32_t entry, const struct elfgen_seg *segs, unsigned n, size_
 /* elfgen into the file `path`; returns 0 or -1. */
 int elfgen_write(const char *path, uint32_t entry, const struct elfgen_seg *segs, unsigned n);
 
+/* A named section: `size` bytes at `addr`, from `data` unless `nobits` (SHT_NOBITS). */
+struct elfgen_sec {
+    const char *name;
+    uint32_t addr;
+    const void *data;
+    uint32_t size;
+    int nobits;
+};
+
+/* The same image shaped like tt-llk's test kernels: a section header table (with .shstrtab) and
+ * the program headers `segs` (which may disagree with the sections, as tt-llk's overlapping
+ * .runtime_args segment does). Returns a malloc'd buffer of *len bytes. */
+uint8_t *elfgen_sections(uint32_t entry, const struct elfgen_sec *secs, unsigned nsec,
+                         const struct elfgen_seg *segs, unsigned nseg, size_t *len);
+
 /* RV32 words of `exit(code)` (code < 2048): li a0, code; li a7, 93; ecall. */
 #define ELFGEN_EXIT(code) {0x00000513u | (uint32_t)(code) << 20, 0x05d00893u, 0x00000073u}
 
