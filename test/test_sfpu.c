@@ -34,7 +34,7 @@ Test(sfpu, power_on_constants_and_flags)
         cr_expect_eq(s->lreg[9][lane], 0);
         cr_expect_eq(s->lreg[10][lane], 0x3F800000u); /* 1.0 */
         cr_expect_eq(s->lreg[11][lane], 0xBF800000u); /* -1.0 */
-        cr_expect_eq(s->lreg[12][lane], 0x3B000000u); /* 1/512 */
+        cr_expect_eq(s->lreg[12][lane], 0x37800000u); /* 1/65536 (BHT:SoftReset.md) */
         cr_expect_eq(s->lreg[15][lane], lane * 2);
         cr_expect(!s->use_lane_flags[lane] && !s->lane_flags[lane]);
         cr_expect(sfpu_lane_enabled(s, lane));
@@ -107,6 +107,8 @@ Test(sfpu, sfpconfig_from_lreg0_broadcasts_columns_and_keeps_high_lane_config_bi
     for (unsigned col = 0; col < 8; col++)
         t->sfpu.lreg[0][col] = 0x40000000u + col; /* lanes 0-7 of LReg[0] */
     t->sfpu.lreg[0][8] = 0xDEADBEEFu;            /* never read: rows are broadcast */
+    for (unsigned lane = 0; lane < 32; lane++)
+        t->sfpu.lreg[12][lane] = 0; /* so that the immediate write below shows */
     const uint32_t w[] = {TT_OP_SFPCONFIG(0, 11, 0),      /* LReg[11] := LReg[0] by column */
                           TT_OP_SFPCONFIG(0, 12, 1),      /* LReg[12] := the page's 1/65536 */
                           TT_OP_SFPCONFIG(0, 2, 0),       /* InstructionTemplate[2] := LReg[0] */

@@ -18,12 +18,10 @@ enum { CFG_MOD1_IMM16_IS_VALUE = 1, CFG_MOD1_OP = 6, CFG_MOD1_OR = 2, CFG_MOD1_A
 #define LREG8_0_8373 0x3F56594Bu
 #define FP32_ONE 0x3F800000u
 
-/* LReg[11..14] at power-on: the ISA pages do not say; these are ttsim's (tensix.cpp
- * tensix_init): -1.0, 1/512, -0.67487759, -0.34484843. SFPCONFIG's immediate mode writes the
- * ISA page's values instead, which differ for LReg[12] (1/65536): see docs/sfpu.md. */
-static const uint32_t lreg_power_on[4] = {0xBF800000u, 0x3B000000u, 0xBF2CC4C7u, 0xBEB08FF9u};
-/* SFPCONFIG.md, MOD1_IMM16_IS_VALUE with VD 11..14 */
-static const uint32_t lreg_imm_default[4] = {0xBF800000u, 0x37800000u, 0xBF2CC4C7u, 0xBEB08FF9u};
+/* LReg[11..14] on leaving reset (BHT:SoftReset.md "Vector Unit (SFPU) soft reset") and after
+ * SFPCONFIG's immediate mode (SFPCONFIG.md): -1.0, 1/65536, -0.67487759, -0.34484843. ttsim
+ * starts LReg[12] at 1/512 instead; tensim follows the pages (docs/sfpu.md). */
+static const uint32_t lreg_default[4] = {0xBF800000u, 0x37800000u, 0xBF2CC4C7u, 0xBEB08FF9u};
 
 bool sfpu_lane_enabled(const struct sfpu_state *s, unsigned lane)
 {
@@ -97,7 +95,7 @@ static void sfpconfig(struct sfpu_state *s, uint32_t w)
             m->misc = combine(m->misc, v, mod1) & 0xFFFu; /* 12 bits */
             break;
         case 11: case 12: case 13: case 14:
-            s->lreg[vd][lane] = (mod1 & CFG_MOD1_IMM16_IS_VALUE) ? lreg_imm_default[vd - 11] : lreg0;
+            s->lreg[vd][lane] = (mod1 & CFG_MOD1_IMM16_IS_VALUE) ? lreg_default[vd - 11] : lreg0;
             break;
         case 15: {
             const uint32_t old = s->lane_config[lane];
@@ -180,7 +178,8 @@ static bool holds(const struct tile *t, unsigned th, unsigned i)
     return t->sfpu.thread_busy_until[th] > t->now;
 }
 
-/* Power-on (VectorUnit.md, LReg.md): flags false, LaneConfig and LoadMacroConfig zero. */
+/* Leaving reset (BHT:SoftReset.md, VectorUnit.md, LReg.md): flags false and unconditional,
+ * LaneConfig and LoadMacroConfig zero, LReg[0..7] zero, the constants above. */
 static void reset(struct tile *t)
 {
     struct sfpu_state *s = &t->sfpu;
@@ -189,7 +188,7 @@ static void reset(struct tile *t)
         s->lreg[8][lane] = LREG8_0_8373;
         s->lreg[10][lane] = FP32_ONE;
         for (unsigned k = 0; k < 4; k++)
-            s->lreg[11 + k][lane] = lreg_power_on[k];
+            s->lreg[11 + k][lane] = lreg_default[k];
         s->lreg[15][lane] = lane * 2;
     }
 }
