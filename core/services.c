@@ -55,7 +55,6 @@ bool tile_query(const struct tile *t, enum unit_query q, unsigned a, unsigned b,
     return false;
 }
 
-
 /* ---- waking agents ---- */
 
 /* The coprocessor comes first in a cycle, so an agent running now must stop before `cycle`. */

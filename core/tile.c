@@ -1,7 +1,6 @@
 #include "tile.h"
 
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +45,10 @@ struct tile *tile_create(const struct arch *arch)
             t->unit_tick[t->nunit_tick++] = d->tick;
         if (d && d->next_event)
             t->unit_next_event[t->nunit_next_event++] = d->next_event;
+        for (unsigned i = 0; d && d->holds && i < unit_rows[u].instances; i++) {
+            t->cond_row[unit_rows[u].wait_cond + i] = (uint8_t)(u + 1);
+            t->cond_instance[unit_rows[u].wait_cond + i] = (uint8_t)i;
+        }
     }
     if (!map_devices(t)) {
         tile_destroy(t);
@@ -107,10 +110,7 @@ void tile_start_core(struct tile *t, int id, uint32_t pc)
     c->wake = 0;
 }
 
-
-
 /* ---- end of run: deadlock and drain reports ---- */
-
 
 static void describe_core(struct tile *t, const struct rv_core *c)
 {
@@ -164,14 +164,6 @@ static bool coprocessor_drained(const struct tile *t)
     return true;
 }
 
-
-
-
-/* ---- waking agents ---- */
-
-
-
-
 /* ---- the scheduler ---- */
 
 /* Every thread's and core's counters end at cycle `end`. */
@@ -223,8 +215,8 @@ static const char *signal_name(int sig)
 }
 
 /* The runnable agent with the smallest (wake, index) in *first (-1: none) and the next one in
- * that order in *second, with their wake cycles. */
-/* Inlined: with several busy cores the scheduler runs it once per instruction. */
+ * that order in *second, with their wake cycles. Inlined: with several busy cores the scheduler
+ * runs it once per instruction. */
 static inline __attribute__((always_inline)) void pick(const struct tile *t, int *first, int *second,
                                                       uint64_t *w0, uint64_t *w1)
 {

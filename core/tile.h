@@ -57,6 +57,8 @@ struct tile {
     void (*unit_tick[UNIT_COUNT])(struct tile *t);
     uint64_t (*unit_next_event[UNIT_COUNT])(const struct tile *t);
     uint8_t nunit_tick, nunit_next_event;
+    /* STALLWAIT condition -> 1 + the registry row that answers it (0: none) and the instance. */
+    uint8_t cond_row[WC_COUNT], cond_instance[WC_COUNT];
 
     /* Scheduling: the coprocessor agent (all threads' pipes and the backend units) acts first
      * in a cycle, then the cores in index order. `limit` is the (exclusive) cycle up to which

@@ -17,15 +17,20 @@ static inline void l1_code_written(struct rv_insn *predecode, uint32_t addr, uin
         predecode[w].op = RV_UNDECODED;
 }
 
-static inline uint32_t l1_load_le(const uint8_t *l1, uint32_t addr, unsigned size)
+
+/* 1, 2 or 4 bytes at p, little-endian: every reader and writer of L1 and the local RAMs. */
+static inline uint32_t le_get(const uint8_t *p, unsigned size)
 {
-    uint32_t v = 0;
-    for (unsigned i = 0; i < size; i++)
-        v |= (uint32_t)l1[addr + i] << (8 * i);
-    return v;
+    switch (size) {
+    case 1:
+        return p[0];
+    case 2:
+        return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+    default:
+        return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    }
 }
 
-/* 1, 2 or 4 bytes of v at p, little-endian (also the cores' local RAM stores). */
 static inline void le_put(uint8_t *p, unsigned size, uint32_t v)
 {
     p[0] = (uint8_t)v;
@@ -46,13 +51,12 @@ static inline void l1_store_le(uint8_t *l1, struct rv_insn *predecode, uint32_t 
     predecode[addr >> 2].op = RV_UNDECODED;
 }
 
-/* The same for any address (ThCon's atomics and stores, whose alignment the pages leave to
- * software). */
+/* The same at any address (ThCon's stores and atomics, whose alignment the pages leave to
+ * software): the predecode slots of every word touched. */
 static inline void l1_store_any_le(uint8_t *l1, struct rv_insn *predecode, uint32_t addr,
                                    unsigned size, uint32_t v)
 {
-    for (unsigned i = 0; i < size; i++)
-        l1[addr + i] = (uint8_t)(v >> (8 * i));
+    le_put(l1 + addr, size, v);
     l1_code_written(predecode, addr, size);
 }
 

@@ -57,20 +57,6 @@ const struct region *map_find(const struct tile *t, int core, uint32_t addr)
     return 0;
 }
 
-uint32_t map_read_le(const uint8_t *p, unsigned size)
-{
-    uint32_t v = 0;
-    for (unsigned i = 0; i < size; i++)
-        v |= (uint32_t)p[i] << (8 * i);
-    return v;
-}
-
-void map_write_le(uint8_t *p, unsigned size, uint32_t v)
-{
-    for (unsigned i = 0; i < size; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 static enum mmio_status unmapped(struct tile *t, int core, uint32_t addr, const char *what)
 {
     /* On silicon such loads usually hang and stores may vanish (WHR:README.md, "Faults"). */

@@ -82,8 +82,5 @@ enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned si
 enum mmio_status tensix_mmio_load(struct tile *t, unsigned th, uint32_t addr, uint32_t *val);
 enum mmio_status tensix_mmio_store(struct tile *t, unsigned th, uint32_t addr, uint32_t val);
 
-/* Little-endian bytes for the owners of plain memory windows. */
-uint32_t map_read_le(const uint8_t *p, unsigned size);
-void map_write_le(uint8_t *p, unsigned size, uint32_t v);
 
 #endif

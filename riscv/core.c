@@ -40,20 +40,8 @@ void rv_core_reset(struct rv_core *c, int id, uint32_t pc)
     c->rng = 0x9E3779B9u ^ (uint32_t)(id + 1) * 0x85EBCA6Bu;
 }
 
-
 static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-static inline uint32_t rd_le(const uint8_t *p, unsigned size)
-{
-    switch (size) {
-    case 1:
-        return p[0];
-    case 2:
-        return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-    default:
-        return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-    }
-}
 
 /* ---- L0 data cache (Blackhole): 4 lines of 16 bytes, not coherent (BHR:README.md) ---- */
 
@@ -76,14 +64,14 @@ static unsigned l1_load(struct tile *t, struct rv_core *c, uint32_t addr, unsign
 {
     const struct rv_timing *tm = &t->arch->rv;
     if (!l0_enabled(t, c)) {
-        *val = rd_le(t->l1 + addr, size);
+        *val = le_get(t->l1 + addr, size);
         return tm->load_l1;
     }
     uint32_t line = addr & ~15u;
     for (unsigned i = 0; i < tm->l0d_lines; i++) {
         struct l0_line *l = &c->l0[i];
         if (l->valid && l->tag == line) {
-            *val = rd_le(l->data + (addr & 15), size);
+            *val = le_get(l->data + (addr & 15), size);
             c->st.l0_hits++;
             /* Each hit flushes the whole cache with probability ~0.8 % unless
              * cfg0.DisLowCachePeriodicFlush is set; a per-core xorshift keeps it deterministic. */
@@ -105,7 +93,7 @@ static unsigned l1_load(struct tile *t, struct rv_core *c, uint32_t addr, unsign
     l->tag = line;
     memcpy(l->data, t->l1 + line, 16);
     c->st.l0_misses++;
-    *val = rd_le(t->l1 + addr, size);
+    *val = le_get(t->l1 + addr, size);
     return tm->load_l1;
 }
 
@@ -324,7 +312,7 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first)
             break;
         struct rv_insn *p = &t->predecode[pc >> 2];
         if (p->op == RV_UNDECODED)
-            *p = rv_decode(rd_le(t->l1 + pc, 4));
+            *p = rv_decode(le_get(t->l1 + pc, 4));
         if (p->op != RV_TTINSN)
             break;
         words[n++] = (uint32_t)p->imm;
@@ -356,7 +344,7 @@ void rv_run(struct tile *t, struct rv_core *c)
         }
         struct rv_insn *slot = &t->predecode[pc >> 2];
         if (__builtin_expect(slot->op == RV_UNDECODED, 0))
-            *slot = rv_decode(rd_le(l1 + pc, 4));
+            *slot = rv_decode(le_get(l1 + pc, 4));
         const struct rv_insn in = *slot;
 
         /* Scoreboard: wait for pending results this instruction reads or overwrites. */
@@ -504,7 +492,7 @@ void rv_run(struct tile *t, struct rv_core *c)
                     after = sq_drain(t, c, now); /* overlapping loads drain the queue first */
                 lat = l1_load(t, c, addr, size, &v) + (unsigned)(after - now);
             } else if (addr - MEM_LOCAL_BASE < local_size) {
-                v = rd_le(local + (addr - MEM_LOCAL_BASE), size);
+                v = le_get(local + (addr - MEM_LOCAL_BASE), size);
                 lat = tm->load_local;
             } else {
                 enum mmio_status s = mmio_load(t, c->id, addr, size, &v, &lat);
@@ -563,7 +551,7 @@ void rv_run(struct tile *t, struct rv_core *c)
         case RV_AMOMIN: case RV_AMOMAX: case RV_AMOMINU: case RV_AMOMAXU: {
             uint32_t addr = a & ~3u;
             if (!t->arch->has_zaamo) {
-                undefined(t, c, rd_le(l1 + pc, 4));
+                undefined(t, c, le_get(l1 + pc, 4));
                 return;
             }
             if (addr >= l1_size) {
@@ -573,7 +561,7 @@ void rv_run(struct tile *t, struct rv_core *c)
             }
             /* Atomics are ordered after this core's queued stores and flush the L0. */
             uint64_t after = c->sq_count ? sq_drain(t, c, now) : now;
-            v = rd_le(l1 + addr, 4);
+            v = le_get(l1 + addr, 4);
             l1_store_le(l1, t->predecode, addr, 4, amo((enum rv_op)in.op, v, b));
             l0_flush(c);
             set_ready(c, in.rd, after + tm->amo_l1);
@@ -643,7 +631,7 @@ void rv_run(struct tile *t, struct rv_core *c)
         case RV_UNDECODED:
         case RV_ILLEGAL:
         case RV_OP_COUNT:
-            undefined(t, c, rd_le(l1 + pc, 4));
+            undefined(t, c, le_get(l1 + pc, 4));
             return;
         }
         if (in.rd)

@@ -16,7 +16,7 @@ static enum mmio_status load(struct tile *t, int core, const struct region *r, u
                              unsigned size, uint32_t *val)
 {
     (void)core;
-    *val = map_read_le(slow_local(t, r, addr), size);
+    *val = le_get(slow_local(t, r, addr), size);
     return MMIO_OK;
 }
 
@@ -24,7 +24,7 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
                               unsigned size, uint32_t val)
 {
     (void)core;
-    map_write_le(slow_local(t, r, addr), size, val);
+    le_put(slow_local(t, r, addr), size, val);
     return MMIO_OK;
 }
 

@@ -83,15 +83,11 @@ static bool cond_waits(const struct tile *t, unsigned th, enum wait_cond c)
     case WC_SRCB_FPU: return s->bank[1][s->fpu_bank[1]].client != SRC_CLIENT_MATRIX;
     default: break;
     }
-    /* The unit whose registry row answers the condition. Units that are not modelled yet never
-     * hold an instruction, so their "busy" conditions are satisfied; RISC-V MMIO accesses take
-     * effect immediately in tensim, so C10/C13 never waits. */
-    for (unsigned u = 0; u < UNIT_COUNT; u++) {
-        const struct unit_row *r = &unit_rows[u];
-        if (c >= r->wait_cond && c < r->wait_cond + r->instances)
-            return r->desc && r->desc->holds && r->desc->holds(t, th, c - r->wait_cond);
-    }
-    return false;
+    /* The unit whose registry row answers the condition (gathered by tile_create). Units that
+     * are not modelled yet never hold an instruction, so their "busy" conditions are satisfied;
+     * RISC-V MMIO accesses take effect immediately in tensim, so C10/C13 never waits. */
+    const unsigned r = t->cond_row[c];
+    return r && unit_rows[r - 1].desc->holds(t, th, t->cond_instance[c]);
 }
 
 /* The tile service FLUSHDMA uses (core/tile.h): the same question a latched STALLWAIT asks. */
@@ -330,9 +326,8 @@ bool coproc_step(struct tile *t)
         }
         /* Release a wait whose conditions held this cycle, unless this cycle's issue was a new
          * STALLWAIT/SEMWAIT that replaced it. */
-        if (g[i].release && !(g[i].reason == GS_NONE && g[i].f->unit == TT_UNIT_SYNC &&
-                              (g[i].f->opcode == TT_OPC_STALLWAIT_BH ||
-                               g[i].f->opcode == TT_OPC_SEMWAIT))) {
+        if (g[i].release && !(g[i].reason == GS_NONE && (g[i].f->opcode == TT_OPC_STALLWAIT_BH ||
+                                                         g[i].f->opcode == TT_OPC_SEMWAIT))) {
             th->wait.active = false;
             progress = true;
         }

@@ -1,7 +1,10 @@
 /* The Tensix GPRs' late writes and RISC-V window (units/gpr.h). */
 #include "gpr.h"
 
+#include <stddef.h>
+
 #include "../core/tile.h"
+#include "pending.h"
 
 bool gpr_write_at(struct tile *t, unsigned th, unsigned reg, uint32_t value, uint64_t at)
 {
@@ -13,21 +16,11 @@ bool gpr_write_at(struct tile *t, unsigned th, unsigned reg, uint32_t value, uin
     return true;
 }
 
-/* Indices of the writes due by cycle s, ordered by due cycle (stable). */
+_Static_assert(offsetof(struct gpr_write, at) == 0, "pending_due reads `at` first");
+
 static unsigned due(const struct gpr_writes *q, uint64_t s, unsigned order[GPR_PENDING_MAX])
 {
-    unsigned n = 0;
-    for (unsigned i = 0; i < q->n; i++) {
-        if (q->w[i].at > s)
-            continue;
-        unsigned k = n++;
-        while (k > 0 && q->w[order[k - 1]].at > q->w[i].at) {
-            order[k] = order[k - 1];
-            k--;
-        }
-        order[k] = i;
-    }
-    return n;
+    return pending_due(q->w, sizeof q->w[0], q->n, s, order);
 }
 
 uint32_t gpr_peek(const struct tile *t, unsigned th, unsigned reg, uint64_t s)

@@ -79,7 +79,6 @@ enum unit_track {
 
 /* A row as data, for the code that walks the registry. */
 struct unit_row {
-    const char *id;               /* "FPU" */
     const struct unit_desc *desc; /* NULL: not modelled */
     unsigned kind;                /* enum tt_unit */
     unsigned block_bits, status_bits;

@@ -27,11 +27,13 @@
 #include "thcfg.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../core/tile.h"
 #include "gpr.h"
+#include "pending.h"
 
 /* RMWCIB0..3 differ only in the byte lane, which accept() takes from the opcode; their fields
  * are read with RMWCIB0's accessors. */
@@ -124,20 +126,11 @@ static void apply(struct tile *t, const struct cfg_pending *p)
 
 /* Queue positions of the writes visible by cycle s, in the order they take effect: by
  * visibility cycle, then in the order they were made. Returns how many. */
+_Static_assert(offsetof(struct cfg_pending, at) == 0, "pending_due reads `at` first");
+
 static unsigned due(const struct cfg_unit *u, uint64_t s, unsigned order[CFG_PENDING_MAX])
 {
-    unsigned n = 0;
-    for (unsigned i = 0; i < u->npend; i++) {
-        if (u->pend[i].at > s)
-            continue;
-        unsigned k = n++;
-        while (k > 0 && u->pend[order[k - 1]].at > u->pend[i].at) {
-            order[k] = order[k - 1];
-            k--;
-        }
-        order[k] = i;
-    }
-    return n;
+    return pending_due(u->pend, sizeof u->pend[0], u->npend, s, order);
 }
 
 /* Apply every write visible by cycle `upto`. */

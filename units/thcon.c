@@ -96,7 +96,7 @@ static void gpr_write_low(uint32_t *g, unsigned size, uint32_t v)
 
 static uint32_t l1_read(const struct tile *t, uint32_t addr, unsigned size)
 {
-    return l1_load_le(t->l1, addr, size);
+    return le_get(t->l1 + addr, size);
 }
 
 /* Through mem/l1.h, so that modified code is decoded again. */

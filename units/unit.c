@@ -3,7 +3,7 @@
 
 const struct unit_row unit_rows[UNIT_COUNT] = {
 #define X(uid, kind_, desc_, type, member, blk, qs, wc, inst, flags_, tracks_, tname, json)         \
-    [UNIT_##uid] = {.id = #uid, .desc = desc_, .kind = kind_, .block_bits = blk, .status_bits = qs,  \
+    [UNIT_##uid] = {.desc = desc_, .kind = kind_, .block_bits = blk, .status_bits = qs,  \
                    .wait_cond = wc, .instances = inst, .flags = flags_, .tracks = tracks_,          \
                    .first_track = TRACK_##uid, .track_name = tname, .json_rank = json},
     TENSIX_UNITS(X)
