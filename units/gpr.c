@@ -40,19 +40,11 @@ void gpr_commit_due(struct tile *t, uint64_t upto)
     struct gpr_writes *q = &t->gpr_pend;
     unsigned order[GPR_PENDING_MAX];
     unsigned n = due(q, upto, order);
-    if (!n)
-        return;
-    bool done[GPR_PENDING_MAX] = {false};
     for (unsigned k = 0; k < n; k++) {
         const struct gpr_write *w = &q->w[order[k]];
         t->gpr[w->th][w->reg] = w->value;
-        done[order[k]] = true;
     }
-    unsigned keep = 0;
-    for (unsigned i = 0; i < q->n; i++)
-        if (!done[i])
-            q->w[keep++] = q->w[i];
-    q->n = keep;
+    q->n = pending_remove(q->w, sizeof q->w[0], q->n, order, n);
 }
 
 uint64_t gpr_next_write(const struct tile *t, uint64_t now)

@@ -142,16 +142,9 @@ static void commit(struct tile *t, uint64_t upto)
     unsigned n = due(u, upto, order);
     if (!n)
         return;
-    bool done[CFG_PENDING_MAX] = {false};
-    for (unsigned k = 0; k < n; k++) {
+    for (unsigned k = 0; k < n; k++)
         apply(t, &u->pend[order[k]]);
-        done[order[k]] = true;
-    }
-    unsigned keep = 0;
-    for (unsigned i = 0; i < u->npend; i++)
-        if (!done[i])
-            u->pend[keep++] = u->pend[i];
-    u->npend = keep;
+    u->npend = pending_remove(u->pend, sizeof u->pend[0], u->npend, order, n);
 }
 
 /* The value Config[bank][index] (kind CFG_PEND_CONFIG) or ThreadConfig[sel][index] will have at
