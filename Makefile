@@ -25,7 +25,9 @@ TEST_ASAN_OBJ := $(TESTSRC:%.c=$(B)/asan/%.o)
 
 # ---- Debian packages ------------------------------------------------------------------------
 PKGS := gcc make libcriterion-dev libhwloc-dev libjemalloc-dev libjansson-dev \
-        gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+        gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf python3-numpy
+# libtensim's own libraries (jansson reads run descriptions)
+LIBS := -ljansson
 
 .PHONY: all sdk deps demo test test-plain test-asan bench kernels fuzz difftest clean FORCE
 all: $(B)/.deps $(B)/tensim sdk
@@ -71,9 +73,9 @@ $(B)/libtensim-asan.a: $(ASAN_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(B)/tensim: $(B)/obj/core/main.o $(B)/libtensim.a | $(B)/.deps
-	$(CC) $(CFLAGS) -o $@ $^ -ljemalloc
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) -ljemalloc
 $(B)/tensim-asan: $(B)/asan/core/main.o $(B)/libtensim-asan.a
-	$(CC) $(ASAN) -o $@ $^
+	$(CC) $(ASAN) -o $@ $^ $(LIBS)
 
 # The kernel-side encoders are generated from the one Tensix instruction table.
 $(B)/gen_tensix_ops: riscv/sdk/gen_tensix_ops.c units/tensix.def units/tensix_isa.h
@@ -222,7 +224,7 @@ TTSIM_BH ?=
 TTSIM_WH ?=
 DIFFTEST_ARGS ?=
 $(B)/difftest: $(B)/obj/test/diff/main.o $(B)/obj/test/diff/cases.o $(B)/obj/test/diff/ttsim.o $(B)/libtensim.a
-	$(CC) $(CFLAGS) -o $@ $^ -ldl -lm
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) -ldl -lm
 difftest: $(B)/.deps $(B)/difftest $(B)/kernels/difftest-bh.elf $(B)/kernels/difftest-wh.elf
 	$(B)/difftest $(if $(TTSIM_BH)$(TTSIM_WH),$(if $(TTSIM_BH),--ttsim-bh $(TTSIM_BH)) \
 	  $(if $(TTSIM_WH),--ttsim-wh $(TTSIM_WH)),--check test/diff/expected.txt --tiles test/diff/tiles.txt) \
@@ -231,7 +233,7 @@ difftest: $(B)/.deps $(B)/difftest $(B)/kernels/difftest-bh.elf $(B)/kernels/dif
 BENCHSRC := $(wildcard bench/*.c)
 $(B)/bench/%: bench/%.c bench/bench.h $(B)/libtensim.a
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(B)/sdk -o $@ $< $(B)/libtensim.a -ljemalloc
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(B)/sdk -o $@ $< $(B)/libtensim.a $(LIBS) -ljemalloc
 
 bench: $(B)/.deps $(BENCHSRC:bench/%.c=$(B)/bench/%) $(B)/tensim kernels
 	@for b in $(BENCHSRC:bench/%.c=$(B)/bench/%); do $$b || exit 1; done

@@ -30,7 +30,9 @@
     X(ERR_CYCLE_LIMIT, 107, "cycle limit", "--max-cycles reached")                                \
     X(ERR_BREAKPOINT, 108, "breakpoint", "a core executed ebreak")                                \
     X(ERR_HOST, 109, "host error", "out of memory, or an output file could not be written")      \
-    X(ERR_INTERRUPTED, 110, "interrupted", "SIGINT (Ctrl-C) or SIGTERM ended the run")
+    X(ERR_INTERRUPTED, 110, "interrupted", "SIGINT (Ctrl-C) or SIGTERM ended the run")        \
+    X(ERR_BAD_RUN, 111, "bad run description",                                                    \
+      "the --run file is unreadable, not JSON, or asks for something tensim cannot do")
 
 enum err_kind {
 #define X(name, code, text, desc) name,

@@ -8,8 +8,11 @@
 #include <string.h>
 
 #include "../mem/elf.h"
+#include "host.h"
+#include "run_desc.h"
 #include "../trace/stats.h"
 #include "../trace/trace.h"
+#include "../trace/zones.h"
 #include "cli.h"
 #include "hostio.h"
 #include "sim.h"
@@ -37,8 +40,8 @@ static void catch_stop_signals(void)
 
 /* ---- tensim run ---- */
 
-enum run_opt { O_TRISC0, O_TRISC1, O_TRISC2, O_BRISC, O_ARCH, O_MAX_CYCLES, O_LOAD, O_DUMP,
-               O_STATS, O_TRACE, O_QUIET, O_HELP };
+enum run_opt { O_TRISC0, O_TRISC1, O_TRISC2, O_BRISC, O_RUN, O_ARCH, O_LOADER, O_MAX_CYCLES,
+               O_LOAD, O_DUMP, O_STATS, O_TRACE, O_ZONES, O_QUIET, O_HELP };
 
 /* O_TRISC0..O_BRISC are in core order (enum core_id). */
 static const struct cli_opt run_opts[] = {
@@ -46,7 +49,13 @@ static const struct cli_opt run_opts[] = {
     {O_TRISC1, "trisc1", 0, "FILE", "program for TRISC1"},
     {O_TRISC2, "trisc2", 0, "FILE", "program for TRISC2"},
     {O_BRISC, "brisc", 0, "FILE", "program for BRISC"},
+    {O_RUN, "run", 0, "FILE",
+     "a run description (JSON): programs, boot, the host's writes, the end\ncondition and what "
+     "to read back (docs/run-description.md)"},
     {O_ARCH, "arch", 0, "ARCH", "blackhole (default, or bh) or wormhole (wh)"},
+    {O_LOADER, "loader", 0, "HOW",
+     "auto (default), segments (program headers) or exalens (tt-exalens's\nnamed sections; "
+     "auto picks it for ELFs with a .loader_init section)"},
     {O_MAX_CYCLES, "max-cycles", 0, "N", "stop with a cycle-limit error after N cycles"},
     {O_LOAD, "load", 0, "FILE@ADDR", "copy FILE's bytes into L1 at ADDR before the run"},
     {O_DUMP, "dump", 0, "ADDR:LEN:FILE",
@@ -54,6 +63,8 @@ static const struct cli_opt run_opts[] = {
      "limit or Ctrl-C)"},
     {O_STATS, "stats", 0, "FILE", "write statistics as JSON (docs/stats-schema.md)"},
     {O_TRACE, "trace", 0, "FILE", "write a timeline as Chrome trace JSON (opens in Perfetto)"},
+    {O_ZONES, "zones", 0, "FILE",
+     "write tt-llk's profiler zones as CSV (needs --run with a layout)"},
     {O_QUIET, "quiet", 'q', 0, "no end-of-run report"},
     {O_HELP, "help", 'h', 0, "show this help and exit"},
 };
@@ -71,9 +82,13 @@ static const struct cli_cmd run_cmd = {
 
 struct run_args {
     const struct arch *arch;
+    bool arch_given, loader_given;
+    enum elf_loader loader;
     const char *prog[NUM_CORES];
-    const char *stats_file, *trace_file;
-    struct sim_xfer loads[SIM_MAX_XFER], dumps[SIM_MAX_XFER];
+    const char *run_file;
+    const char *stats_file, *trace_file, *zones_file;
+    /* --dump options first, then the run description's reads */
+    struct sim_xfer loads[SIM_MAX_XFER], dumps[2 * SIM_MAX_XFER];
     unsigned nloads, ndumps;
     uint64_t max_cycles;
     bool quiet;
@@ -133,7 +148,17 @@ static int parse_run(int argc, char **argv, struct run_args *a)
         case O_ARCH:
             if (!(a->arch = arch_by_name(v)))
                 return cli_usage_error(&run_cmd, "unknown architecture '%s' (blackhole or wormhole)", v);
+            a->arch_given = true;
             break;
+        case O_LOADER: {
+            int how = elf_loader_by_name(v);
+            if (how < 0)
+                return cli_usage_error(&run_cmd, "unknown loader '%s' (auto, segments or exalens)", v);
+            a->loader = (enum elf_loader)how;
+            a->loader_given = true;
+            break;
+        }
+        case O_RUN: a->run_file = v; break;
         case O_MAX_CYCLES: {
             unsigned long long n;
             if (cli_parse_u64(v, &n) || !n)
@@ -145,6 +170,7 @@ static int parse_run(int argc, char **argv, struct run_args *a)
         case O_DUMP: r = parse_dump(a, v); break;
         case O_STATS: a->stats_file = v; break;
         case O_TRACE: a->trace_file = v; break;
+        case O_ZONES: a->zones_file = v; break;
         case O_QUIET: a->quiet = true; break;
         case O_HELP: cli_help(&run_cmd, stdout); return -1;
         }
@@ -160,22 +186,58 @@ static int parse_run(int argc, char **argv, struct run_args *a)
     int any = 0;
     for (int k = 0; k < NUM_CORES; k++)
         any |= a->prog[k] != 0;
-    if (!any)
+    if (any && a->run_file)
+        return cli_usage_error(&run_cmd, "programs come from the run description %s; give them "
+                               "there, not on the command line", a->run_file);
+    if (!any && !a->run_file)
         return cli_usage_error(&run_cmd, "no program given");
-    for (unsigned i = 0; i < a->ndumps; i++) /* checked here: --arch may come after --dump */
+    if (a->zones_file && !a->run_file)
+        return cli_usage_error(&run_cmd, "--zones needs a run description (--run) that names the "
+                               "tt-llk layout of the profiler buffers");
+    return 0;
+}
+
+/* The outputs, once the run description has added its reads: in L1, and no two into one file
+ * (one would be lost). */
+static int check_outputs(const struct run_args *a)
+{
+    for (unsigned i = 0; i < a->ndumps; i++)
         if (a->dumps[i].addr > a->arch->l1_size || a->dumps[i].len > a->arch->l1_size - a->dumps[i].addr)
             return cli_usage_error(&run_cmd, "--dump range 0x%" PRIx64 "+0x%" PRIx64 " of %s is "
                                    "outside L1 (0x0-0x%x)", a->dumps[i].addr, a->dumps[i].len,
                                    a->dumps[i].file, a->arch->l1_size - 1);
-    /* Two outputs into one file would leave only one of them. */
-    const char *outs[2 + SIM_MAX_XFER] = {a->stats_file, a->trace_file};
-    unsigned nouts = 2;
+    const char *outs[3 + 2 * SIM_MAX_XFER] = {a->stats_file, a->trace_file, a->zones_file};
+    unsigned nouts = 3;
     for (unsigned i = 0; i < a->ndumps; i++)
         outs[nouts++] = a->dumps[i].file;
     for (unsigned i = 0; i < nouts; i++)
         for (unsigned j = i + 1; j < nouts; j++)
             if (outs[i] && outs[j] && !strcmp(outs[i], outs[j]))
                 return cli_usage_error(&run_cmd, "two outputs go to %s", outs[i]);
+    return 0;
+}
+
+/* What the run description says, merged with the command line (which wins for the cycle limit
+ * and the loader; a different architecture on both is a mistake). */
+static int apply_run_desc(struct run_args *a, const struct run_desc *rd)
+{
+    if (rd->arch && a->arch_given && rd->arch != a->arch)
+        return cli_usage_error(&run_cmd, "--arch=%s, but the run description %s says %s",
+                               a->arch->name, rd->path, rd->arch->name);
+    if (rd->arch)
+        a->arch = rd->arch;
+    if (!a->zones_file)
+        a->zones_file = rd->zones;
+    if (a->zones_file && !rd->layout)
+        return cli_usage_error(&run_cmd, "--zones needs the run description %s to name a tt-llk "
+                               "layout (\"layout\")", rd->path);
+    if (!a->loader_given)
+        a->loader = rd->loader;
+    if (!a->max_cycles)
+        a->max_cycles = rd->max_cycles;
+    for (unsigned i = 0; i < rd->nread; i++)
+        a->dumps[a->ndumps++] = (struct sim_xfer){.file = rd->read[i].file, .addr = rd->read[i].addr,
+                                                  .len = rd->read[i].len};
     return 0;
 }
 
@@ -196,9 +258,20 @@ static void load_raw(struct tile *t, const struct sim_xfer *x)
     free(buf);
 }
 
+static void load_and_start(struct tile *t, int core, const char *path, enum elf_loader how)
+{
+    struct elf_file f;
+    uint32_t start;
+    if (elf_read(t, core, path, &f))
+        return;
+    if (!elf_load(t, core, &f, how, &start))
+        elf_start(t, core, &f, how, start);
+    elf_free(&f);
+}
+
 /* The run's outputs, opened before it starts and closed after it ends. */
 struct run_outputs {
-    struct host_out stats, trace, dump[SIM_MAX_XFER];
+    struct host_out stats, trace, zones, dump[2 * SIM_MAX_XFER];
 };
 
 static int open_outputs(const struct run_args *a, struct run_outputs *o)
@@ -209,6 +282,8 @@ static int open_outputs(const struct run_args *a, struct run_outputs *o)
         fail = &o->stats;
     if (!fail && a->trace_file && host_out_open(&o->trace, a->trace_file))
         fail = &o->trace;
+    if (!fail && a->zones_file && host_out_open(&o->zones, a->zones_file))
+        fail = &o->zones;
     for (unsigned i = 0; i < a->ndumps && !fail; i++)
         if (host_out_open(&o->dump[i], a->dumps[i].file))
             fail = &o->dump[i];
@@ -218,6 +293,7 @@ static int open_outputs(const struct run_args *a, struct run_outputs *o)
             strerror(fail->err));
     host_out_close(&o->stats);
     host_out_close(&o->trace);
+    host_out_close(&o->zones);
     for (unsigned i = 0; i < a->ndumps; i++)
         host_out_close(&o->dump[i]);
     return -1;
@@ -236,9 +312,32 @@ static int cmd_run(int argc, char **argv)
     int r = parse_run(argc, argv, &a);
     if (r)
         return r < 0 ? 0 : r;
+    struct run_desc *rd = 0;
+    if (a.run_file) {
+        char err[600];
+        if (!(rd = malloc(sizeof *rd))) {
+            fprintf(stderr, "tensim: %s: out of memory\n", err_kind_text(ERR_HOST));
+            return err_kind_exit_code(ERR_HOST);
+        }
+        if (run_desc_load(rd, a.run_file, err, sizeof err)) {
+            fprintf(stderr, "tensim: %s: %s\n", err_kind_text(ERR_BAD_RUN), err);
+            run_desc_free(rd);
+            free(rd);
+            return err_kind_exit_code(ERR_BAD_RUN);
+        }
+        r = apply_run_desc(&a, rd);
+    }
+    if (!r)
+        r = check_outputs(&a);
     struct run_outputs out;
-    if (open_outputs(&a, &out))
-        return err_kind_exit_code(ERR_HOST);
+    if (!r && open_outputs(&a, &out))
+        r = err_kind_exit_code(ERR_HOST);
+    if (r) {
+        if (rd)
+            run_desc_free(rd);
+        free(rd);
+        return r;
+    }
 
     struct sim sim = {.max_cycles = a.max_cycles};
     struct tile *t = sim_add_tile(&sim, a.arch);
@@ -251,9 +350,14 @@ static int cmd_run(int argc, char **argv)
     t->stop = &stop_signal;
     for (unsigned i = 0; i < a.nloads && t->err.kind == ERR_NONE; i++)
         load_raw(t, &a.loads[i]);
+    struct host host = {0};
+    if (rd && t->err.kind == ERR_NONE) {
+        rd->loader = a.loader;
+        host_setup(&host, t, rd);
+    }
     for (int k = 0; k < NUM_CORES && t->err.kind == ERR_NONE; k++)
         if (a.prog[k])
-            elf_load_file(t, k, a.prog[k]);
+            load_and_start(t, k, a.prog[k], a.loader);
     bool ran = t->err.kind == ERR_NONE;
     struct tracer tracer;
     if (out.trace.f) {
@@ -262,6 +366,8 @@ static int cmd_run(int argc, char **argv)
     }
     if (ran)
         tile_run(t, sim.max_cycles);
+    if (ran && rd)
+        host_check_end(&host, t);
     errno = 0;
     int out_errno = t->out_errno; /* the cores' output */
     if (fflush(stdout) && !out_errno)
@@ -279,9 +385,26 @@ static int cmd_run(int argc, char **argv)
     sim_print_guest_exits(t, stderr);
     if (out_errno)
         sim_host_error(&oc, "cannot write the cores' output to standard output: %s", strerror(out_errno));
-    if (!a.quiet && ran)
+    struct zones *zones = 0;
+    if (ran && rd && rd->layout && (zones = malloc(sizeof *zones))) {
+        zones_read(zones, t->l1, rd->layout, host.elf);
+        if (zones->n || zones->nnames)
+            oc.zones = zones;
+    }
+    if (!a.quiet && ran) {
         stats_report(t, stderr);
+        if (oc.zones)
+            zones_report(oc.zones, stderr);
+    }
     close_output(&oc, &out.trace);
+    if (out.zones.f) {
+        if (oc.zones)
+            zones_csv(oc.zones, out.zones.f);
+        else
+            fprintf(stderr, "tensim: note: no profiler zones (the kernels were not built with "
+                            "LLK_PROFILER); %s is empty\n", a.zones_file);
+        close_output(&oc, &out.zones);
+    }
     for (unsigned i = 0; i < a.ndumps; i++) {
         struct sim_xfer *x = &a.dumps[i];
         if (fwrite(t->l1 + x->addr, 1, x->len, out.dump[i].f) != x->len && !out.dump[i].err)
@@ -298,6 +421,12 @@ static int cmd_run(int argc, char **argv)
         stats_json(t, &oc, out.stats.f);
     close_output(&oc, &out.stats);
     sim_destroy(&sim);
+    free(zones);
+    if (rd) {
+        host_free(&host);
+        run_desc_free(rd);
+        free(rd);
+    }
     return oc.exit_status;
 }
 
@@ -334,7 +463,7 @@ static int print_exit_status(void)
     for (int k = ERR_NONE + 1; k < ERR_KIND_COUNT; k++)
         printf("  %-7d %s: %s\n", err_kind_exit_code((enum err_kind)k), err_kind_text((enum err_kind)k),
                err_kind_description((enum err_kind)k));
-    printf("When tensim stops the run itself (100-110) that code wins over the cores' exit codes.\n"
+    printf("When tensim stops the run itself (100-111) that code wins over the cores' exit codes.\n"
            "A failure to write an output after the run (109) is reported, and becomes the exit\n"
            "status only when the run itself succeeded.\n");
     return 0;

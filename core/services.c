@@ -26,6 +26,19 @@ int tile_error(struct tile *t, enum err_kind kind, int core, uint32_t pc, const 
     return 0;
 }
 
+void tile_warning(struct tile *t, const char *fmt, ...)
+{
+    t->nwarnings++;
+    if (!t->errout)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tensim: warning: ", t->errout);
+    vfprintf(t->errout, fmt, ap);
+    fputc('\n', t->errout);
+    va_end(ap);
+}
+
 void tile_error_detail(struct tile *t, const char *fmt, ...)
 {
     size_t used = strlen(t->err.detail);

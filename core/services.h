@@ -16,6 +16,8 @@ struct tile;
 /* Raise an error (first one wins). `core` may be -1. Returns 0 so callers can `return`. */
 int tile_error(struct tile *t, enum err_kind kind, int core, uint32_t pc, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* A warning on the tile's error stream ("tensim: warning: ..."); the run goes on. */
+void tile_warning(struct tile *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Append a line to the error's detail text. */
 void tile_error_detail(struct tile *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

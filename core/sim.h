@@ -43,6 +43,8 @@ struct sim_xfer {
 };
 
 /* Everything about how a run ended that the report and the stats show besides the tile. */
+struct zones;
+
 struct sim_outcome {
     int exit_status;  /* the first failure's code (docs/user-guide.md "Exit status"), else 0 */
     int guest_core;   /* the core whose non-zero exit code decided exit_status, or -1 */
@@ -50,6 +52,7 @@ struct sim_outcome {
     char host_error[SIM_MAX_HOST_ERRORS][300]; /* "cannot write FILE: reason", in order */
     const struct sim_xfer *dumps;
     unsigned ndumps;
+    const struct zones *zones; /* tt-llk's profiler zones (trace/zones.h), or NULL */
 };
 
 /* The exit status the run itself earns: the error's code if tensim stopped it, else the first

@@ -100,6 +100,10 @@ void tile_reset(struct tile *t)
     t->cycles = 0;
     t->wall_clock_latch = 0;
     t->nloaded = 0;
+    t->nwarnings = 0;
+    memset(&t->boot, 0, sizeof t->boot);
+    for (int i = 0; i < NUM_CORES; i++) /* no core runs until it is started or released */
+        t->boot.soft_reset |= 1u << tile_core_reset_bit(i);
 }
 
 void tile_start_core(struct tile *t, int id, uint32_t pc)
@@ -108,6 +112,7 @@ void tile_start_core(struct tile *t, int id, uint32_t pc)
     c->pc = pc;
     c->state = CORE_RUNNING;
     c->wake = 0;
+    t->boot.soft_reset &= ~(1u << tile_core_reset_bit(id));
 }
 
 /* ---- end of run: deadlock and drain reports ---- */
@@ -276,9 +281,26 @@ bool tile_run_until(struct tile *t, uint64_t horizon)
     return false;
 }
 
+/* The host looks at cycle `at` (every agent has acted before it, none in it). True: the host
+ * ended the run there. */
+static bool host_poll(struct tile *t, uint64_t at)
+{
+    t->now = at;
+    t->limit = CYCLE_NEVER;
+    t->running_agent = -1;
+    if (!t->host.poll(t, t->host.ctx))
+        return false;
+    t->host.ended = true;
+    t->cycles = at;
+    close_accounting(t, at);
+    return true;
+}
+
 enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
 {
     uint64_t end = max_cycles ? max_cycles : CYCLE_NEVER;
+    uint64_t poll_at = t->host.poll ? 0 : CYCLE_NEVER;
+    bool ran = true; /* an agent acted since the host last looked (or it never has) */
     bool stopping = false;
     while (t->err.kind == ERR_NONE) {
         /* Pick the agent with the smallest (wake, index); it runs until it would pass the next
@@ -286,6 +308,20 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
         int first, second;
         uint64_t w0, w1;
         pick(t, &first, &second, &w0, &w1);
+        /* The host looks every interval while agents act (with nothing left to run, once more:
+         * what it writes may start a core). While none acts memory stays as it saw it, so it
+         * looks next just after the next agent's cycle. */
+        if (poll_at != CYCLE_NEVER && (first < 0 || w0 >= poll_at) && poll_at < end) {
+            if (ran) {
+                if (host_poll(t, poll_at))
+                    return t->err.kind;
+                ran = false;
+                poll_at += t->host.interval;
+                continue;
+            }
+            if (first >= 0)
+                poll_at = w0 + 1;
+        }
         if (first < 0)
             break;
         if (t->stop && *t->stop && !stopping) {
@@ -308,7 +344,8 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
             close_accounting(t, end);
             return t->err.kind;
         }
-        run_agent(t, first, second, w0, w1, end);
+        run_agent(t, first, second, w0, w1, end < poll_at ? end : poll_at);
+        ran = true;
     }
     return tile_finish(t);
 }

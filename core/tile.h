@@ -91,6 +91,25 @@ struct tile {
     struct loaded_range { uint32_t lo, hi; int core; } *loaded;
     unsigned nloaded;
     uint32_t wall_clock_latch; /* WALL_CLOCK_H: high half latched by the last WALL_CLOCK_L access */
+    /* Reset and boot registers (core/tile_ctrl.c, spec/memory-map.md §6). */
+    struct tile_boot_regs {
+        uint32_t soft_reset;        /* RISCV_DEBUG_REG_SOFT_RESET_0 */
+        uint32_t trisc_reset_pc[NUM_THREADS]; /* BH TRISC0/1/2_RESET_PC */
+        uint32_t reset_pc_override; /* BH TRISC_RESET_PC_OVERRIDE, bits 0..2 */
+        uint32_t clock_gating[3];   /* BH DEST_CG_CTRL, CG_CTRL_EN, CG_KICK: kept, no effect */
+    } boot;
+    /* The host's part of the run (core/host.c), when there is one: tile_run calls `poll` at
+     * cycle 0 and then every `interval` cycles, after every agent has acted in the cycles before
+     * and before any acts in that cycle. It may write memory and release cores, and returns true
+     * to end the run there (`ended` is then set). */
+    struct tile_host_hook {
+        bool (*poll)(struct tile *t, void *ctx);
+        void *ctx;
+        uint32_t interval;
+        bool ended;
+    } host;
+    /* Warnings given so far (tile_warning); they never stop a run. */
+    unsigned nwarnings;
 };
 
 /* The tile control, debug and status registers' rows (core/tile_ctrl.c). */
@@ -101,8 +120,23 @@ struct tile *tile_create(const struct arch *arch);
 void tile_destroy(struct tile *t);
 /* Power-on state: memories zero, all cores off with their reset pc. */
 void tile_reset(struct tile *t);
-/* Start core `id` at `pc` (the loader calls this with the ELF entry). */
+/* Start core `id` at `pc` at once, as a debugger would (the loader calls this with the ELF
+ * entry when no boot sequence runs): its soft-reset bit is cleared, nothing else is reset. */
 void tile_start_core(struct tile *t, int id, uint32_t pc);
+
+/* Soft reset (core/tile_ctrl.c, spec/memory-map.md §6). The bit of each core in SOFT_RESET_0. */
+unsigned tile_core_reset_bit(int core);
+/* Write SOFT_RESET_0 as a core's store or the host does. A core whose bit goes from 1 to 0 leaves
+ * reset and fetches from its reset pc at cycle `cycle`; one whose bit goes from 0 to 1 stops.
+ * Bits of other units may only be written with their current value (unit reset is not modelled:
+ * ERR_UNIMPLEMENTED). Returns 0 or -1 (error in tile). */
+int tile_soft_reset_write(struct tile *t, int writer, uint32_t value, uint64_t cycle);
+/* The pc core `core` takes on leaving reset: BRISC 0; a TRISC its default, or the value of its
+ * TRISCn_RESET_PC register when its override bit is set (Blackhole). */
+uint32_t tile_reset_pc(const struct tile *t, int core);
+/* Set a TRISC's reset pc register and override bit, as Tenstorrent's loader does after loading
+ * (Blackhole registers; on Wormhole the same state, which its Config registers hold there). */
+void tile_set_reset_pc(struct tile *t, int core, uint32_t pc);
 
 
 /* Run until every started core has halted and the coprocessor has drained, an error, or

@@ -1,12 +1,118 @@
 /* Tile control, debug and status registers at RISCV_DEBUG_REGS 0xFFB12000 (spec/memory-map.md §4,
- * WHT:TileControlDebugStatus.md): the wall clock and the PCBuf override register are built; any
- * other register stops the run as unimplemented. The coprocessor reaches them too (LOADREG). */
+ * WHT:TileControlDebugStatus.md): the wall clock, the PCBuf override register, soft reset and the
+ * Blackhole reset-pc registers (§6, BHT:SoftReset.md) and the clock-gating controls tt-llk's boot
+ * writes; any other register stops the run as unimplemented. The coprocessor reaches them too
+ * (LOADREG). */
 #include "tile.h"
 
 #include "../riscv/pcbuf.h"
 
-enum { TILE_CTRL_BASE = 0xFFB12000u, TRISC_PC_BUF_OVERRIDE = 0x090, WALL_CLOCK_L = 0x1F0,
-       WALL_CLOCK_L_LIVE_H = 0x1F4, WALL_CLOCK_H = 0x1F8 };
+#include <string.h>
+
+enum { TILE_CTRL_BASE = 0xFFB12000u, TRISC_PC_BUF_OVERRIDE = 0x090, SOFT_RESET_0 = 0x1B0,
+       WALL_CLOCK_L = 0x1F0, WALL_CLOCK_L_LIVE_H = 0x1F4, WALL_CLOCK_H = 0x1F8,
+       TRISC0_RESET_PC = 0x228, TRISC_RESET_PC_OVERRIDE = 0x234, DEST_CG_CTRL = 0x240,
+       CG_KICK = 0x248 };
+
+/* ---- soft reset (spec/memory-map.md §6.1-6.2) ---- */
+
+/* SOFT_RESET_0: RISCV B is bit 11, RISCV T0/T1/T2 bits 12/13/14. */
+unsigned tile_core_reset_bit(int core)
+{
+    return core == CORE_BRISC ? 11u : 12u + (unsigned)core;
+}
+
+static uint32_t core_reset_mask(void)
+{
+    uint32_t m = 0;
+    for (int i = 0; i < NUM_CORES; i++)
+        m |= 1u << tile_core_reset_bit(i);
+    return m;
+}
+
+static const uint32_t default_trisc_pc[NUM_THREADS] = {0x6000, 0xA000, 0xE000};
+
+uint32_t tile_reset_pc(const struct tile *t, int core)
+{
+    if (core == CORE_BRISC)
+        return 0; /* fixed (spec/memory-map.md §6.2) */
+    return t->boot.reset_pc_override >> core & 1 ? t->boot.trisc_reset_pc[core]
+                                                 : default_trisc_pc[core];
+}
+
+void tile_set_reset_pc(struct tile *t, int core, uint32_t pc)
+{
+    if (core == CORE_BRISC)
+        return;
+    t->boot.trisc_reset_pc[core] = pc;
+    t->boot.reset_pc_override |= 1u << core;
+}
+
+/* Leaving reset: registers cleared, branch history and caches gone, pc from the reset-pc rules.
+ * Blackhole also re-zeroes the core's local data RAM (BHT:SoftReset.md; instantly here, where
+ * the hardware takes up to 2048 cycles, a cost not yet modelled). The counters carry on. */
+static void leave_reset(struct tile *t, int id, uint64_t cycle)
+{
+    struct rv_core *c = &t->core[id];
+    struct core_stats st = c->st;
+    rv_core_reset(c, id, tile_reset_pc(t, id));
+    c->st = st;
+    if (!tile_is_wormhole(t))
+        memset(t->local_ram[id], 0, t->arch->local_ram_size[id]);
+    c->state = CORE_RUNNING;
+    c->wake = cycle;
+    /* An agent later in the order than the running one may still act in `cycle`. */
+    uint64_t stop = cycle + (1 + id > t->running_agent ? 1 : 0);
+    if (stop < t->limit)
+        t->limit = stop;
+}
+
+/* Entering reset stops the core where it is. What else the hardware drops (the thread's FIFO1
+ * and MOP expander contents, the core's mailboxes) is not modelled; tt-llk's harness only resets
+ * cores that have finished. */
+static void enter_reset(struct tile *t, int id)
+{
+    struct rv_core *c = &t->core[id];
+    for (unsigned th = 0; th < NUM_THREADS; th++)
+        t->thread[th].blocked_cores &= ~(1u << id);
+    c->state = CORE_OFF;
+    c->wait = WAIT_NONE;
+}
+
+int tile_soft_reset_write(struct tile *t, int writer, uint32_t value, uint64_t cycle)
+{
+    uint32_t cores = core_reset_mask(), changed = value ^ t->boot.soft_reset;
+    if (changed & ~cores)
+        return tile_error(t, ERR_UNIMPLEMENTED, writer, writer >= 0 ? t->core[writer].pc : 0,
+                          "soft reset of units (SOFT_RESET_0 bits 0x%x changed; only the RISC-V "
+                          "cores' bits 11-14 are modelled)", changed & ~cores);
+    t->boot.soft_reset = value;
+    for (int i = 0; i < NUM_CORES; i++) {
+        uint32_t bit = 1u << tile_core_reset_bit(i);
+        if (!(changed & bit))
+            continue;
+        if (value & bit)
+            enter_reset(t, i);
+        else
+            leave_reset(t, i, cycle);
+    }
+    return 0;
+}
+
+/* Blackhole's reset-pc registers and clock-gating controls, or NULL. Clock gating saves power;
+ * it changes no result and no documented timing, so its registers only keep their values. */
+static uint32_t *boot_reg(struct tile *t, uint32_t off)
+{
+    if (tile_is_wormhole(t))
+        return 0;
+    if (off >= TRISC0_RESET_PC && off < TRISC_RESET_PC_OVERRIDE)
+        return &t->boot.trisc_reset_pc[(off - TRISC0_RESET_PC) / 4];
+    if (off == TRISC_RESET_PC_OVERRIDE)
+        return &t->boot.reset_pc_override;
+    if (off >= DEST_CG_CTRL && off <= CG_KICK)
+        return &t->boot.clock_gating[(off - DEST_CG_CTRL) / 4];
+    return 0;
+}
 
 static enum mmio_status unimplemented(struct tile *t, int core, uint32_t addr, const char *what)
 {
@@ -36,9 +142,16 @@ static enum mmio_status load(struct tile *t, int core, const struct region *r, u
     case WALL_CLOCK_H:
         *val = t->wall_clock_latch;
         return MMIO_OK;
-    default:
-        return unimplemented(t, core, addr, "load of");
+    case SOFT_RESET_0:
+        *val = t->boot.soft_reset;
+        return MMIO_OK;
     }
+    uint32_t *reg = boot_reg(t, addr - TILE_CTRL_BASE);
+    if (reg) {
+        *val = *reg;
+        return MMIO_OK;
+    }
+    return unimplemented(t, core, addr, "load of");
 }
 
 static enum mmio_status store(struct tile *t, int core, const struct region *r, uint32_t addr,
@@ -53,6 +166,14 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
     }
     if (addr - TILE_CTRL_BASE == WALL_CLOCK_L) {
         t->wall_clock_latch = (uint32_t)(t->now >> 32); /* a write only latches */
+        return MMIO_OK;
+    }
+    uint32_t off = addr - TILE_CTRL_BASE;
+    if (off == SOFT_RESET_0) /* takes effect in the next cycle */
+        return tile_soft_reset_write(t, core, val, t->now + 1) ? MMIO_ERROR : MMIO_OK;
+    uint32_t *reg = boot_reg(t, off);
+    if (reg) {
+        *reg = off == TRISC_RESET_PC_OVERRIDE ? val & 7 : val;
         return MMIO_OK;
     }
     return unimplemented(t, core, addr, "store to");

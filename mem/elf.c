@@ -199,14 +199,14 @@ static const char *const exalens_sections[] = {".init", ".text", ".ldm_data", ".
                                                ".thread_local"};
 
 struct shdr {
-    uint32_t name, type, addr, off, size;
+    uint32_t name, type, addr, off, size, link;
 };
 
 /* Section `i` of the file, after the table's bounds were checked. */
 static struct shdr shdr_at(const uint8_t *buf, uint32_t shoff, unsigned i)
 {
     const uint8_t *p = buf + shoff + (size_t)i * SHDR_SIZE;
-    return (struct shdr){u32(p), u32(p + 4), u32(p + 12), u32(p + 16), u32(p + 20)};
+    return (struct shdr){u32(p), u32(p + 4), u32(p + 12), u32(p + 16), u32(p + 20), u32(p + 24)};
 }
 
 /* The index of the section called `want`, or -1. The table and the name table are checked by
@@ -246,29 +246,52 @@ static int check_sections(struct tile *t, int core, const char *name, const uint
     return 0;
 }
 
+/* The section table and its name table, when the file has a sound one (no error raised). */
+static bool section_table(const uint8_t *buf, size_t len, uint32_t *shoff, unsigned *shnum,
+                          struct shdr *names)
+{
+    *shoff = u32(buf + 32);
+    *shnum = u16(buf + 48);
+    unsigned strndx = u16(buf + 50);
+    if (!*shnum || u16(buf + 46) != SHDR_SIZE || *shoff > len ||
+        (uint64_t)*shnum * SHDR_SIZE > len - *shoff || strndx >= *shnum)
+        return false;
+    *names = shdr_at(buf, *shoff, strndx);
+    return names->off <= len && names->size <= len - names->off;
+}
+
 /* Does the file have tt-llk's layout (a .loader_init section)? */
 static bool exalens_layout(const uint8_t *buf, size_t len)
 {
-    uint32_t shoff = u32(buf + 32);
-    unsigned shnum = u16(buf + 48), strndx = u16(buf + 50);
-    if (!shnum || u16(buf + 46) != SHDR_SIZE || shoff > len ||
-        (uint64_t)shnum * SHDR_SIZE > len - shoff || strndx >= shnum)
-        return false;
-    struct shdr names = shdr_at(buf, shoff, strndx);
-    if (names.off > len || names.size > len - names.off)
-        return false;
-    return find_section(buf, shoff, shnum, &names, ".loader_init") >= 0;
+    uint32_t shoff;
+    unsigned shnum;
+    struct shdr names;
+    return section_table(buf, len, &shoff, &shnum, &names) &&
+           find_section(buf, shoff, shnum, &names, ".loader_init") >= 0;
 }
 
-static int load_sections(struct tile *t, int core, const char *name, const uint8_t *buf, size_t len)
+/* In this mode overlaps are the user's business, as they are for tt-exalens: warn and load. */
+static void warn_overlaps(struct tile *t, const char *name, uint32_t lo, uint32_t hi,
+                          const char *section)
 {
+    const struct loaded_range *o = loaded_overlap(t, lo, hi);
+    if (o)
+        tile_warning(t, "%s: section %s (0x%08x-0x%08x) overlaps the program of %s (0x%08x-0x%08x)",
+                     name, section, lo, hi, core_name(o->core), o->lo, o->hi);
+}
+
+static int load_sections(struct tile *t, int core, const struct elf_file *f, uint32_t *start)
+{
+    const uint8_t *buf = f->buf;
+    size_t len = f->len;
+    const char *name = f->name;
     uint32_t shoff;
     unsigned shnum;
     struct shdr names;
     if (check_sections(t, core, name, buf, len, &shoff, &shnum, &names))
         return -1;
     enum { N = sizeof exalens_sections / sizeof exalens_sections[0] };
-    struct write { uint32_t dst, off, size; } w[N];
+    struct write { uint32_t dst, off, size; const char *section; } w[N];
     unsigned n = 0;
     /* Check everything before writing anything. */
     for (unsigned k = 0; k < N; k++) {
@@ -282,54 +305,63 @@ static int load_sections(struct tile *t, int core, const char *name, const uint8
             return bad(t, core, name, "truncated: section %s needs bytes %u..%llu of the file",
                        exalens_sections[k], h.off, (unsigned long long)h.off + h.size);
         uint32_t dst = h.addr;
-        if (!strcmp(exalens_sections[k], ".ldm_data")) {
+        if (!strcmp(exalens_sections[k], ".ldm_data")) { /* by name: BRISC's has type INIT_ARRAY */
             int li = find_section(buf, shoff, shnum, &names, ".loader_init");
-            dst = shdr_at(buf, shoff, (unsigned)li).addr; /* present: the layout says so */
+            if (li < 0)
+                return bad(t, core, name, "section .ldm_data has bytes but there is no .loader_init "
+                                          "section to load them at");
+            dst = shdr_at(buf, shoff, (unsigned)li).addr;
         }
         if (dst >= t->arch->l1_size || h.size > t->arch->l1_size - dst)
             return bad(t, core, name, "section %s (0x%08x-0x%08llx) is outside L1 (0x0-0x%x)",
                        exalens_sections[k], dst, (unsigned long long)dst + h.size - 1,
                        t->arch->l1_size - 1);
-        w[n++] = (struct write){dst, h.off, h.size};
+        w[n++] = (struct write){dst, h.off, h.size, exalens_sections[k]};
     }
     if (!n)
         return bad(t, core, name, "none of the sections tt-exalens loads (.init, .text, .ldm_data, "
                                   ".gcov_info, .thread_local) has bytes");
     int init = find_section(buf, shoff, shnum, &names, ".init");
-    uint32_t start = init >= 0 ? shdr_at(buf, shoff, (unsigned)init).addr : u32(buf + 24);
-    if (start >= t->arch->l1_size || (start & 3))
-        return bad(t, core, name, "start address 0x%08x (.init) is not an aligned L1 address", start);
+    *start = init >= 0 ? shdr_at(buf, shoff, (unsigned)init).addr : u32(buf + 24);
+    if (*start >= t->arch->l1_size || (*start & 3))
+        return bad(t, core, name, "start address 0x%08x (.init) is not an aligned L1 address", *start);
+    struct loaded_range *grown = realloc(t->loaded, (t->nloaded + n) * sizeof *t->loaded);
+    if (!grown)
+        return tile_error(t, ERR_HOST, core, 0, "%s: out of memory", name), -1;
+    t->loaded = grown;
     for (unsigned k = 0; k < n; k++)
+        warn_overlaps(t, name, w[k].dst, w[k].dst + w[k].size - 1, w[k].section);
+    for (unsigned k = 0; k < n; k++) {
         l1_copy_in(t->l1, t->predecode, w[k].dst, buf + w[k].off, w[k].size);
-    tile_start_core(t, core, start);
+        t->loaded[t->nloaded++] = (struct loaded_range){w[k].dst, w[k].dst + w[k].size - 1, core};
+    }
+    qsort(t->loaded, t->nloaded, sizeof *t->loaded, range_by_lo);
     return 0;
 }
 
-int elf_load_buffer(struct tile *t, int core, const char *name, const uint8_t *buf, size_t len)
+/* Program headers: every PT_LOAD segment, zero-filled past its file bytes, no overlaps. */
+static int load_segments(struct tile *t, int core, const struct elf_file *f, uint32_t *start)
 {
     const struct arch *arch = t->arch;
-    if (check_header(t, core, name, buf, len))
-        return -1;
-    if (exalens_layout(buf, len))
-        return load_sections(t, core, name, buf, len);
+    const uint8_t *buf = f->buf;
     uint32_t entry = u32(buf + 24), phnum = u16(buf + 44);
     struct seg *segs = malloc((phnum ? phnum : 1) * sizeof *segs);
     struct loaded_range *grown = realloc(t->loaded, (t->nloaded + phnum + 1) * sizeof *t->loaded);
     if (!segs || !grown) {
         free(segs);
-        tile_error(t, ERR_HOST, core, 0, "%s: out of memory", name);
+        tile_error(t, ERR_HOST, core, 0, "%s: out of memory", f->name);
         return -1;
     }
     t->loaded = grown;
     unsigned n = 0;
     /* Check everything before copying anything, so a bad file leaves memory untouched. */
-    if (check_segments(t, core, name, buf, len, segs, &n)) {
+    if (check_segments(t, core, f->name, buf, f->len, segs, &n)) {
         free(segs);
         return -1;
     }
     if (entry >= arch->l1_size || (entry & 3)) {
         free(segs);
-        return bad(t, core, name, "entry point 0x%08x is not an aligned L1 address (cores fetch only from L1)", entry);
+        return bad(t, core, f->name, "entry point 0x%08x is not an aligned L1 address (cores fetch only from L1)", entry);
     }
     for (unsigned k = 0; k < n; k++) {
         const struct seg *s = &segs[k];
@@ -345,22 +377,156 @@ int elf_load_buffer(struct tile *t, int core, const char *name, const uint8_t *b
     }
     qsort(t->loaded, t->nloaded, sizeof *t->loaded, range_by_lo);
     free(segs);
-    tile_start_core(t, core, entry);
+    *start = entry;
     return 0;
 }
 
-int elf_load_file(struct tile *t, int core, const char *path)
+static const char *const loader_names[] = {[ELF_LOADER_AUTO] = "auto",
+                                           [ELF_LOADER_SEGMENTS] = "segments",
+                                           [ELF_LOADER_EXALENS] = "exalens"};
+
+const char *elf_loader_name(enum elf_loader how) { return loader_names[how]; }
+
+int elf_loader_by_name(const char *s)
+{
+    for (unsigned i = 0; i < sizeof loader_names / sizeof loader_names[0]; i++)
+        if (!strcmp(s, loader_names[i]))
+            return (int)i;
+    return -1;
+}
+
+enum elf_loader elf_loader_for(const struct elf_file *f, enum elf_loader how)
+{
+    if (how != ELF_LOADER_AUTO)
+        return how;
+    return exalens_layout(f->buf, f->len) ? ELF_LOADER_EXALENS : ELF_LOADER_SEGMENTS;
+}
+
+int elf_check(struct tile *t, int core, const struct elf_file *f)
+{
+    return check_header(t, core, f->name, f->buf, f->len);
+}
+
+int elf_load(struct tile *t, int core, const struct elf_file *f, enum elf_loader how, uint32_t *start)
+{
+    if (elf_check(t, core, f))
+        return -1;
+    if (elf_loader_for(f, how) == ELF_LOADER_EXALENS)
+        return load_sections(t, core, f, start);
+    return load_segments(t, core, f, start);
+}
+
+int elf_load_buffer(struct tile *t, int core, const char *name, const uint8_t *buf, size_t len)
+{
+    struct elf_file f = {name, (uint8_t *)buf, len};
+    uint32_t start;
+    if (elf_load(t, core, &f, ELF_LOADER_AUTO, &start))
+        return -1;
+    elf_start(t, core, &f, ELF_LOADER_AUTO, start);
+    return 0;
+}
+
+void elf_start(struct tile *t, int core, const struct elf_file *f, enum elf_loader how, uint32_t start)
+{
+    /* tt-exalens's way sets the TRISC reset pcs to .init after loading; the core then leaves reset
+     * there, which is where it starts now. */
+    if (elf_loader_for(f, how) == ELF_LOADER_EXALENS)
+        tile_set_reset_pc(t, core, start);
+    tile_start_core(t, core, start);
+}
+
+int elf_read(struct tile *t, int core, const char *path, struct elf_file *f)
 {
     /* Programs for a 1.5 MiB L1 are small; refuse anything absurd before reading all of it. */
     enum { MAX_FILE = 64 << 20 };
     char why[200];
-    size_t len;
-    uint8_t *buf = host_read_file(path, MAX_FILE, &len, why, sizeof why);
-    if (!buf) {
-        tile_error(t, ERR_BAD_FILE, core, 0, "%s: %s", path, why);
-        return -1;
+    *f = (struct elf_file){.name = path};
+    f->buf = host_read_file(path, MAX_FILE, &f->len, why, sizeof why);
+    if (!f->buf)
+        return tile_error(t, ERR_BAD_FILE, core, 0, "%s: %s", path, why), -1;
+    return 0;
+}
+
+void elf_free(struct elf_file *f)
+{
+    free(f->buf);
+    f->buf = 0;
+}
+
+/* ---- host-side lookups (the run description, profiler zone names) ---- */
+
+bool elf_find_section(const struct elf_file *f, const char *name, uint32_t *addr, uint32_t *size,
+                      const uint8_t **bytes)
+{
+    uint32_t shoff;
+    unsigned shnum;
+    struct shdr names;
+    if (!section_table(f->buf, f->len, &shoff, &shnum, &names))
+        return false;
+    int i = find_section(f->buf, shoff, shnum, &names, name);
+    if (i < 0)
+        return false;
+    struct shdr h = shdr_at(f->buf, shoff, (unsigned)i);
+    *addr = h.addr;
+    *size = h.size;
+    *bytes = h.type != SHT_NOBITS && h.off <= f->len && h.size <= f->len - h.off ? f->buf + h.off : 0;
+    return true;
+}
+
+bool elf_find_symbol(const struct elf_file *f, const char *name, uint32_t *value)
+{
+    enum { SHT_SYMTAB = 2, SYM_SIZE = 16 };
+    uint32_t shoff;
+    unsigned shnum;
+    struct shdr names;
+    if (!section_table(f->buf, f->len, &shoff, &shnum, &names))
+        return false;
+    for (unsigned i = 0; i < shnum; i++) {
+        struct shdr sym = shdr_at(f->buf, shoff, i);
+        if (sym.type != SHT_SYMTAB || sym.link >= shnum || sym.off > f->len ||
+            sym.size > f->len - sym.off)
+            continue;
+        struct shdr str = shdr_at(f->buf, shoff, sym.link);
+        if (str.off > f->len || str.size > f->len - str.off)
+            continue;
+        size_t want = strlen(name);
+        for (uint32_t k = 0; k + SYM_SIZE <= sym.size; k += SYM_SIZE) {
+            const uint8_t *p = f->buf + sym.off + k;
+            uint32_t at = u32(p);
+            if (at < str.size && str.size - at > want &&
+                !memcmp(f->buf + str.off + at, name, want + 1)) {
+                *value = u32(p + 4);
+                return true;
+            }
+        }
     }
-    int r = elf_load_buffer(t, core, path, buf, len);
-    free(buf);
+    return false;
+}
+
+int elf_load_file(struct tile *t, int core, const char *path)
+{
+    struct elf_file f;
+    if (elf_read(t, core, path, &f))
+        return -1;
+    int r = elf_load_buffer(t, core, path, f.buf, f.len);
+    elf_free(&f);
     return r;
+}
+
+bool elf_initial_word(const struct elf_file *f, const char *symbol, uint32_t *value)
+{
+    uint32_t shoff, at;
+    unsigned shnum;
+    struct shdr names;
+    if (!elf_find_symbol(f, symbol, &at) || !section_table(f->buf, f->len, &shoff, &shnum, &names))
+        return false;
+    for (unsigned i = 0; i < shnum; i++) {
+        struct shdr h = shdr_at(f->buf, shoff, i);
+        if (h.type == SHT_NOBITS || at < h.addr || at - h.addr > h.size || h.size - (at - h.addr) < 4 ||
+            h.off > f->len || h.size > f->len - h.off)
+            continue;
+        *value = u32(f->buf + h.off + (at - h.addr));
+        return true;
+    }
+    return false;
 }

@@ -22,6 +22,16 @@ enum mmio_status tensix_push(struct tile *t, int core, unsigned thread, const ui
     return MMIO_OK;
 }
 
+bool tensix_host_push(struct tile *t, unsigned thread, uint32_t word)
+{
+    struct tensix_thread *th = &t->thread[thread];
+    if (!tt_fifo_push(&th->fifo2, &word, 1))
+        return false;
+    th->pushed++;
+    tile_wake_coproc(t, t->now + 1);
+    return true;
+}
+
 static enum mmio_status push_load(struct tile *t, int core, const struct region *r, uint32_t addr,
                                   unsigned size, uint32_t *val)
 {

@@ -16,4 +16,9 @@ extern const unsigned push_regions_len;
 enum mmio_status tensix_push(struct tile *t, int core, unsigned thread, const uint32_t *w,
                              unsigned n);
 
+/* The host's debug push (RISCV_DEBUG_REG_INSTRN_BUF_CTRL0/1, WHR:PushTensixInstruction.md),
+ * which tt-exalens uses to inject instructions: one word into thread `thread` after the MOP
+ * expander, like BRISC's pushes. false when the FIFO is full (try again later). */
+bool tensix_host_push(struct tile *t, unsigned thread, uint32_t word);
+
 #endif

@@ -1,4 +1,6 @@
+#include "json.h"
 #include "stats.h"
+#include "zones.h"
 
 #include <inttypes.h>
 
@@ -58,20 +60,6 @@ void stats_report(const struct tile *t, FILE *f)
             unit_rows[u].desc->report(t, f);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static const char *state_name(enum core_state s)
 {
     switch (s) {
@@ -125,6 +113,8 @@ void stats_json(const struct tile *t, const struct sim_outcome *o, FILE *f)
     }
     if (o)
         json_outcome(t, o, f);
+    if (o && o->zones)
+        zones_json(o->zones, f);
     fprintf(f, "  \"cores\": {");
     const char *sep = "";
     for (int i = 0; i < NUM_CORES; i++) {

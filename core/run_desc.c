@@ -1,0 +1,475 @@
+/* Parsing a run description (docs/run-description.md) with jansson. Every mistake is reported
+ * with the key path it was found at ("host[2].when.equals: ..."), and a misspelt key gets a
+ * suggestion: a description that says something tensim would ignore is an error, not a guess. */
+#include "run_desc.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../mem/l1.h"
+#include "cli.h"
+
+struct parser {
+    struct run_desc *rd;
+    char *dir; /* the description's folder, with a trailing '/', or "" */
+    char *err;
+    unsigned errlen;
+};
+
+static int fail(struct parser *p, const char *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(struct parser *p, const char *at, const char *fmt, ...)
+{
+    int n = snprintf(p->err, p->errlen, "%s: %s%s", p->rd->path, at, at[0] ? ": " : "");
+    va_list ap;
+    va_start(ap, fmt);
+    if (n >= 0 && (unsigned)n < p->errlen)
+        vsnprintf(p->err + n, p->errlen - (unsigned)n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Every key of object `o` must be one of `keys`. */
+static int only_keys(struct parser *p, const char *at, json_t *o, const char *const *keys, unsigned n)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(o, k, v) {
+        unsigned i = 0;
+        while (i < n && strcmp(k, keys[i]))
+            i++;
+        if (i < n)
+            continue;
+        const char *near = cli_nearest(k, keys, n);
+        return near ? fail(p, at, "unknown key \"%s\" (did you mean \"%s\"?)", k, near)
+                    : fail(p, at, "unknown key \"%s\"", k);
+    }
+    return 0;
+}
+
+/* A number: a JSON integer, or a string of decimal or 0x-hexadecimal digits. */
+static int number(struct parser *p, const char *at, json_t *v, uint64_t max, uint64_t *out)
+{
+    unsigned long long x;
+    if (json_is_integer(v) && json_integer_value(v) >= 0)
+        x = (unsigned long long)json_integer_value(v);
+    else if (!json_is_string(v) || cli_parse_u64(json_string_value(v), &x))
+        return fail(p, at, "expected a number (an integer or a string such as \"0x1FFB8\")");
+    if (x > max)
+        return fail(p, at, "%llu is more than %llu", x, (unsigned long long)max);
+    *out = x;
+    return 0;
+}
+
+static int u32_of(struct parser *p, const char *at, json_t *v, uint32_t *out)
+{
+    uint64_t x;
+    if (number(p, at, v, UINT32_MAX, &x))
+        return -1;
+    *out = (uint32_t)x;
+    return 0;
+}
+
+/* A path relative to the description's folder. */
+static int path_of(struct parser *p, const char *at, json_t *v, char **out)
+{
+    if (!json_is_string(v) || !json_string_length(v))
+        return fail(p, at, "expected a file name");
+    const char *s = json_string_value(v);
+    size_t n = (s[0] == '/' ? 0 : strlen(p->dir)) + strlen(s) + 1;
+    if (!(*out = malloc(n)))
+        return fail(p, at, "out of memory");
+    snprintf(*out, n, "%s%s", s[0] == '/' ? "" : p->dir, s);
+    return 0;
+}
+
+/* An address range that must lie in L1. */
+static int in_l1(struct parser *p, const char *at, uint32_t addr, uint64_t len)
+{
+    const struct arch *a = p->rd->arch ? p->rd->arch : arch_get(ARCH_BLACKHOLE);
+    if (addr >= a->l1_size || len > a->l1_size - addr)
+        return fail(p, at, "0x%x+0x%llx is outside L1 (0x0-0x%x)", addr, (unsigned long long)len,
+                    a->l1_size - 1);
+    return 0;
+}
+
+/* {"addr": A, "file": F} or {"addr": A, "words": [...]} */
+static int write_of(struct parser *p, const char *at, json_t *v, struct run_write *w)
+{
+    static const char *const keys[] = {"addr", "file", "words"};
+    char sub[160];
+    if (!json_is_object(v))
+        return fail(p, at, "expected {\"addr\": ..., \"file\": ...} or {\"addr\": ..., \"words\": [...]}");
+    if (only_keys(p, at, v, keys, 3))
+        return -1;
+    json_t *addr = json_object_get(v, "addr"), *file = json_object_get(v, "file"),
+           *words = json_object_get(v, "words");
+    if (!addr)
+        return fail(p, at, "missing \"addr\"");
+    if (!file == !words)
+        return fail(p, at, "give one of \"file\" and \"words\"");
+    snprintf(sub, sizeof sub, "%.120s.addr", at);
+    if (u32_of(p, sub, addr, &w->addr))
+        return -1;
+    if (w->addr & 3)
+        return fail(p, sub, "0x%x is not word-aligned", w->addr);
+    if (file) {
+        snprintf(sub, sizeof sub, "%.120s.file", at);
+        return path_of(p, sub, file, &w->file) ? -1 : in_l1(p, sub, w->addr, 0);
+    }
+    snprintf(sub, sizeof sub, "%.120s.words", at);
+    if (!json_is_array(words) || !json_array_size(words))
+        return fail(p, sub, "expected a non-empty array of numbers");
+    struct run_desc *rd = p->rd;
+    if (json_array_size(words) > RUN_MAX_WORDS - rd->nwords)
+        return fail(p, sub, "more than %d words in all", RUN_MAX_WORDS);
+    w->first = rd->nwords;
+    size_t i;
+    json_t *x;
+    json_array_foreach(words, i, x) {
+        char el[160];
+        snprintf(el, sizeof el, "%.120s[%u]", sub, (unsigned)i);
+        if (u32_of(p, el, x, &rd->words[rd->nwords++]))
+            return -1;
+    }
+    w->nwords = (uint32_t)json_array_size(words);
+    return in_l1(p, sub, w->addr, 4ull * w->nwords);
+}
+
+/* {"word": A, "equals": V [, "mask": M]}, {"word": A, "not_equals": V}, {"all": [...]},
+ * {"any": [...]}. Returns the condition's index or -1. */
+static int cond_of(struct parser *p, const char *at, json_t *v, unsigned depth)
+{
+    static const char *const keys[] = {"word", "equals", "not_equals", "mask", "all", "any"};
+    struct run_desc *rd = p->rd;
+    char sub[160];
+    if (depth > 8)
+        return fail(p, at, "conditions nested more than 8 deep");
+    if (!json_is_object(v))
+        return fail(p, at, "expected a condition: {\"word\": ADDR, \"equals\": VALUE}, {\"all\": [...]} or {\"any\": [...]}");
+    if (only_keys(p, at, v, keys, 6))
+        return -1;
+    if (rd->ncond == RUN_MAX_CONDS)
+        return fail(p, at, "more than %d conditions", RUN_MAX_CONDS);
+    json_t *all = json_object_get(v, "all"), *any = json_object_get(v, "any");
+    if (all || any) {
+        if (json_object_size(v) != 1)
+            return fail(p, at, "\"%s\" stands alone in its object", all ? "all" : "any");
+        json_t *list = all ? all : any;
+        snprintf(sub, sizeof sub, "%.120s.%s", at, all ? "all" : "any");
+        if (!json_is_array(list) || !json_array_size(list))
+            return fail(p, sub, "expected a non-empty array of conditions");
+        if (json_array_size(list) > RUN_MAX_CONDS)
+            return fail(p, sub, "more than %d conditions", RUN_MAX_CONDS);
+        int kid[RUN_MAX_CONDS];
+        size_t i;
+        json_t *x;
+        json_array_foreach(list, i, x) {
+            char el[160];
+            snprintf(el, sizeof el, "%.120s[%u]", sub, (unsigned)i);
+            if ((kid[i] = cond_of(p, el, x, depth + 1)) < 0)
+                return -1;
+        }
+        if (json_array_size(list) > RUN_MAX_CONDS - rd->nkids)
+            return fail(p, sub, "more than %d conditions", RUN_MAX_CONDS);
+        struct run_cond *c = &rd->cond[rd->ncond];
+        *c = (struct run_cond){.kind = all ? COND_ALL : COND_ANY, .first = (uint16_t)rd->nkids,
+                               .n = (uint16_t)json_array_size(list)};
+        for (i = 0; i < c->n; i++)
+            rd->kids[rd->nkids++] = (uint16_t)kid[i];
+        return (int)rd->ncond++;
+    }
+    json_t *word = json_object_get(v, "word"), *eq = json_object_get(v, "equals"),
+           *ne = json_object_get(v, "not_equals"), *mask = json_object_get(v, "mask");
+    if (!word)
+        return fail(p, at, "missing \"word\" (or \"all\" / \"any\")");
+    if (!eq == !ne)
+        return fail(p, at, "give one of \"equals\" and \"not_equals\"");
+    struct run_cond c = {.kind = eq ? COND_EQUALS : COND_NOT_EQUALS, .mask = UINT32_MAX};
+    snprintf(sub, sizeof sub, "%.120s.word", at);
+    if (u32_of(p, sub, word, &c.addr))
+        return -1;
+    if ((c.addr & 3) || in_l1(p, sub, c.addr, 4))
+        return c.addr & 3 ? fail(p, sub, "0x%x is not word-aligned", c.addr) : -1;
+    snprintf(sub, sizeof sub, "%.120s.%s", at, eq ? "equals" : "not_equals");
+    if (u32_of(p, sub, eq ? eq : ne, &c.value))
+        return -1;
+    snprintf(sub, sizeof sub, "%.120s.mask", at);
+    if (mask && u32_of(p, sub, mask, &c.mask))
+        return -1;
+    rd->cond[rd->ncond] = c;
+    return (int)rd->ncond++;
+}
+
+static int programs_of(struct parser *p, json_t *v)
+{
+    static const char *const keys[] = {"trisc0", "trisc1", "trisc2", "brisc"}; /* enum core_id */
+    if (!json_is_object(v))
+        return fail(p, "programs", "expected {\"trisc0\": FILE, ...}");
+    if (only_keys(p, "programs", v, keys, NUM_CORES))
+        return -1;
+    for (int k = 0; k < NUM_CORES; k++) {
+        json_t *f = json_object_get(v, keys[k]);
+        char at[160];
+        snprintf(at, sizeof at, "programs.%s", keys[k]);
+        if (f && path_of(p, at, f, &p->rd->program[k]))
+            return -1;
+    }
+    return 0;
+}
+
+static int array_of(struct parser *p, const char *at, json_t *v, unsigned max)
+{
+    if (!json_is_array(v))
+        return fail(p, at, "expected an array");
+    if (json_array_size(v) > max)
+        return fail(p, at, "at most %u entries", max);
+    return 0;
+}
+
+static int actions_of(struct parser *p, json_t *v)
+{
+    static const char *const keys[] = {"when", "write"};
+    struct run_desc *rd = p->rd;
+    if (array_of(p, "host", v, RUN_MAX_ACTIONS))
+        return -1;
+    size_t i;
+    json_t *x;
+    json_array_foreach(v, i, x) {
+        char at[160], sub[160];
+        snprintf(at, sizeof at, "host[%u]", (unsigned)i);
+        if (!json_is_object(x))
+            return fail(p, at, "expected {\"when\": CONDITION, \"write\": {...}}");
+        if (only_keys(p, at, x, keys, 2))
+            return -1;
+        json_t *when = json_object_get(x, "when"), *write = json_object_get(x, "write");
+        if (!when || !write)
+            return fail(p, at, "missing \"%s\"", when ? "write" : "when");
+        struct run_action *a = &rd->action[rd->naction++];
+        snprintf(sub, sizeof sub, "%.120s.when", at);
+        if ((a->cond = cond_of(p, sub, when, 0)) < 0)
+            return -1;
+        snprintf(sub, sizeof sub, "%.120s.write", at);
+        if (write_of(p, sub, write, &a->write))
+            return -1;
+    }
+    return 0;
+}
+
+static int reads_of(struct parser *p, json_t *v)
+{
+    static const char *const keys[] = {"addr", "len", "file"};
+    struct run_desc *rd = p->rd;
+    if (array_of(p, "read", v, RUN_MAX_READS))
+        return -1;
+    size_t i;
+    json_t *x;
+    json_array_foreach(v, i, x) {
+        char at[160], sub[160];
+        snprintf(at, sizeof at, "read[%u]", (unsigned)i);
+        if (!json_is_object(x))
+            return fail(p, at, "expected {\"addr\": ..., \"len\": ..., \"file\": ...}");
+        if (only_keys(p, at, x, keys, 3))
+            return -1;
+        struct run_read *r = &rd->read[rd->nread++];
+        for (unsigned k = 0; k < 3; k++)
+            if (!json_object_get(x, keys[k]))
+                return fail(p, at, "missing \"%s\"", keys[k]);
+        snprintf(sub, sizeof sub, "%.120s.addr", at);
+        if (u32_of(p, sub, json_object_get(x, "addr"), &r->addr))
+            return -1;
+        snprintf(sub, sizeof sub, "%.120s.len", at);
+        if (u32_of(p, sub, json_object_get(x, "len"), &r->len) || in_l1(p, at, r->addr, r->len))
+            return -1;
+        snprintf(sub, sizeof sub, "%.120s.file", at);
+        if (path_of(p, sub, json_object_get(x, "file"), &r->file))
+            return -1;
+    }
+    return 0;
+}
+
+/* A string value out of a fixed list; *out is its index. */
+static int choice(struct parser *p, const char *at, json_t *v, const char *const *names,
+                  unsigned n, int *out)
+{
+    if (!json_is_string(v))
+        return fail(p, at, "expected a string");
+    for (unsigned i = 0; i < n; i++)
+        if (names[i] && !strcmp(json_string_value(v), names[i]))
+            return *out = (int)i, 0;
+    const char *near = cli_nearest(json_string_value(v), names, n);
+    char list[160] = "";
+    for (unsigned i = 0, used = 0; i < n && used < sizeof list; i++)
+        if (names[i])
+            used += (unsigned)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", names[i]);
+    return near ? fail(p, at, "unknown value \"%s\" (did you mean \"%s\"?)", json_string_value(v), near)
+                : fail(p, at, "unknown value \"%s\" (one of: %s)", json_string_value(v), list);
+}
+
+static const char *const boot_names[] = {"none", "brisc", "trisc", "host"};
+const char *boot_mode_name(enum boot_mode b) { return boot_names[b]; }
+
+/* The rules that tie keys together, checked once everything is read. */
+static int check_whole(struct parser *p, json_t *root)
+{
+    struct run_desc *rd = p->rd;
+    bool needs_layout = rd->boot != BOOT_NONE || rd->end_kernel_complete || rd->zones;
+    if (needs_layout && !rd->layout)
+        return fail(p, "layout", "missing: boot modes, \"end\": \"kernel_complete\" and zones need "
+                                 "the tt-llk layout the kernels were built for");
+    if (rd->boot == BOOT_BRISC && !rd->program[CORE_BRISC])
+        return fail(p, "programs", "the brisc boot mode needs a BRISC program (tt-llk's brisc.elf)");
+    if (rd->boot != BOOT_NONE && !rd->program[CORE_TRISC0])
+        return fail(p, "programs", "the %s boot mode needs a TRISC0 program", boot_names[rd->boot]);
+    (void)root;
+    return 0;
+}
+
+static int parse(struct parser *p, json_t *root)
+{
+    static const char *const keys[] = {"tensim_run", "arch", "layout", "boot", "loader",
+                                       "programs", "l1", "host", "end", "read", "max_cycles",
+                                       "poll_cycles", "zones"};
+    struct run_desc *rd = p->rd;
+    if (!json_is_object(root))
+        return fail(p, "", "expected a JSON object");
+    json_t *ver = json_object_get(root, "tensim_run");
+    if (!ver)
+        return fail(p, "", "missing \"tensim_run\": %d (the format's version)", RUN_DESC_VERSION);
+    if (!json_is_integer(ver) || json_integer_value(ver) != RUN_DESC_VERSION)
+        return fail(p, "tensim_run", "this tensim reads version %d of the format", RUN_DESC_VERSION);
+    if (only_keys(p, "", root, keys, sizeof keys / sizeof keys[0]))
+        return -1;
+    json_t *v;
+    if ((v = json_object_get(root, "arch"))) {
+        if (!json_is_string(v) || !(rd->arch = arch_by_name(json_string_value(v))))
+            return fail(p, "arch", "expected \"blackhole\" or \"wormhole\"");
+    }
+    if ((v = json_object_get(root, "layout"))) {
+        if (!json_is_string(v))
+            return fail(p, "layout", "expected a string");
+        if (!(rd->layout = llk_layout_by_name(json_string_value(v)))) {
+            char names[200];
+            llk_layout_names(names, sizeof names);
+            return fail(p, "layout", "unknown layout \"%s\" (known: %s; docs/tt-llk.md)",
+                        json_string_value(v), names);
+        }
+    }
+    int x;
+    if ((v = json_object_get(root, "boot"))) {
+        if (choice(p, "boot", v, boot_names, 4, &x))
+            return -1;
+        rd->boot = (enum boot_mode)x;
+    }
+    if ((v = json_object_get(root, "loader"))) {
+        static const char *const names[] = {"auto", "segments", "exalens"}; /* enum elf_loader */
+        if (choice(p, "loader", v, names, 3, &x))
+            return -1;
+        rd->loader = (enum elf_loader)x;
+    }
+    if ((v = json_object_get(root, "programs")) && programs_of(p, v))
+        return -1;
+    if ((v = json_object_get(root, "l1"))) {
+        if (array_of(p, "l1", v, RUN_MAX_WRITES))
+            return -1;
+        size_t i;
+        json_t *w;
+        json_array_foreach(v, i, w) {
+            char at[160];
+            snprintf(at, sizeof at, "l1[%u]", (unsigned)i);
+            if (write_of(p, at, w, &rd->l1[rd->nl1++]))
+                return -1;
+        }
+    }
+    if ((v = json_object_get(root, "host")) && actions_of(p, v))
+        return -1;
+    if ((v = json_object_get(root, "end"))) {
+        if (json_is_string(v)) {
+            if (strcmp(json_string_value(v), "kernel_complete"))
+                return fail(p, "end", "expected \"kernel_complete\" or a condition");
+            rd->end_kernel_complete = true;
+        } else if ((rd->end = cond_of(p, "end", v, 0)) < 0) {
+            return -1;
+        }
+    }
+    if ((v = json_object_get(root, "read")) && reads_of(p, v))
+        return -1;
+    uint64_t n;
+    if ((v = json_object_get(root, "max_cycles"))) {
+        if (number(p, "max_cycles", v, UINT64_MAX, &n) || (!n && fail(p, "max_cycles", "must be positive")))
+            return -1;
+        rd->max_cycles = n;
+    }
+    if ((v = json_object_get(root, "poll_cycles"))) {
+        if (number(p, "poll_cycles", v, 1u << 20, &n) || (!n && fail(p, "poll_cycles", "must be positive")))
+            return -1;
+        rd->poll_cycles = (uint32_t)n;
+    }
+    if ((v = json_object_get(root, "zones")) && path_of(p, "zones", v, &rd->zones))
+        return -1;
+    return check_whole(p, root);
+}
+
+int run_desc_load(struct run_desc *rd, const char *path, char *err, unsigned errlen)
+{
+    memset(rd, 0, sizeof *rd);
+    rd->end = -1;
+    rd->poll_cycles = 1;
+    rd->path = strdup(path);
+    const char *slash = strrchr(path, '/');
+    struct parser p = {rd, strndup(path, slash ? (size_t)(slash - path + 1) : 0), err, errlen};
+    if (!rd->path || !p.dir) {
+        free(p.dir);
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    json_error_t je;
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    int r;
+    if (!root)
+        r = je.line > 0 ? fail(&p, "", "line %d, column %d: %s", je.line, je.column, je.text)
+                        : fail(&p, "", "%s", je.text);
+    else
+        r = parse(&p, root);
+    json_decref(root);
+    free(p.dir);
+    return r;
+}
+
+void run_desc_free(struct run_desc *rd)
+{
+    free(rd->path);
+    for (int k = 0; k < NUM_CORES; k++)
+        free(rd->program[k]);
+    for (unsigned i = 0; i < rd->nl1; i++)
+        free(rd->l1[i].file);
+    for (unsigned i = 0; i < rd->naction; i++)
+        free(rd->action[i].write.file);
+    for (unsigned i = 0; i < rd->nread; i++)
+        free(rd->read[i].file);
+    free(rd->zones);
+    memset(rd, 0, sizeof *rd);
+}
+
+bool run_cond_holds(const struct run_desc *rd, int i, const uint8_t *l1)
+{
+    const struct run_cond *c = &rd->cond[i];
+    switch (c->kind) {
+    case COND_EQUALS:
+    case COND_NOT_EQUALS:
+        return ((le_get(l1 + c->addr, 4) & c->mask) == c->value) == (c->kind == COND_EQUALS);
+    case COND_ALL:
+        for (unsigned k = 0; k < c->n; k++)
+            if (!run_cond_holds(rd, rd->kids[c->first + k], l1))
+                return false;
+        return true;
+    case COND_ANY:
+        for (unsigned k = 0; k < c->n; k++)
+            if (run_cond_holds(rd, rd->kids[c->first + k], l1))
+                return true;
+        return false;
+    }
+    return false;
+}

@@ -1,0 +1,76 @@
+/* A run description: what the host does around a run (docs/run-description.md). A versioned
+ * JSON file, parsed with jansson into fixed tables before the run starts; the host's part
+ * (core/host.c) then plays it. */
+#ifndef TENSIM_CORE_RUN_DESC_H
+#define TENSIM_CORE_RUN_DESC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../mem/elf.h"
+#include "arch.h"
+#include "llk_layout.h"
+
+#define RUN_DESC_VERSION 1
+#define RUN_MAX_WRITES 32
+#define RUN_MAX_ACTIONS 16
+#define RUN_MAX_READS 16
+#define RUN_MAX_CONDS 64
+#define RUN_MAX_WORDS 4096
+
+/* How the cores leave reset: as given (none), or as tt-llk's harness boots them. */
+enum boot_mode { BOOT_NONE, BOOT_BRISC, BOOT_TRISC, BOOT_HOST };
+const char *boot_mode_name(enum boot_mode b);
+
+/* A condition on L1 words, read by the host between cycles. */
+enum run_cond_kind { COND_EQUALS, COND_NOT_EQUALS, COND_ALL, COND_ANY };
+struct run_cond {
+    enum run_cond_kind kind;
+    uint32_t addr, mask, value;  /* COND_EQUALS, COND_NOT_EQUALS: (word & mask) vs value */
+    uint16_t first, n;           /* COND_ALL, COND_ANY: children kids[first .. first + n) */
+};
+
+/* Words or a file's bytes written into L1 by the host. */
+struct run_write {
+    uint32_t addr;
+    uint32_t first, nwords; /* words[first .. first + nwords), when file is NULL */
+    char *file;
+};
+
+struct run_read {
+    uint32_t addr, len;
+    char *file;
+};
+
+struct run_desc {
+    char *path; /* the file itself, for messages */
+    const struct arch *arch;        /* NULL: not given */
+    char *program[NUM_CORES];       /* resolved against the file's folder; NULL: none */
+    enum elf_loader loader;
+    enum boot_mode boot;
+    const struct llk_layout *layout; /* NULL: not given */
+    struct run_write l1[RUN_MAX_WRITES]; /* before the programs are loaded */
+    unsigned nl1;
+    struct run_action { int cond; struct run_write write; } action[RUN_MAX_ACTIONS];
+    unsigned naction;
+    int end;                /* condition index; -1: the run ends as without a description */
+    bool end_kernel_complete;
+    struct run_read read[RUN_MAX_READS];
+    unsigned nread;
+    uint64_t max_cycles;    /* 0: none */
+    uint32_t poll_cycles;   /* the host looks every this many cycles */
+    char *zones;            /* profiler zones as CSV, or NULL */
+    struct run_cond cond[RUN_MAX_CONDS];
+    uint16_t kids[RUN_MAX_CONDS];
+    unsigned ncond, nkids;
+    uint32_t words[RUN_MAX_WORDS];
+    unsigned nwords;
+};
+
+/* Parse `path`. Returns 0, or -1 with a message (no "tensim:" prefix) in err. */
+int run_desc_load(struct run_desc *rd, const char *path, char *err, unsigned errlen);
+void run_desc_free(struct run_desc *rd);
+/* Does condition i hold for this L1? */
+bool run_cond_holds(const struct run_desc *rd, int i, const uint8_t *l1);
+
+#endif
