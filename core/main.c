@@ -41,7 +41,7 @@ static void catch_stop_signals(void)
 /* ---- tensim run ---- */
 
 enum run_opt { O_TRISC0, O_TRISC1, O_TRISC2, O_BRISC, O_RUN, O_ARCH, O_LOADER, O_MAX_CYCLES,
-               O_LOAD, O_DUMP, O_STATS, O_TRACE, O_ZONES, O_QUIET, O_HELP };
+               O_LOAD, O_DUMP, O_STATS, O_TRACE, O_ZONES, O_UNPREDICTABLE, O_QUIET, O_HELP };
 
 /* O_TRISC0..O_BRISC are in core order (enum core_id). */
 static const struct cli_opt run_opts[] = {
@@ -65,6 +65,9 @@ static const struct cli_opt run_opts[] = {
     {O_TRACE, "trace", 0, "FILE", "write a timeline as Chrome trace JSON (opens in Perfetto)"},
     {O_ZONES, "zones", 0, "FILE",
      "write tt-llk's profiler zones as CSV (needs --run with a layout)"},
+    {O_UNPREDICTABLE, "unpredictable", 0, "WHAT",
+     "error (default) stops where the hardware's values are unpredictable;\nwarn goes on with a "
+     "stand-in value and one warning (docs/numerics.md)"},
     {O_QUIET, "quiet", 'q', 0, "no end-of-run report"},
     {O_HELP, "help", 'h', 0, "show this help and exit"},
 };
@@ -92,6 +95,7 @@ struct run_args {
     unsigned nloads, ndumps;
     uint64_t max_cycles;
     bool quiet;
+    int unpredictable_warn; /* -1: not given */
 };
 
 /* FILE@ADDR (the last '@', so a file name may hold one) */
@@ -131,7 +135,7 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 {
     struct cli_parser p;
     cli_begin(&p, &run_cmd, argc, argv);
-    *a = (struct run_args){.arch = arch_get(ARCH_BLACKHOLE)};
+    *a = (struct run_args){.arch = arch_get(ARCH_BLACKHOLE), .unpredictable_warn = -1};
     int r = 0;
     for (;;) {
         char *v;
@@ -171,6 +175,11 @@ static int parse_run(int argc, char **argv, struct run_args *a)
         case O_STATS: a->stats_file = v; break;
         case O_TRACE: a->trace_file = v; break;
         case O_ZONES: a->zones_file = v; break;
+        case O_UNPREDICTABLE:
+            if (strcmp(v, "error") && strcmp(v, "warn"))
+                return cli_usage_error(&run_cmd, "--unpredictable wants error or warn, not '%s'", v);
+            a->unpredictable_warn = !strcmp(v, "warn");
+            break;
         case O_QUIET: a->quiet = true; break;
         case O_HELP: cli_help(&run_cmd, stdout); return -1;
         }
@@ -235,6 +244,8 @@ static int apply_run_desc(struct run_args *a, const struct run_desc *rd)
         a->loader = rd->loader;
     if (!a->max_cycles)
         a->max_cycles = rd->max_cycles;
+    if (a->unpredictable_warn < 0)
+        a->unpredictable_warn = rd->unpredictable_warn;
     for (unsigned i = 0; i < rd->nread; i++)
         a->dumps[a->ndumps++] = (struct sim_xfer){.file = rd->read[i].file, .addr = rd->read[i].addr,
                                                   .len = rd->read[i].len};
@@ -348,6 +359,7 @@ static int cmd_run(int argc, char **argv)
     t->out = stdout;
     t->errout = stderr;
     t->stop = &stop_signal;
+    t->unpredictable_warn = a.unpredictable_warn > 0;
     for (unsigned i = 0; i < a.nloads && t->err.kind == ERR_NONE; i++)
         load_raw(t, &a.loads[i]);
     struct host host = {0};

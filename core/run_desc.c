@@ -331,7 +331,7 @@ static int parse(struct parser *p, json_t *root)
 {
     static const char *const keys[] = {"tensim_run", "arch", "layout", "boot", "loader",
                                        "programs", "l1", "host", "end", "read", "max_cycles",
-                                       "poll_cycles", "zones"};
+                                       "poll_cycles", "zones", "unpredictable"};
     struct run_desc *rd = p->rd;
     if (!json_is_object(root))
         return fail(p, "", "expected a JSON object");
@@ -409,6 +409,12 @@ static int parse(struct parser *p, json_t *root)
     }
     if ((v = json_object_get(root, "zones")) && path_of(p, "zones", v, &rd->zones))
         return -1;
+    if ((v = json_object_get(root, "unpredictable"))) {
+        static const char *const names[] = {"error", "warn"};
+        if (choice(p, "unpredictable", v, names, 2, &x))
+            return -1;
+        rd->unpredictable_warn = x == 1;
+    }
     return check_whole(p, root);
 }
 

@@ -60,6 +60,7 @@ struct run_desc {
     uint64_t max_cycles;    /* 0: none */
     uint32_t poll_cycles;   /* the host looks every this many cycles */
     char *zones;            /* profiler zones as CSV, or NULL */
+    bool unpredictable_warn; /* "unpredictable": "warn" (--unpredictable) */
     struct run_cond cond[RUN_MAX_CONDS];
     uint16_t kids[RUN_MAX_CONDS];
     unsigned ncond, nkids;

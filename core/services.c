@@ -86,7 +86,8 @@ void tile_wake_core(struct tile *t, int id, uint64_t cycle)
         static const char *const why[] = {
             [WAIT_TENSIX_FIFO] = "tensix_fifo_full", [WAIT_COPROC_DONE] = "ttsync",
             [WAIT_MOP_DONE] = "ttsync",              [WAIT_PCBUF_POP] = "pcbuf",
-            [WAIT_PCBUF_PUSH] = "pcbuf",             [WAIT_PCBUF_B_READ] = "pcbuf"};
+            [WAIT_PCBUF_PUSH] = "pcbuf",             [WAIT_PCBUF_B_READ] = "pcbuf",
+            [WAIT_MAILBOX_POP] = "mailbox",          [WAIT_MAILBOX_PUSH] = "mailbox"};
         trace_blocked(t->tracer, id, why[c->wait] ? why[c->wait] : "blocked", c->blocked_since, cycle);
     }
     rv_unblock(c, cycle);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../riscv/local_ram.h"
+#include "../riscv/mailbox.h"
 #include "../riscv/pcbuf.h"
 #include "../sync/gate.h"
 #include "../sync/push.h"
@@ -25,6 +26,7 @@ static bool map_devices(struct tile *t)
     ok &= map_register(m, push_regions, push_regions_len);
     ok &= map_register(m, gpr_regions, gpr_regions_len);
     ok &= map_register(m, pcbuf_regions, pcbuf_regions_len);
+    ok &= map_register(m, mailbox_regions, mailbox_regions_len);
     ok &= map_register(m, ttsync_regions, ttsync_regions_len);
     ok &= map_register(m, tile_ctrl_regions, tile_ctrl_regions_len);
     ok &= map_register(m, dest_regions, dest_regions_len);
@@ -91,6 +93,7 @@ void tile_reset(struct tile *t)
         if (unit_rows[u].desc && unit_rows[u].desc->reset)
             unit_rows[u].desc->reset(t);
     memset(t->pcbuf, 0, sizeof t->pcbuf);
+    memset(&t->mbox, 0, sizeof t->mbox);
     t->pcbuf_override = 0;
     memset(&t->src, 0, sizeof t->src); /* unpackers own every bank, all bank indices 0 */
     memset(t->adc, 0, sizeof t->adc);
@@ -142,6 +145,14 @@ static void describe_core(struct tile *t, const struct rv_core *c)
         tile_error_detail(t, "  %s: pc=0x%08x %s: blocked since cycle %llu %s %u",
                           core_name(c->id), c->pc, dis, (unsigned long long)c->blocked_since,
                           what[c->wait], c->wait_arg);
+        return;
+    }
+    if (c->wait == WAIT_MAILBOX_POP || c->wait == WAIT_MAILBOX_PUSH) {
+        static const char *const box[] = {"B", "T0", "T1", "T2"};
+        tile_error_detail(t, "  %s: pc=0x%08x %s: blocked since cycle %llu %s mailbox %s %s",
+                          core_name(c->id), c->pc, dis, (unsigned long long)c->blocked_since,
+                          c->wait == WAIT_MAILBOX_POP ? "reading the empty" : "writing the full",
+                          c->wait == WAIT_MAILBOX_POP ? "from" : "to", box[c->wait_arg & 3]);
         return;
     }
     if (c->wait == WAIT_COPROC_DONE || c->wait == WAIT_MOP_DONE) {

@@ -14,6 +14,7 @@
 #include "../mem/l1.h"
 #include "../mem/map.h"
 #include "../riscv/core.h"
+#include "../riscv/mailbox.h"
 #include "../sync/semaphores.h"
 #include "../sync/thread.h"
 #include "../units/adc.h"
@@ -72,6 +73,7 @@ struct tile {
      * (BHR:PCBufs.md, RISCV_DEBUG_REG_TRISC_PC_BUF_OVERRIDE). */
     struct pcbuf { uint32_t word[16]; unsigned head, count; } pcbuf[NUM_THREADS];
     uint32_t pcbuf_override;
+    struct mailboxes mbox; /* core-to-core mailboxes (riscv/mailbox.c) */
 
     /* Timeline trace (trace/trace.h), NULL when off. */
     struct tracer *tracer;
@@ -108,6 +110,9 @@ struct tile {
         uint32_t interval;
         bool ended;
     } host;
+    /* Values the hardware leaves unpredictable (docs/numerics.md) get a stand-in and one
+     * warning instead of stopping the run (--unpredictable=warn). */
+    bool unpredictable_warn;
     /* Warnings given so far (tile_warning); they never stop a run. */
     unsigned nwarnings;
 };

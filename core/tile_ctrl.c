@@ -67,9 +67,9 @@ static void leave_reset(struct tile *t, int id, uint64_t cycle)
         t->limit = stop;
 }
 
-/* Entering reset stops the core where it is. What else the hardware drops (the thread's FIFO1
- * and MOP expander contents, the core's mailboxes) is not modelled; tt-llk's harness only resets
- * cores that have finished. */
+/* Entering reset stops the core where it is and empties the mailboxes it writes. What else the
+ * hardware drops (the thread's FIFO1 and MOP expander contents) is not modelled; tt-llk's harness
+ * only resets cores that have finished. */
 static void enter_reset(struct tile *t, int id)
 {
     struct rv_core *c = &t->core[id];
@@ -77,6 +77,7 @@ static void enter_reset(struct tile *t, int id)
         t->thread[th].blocked_cores &= ~(1u << id);
     c->state = CORE_OFF;
     c->wait = WAIT_NONE;
+    mailbox_core_reset(t, id);
 }
 
 int tile_soft_reset_write(struct tile *t, int writer, uint32_t value, uint64_t cycle)

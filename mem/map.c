@@ -19,7 +19,6 @@ const struct region map_unmodelled[] = {
     {0xFFB40000, 0xFFB7FFFF, "NoC overlay", NULL, 7, ALL_CORES, MAP_BOTH, 0},
     {0xFFE8000C, 0xFFE8001F, "Manual TTSync (undocumented part)", NULL, 3, T_CORES, MAP_BOTH, 0},
     {0xFFE80040, 0xFFE8FFFF, "Tensix semaphores (undocumented part)", NULL, 3, T_CORES, MAP_BOTH, 0},
-    {0xFFEC0000, 0xFFEC3FFF, "mailboxes", NULL, 3, ALL_CORES, MAP_BOTH, 0},
 };
 const unsigned map_unmodelled_len = sizeof map_unmodelled / sizeof map_unmodelled[0];
 

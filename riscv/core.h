@@ -29,7 +29,8 @@ enum core_state { CORE_OFF, CORE_RUNNING, CORE_BLOCKED, CORE_HALTED };
     X(STALL_MEMORY, "memory", "memory port busy (atomics, blocking loads)")                 \
     X(STALL_FIFO_FULL, "tensix_fifo_full", "Tensix instruction FIFO full")                  \
     X(STALL_TTSYNC, "ttsync", "load held by Manual TTSync until the Tensix thread is done")   \
-    X(STALL_PCBUF, "pcbuf", "PCBuf access waiting (empty, full, or BRISC waiting for idle)")
+    X(STALL_PCBUF, "pcbuf", "PCBuf access waiting (empty, full, or BRISC waiting for idle)")   \
+    X(STALL_MAILBOX, "mailbox", "mailbox read waiting for a word, or write for room")
 
 enum core_stall {
 #define X(name, key, text) name,
@@ -48,6 +49,8 @@ enum core_wait {
     WAIT_PCBUF_POP,     /* TRISC reading its empty PCBuf */
     WAIT_PCBUF_PUSH,    /* BRISC writing a full PCBuf (wait_arg: PCBuf) */
     WAIT_PCBUF_B_READ,  /* BRISC reading a PCBuf: waits for empty + TRISC reading + thread idle */
+    WAIT_MAILBOX_POP,   /* reading an empty mailbox (wait_arg: the writer's mailbox number) */
+    WAIT_MAILBOX_PUSH,  /* writing a full mailbox (wait_arg: the reader's mailbox number) */
 };
 
 struct core_stats {
@@ -130,6 +133,8 @@ static inline void rv_unblock(struct rv_core *c, uint64_t now)
         c->st.stall[STALL_FIFO_FULL] += now - c->blocked_since;
     else if (c->wait == WAIT_COPROC_DONE || c->wait == WAIT_MOP_DONE)
         c->st.stall[STALL_TTSYNC] += now - c->blocked_since;
+    else if (c->wait == WAIT_MAILBOX_POP || c->wait == WAIT_MAILBOX_PUSH)
+        c->st.stall[STALL_MAILBOX] += now - c->blocked_since;
     else
         c->st.stall[STALL_PCBUF] += now - c->blocked_since;
     c->state = CORE_RUNNING;

@@ -309,6 +309,8 @@ static const struct pair src_table[] = {
     {DF_BFP8, DF_BFP8},   {DF_BFP4, DF_BFP4},   {DF_BFP2, DF_BFP2},   {DF_FP16, DF_FP16},
     {DF_BFP8A, DF_BFP8A}, {DF_BFP4A, DF_BFP4A}, {DF_BFP2A, DF_BFP2A}, {DF_FP8, DF_FP8},
     {DF_INT16, DF_INT16}, {DF_INT8, DF_INT8},
+    /* Narrower BFP into the BFP8 of its family, as tt-llk programs BFP4_b (units/formats.c). */
+    {DF_BFP4, DF_BFP8},   {DF_BFP2, DF_BFP8},   {DF_BFP4A, DF_BFP8A}, {DF_BFP2A, DF_BFP8A},
 };
 static const struct pair dst_table[] = {
     {DF_FP32, DF_FP32},   {DF_FP32, DF_BF16},   {DF_FP32, DF_FP16},   {DF_BF16, DF_BF16},
@@ -318,6 +320,7 @@ static const struct pair dst_table[] = {
     /* Not in the table but defined by the functional model (UNPACR_Regular.md): for Dst,
      * TF32 means FP32, both as OutDataFormat of FP32 input and as InDataFormat. */
     {DF_FP32, DF_TF32},   {DF_TF32, DF_TF32},
+    {DF_BFP4, DF_BFP8},   {DF_BFP2, DF_BFP8},   {DF_BFP4A, DF_BFP8A}, {DF_BFP2A, DF_BFP8A},
 };
 
 static bool listed(const struct pair *t, size_t n, unsigned in, unsigned out)

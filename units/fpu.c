@@ -144,6 +144,8 @@ static struct fpu_cfg read_cfg(const struct tile *t, unsigned th)
                      : cfg_get(c, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG0_SrcA));
     k.srcb_fmt = cfg_get(c, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG1_SrcB));
     k.srcb_side_fmt = k.srca_fmt;
+    k.srca_cfg_fmt = k.srca_fmt;
+    k.srcb_cfg_fmt = k.srcb_fmt;
     if (!tile_is_wormhole(t)) {
         const struct src_regs *s = &t->src;
         if (!thcfg_get(c, th, &thcfg_fields_bh[THCFGF_BH_DISABLE_IMPLIED_SRCA_FMT_Base])) {
@@ -539,7 +541,10 @@ static bool exec_other(struct fpu_exec *x, uint32_t w)
 }
 
 /* Blackhole: a bank handed over by SETDVALID has an unpredictable implied format
- * (BH:SETDVALID.md); an instruction that reads it stops (docs/numerics.md). */
+ * (BH:SETDVALID.md); an instruction that reads it stops (docs/numerics.md), unless the run
+ * accepts unpredictable values (--unpredictable=warn, for builds such as tt-llk's MATH_ISOLATE
+ * perf runs that hand over banks on purpose and discard the results): then the Config format
+ * stands in for it, with one warning. Timing does not depend on it. */
 static bool formats_known(struct fpu_exec *x)
 {
     const enum fpu_kind k = x->in.kind;
@@ -553,6 +558,22 @@ static bool formats_known(struct fpu_exec *x)
                                                                          : 0;
     if (!which)
         return true;
+    if (x->t->unpredictable_warn) {
+        if (!x->t->fpu.warned_implied) {
+            x->t->fpu.warned_implied = true;
+            tile_warning(x->t, "thread T%u cycle %llu: the implied %s format of a bank handed over "
+                         "by SETDVALID is unpredictable on Blackhole; the Config format stands in "
+                         "for it here and wherever else it happens (--unpredictable=warn)",
+                         x->th, (unsigned long long)x->t->now, which);
+        }
+        if (x->cfg.srca_fmt == SRC_FMT_UNKNOWN)
+            x->cfg.srca_fmt = x->cfg.srca_cfg_fmt;
+        if (x->cfg.srcb_fmt == SRC_FMT_UNKNOWN)
+            x->cfg.srcb_fmt = x->cfg.srcb_cfg_fmt;
+        if (x->cfg.srcb_side_fmt == SRC_FMT_UNKNOWN)
+            x->cfg.srcb_side_fmt = x->cfg.srca_cfg_fmt;
+        return true;
+    }
     char why[240];
     const struct tt_form *f = tt_decode(tile_arch_bit(x->t), x->in.word);
     snprintf(why, sizeof why, "%s: the implied %s format of a bank handed over by SETDVALID is "

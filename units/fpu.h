@@ -41,6 +41,7 @@ struct fpu_stats {
 };
 
 struct fpu_state {
+    bool warned_implied; /* --unpredictable=warn has reported an unknown implied format */
     struct fpu_rwc rwc[NUM_THREADS];
     uint64_t thread_busy_until[NUM_THREADS]; /* the thread has an instruction in the pipeline */
     uint64_t busy_until;                     /* any thread (statistics) */

@@ -49,6 +49,7 @@ struct fpu_cfg {
      * format (gated by the SrcA bit, as ttsim has it). SRC_FMT_UNKNOWN: handed over by
      * Blackhole's SETDVALID. docs/numerics.md "Blackhole implied formats". */
     unsigned srca_fmt, srcb_fmt, srcb_side_fmt;
+    unsigned srca_cfg_fmt, srcb_cfg_fmt; /* the Config formats, before the implied ones */
     bool fp16a_force;           /* ThreadConfig FP16A_FORCE_Enable */
     bool int8_math, fp32_enabled, zero_flag_disabled_src;
     unsigned math_offset;       /* ThreadConfig DEST_TARGET_REG_CFG_MATH_Offset */
