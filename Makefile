@@ -157,7 +157,24 @@ $(B)/kernels/difftest-bh.elf $(B)/kernels/difftest-wh.elf: $(B)/kernels/difftest
 	$(RVCC) $(DIFF_RVFLAGS) $(if $(filter wh,$*),-DTENSIM_ARCH_WH) -o $@ $(DIFF_KSRC) -lgcc
 KERNELS += $(B)/kernels/difftest-bh.elf $(B)/kernels/difftest-wh.elf
 
-kernels: $(KERNELS) $(GUEST_ELF)
+# Programs shaped like tt-llk's test kernels (test/llk, test/test_llk_boot.c): tt-exalens's section
+# layout, one build per core it runs on. $(1) name, $(2) core (b t0 t1 t2), $(3) code base,
+# $(4) .loader_init, $(5) extra flags.
+define llk_prog
+$(B)/llk/$(1)-$(2).elf: test/llk/$(1).S test/llk/llk.ld | $(B)/.deps
+	@mkdir -p $$(@D)
+	$(RVCC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Wl,--no-warn-rwx-segments -Itest/llk \
+	  -DID=$(if $(filter b,$(2)),0,$(subst t,,$(2))) $(5) -Wl,--defsym=CODE_BASE=$(3) \
+	  -Wl,--defsym=LOADER_INIT=$(4) -T test/llk/llk.ld -o $$@ $$<
+LLK_ELF += $(B)/llk/$(1)-$(2).elf
+endef
+LLK_ELF :=
+$(eval $(call llk_prog,brisc,b,0x0,0x4000,))
+$(foreach n,trisc mailbox,$(eval $(call llk_prog,$(n),t0,0x6000,0xA000,)) \
+  $(eval $(call llk_prog,$(n),t1,0xB000,0xF000,)) $(eval $(call llk_prog,$(n),t2,0x10000,0x14000,)))
+$(eval $(call llk_prog,trisc-boot,t0,0x6000,0xA000,))
+$(B)/llk/trisc-boot-t0.elf: test/llk/trisc.S
+kernels: $(KERNELS) $(GUEST_ELF) $(LLK_ELF)
 
 # ---- run ------------------------------------------------------------------------------------
 # Each example says what it computed and how it was checked, ending in PASS or FAIL (the kernels

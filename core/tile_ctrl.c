@@ -83,10 +83,12 @@ static void enter_reset(struct tile *t, int id)
 int tile_soft_reset_write(struct tile *t, int writer, uint32_t value, uint64_t cycle)
 {
     uint32_t cores = core_reset_mask(), changed = value ^ t->boot.soft_reset;
-    if (changed & ~cores)
-        return tile_error(t, ERR_UNIMPLEMENTED, writer, writer >= 0 ? t->core[writer].pc : 0,
-                          "soft reset of units (SOFT_RESET_0 bits 0x%x changed; only the RISC-V "
-                          "cores' bits 11-14 are modelled)", changed & ~cores);
+    if (changed & ~cores) {
+        tile_error(t, ERR_UNIMPLEMENTED, writer, writer >= 0 ? t->core[writer].pc : 0,
+                   "soft reset of units (SOFT_RESET_0 bits 0x%x changed; only the RISC-V cores' "
+                   "bits 11-14 are modelled)", changed & ~cores);
+        return -1;
+    }
     t->boot.soft_reset = value;
     for (int i = 0; i < NUM_CORES; i++) {
         uint32_t bit = 1u << tile_core_reset_bit(i);

@@ -1,0 +1,490 @@
+/* Running kernels the way tt-llk's harness does (docs/run-description.md, docs/tt-llk.md): the
+ * tt-exalens loader's rules, soft reset and the reset-pc registers, the three boot modes, the
+ * host's writes and end conditions, mailboxes, profiler zones, and the errors for bad run
+ * descriptions. The programs are our own (the .S files of test/llk), shaped like tt-llk's test kernels:
+ * tt-exalens's section layout, a NOBITS .runtime_args at 0x20000, .profiler_meta at 0x0, a
+ * BRISC that waits for START_TRISCS, TRISCs that write KERNEL_COMPLETE and spin forever. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/host.h"
+#include "../core/run_desc.h"
+#include "../mem/elf.h"
+#include "../trace/zones.h"
+#include "elfgen.h"
+#include "harness.h"
+
+#define BRISC_ELF "build/llk/brisc-b.elf"
+static const char *const trisc_elf[3] = {"build/llk/trisc-t0.elf", "build/llk/trisc-t1.elf",
+                                         "build/llk/trisc-t2.elf"};
+static const char zone_meta[] = "LLK_PROFILER:trisc.S:30:KERNEL"; /* test/llk/trisc.S */
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The runtime arguments trisc.S reads: spin counts 100, 200, 300, and the zone id. */
+static void write_args(const char *path)
+{
+    uint32_t w[5] = {100, 200, 300, 0, zone_id(zone_meta, sizeof zone_meta - 1)};
+    FILE *f = fopen(path, "wb");
+    cr_assert(f);
+    fwrite(w, 4, 5, f);
+    fclose(f);
+}
+
+struct run {
+    struct run_desc rd;
+    struct host host;
+    struct tile *t;
+    char err[600];
+};
+
+/* Parse `json` (written to /tmp/tensim-llk-<name>.json), set the tile up as tensim run --run
+ * does and run it. Returns the error kind. */
+static enum err_kind run_json(struct run *r, const char *name, const char *json)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/tensim-llk-%s.json", name);
+    write_text(path, json);
+    cr_assert_eq(run_desc_load(&r->rd, path, r->err, sizeof r->err), 0, "%s", r->err);
+    r->t = test_tile(r->rd.arch ? r->rd.arch->id : ARCH_BLACKHOLE);
+    r->t->unpredictable_warn = r->rd.unpredictable_warn;
+    if (host_setup(&r->host, r->t, &r->rd))
+        return r->t->err.kind;
+    tile_run(r->t, r->rd.max_cycles);
+    host_check_end(&r->host, r->t);
+    return r->t->err.kind;
+}
+
+static void run_free(struct run *r)
+{
+    host_free(&r->host);
+    run_desc_free(&r->rd);
+    tile_destroy(r->t);
+}
+
+static uint32_t word_at(const struct tile *t, uint32_t addr)
+{
+    return le_get(t->l1 + addr, 4);
+}
+
+/* ---- the tt-exalens loader ---- */
+
+Test(llk_loader, writes_only_named_sections_and_leaves_nobits_alone)
+{
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    le_put(t->l1 + 0x20000, 4, 0xC0FFEEu); /* the host's runtime arguments, written first */
+    struct elf_file f;
+    uint32_t start;
+    cr_assert_eq(elf_read(t, CORE_TRISC1, trisc_elf[1], &f), 0);
+    cr_assert_eq(elf_load(t, CORE_TRISC1, &f, ELF_LOADER_AUTO, &start), 0, "%s", t->err.text);
+    cr_expect_eq(start, 0xB000, ".init of TRISC1's program");
+    cr_expect_eq(word_at(t, 0x20000), 0xC0FFEEu, "the NOBITS .runtime_args section was written");
+    cr_expect_eq(word_at(t, 0x0), 0, ".profiler_meta (at 0x0) was loaded");
+    cr_expect_eq(word_at(t, 0xF000), 0x1001, ".ldm_data goes to .loader_init's address");
+    cr_expect_eq(word_at(t, 0xFFB00000u - 0xFFB00000u + 0x10000), 0);
+    elf_start(t, CORE_TRISC1, &f, ELF_LOADER_AUTO, start);
+    cr_expect_eq(t->boot.trisc_reset_pc[1], 0xB000);
+    cr_expect_eq(t->boot.reset_pc_override, 2, "override bit of TRISC1 only");
+    cr_expect_eq(tile_reset_pc(t, CORE_TRISC1), 0xB000);
+    cr_expect_eq(tile_reset_pc(t, CORE_TRISC2), 0xE000, "TRISC2 keeps its default");
+    cr_expect_eq(t->core[CORE_TRISC1].pc, 0xB000);
+    elf_free(&f);
+    tile_destroy(t);
+}
+
+Test(llk_loader, segments_collide_on_profiler_meta_but_exalens_only_warns)
+{
+    /* Two programs of tt-llk's layout both put .profiler_meta at 0x0: loading them by their
+     * program headers is refused, tt-exalens's way ignores that section. */
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    struct elf_file f0, f1;
+    uint32_t s;
+    cr_assert_eq(elf_read(t, 0, trisc_elf[0], &f0) | elf_read(t, 1, trisc_elf[1], &f1), 0);
+    cr_assert_eq(elf_load(t, 0, &f0, ELF_LOADER_SEGMENTS, &s), 0, "%s", t->err.text);
+    cr_expect_eq(elf_load(t, 1, &f1, ELF_LOADER_SEGMENTS, &s), -1);
+    cr_expect_eq(t->err.kind, ERR_BAD_FILE);
+    cr_expect(strstr(t->err.text, "overlaps the program of TRISC0") != NULL, "%s", t->err.text);
+    tile_destroy(t);
+
+    t = test_tile(ARCH_BLACKHOLE);
+    char *buf;
+    size_t len;
+    FILE *err = open_memstream(&buf, &len);
+    t->errout = err;
+    cr_assert_eq(elf_load(t, 0, &f0, ELF_LOADER_EXALENS, &s), 0);
+    cr_assert_eq(elf_load(t, 1, &f1, ELF_LOADER_EXALENS, &s), 0);
+    cr_expect_eq(t->nwarnings, 0);
+    cr_assert_eq(elf_load(t, 2, &f1, ELF_LOADER_EXALENS, &s), 0, "an overlap is no error here");
+    fclose(err);
+    cr_expect_eq(t->nwarnings, 2, "one per section: .init and .ldm_data");
+    cr_expect(strstr(buf, "tensim: warning: build/llk/trisc-t1.elf: section .init (0x0000b000-") != NULL,
+              "%s", buf);
+    cr_expect(strstr(buf, "overlaps the program of TRISC1") != NULL, "%s", buf);
+    free(buf);
+    elf_free(&f0);
+    elf_free(&f1);
+    tile_destroy(t);
+}
+
+Test(llk_loader, symbols_and_initial_words)
+{
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    struct elf_file f;
+    cr_assert_eq(elf_read(t, 0, trisc_elf[2], &f), 0);
+    uint32_t v, addr, size;
+    const uint8_t *bytes;
+    cr_expect(elf_find_symbol(&f, "__runtime_args_start", &v));
+    cr_expect_eq(v, 0x20000);
+    cr_expect(elf_find_symbol(&f, "__loader_init_start", &v));
+    cr_expect_eq(v, 0x14000);
+    cr_expect_not(elf_find_symbol(&f, "__runtime_args", &v), "whole names only");
+    cr_expect(elf_find_section(&f, ".profiler_meta", &addr, &size, &bytes));
+    cr_expect_eq(addr, 0);
+    cr_expect_eq(size, sizeof zone_meta);
+    cr_expect_str_eq((const char *)bytes, zone_meta);
+    cr_expect(elf_find_section(&f, ".runtime_args", &addr, &size, &bytes));
+    cr_expect_null(bytes, "NOBITS has no bytes in the file");
+    cr_expect(elf_initial_word(&f, "__ldm_data_start", &v), "a word of .ldm_data");
+    cr_expect_eq(v, 0x1002);
+    elf_free(&f);
+    tile_destroy(t);
+}
+
+/* ---- soft reset ---- */
+
+Test(llk_reset, soft_reset_register_starts_and_stops_cores)
+{
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    cr_expect_eq(t->boot.soft_reset, 0x7800, "every core held in reset until started");
+    struct prog p = prog_at(t, 0x6000); /* TRISC0 releases TRISC1 at 0xB000 */
+    emit_li(&p, 5, 0xFFB12234);          /* TRISC_RESET_PC_OVERRIDE */
+    emit_li(&p, 6, 2);
+    E(&p, SW, 0, 5, 6, 0);
+    emit_li(&p, 5, 0xFFB1222C); /* TRISC1_RESET_PC */
+    emit_li(&p, 6, 0xB000);
+    E(&p, SW, 0, 5, 6, 0);
+    emit_li(&p, 5, 0xFFB121B0);
+    E(&p, LW, 6, 5, 0, 0);
+    emit_li(&p, 7, ~0x2000u);
+    E(&p, AND, 6, 6, 7, 0);
+    E(&p, SW, 0, 5, 6, 0);
+    E(&p, LW, 10, 5, 0, 0); /* exit with what SOFT_RESET_0 reads now */
+    emit_exit(&p);
+    struct prog q = prog_at(t, 0xB000);
+    emit_li(&q, 10, 9);
+    emit_exit(&q);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(t->core[CORE_TRISC0].exit_code, 0x4800, "B and T2 still held");
+    cr_expect_eq(t->core[CORE_TRISC1].state, CORE_HALTED, "TRISC1 left reset at 0xB000");
+    cr_expect_eq(t->core[CORE_TRISC1].exit_code, 9);
+    tile_destroy(t);
+
+    /* Unit reset bits are not modelled: changing one is an error, not silence. */
+    t = test_tile(ARCH_BLACKHOLE);
+    cr_expect_eq(tile_soft_reset_write(t, -1, 0x7801, 0), -1);
+    cr_expect_eq(t->err.kind, ERR_UNIMPLEMENTED);
+    cr_expect(strstr(t->err.text, "bits 0x1 changed") != NULL, "%s", t->err.text);
+    tile_destroy(t);
+}
+
+/* ---- boot modes, host actions, end ---- */
+
+/* A run description for trisc.S on the TRISCs (TRISC0's program t0), written with its runtime
+ * arguments to /tmp/tensim-llk-<name>-args.bin (tests run in parallel). */
+static void boot_json(char *buf, size_t n, const char *name, const char *boot, const char *t0,
+                      bool brisc, const char *extra)
+{
+    char args[96];
+    snprintf(args, sizeof args, "/tmp/tensim-llk-%s-args.bin", name);
+    write_args(args);
+    snprintf(buf, n,
+             "{\"tensim_run\": 1, \"arch\": \"blackhole\", \"layout\": \"tt-llk-36b092e8\",\n"
+             " \"boot\": \"%s\", \"programs\": {%s%s%s\"trisc0\": \"%s/%s\", \"trisc1\": \"%s/%s\","
+             " \"trisc2\": \"%s/%s\"},\n"
+             " \"l1\": [{\"addr\": \"0x20000\", \"file\": \"%s\"}],\n"
+             " \"end\": \"kernel_complete\", \"max_cycles\": 100000%s}\n",
+             boot, brisc ? "\"brisc\": \"" : "", brisc ? getenv("PWD") : "",
+             brisc ? "/" BRISC_ELF "\", " : "", getenv("PWD"), t0, getenv("PWD"), trisc_elf[1],
+             getenv("PWD"), trisc_elf[2], args, extra);
+}
+
+static void check_results(const struct tile *t)
+{
+    cr_expect_eq(word_at(t, 0x30000), 0x1000 + 100, "TRISC0's data word + its argument");
+    cr_expect_eq(word_at(t, 0x30004), 0x1001 + 200);
+    cr_expect_eq(word_at(t, 0x30008), 0x1002 + 300);
+    for (unsigned i = 0; i < 3; i++)
+        cr_expect_eq(word_at(t, 0x1FFB8 + 4 * i), 0xFF, "mailbox %u", i);
+}
+
+Test(llk_boot, brisc_mode_starts_the_triscs_and_ends_at_kernel_complete)
+{
+    char json[2048];
+    boot_json(json, sizeof json, "brisc", "brisc", trisc_elf[0], true, "");
+    struct run r;
+    cr_assert_eq(run_json(&r, "brisc", json), ERR_NONE, "%s", r.t->err.text);
+    cr_expect(host_ended(r.t), "the end condition ended the run, not the cores");
+    check_results(r.t);
+    cr_expect_eq(r.t->boot.soft_reset & 0x7800, 0, "BRISC released the TRISCs");
+    cr_expect_eq(word_at(r.t, 0x1FFCC), 1, "BRISC counted the host's START_TRISCS");
+    /* Every core still spins (BRISC polls, the TRISCs loop after main): no deadlock. */
+    for (int i = 0; i < NUM_CORES; i++)
+        cr_expect_eq(r.t->core[i].state, CORE_RUNNING, "%s", core_name(i));
+    /* The host looks every cycle: the run ends in the cycle after the last mailbox write,
+     * before TRISC2 reaches its next instruction. */
+    uint64_t end = r.t->cycles;
+    cr_expect_lt(end, 2000);
+    run_free(&r);
+
+    boot_json(json, sizeof json, "brisc64", "brisc", trisc_elf[0], true, ", \"poll_cycles\": 64");
+    cr_assert_eq(run_json(&r, "brisc64", json), ERR_NONE);
+    cr_expect_eq(r.t->cycles % 64, 0, "a host polling every 64 cycles sees the end on its grid");
+    cr_expect_gt(r.t->cycles, end, "and starts the TRISCs later");
+    run_free(&r);
+}
+
+Test(llk_boot, trisc_mode_lets_trisc0_release_the_others)
+{
+    char json[2048];
+    boot_json(json, sizeof json, "trisc", "trisc", "build/llk/trisc-boot-t0.elf", false, "");
+    struct run r;
+    cr_assert_eq(run_json(&r, "trisc", json), ERR_NONE, "%s", r.t->err.text);
+    check_results(r.t);
+    cr_expect_eq(r.t->core[CORE_BRISC].state, CORE_OFF);
+    run_free(&r);
+}
+
+Test(llk_boot, host_mode_injects_the_device_setup)
+{
+    char json[2048];
+    boot_json(json, sizeof json, "host", "host", trisc_elf[0], false, "");
+    struct run r;
+    cr_assert_eq(run_json(&r, "host", json), ERR_NONE, "%s", r.t->err.text);
+    check_results(r.t);
+    cr_expect_eq(r.t->thread[0].pushed, 7, "ZEROACC, SFPENCC, NOP, SFPCONFIG, three SEMINITs");
+    for (unsigned s = 0; s < 8; s++)
+        cr_expect_eq(r.t->sem.max[s], s == 2 || s == 4 || s == 7 ? 1 : 0, "semaphore %u", s);
+    cr_expect_eq(r.t->boot.clock_gating[0], 0, "DEST_CG_CTRL");
+    run_free(&r);
+}
+
+Test(llk_boot, zones_come_back_with_their_names)
+{
+    char json[2048];
+    boot_json(json, sizeof json, "zones", "brisc", trisc_elf[0], true, "");
+    struct run r;
+    cr_assert_eq(run_json(&r, "zones", json), ERR_NONE, "%s", r.t->err.text);
+    struct zones *z = malloc(sizeof *z);
+    zones_read(z, r.t->l1, r.rd.layout, r.host.elf);
+    cr_assert_eq(z->n, 3);
+    cr_expect_eq(z->unmatched, 0);
+    cr_assert_eq(z->nnames, 1, "one string, in three programs");
+    cr_expect_str_eq(z->names[0].marker, "KERNEL");
+    cr_expect_str_eq(z->names[0].file, "trisc.S");
+    cr_expect_eq(z->names[0].line, 30);
+    for (unsigned i = 0; i < 3; i++) {
+        cr_expect_eq(z->z[i].thread, i);
+        cr_expect_eq(z->z[i].name, 0);
+        cr_expect_lt(z->z[i].end, r.t->cycles);
+    }
+    /* The loop is two instructions an iteration (addi, bgtz), one cycle each, plus a
+     * mispredicted exit: 100 more iterations cost TRISC1 exactly 200 more cycles. */
+    uint64_t d0 = z->z[0].end - z->z[0].start, d1 = z->z[1].end - z->z[1].start;
+    uint64_t d2 = z->z[2].end - z->z[2].start;
+    cr_expect_eq(d1 - d0, 200, "%llu %llu", (unsigned long long)d0, (unsigned long long)d1);
+    cr_expect_eq(d2 - d1, 200);
+    free(z);
+    run_free(&r);
+}
+
+Test(llk_boot, host_actions_fire_once_in_order_and_end_on_a_condition)
+{
+    /* No boot: TRISC0 and TRISC1 run the mailbox exchange. The host copies TRISC0's first
+     * non-blocking read to 0x30010 once it is written... then ends when TRISC1 has halted
+     * and 0x30010 holds it. */
+    char json[2048];
+    snprintf(json, sizeof json,
+             "{\"tensim_run\": 1, \"programs\": {\"trisc0\": \"%s/build/llk/mailbox-t0.elf\","
+             " \"trisc1\": \"%s/build/llk/mailbox-t1.elf\"},\n"
+             " \"l1\": [{\"addr\": \"0x30000\", \"words\": [\"0xFFFFFFFF\"]}],\n"
+             " \"host\": [{\"when\": {\"word\": \"0x30000\", \"equals\": 0},"
+             " \"write\": {\"addr\": \"0x30010\", \"words\": [7]}},\n"
+             "          {\"when\": {\"word\": \"0x30010\", \"equals\": 7},"
+             " \"write\": {\"addr\": \"0x30014\", \"words\": [8, 9]}}],\n"
+             " \"end\": {\"all\": [{\"word\": \"0x30014\", \"equals\": 8},"
+             " {\"any\": [{\"word\": \"0x30018\", \"equals\": 1}, {\"word\": \"0x30018\", \"not_equals\": 0,"
+             " \"mask\": \"0xF\"}]}]}}\n",
+             getenv("PWD"), getenv("PWD"));
+    struct run r;
+    cr_assert_eq(run_json(&r, "actions", json), ERR_NONE, "%s", r.t->err.text);
+    cr_expect(host_ended(r.t));
+    cr_expect_eq(word_at(r.t, 0x30000), 0, "TRISC1 had not answered when TRISC0 asked");
+    cr_expect_eq(word_at(r.t, 0x30010), 7);
+    cr_expect_eq(word_at(r.t, 0x30018), 9, "the second action fired in the same look");
+    run_free(&r);
+}
+
+Test(llk_boot, an_end_condition_that_never_holds_is_an_error)
+{
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{\"tensim_run\": 1, \"programs\": {\"trisc0\": \"%s/build/llk/mailbox-t0.elf\","
+             " \"trisc1\": \"%s/build/llk/mailbox-t1.elf\"},"
+             " \"end\": {\"word\": \"0x30100\", \"equals\": 1}}\n",
+             getenv("PWD"), getenv("PWD"));
+    struct run r;
+    cr_assert_eq(run_json(&r, "never", json), ERR_DEADLOCK);
+    cr_expect_str_eq(r.t->err.text, "every core stopped, but the run's end condition (\"end\") never held");
+    cr_expect_eq(r.t->core[CORE_TRISC0].exit_code, 12, "3 + 4 + 5 came back");
+    run_free(&r);
+}
+
+/* ---- mailboxes ---- */
+
+Test(llk_mailbox, a_read_of_an_empty_mailbox_waits_forever_and_says_so)
+{
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{\"tensim_run\": 1, \"programs\": {\"trisc2\": \"%s/build/llk/mailbox-t2.elf\"}}\n",
+             getenv("PWD"));
+    struct run r;
+    cr_assert_eq(run_json(&r, "mbox", json), ERR_DEADLOCK);
+    cr_expect(strstr(r.t->err.detail, "TRISC2: pc=0x00010004") != NULL, "%s", r.t->err.detail);
+    cr_expect(strstr(r.t->err.detail, "reading the empty mailbox from B") != NULL, "%s", r.t->err.detail);
+    run_free(&r);
+}
+
+/* ---- profiler buffers ---- */
+
+Test(llk_zones, markers_nest_pair_and_stop_at_the_first_empty_word)
+{
+    static uint8_t l1[0x170000];
+    memset(l1, 0, sizeof l1);
+    const struct llk_layout *l = llk_layout_by_name("tt-llk-36b092e8");
+    static const char meta[] = "LLK_PROFILER:/src/a:b.cpp:12:OUTER\0LLK_PROFILER:x.cpp:7:INNER\0"
+                               "LLK_PROFILER:x.cpp:9:STAMP";
+    uint16_t outer = zone_id("LLK_PROFILER:/src/a:b.cpp:12:OUTER", 34);
+    uint16_t inner = zone_id("LLK_PROFILER:x.cpp:7:INNER", 26);
+    uint16_t stamp = zone_id("LLK_PROFILER:x.cpp:9:STAMP", 26);
+    uint32_t w[] = {
+        0xA0000000u | outer << 12 | 0x1, 100,  /* OUTER starts at 2^32 + 100 */
+        0xA0000000u | inner << 12 | 0x1, 150,
+        0x90000000u | stamp << 12 | 0x1, 160, 0, 42, /* TIMESTAMP_DATA 42 */
+        0xB0000000u | inner << 12 | 0x1, 190,
+        0xB0000000u | outer << 12 | 0x1, 300,
+        0xB0000000u | inner << 12 | 0x1, 400,  /* an end without its start */
+        0x00000000u, 0,
+        0xA0000000u | outer << 12, 500, 0xB0000000u | outer << 12, 600, /* past the end: ignored */
+    };
+    for (unsigned i = 0; i < sizeof w / 4; i++)
+        le_put(l1 + l->profiler_buffer[1] + 4 * i, 4, w[i]);
+    le_put(l1 + l->profiler_buffer[2], 4, 0xA0000000u | outer << 12); /* never ended */
+    le_put(l1 + l->profiler_buffer[2] + 4, 4, 7);
+    struct elf_file elf[3] = {{0}};
+    size_t len;
+    struct elfgen_sec sec = {".profiler_meta", 0, meta, sizeof meta, 0};
+    elf[0].buf = elfgen_sections(0x6000, &sec, 1, 0, 0, &len);
+    elf[0].len = len;
+    elf[0].name = "meta";
+    struct zones *z = malloc(sizeof *z);
+    zones_read(z, l1, l, elf);
+    cr_expect_eq(z->nnames, 3);
+    cr_expect_str_eq(z->names[0].file, "/src/a:b.cpp", "a file name may hold ':'");
+    cr_expect_eq(z->names[0].line, 12);
+    cr_assert_eq(z->n, 3);
+    cr_expect_eq(z->z[0].type, ZONE_TIMESTAMP_DATA);
+    cr_expect_eq(z->z[0].data, 42);
+    cr_expect_str_eq(z->names[z->z[0].name].marker, "STAMP");
+    cr_expect_str_eq(z->names[z->z[1].name].marker, "INNER", "inner zones close first");
+    cr_expect_eq(z->z[1].start, (1ull << 32) + 150);
+    cr_expect_eq(z->z[1].end - z->z[1].start, 40);
+    cr_expect_str_eq(z->names[z->z[2].name].marker, "OUTER");
+    cr_expect_eq(z->z[2].end - z->z[2].start, 200);
+    cr_expect_eq(z->z[2].thread, 1);
+    cr_expect_eq(z->unmatched, 2, "one end without a start, one start never ended");
+    char *csv;
+    size_t n;
+    FILE *f = open_memstream(&csv, &n);
+    zones_csv(z, f);
+    fclose(f);
+    cr_expect(strstr(csv, "thread,type,marker,file,line,id,start,end,cycles,data\n") == csv, "%s", csv);
+    cr_expect(strstr(csv, "math,zone,OUTER,/src/a:b.cpp,12,") != NULL, "%s", csv);
+    cr_expect(strstr(csv, ",4294967396,4294967596,200,\n") != NULL, "%s", csv);
+    free(csv);
+    free(z);
+    free(elf[0].buf);
+}
+
+/* ---- bad run descriptions ---- */
+
+struct bad_case {
+    const char *json, *message;
+};
+
+Test(llk_run_desc, bad_descriptions_name_the_key_and_the_problem)
+{
+    static const struct bad_case cases[] = {
+        {"[1]", "expected a JSON object"},
+        {"{\"tensim_run\": 2}", "tensim_run: this tensim reads version 1 of the format"},
+        {"{}", "missing \"tensim_run\": 1"},
+        {"{\"tensim_run\": 1, \"bot\": \"brisc\"}", "unknown key \"bot\" (did you mean \"boot\"?)"},
+        {"{\"tensim_run\": 1, \"boot\": \"bris\"}", "boot: unknown value \"bris\" (did you mean \"brisc\"?)"},
+        {"{\"tensim_run\": 1, \"boot\": \"brisc\"}", "layout: missing"},
+        {"{\"tensim_run\": 1, \"layout\": \"tt-llk-0000\"}", "unknown layout \"tt-llk-0000\" (known: tt-llk-36b092e8"},
+        {"{\"tensim_run\": 1, \"layout\": \"tt-llk-36b092e8\", \"boot\": \"brisc\", \"programs\": {\"trisc0\": \"a\"}}",
+         "the brisc boot mode needs a BRISC program"},
+        {"{\"tensim_run\": 1, \"programs\": {\"trisc3\": \"a\"}}", "programs: unknown key \"trisc3\""},
+        {"{\"tensim_run\": 1, \"l1\": [{\"addr\": \"0x20002\", \"words\": [1]}]}", "l1[0].addr: 0x20002 is not word-aligned"},
+        {"{\"tensim_run\": 1, \"l1\": [{\"addr\": \"0x17fffc\", \"words\": [1, 2]}]}", "l1[0].words: 0x17fffc+0x8 is outside L1"},
+        {"{\"tensim_run\": 1, \"l1\": [{\"addr\": 16, \"file\": \"f\", \"words\": [1]}]}", "give one of \"file\" and \"words\""},
+        {"{\"tensim_run\": 1, \"l1\": [{\"addr\": \"-1\", \"words\": [1]}]}", "l1[0].addr: expected a number"},
+        {"{\"tensim_run\": 1, \"host\": [{\"when\": {\"word\": 0}}]}", "host[0]: missing \"write\""},
+        {"{\"tensim_run\": 1, \"host\": [{\"when\": {\"word\": 0}, \"write\": {\"addr\": 0, \"words\": [1]}}]}",
+         "host[0].when: give one of \"equals\" and \"not_equals\""},
+        {"{\"tensim_run\": 1, \"end\": {\"all\": [{\"word\": 0, \"equals\": 1, \"mask\": \"0x1g\"}]}}",
+         "end.all[0].mask: expected a number"},
+        {"{\"tensim_run\": 1, \"end\": \"done\"}", "end: expected \"kernel_complete\" or a condition"},
+        {"{\"tensim_run\": 1, \"read\": [{\"addr\": 0, \"len\": 4}]}", "read[0]: missing \"file\""},
+        {"{\"tensim_run\": 1, \"max_cycles\": 0}", "max_cycles: must be positive"},
+        {"{\"tensim_run\": 1, \"unpredictable\": \"ignore\"}", "unpredictable: unknown value \"ignore\""},
+        {"{\"tensim_run\": 1, \"tensim_run\": 1}", "duplicate object key"},
+        {"{\"tensim_run\": 1,\n \"boot\" \"x\"}", "line 2, column"},
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_text("/tmp/tensim-llk-bad.json", cases[i].json);
+        struct run_desc *rd = malloc(sizeof *rd);
+        char err[600];
+        cr_expect_eq(run_desc_load(rd, "/tmp/tensim-llk-bad.json", err, sizeof err), -1, "%s", cases[i].json);
+        cr_expect(strstr(err, cases[i].message) != NULL, "%s\n  gave: %s\n  want: %s", cases[i].json, err,
+                  cases[i].message);
+        cr_expect(strncmp(err, "/tmp/tensim-llk-bad.json: ", 26) == 0, "%s", err);
+        run_desc_free(rd);
+        free(rd);
+    }
+}
+
+Test(llk_run_desc, the_command_line_reports_bad_descriptions_and_files)
+{
+    char out[4096];
+    write_text("/tmp/tensim-llk-cli.json", "{\"tensim_run\": 1, \"bot\": 1}");
+    cr_expect_eq(run_tensim("run --run /tmp/tensim-llk-cli.json", out, sizeof out), 111);
+    cr_expect(strstr(out, "tensim: bad run description: /tmp/tensim-llk-cli.json: unknown key \"bot\"") != NULL,
+              "%s", out);
+    write_text("/tmp/tensim-llk-cli2.json",
+               "{\"tensim_run\": 1, \"programs\": {\"trisc0\": \"nothere.elf\"}}");
+    cr_expect_eq(run_tensim("run --run /tmp/tensim-llk-cli2.json", out, sizeof out), 101);
+    cr_expect(strstr(out, "tensim: bad program file: TRISC0 pc=0x00000000 cycle=0: /tmp/nothere.elf: cannot open") != NULL, "%s", out);
+    cr_expect_eq(run_tensim("run --run /tmp/tensim-llk-cli2.json build/guest/exit7.elf", out, sizeof out), 100);
+    cr_expect(strstr(out, "programs come from the run description") != NULL, "%s", out);
+    cr_expect_eq(run_tensim("run --zones /tmp/z.csv build/guest/exit7.elf", out, sizeof out), 100);
+    cr_expect(strstr(out, "--zones needs a run description") != NULL, "%s", out);
+    cr_expect_eq(run_tensim("run --loader=elf build/guest/exit7.elf", out, sizeof out), 100);
+    cr_expect(strstr(out, "unknown loader 'elf' (auto, segments or exalens)") != NULL, "%s", out);
+}
