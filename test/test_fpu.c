@@ -560,9 +560,8 @@ Test(fpu, zeroacc_modes)
         TT_OP_ZEROACC_BH(1, 0, 0, 0, 2),    /* 16 rows: 32..47 */
         TT_OP_ZEROACC_BH(1, 1, 0, 0, 3),    /* 16 Dst32b rows 48..63: DstBits 96..111, 104..119 */
         TT_OP_ZEROACC_BH(2, 0, 0, 0, 1),    /* high half: 512..1023 */
-        TT_OP_ZEROACC_BH(1, 0, 0, 0, 0x45), /* 16 rows, Imm10 & 0xff = 69 >= 64: nothing */
     };
-    cr_assert_eq(run(w, 5), ERR_NONE, "%s", t->err.text);
+    cr_assert_eq(run(w, 4), ERR_NONE, "%s", t->err.text);
     cr_expect(!t->dest.row_valid[5]);
     cr_expect_eq(valid_rows(0, 32), 31);
     cr_expect_eq(valid_rows(32, 48), 0);
@@ -576,6 +575,42 @@ Test(fpu, zeroacc_modes)
     memset(t->dest.row_valid, 1, sizeof t->dest.row_valid);
     cr_assert_eq(run(all, 1), ERR_NONE);
     cr_expect_eq(valid_rows(0, 1024), 0);
+}
+
+/* Blackhole's ZEROACC as ttsim has it (units/fpu_move.c zeroacc_bh): clear_zero_flags makes 16
+ * Dst32b rows defined again, keeping their data; the 16-row modes follow the half of Dst the
+ * thread's Dst offset is in; a block past Dst is undefined behaviour. */
+Test(fpu, zeroacc_bh_zero_flags_and_halves)
+{
+    memset(t->dest.row_valid, 0, sizeof t->dest.row_valid);
+    t->dest.bits[96][3] = 0x1234;
+    uint32_t w[] = {TT_OP_ZEROACC_BH(1, 1, 1, 0, 3)}; /* Dst32b rows 48..63 defined */
+    cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(valid_rows(96, 128), 32, "both halves of each 32-bit row");
+    cr_expect_eq(valid_rows(0, 96) + valid_rows(128, 1024), 0);
+    cr_expect_eq(t->dest.bits[96][3], 0x1234, "the data stays");
+    tile_destroy(t);
+
+    start(ARCH_BLACKHOLE);
+    memset(t->dest.row_valid, 1, sizeof t->dest.row_valid);
+    setth(THCFG_DESC(ab, DEST_TARGET_REG_CFG_MATH_Offset), 512); /* the upper half */
+    uint32_t w2[] = {TT_OP_ZEROACC_BH(1, 0, 0, 0, 2)}; /* block 2 + 32: rows 544..559 */
+    cr_assert_eq(run(w2, 1), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(valid_rows(544, 560), 0);
+    cr_expect_eq(valid_rows(0, 544) + valid_rows(560, 1024), 1024 - 16);
+    tile_destroy(t);
+
+    start(ARCH_BLACKHOLE);
+    uint32_t w3[] = {TT_OP_ZEROACC_BH(1, 0, 0, 0, 0x45)}; /* block 69 of 64 */
+    cr_assert_eq(run(w3, 1), ERR_UNDEF_BEHAVIOUR);
+    cr_expect(strstr(t->err.text, "ZEROACC 16-row block past the 64 of Dst") != NULL, "%s", t->err.text);
+    tile_destroy(t);
+
+    start(ARCH_BLACKHOLE);
+    uint32_t w4[] = {TT_OP_ZEROACC_BH(1, 0, 1, 0, 0)}; /* clear_zero_flags in a 16-bit mode */
+    cr_assert_eq(run(w4, 1), ERR_UNDEF_BEHAVIOUR);
+    cr_expect(strstr(t->err.text, "clear_zero_flags outside its 16-row 32-bit mode") != NULL, "%s",
+              t->err.text);
 }
 
 Test(fpu_wh, zeroacc_revert_is_undefined)

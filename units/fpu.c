@@ -95,12 +95,13 @@ static void decode(uint32_t w, const struct tt_form *f, struct fpu_insn *in)
         in->za_mode = TT_GET_ZEROACC_WH_Mode(w);
         in->za_revert = TT_GET_ZEROACC_WH_Revert(w);
         break;
-    case TT_FORM_ZEROACC_BH: /* tt-llk; modes 0..3 as on Wormhole */
+    case TT_FORM_ZEROACC_BH: /* tt-llk's fields; units/fpu_move.c zeroacc_bh */
         in->kind = FK_ZEROACC;
         in->addr_mod = TT_GET_ZEROACC_BH_addr_mode(w);
-        in->dst_row = TT_GET_ZEROACC_BH_where(w); /* its users take the low 10 bits or fewer */
+        in->dst_row = TT_GET_ZEROACC_BH_where(w);
         in->za_mode = TT_GET_ZEROACC_BH_clear_mode(w);
         in->za_dst32 = TT_GET_ZEROACC_BH_use_32_bit_mode(w);
+        in->za_revert = TT_GET_ZEROACC_BH_clear_zero_flags(w);
         break;
     case TT_FORM_ZEROSRC: in->kind = FK_ZEROSRC; break;
     case TT_FORM_TRNSPSRCB: in->kind = FK_TRNSPSRCB; break;
@@ -165,6 +166,8 @@ static struct fpu_cfg read_cfg(const struct tile *t, unsigned th)
     k.clr_dvalid_disable[0] = thcfg_get(c, th, THCFG_DESC(ab, CLR_DVALID_SrcA_Disable));
     k.clr_dvalid_disable[1] = thcfg_get(c, th, THCFG_DESC(ab, CLR_DVALID_SrcB_Disable));
     k.remap = dest_remap_addrs(t);
+    k.zeroacc_absolute = !tile_is_wormhole(t) &&
+                         cfg_get(c, 0, &cfg_fields_bh[CFGF_BH_DEST_ACCESS_CFG_zeroacc_absolute_tile_mode]);
     k.swizzle = dest_swizzle_32b(t);
     return k;
 }
@@ -348,14 +351,14 @@ void fpu_dst_put(struct fpu_exec *x, bool dst32, unsigned row, unsigned col, uin
     fpu_dst_row_written(x, dst32, p);
 }
 
-void fpu_dst_undefine(struct fpu_exec *x, bool dst32, unsigned row)
+void fpu_dst_mark(struct fpu_exec *x, bool dst32, unsigned row, bool valid)
 {
     struct dest *d = &x->t->dest;
     if (dst32) {
         unsigned p = phys32(&x->cfg, row);
-        d->row_valid[p] = d->row_valid[p + 8] = false;
+        d->row_valid[p] = d->row_valid[p + 8] = valid;
     } else {
-        d->row_valid[phys16(&x->cfg, row)] = false;
+        d->row_valid[phys16(&x->cfg, row)] = valid;
     }
 }
 

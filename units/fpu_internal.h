@@ -33,7 +33,7 @@ struct fpu_insn {
     unsigned rows;             /* moves: 1, 4 or 8 */
     /* ZEROACC */
     unsigned za_mode;          /* ZEROACC_MODE_* */
-    bool za_dst32, za_revert;
+    bool za_dst32, za_revert;  /* Blackhole: za_revert is clear_zero_flags */
     /* SHIFTXA / SHIFTXB */
     unsigned direction;
     bool shift_in_zero;
@@ -57,6 +57,7 @@ struct fpu_cfg {
     unsigned fidelity_base;     /* ThreadConfig FIDELITY_BASE_Phase */
     bool clr_dvalid_disable[2]; /* ThreadConfig CLR_DVALID_SrcA/SrcB_Disable */
     bool remap, swizzle;        /* BH DEST_ACCESS_CFG (global) */
+    bool zeroacc_absolute;      /* BH DEST_ACCESS_CFG_zeroacc_absolute_tile_mode */
 };
 
 /* One instruction being executed (accept) or looked at (can_accept). */
@@ -102,7 +103,8 @@ void fpu_dst_put(struct fpu_exec *x, bool dst32, unsigned row, unsigned col, uin
 unsigned fpu_dst_phys(const struct fpu_exec *x, bool dst32, unsigned row);
 void fpu_dst_row_written(struct fpu_exec *x, bool dst32, unsigned p);
 /* Mark one row undefined (ZEROACC). */
-void fpu_dst_undefine(struct fpu_exec *x, bool dst32, unsigned row);
+/* Mark Dst row `row` (a Dst32b row when dst32) undefined (valid false) or defined. */
+void fpu_dst_mark(struct fpu_exec *x, bool dst32, unsigned row, bool valid);
 
 /* ---- fpu_math.c ---- */
 

@@ -154,7 +154,8 @@ static void mov_src2d(struct fpu_exec *x, unsigned which)
 
 enum { ZEROACC_MODE_ONE_ROW, ZEROACC_MODE_16_ROWS, ZEROACC_MODE_HALF_OF_DST, ZEROACC_MODE_ALL_OF_DST };
 
-static bool zeroacc(struct fpu_exec *x)
+/* Wormhole: WH:ZEROACC.md. */
+static bool zeroacc_wh(struct fpu_exec *x)
 {
     const struct fpu_insn *in = &x->in;
     struct dest *d = &x->t->dest;
@@ -164,7 +165,7 @@ static bool zeroacc(struct fpu_exec *x)
                           in->za_mode, x->th);
     if (in->za_mode == ZEROACC_MODE_ONE_ROW) {
         unsigned row = fpu_dst_base(x, in->dst_row) & 0x3FF;
-        fpu_dst_undefine(x, x->cfg.fp32_enabled || x->cfg.int8_math, row);
+        fpu_dst_mark(x, x->cfg.fp32_enabled || x->cfg.int8_math, row, false);
     } else {
         if (in->za_revert)
             return fpu_undef(x, "ZEROACC with Revert set outside ZEROACC_MODE_ONE_ROW");
@@ -172,7 +173,7 @@ static bool zeroacc(struct fpu_exec *x)
             unsigned imm = in->dst_row & 0xFF;
             if (in->za_dst32 ? imm < 32 : imm < 64)
                 for (unsigned i = 0; i < 16; i++)
-                    fpu_dst_undefine(x, in->za_dst32, imm * 16 + i);
+                    fpu_dst_mark(x, in->za_dst32, imm * 16 + i, false);
         } else {
             /* Dst16b rows 512..1023 and Dst32b rows 256..511 are the same DstBits rows */
             unsigned lo = in->za_mode == ZEROACC_MODE_ALL_OF_DST ? 0 : (in->dst_row & 1) * 512;
@@ -184,6 +185,67 @@ static bool zeroacc(struct fpu_exec *x)
     if (in->za_mode <= ZEROACC_MODE_16_ROWS)
         fpu_apply_addr_mod(x, in->addr_mod);
     return true;
+}
+
+/* Blackhole has no ZEROACC page; tt-llk names the fields and ttsim (v1.10.0, the reference
+ * where the pages are silent) gives the behaviour, which this follows:
+ * - use_32_bit_mode joins clear_mode as its bit 2: modes 0 (one row, in the format Fp32_enabled
+ *   picks), 1 (16 Dst16b rows), 5 (16 Dst32b rows), 2/6 (half), 3/7 (all); others unimplemented.
+ * - Unless DEST_ACCESS_CFG_zeroacc_absolute_tile_mode is set, the 16-row modes follow the half
+ *   of Dst that the thread's Dst offset (DEST_TARGET_REG_CFG_MATH_Offset + the Dst RWC) is in:
+ *   mode 1 adds 32 blocks when the offset has bit 9, mode 5 adds 16 when it has bit 8 or 9.
+ * - clear_zero_flags marks the rows defined instead of undefined, keeping their data: tt-llk's
+ *   workaround for a Blackhole bug after an unpack to Dst (llk_math_eltwise_unary_datacopy.h).
+ *   ttsim allows it only in mode 5; elsewhere it is undefined behaviour here. */
+static bool zeroacc_bh(struct fpu_exec *x)
+{
+    const struct fpu_insn *in = &x->in;
+    struct dest *d = &x->t->dest;
+    const unsigned mode = in->za_mode | (unsigned)in->za_dst32 << 2, where = in->dst_row;
+    const unsigned offset = x->cfg.math_offset + x->t->fpu.rwc[x->th].dst;
+    const bool keep = in->za_revert;
+    if (keep && mode != 5)
+        return fpu_undef(x, "ZEROACC clear_zero_flags outside its 16-row 32-bit mode (clear_mode 5)");
+    switch (mode) {
+    case 0:
+        fpu_dst_mark(x, x->cfg.fp32_enabled || x->cfg.int8_math, fpu_dst_base(x, where) & 0x3FF, false);
+        break;
+    case 1: case 5: {
+        const bool d32 = mode == 5;
+        unsigned block = where + (x->cfg.zeroacc_absolute ? 0 : d32 ? (offset & 768 ? 16 : 0)
+                                                                    : (offset & 512 ? 32 : 0));
+        if (block >= (d32 ? 32u : 64u))
+            return fpu_undef(x, d32 ? "ZEROACC 32-bit 16-row block past the 32 of Dst"
+                                    : "ZEROACC 16-row block past the 64 of Dst");
+        for (unsigned i = 0; i < 16; i++)
+            fpu_dst_mark(x, d32, block * 16 + i, keep);
+        break;
+    }
+    case 2: case 6:
+        if (where > 1)
+            return fpu_undef(x, "ZEROACC half-of-Dst mode with where > 1");
+        for (unsigned r = where * 512; r < where * 512 + 512; r++)
+            d->row_valid[r] = false;
+        break;
+    case 3: case 7:
+        if (where)
+            return fpu_undef(x, "ZEROACC all-of-Dst mode with where != 0");
+        for (unsigned r = 0; r < 1024; r++)
+            d->row_valid[r] = false;
+        break;
+    default:
+        return tile_error(x->t, ERR_UNIMPLEMENTED, -1, 0,
+                          "ZEROACC clear_mode %u with use_32_bit_mode %u (thread T%u)", in->za_mode,
+                          in->za_dst32, x->th);
+    }
+    if ((mode & 3) <= 1)
+        fpu_apply_addr_mod(x, in->addr_mod);
+    return true;
+}
+
+static bool zeroacc(struct fpu_exec *x)
+{
+    return tile_is_wormhole(x->t) ? zeroacc_wh(x) : zeroacc_bh(x);
 }
 
 static void zerosrc(struct fpu_exec *x)
