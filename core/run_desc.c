@@ -49,6 +49,27 @@ static int only_keys(struct parser *p, const char *at, json_t *o, const char *co
     return 0;
 }
 
+/* An object of `keys`, the first `required` of them present; `shape` says what is expected. */
+static int object_of(struct parser *p, const char *at, json_t *x, const char *const *keys,
+                     unsigned n, unsigned required, const char *shape)
+{
+    if (!json_is_object(x))
+        return fail(p, at, "expected %s", shape);
+    if (only_keys(p, at, x, keys, n))
+        return -1;
+    for (unsigned k = 0; k < required; k++)
+        if (!json_object_get(x, keys[k]))
+            return fail(p, at, "missing \"%s\"", keys[k]);
+    return 0;
+}
+
+/* "AT.KEY" in buf (160 bytes), for messages. */
+static const char *key_at(char *buf, const char *at, const char *key)
+{
+    snprintf(buf, 160, "%.120s.%.30s", at, key);
+    return buf;
+}
+
 /* A number: a JSON integer, or a string of decimal or 0x-hexadecimal digits. */
 static int number(struct parser *p, const char *at, json_t *v, uint64_t max, uint64_t *out)
 {
@@ -100,26 +121,19 @@ static int write_of(struct parser *p, const char *at, json_t *v, struct run_writ
 {
     static const char *const keys[] = {"addr", "file", "words"};
     char sub[160];
-    if (!json_is_object(v))
-        return fail(p, at, "expected {\"addr\": ..., \"file\": ...} or {\"addr\": ..., \"words\": [...]}");
-    if (only_keys(p, at, v, keys, 3))
+    if (object_of(p, at, v, keys, 3, 1,
+                  "{\"addr\": ..., \"file\": ...} or {\"addr\": ..., \"words\": [...]}"))
         return -1;
-    json_t *addr = json_object_get(v, "addr"), *file = json_object_get(v, "file"),
-           *words = json_object_get(v, "words");
-    if (!addr)
-        return fail(p, at, "missing \"addr\"");
+    json_t *file = json_object_get(v, "file"), *words = json_object_get(v, "words");
     if (!file == !words)
         return fail(p, at, "give one of \"file\" and \"words\"");
-    snprintf(sub, sizeof sub, "%.120s.addr", at);
-    if (u32_of(p, sub, addr, &w->addr))
+    if (u32_of(p, key_at(sub, at, "addr"), json_object_get(v, "addr"), &w->addr))
         return -1;
     if (w->addr & 3)
         return fail(p, sub, "0x%x is not word-aligned", w->addr);
-    if (file) {
-        snprintf(sub, sizeof sub, "%.120s.file", at);
-        return path_of(p, sub, file, &w->file) ? -1 : in_l1(p, sub, w->addr, 0);
-    }
-    snprintf(sub, sizeof sub, "%.120s.words", at);
+    if (file)
+        return path_of(p, key_at(sub, at, "file"), file, &w->file) ? -1 : in_l1(p, sub, w->addr, 0);
+    key_at(sub, at, "words");
     if (!json_is_array(words) || !json_array_size(words))
         return fail(p, sub, "expected a non-empty array of numbers");
     struct run_desc *rd = p->rd;
@@ -220,74 +234,54 @@ static int programs_of(struct parser *p, json_t *v)
     return 0;
 }
 
-static int array_of(struct parser *p, const char *at, json_t *v, unsigned max)
+/* Each element of array `v` (key `name`, at most `max`) through `one`, at "name[i]". */
+static int each_of(struct parser *p, const char *name, json_t *v, unsigned max,
+                   int (*one)(struct parser *p, const char *at, json_t *x))
 {
     if (!json_is_array(v))
-        return fail(p, at, "expected an array");
+        return fail(p, name, "expected an array");
     if (json_array_size(v) > max)
-        return fail(p, at, "at most %u entries", max);
+        return fail(p, name, "at most %u entries", max);
+    size_t i;
+    json_t *x;
+    json_array_foreach(v, i, x) {
+        char at[160];
+        snprintf(at, sizeof at, "%.20s[%u]", name, (unsigned)i);
+        if (one(p, at, x))
+            return -1;
+    }
     return 0;
 }
 
-static int actions_of(struct parser *p, json_t *v)
+static int l1_write_of(struct parser *p, const char *at, json_t *x)
+{
+    return write_of(p, at, x, &p->rd->l1[p->rd->nl1++]);
+}
+
+static int action_of(struct parser *p, const char *at, json_t *x)
 {
     static const char *const keys[] = {"when", "write"};
-    struct run_desc *rd = p->rd;
-    if (array_of(p, "host", v, RUN_MAX_ACTIONS))
+    char sub[160];
+    if (object_of(p, at, x, keys, 2, 2, "{\"when\": CONDITION, \"write\": {...}}"))
         return -1;
-    size_t i;
-    json_t *x;
-    json_array_foreach(v, i, x) {
-        char at[160], sub[160];
-        snprintf(at, sizeof at, "host[%u]", (unsigned)i);
-        if (!json_is_object(x))
-            return fail(p, at, "expected {\"when\": CONDITION, \"write\": {...}}");
-        if (only_keys(p, at, x, keys, 2))
-            return -1;
-        json_t *when = json_object_get(x, "when"), *write = json_object_get(x, "write");
-        if (!when || !write)
-            return fail(p, at, "missing \"%s\"", when ? "write" : "when");
-        struct run_action *a = &rd->action[rd->naction++];
-        snprintf(sub, sizeof sub, "%.120s.when", at);
-        if ((a->cond = cond_of(p, sub, when, 0)) < 0)
-            return -1;
-        snprintf(sub, sizeof sub, "%.120s.write", at);
-        if (write_of(p, sub, write, &a->write))
-            return -1;
-    }
-    return 0;
+    struct run_action *a = &p->rd->action[p->rd->naction++];
+    if ((a->cond = cond_of(p, key_at(sub, at, "when"), json_object_get(x, "when"), 0)) < 0)
+        return -1;
+    return write_of(p, key_at(sub, at, "write"), json_object_get(x, "write"), &a->write);
 }
 
-static int reads_of(struct parser *p, json_t *v)
+static int read_of(struct parser *p, const char *at, json_t *x)
 {
     static const char *const keys[] = {"addr", "len", "file"};
-    struct run_desc *rd = p->rd;
-    if (array_of(p, "read", v, RUN_MAX_READS))
+    char sub[160];
+    if (object_of(p, at, x, keys, 3, 3, "{\"addr\": ..., \"len\": ..., \"file\": ...}"))
         return -1;
-    size_t i;
-    json_t *x;
-    json_array_foreach(v, i, x) {
-        char at[160], sub[160];
-        snprintf(at, sizeof at, "read[%u]", (unsigned)i);
-        if (!json_is_object(x))
-            return fail(p, at, "expected {\"addr\": ..., \"len\": ..., \"file\": ...}");
-        if (only_keys(p, at, x, keys, 3))
-            return -1;
-        struct run_read *r = &rd->read[rd->nread++];
-        for (unsigned k = 0; k < 3; k++)
-            if (!json_object_get(x, keys[k]))
-                return fail(p, at, "missing \"%s\"", keys[k]);
-        snprintf(sub, sizeof sub, "%.120s.addr", at);
-        if (u32_of(p, sub, json_object_get(x, "addr"), &r->addr))
-            return -1;
-        snprintf(sub, sizeof sub, "%.120s.len", at);
-        if (u32_of(p, sub, json_object_get(x, "len"), &r->len) || in_l1(p, at, r->addr, r->len))
-            return -1;
-        snprintf(sub, sizeof sub, "%.120s.file", at);
-        if (path_of(p, sub, json_object_get(x, "file"), &r->file))
-            return -1;
-    }
-    return 0;
+    struct run_read *r = &p->rd->read[p->rd->nread++];
+    if (u32_of(p, key_at(sub, at, "addr"), json_object_get(x, "addr"), &r->addr) ||
+        u32_of(p, key_at(sub, at, "len"), json_object_get(x, "len"), &r->len) ||
+        in_l1(p, at, r->addr, r->len))
+        return -1;
+    return path_of(p, key_at(sub, at, "file"), json_object_get(x, "file"), &r->file);
 }
 
 /* A string value out of a fixed list; *out is its index. */
@@ -371,19 +365,9 @@ static int parse(struct parser *p, json_t *root)
     }
     if ((v = json_object_get(root, "programs")) && programs_of(p, v))
         return -1;
-    if ((v = json_object_get(root, "l1"))) {
-        if (array_of(p, "l1", v, RUN_MAX_WRITES))
-            return -1;
-        size_t i;
-        json_t *w;
-        json_array_foreach(v, i, w) {
-            char at[160];
-            snprintf(at, sizeof at, "l1[%u]", (unsigned)i);
-            if (write_of(p, at, w, &rd->l1[rd->nl1++]))
-                return -1;
-        }
-    }
-    if ((v = json_object_get(root, "host")) && actions_of(p, v))
+    if ((v = json_object_get(root, "l1")) && each_of(p, "l1", v, RUN_MAX_WRITES, l1_write_of))
+        return -1;
+    if ((v = json_object_get(root, "host")) && each_of(p, "host", v, RUN_MAX_ACTIONS, action_of))
         return -1;
     if ((v = json_object_get(root, "end"))) {
         if (json_is_string(v)) {
@@ -394,7 +378,7 @@ static int parse(struct parser *p, json_t *root)
             return -1;
         }
     }
-    if ((v = json_object_get(root, "read")) && reads_of(p, v))
+    if ((v = json_object_get(root, "read")) && each_of(p, "read", v, RUN_MAX_READS, read_of))
         return -1;
     uint64_t n;
     if ((v = json_object_get(root, "max_cycles"))) {
