@@ -159,9 +159,9 @@ KERNELS += $(B)/kernels/difftest-bh.elf $(B)/kernels/difftest-wh.elf
 
 # Programs shaped like tt-llk's test kernels (test/llk, test/test_llk_boot.c): tt-exalens's section
 # layout, one build per core it runs on. $(1) name, $(2) core (b t0 t1 t2), $(3) code base,
-# $(4) .loader_init, $(5) extra flags.
+# $(4) .loader_init, $(5) extra flags, $(6) source (default: $(1)).
 define llk_prog
-$(B)/llk/$(1)-$(2).elf: test/llk/$(1).S test/llk/llk.ld | $(B)/.deps
+$(B)/llk/$(1)-$(2).elf: test/llk/$(or $(6),$(1)).S test/llk/llk.ld | $(B)/.deps
 	@mkdir -p $$(@D)
 	$(RVCC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Wl,--no-warn-rwx-segments -Itest/llk \
 	  -DID=$(if $(filter b,$(2)),0,$(subst t,,$(2))) $(5) -Wl,--defsym=CODE_BASE=$(3) \
@@ -174,6 +174,12 @@ $(foreach n,trisc mailbox,$(eval $(call llk_prog,$(n),t0,0x6000,0xA000,)) \
   $(eval $(call llk_prog,$(n),t1,0xB000,0xF000,)) $(eval $(call llk_prog,$(n),t2,0x10000,0x14000,)))
 $(eval $(call llk_prog,trisc-boot,t0,0x6000,0xA000,))
 $(B)/llk/trisc-boot-t0.elf: test/llk/trisc.S
+# the harness's words moved elsewhere, as a newer tt-llk might (BRISC's symbols say where)
+MOVED := -DMAILBOX_BASE=0x1FF00 -DPROFILER_BARRIER=0x150FF4
+$(eval $(call llk_prog,brisc-moved,b,0x0,0x4000,$(MOVED),brisc))
+$(eval $(call llk_prog,trisc-moved,t0,0x6000,0xA000,$(MOVED),trisc))
+$(eval $(call llk_prog,trisc-moved,t1,0xB000,0xF000,$(MOVED),trisc))
+$(eval $(call llk_prog,trisc-moved,t2,0x10000,0x14000,$(MOVED),trisc))
 kernels: $(KERNELS) $(GUEST_ELF) $(LLK_ELF)
 
 # ---- run ------------------------------------------------------------------------------------

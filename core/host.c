@@ -67,20 +67,18 @@ static uint32_t trisc_bits(void)
     return m;
 }
 
-/* One step of the boot; true once it has nothing more to do. */
+/* One step of the boot. */
 static void boot_step(struct host *h, struct tile *t)
 {
-    const struct run_desc *rd = h->rd;
-    const struct llk_layout *l = rd->layout;
-    switch (rd->boot) {
+    switch (h->rd->boot) {
     case BOOT_NONE:
     case BOOT_TRISC:
         return;
     case BOOT_BRISC:
         /* BRISC zeroes its command slots and then its counter before it polls: a command written
          * earlier would be lost. The host marked the counter, so zero there means "polling". */
-        if (!h->started_triscs && le_get(t->l1 + l->brisc_counter, 4) == 0) {
-            write_words(t, l->brisc_command[0], &l->start_triscs, 1);
+        if (!h->started_triscs && le_get(t->l1 + h->place.brisc_counter, 4) == 0) {
+            write_words(t, h->place.brisc_command[0], &h->place.start_triscs, 1);
             h->started_triscs = true;
         }
         return;
@@ -101,7 +99,7 @@ static void boot_step(struct host *h, struct tile *t)
 static bool kernel_complete(const struct host *h, const struct tile *t)
 {
     for (unsigned i = 0; i < LLK_THREADS; i++)
-        if (le_get(t->l1 + h->mailbox[i], 4) != h->rd->layout->kernel_complete)
+        if (le_get(t->l1 + h->place.mailbox[i], 4) != h->place.kernel_complete)
             return false;
     return true;
 }
@@ -157,18 +155,36 @@ static int load_programs(struct host *h, struct tile *t)
     return 0;
 }
 
-/* The mailboxes: the layout's, unless BRISC's program says where they are (tt-llk's brisc.cpp
- * keeps their base in `mailboxes_arr`, which newer layouts may move). */
-static void find_mailboxes(struct host *h, const struct tile *t)
+/* Where the harness's words are: the layout's table, moved where BRISC's program says. tt-llk's
+ * brisc.cpp keeps the mailbox base in `mailboxes_arr` (the command slots and the counter follow
+ * it) and the profiler's barrier in `profiler_barrier` (its buffers follow that, profiler.h); a
+ * newer harness that moves them is then still found. */
+static void find_places(struct host *h, const struct tile *t)
 {
     const struct llk_layout *l = h->rd->layout;
-    uint32_t base;
-    for (unsigned i = 0; i < LLK_THREADS; i++)
-        h->mailbox[i] = l ? l->mailbox[i] : 0;
-    if (l && h->rd->program[CORE_BRISC] && elf_initial_word(&h->elf[CORE_BRISC], "mailboxes_arr", &base) &&
-        base && base < t->arch->l1_size - 4 * LLK_THREADS && !(base & 3))
+    if (!l)
+        return;
+    h->place = *l;
+    const struct elf_file *b = &h->elf[CORE_BRISC];
+    uint32_t v;
+    if (!b->buf)
+        return;
+    if (elf_initial_word(b, "mailboxes_arr", &v) && v && !(v & 3) && v < t->arch->l1_size - 0x100) {
+        uint32_t shift = v - l->mailbox[0];
         for (unsigned i = 0; i < LLK_THREADS; i++)
-            h->mailbox[i] = base + 4 * i;
+            h->place.mailbox[i] += shift;
+        h->place.brisc_command[0] += shift;
+        h->place.brisc_command[1] += shift;
+        h->place.brisc_counter += shift;
+    }
+    if (elf_initial_word(b, "profiler_barrier", &v) && v && !(v & 3) &&
+        v < t->arch->l1_size - (l->profiler_buffer[LLK_THREADS - 1] - l->profiler_barrier) -
+                4 * l->profiler_words) {
+        uint32_t shift = v - l->profiler_barrier;
+        h->place.profiler_barrier += shift;
+        for (unsigned i = 0; i < LLK_THREADS; i++)
+            h->place.profiler_buffer[i] += shift;
+    }
 }
 
 int host_setup(struct host *h, struct tile *t, const struct run_desc *rd)
@@ -180,15 +196,15 @@ int host_setup(struct host *h, struct tile *t, const struct run_desc *rd)
             return -1;
     if (load_programs(h, t))
         return -1;
-    find_mailboxes(h, t);
-    const struct llk_layout *l = rd->layout;
+    find_places(h, t);
+    const struct llk_layout *l = &h->place;
     switch (rd->boot) {
     case BOOT_NONE:
     case BOOT_HOST:
         break;
     case BOOT_BRISC: {
         uint32_t mark = BRISC_SENTINEL;
-        write_words(t, l->brisc_counter, &mark, 1);
+        write_words(t, h->place.brisc_counter, &mark, 1);
         tile_soft_reset_write(t, -1, t->boot.soft_reset & ~(1u << tile_core_reset_bit(CORE_BRISC)), 0);
         break;
     }
@@ -197,7 +213,7 @@ int host_setup(struct host *h, struct tile *t, const struct run_desc *rd)
         for (unsigned i = 0; i < LLK_THREADS; i++)
             reset[i] = l->mailbox_reset;
         for (unsigned i = 0; i < LLK_THREADS; i++)
-            write_words(t, h->mailbox[i], &reset[i], 1);
+            write_words(t, h->place.mailbox[i], &reset[i], 1);
         tile_soft_reset_write(t, -1, t->boot.soft_reset & ~(1u << tile_core_reset_bit(CORE_TRISC0)), 0);
         break;
     }
@@ -224,7 +240,7 @@ void host_check_end(struct host *h, struct tile *t)
     if (rd->end_kernel_complete)
         for (unsigned i = 0; i < LLK_THREADS; i++)
             tile_error_detail(t, "  mailbox %u at 0x%05" PRIx32 " holds 0x%" PRIx32 " (0x%" PRIx32 " when done)", i,
-                              h->mailbox[i], le_get(t->l1 + h->mailbox[i], 4), rd->layout->kernel_complete);
+                              h->place.mailbox[i], le_get(t->l1 + h->place.mailbox[i], 4), rd->layout->kernel_complete);
 }
 
 void host_free(struct host *h)

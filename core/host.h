@@ -20,7 +20,9 @@ struct host {
     bool fired[RUN_MAX_ACTIONS];
     unsigned injected;      /* host boot: set-up instructions pushed so far */
     bool started_triscs;    /* brisc boot: START_TRISCS written */
-    uint32_t mailbox[3];    /* from the layout, or the programs' symbols */
+    /* Where the harness's words are in this run: the layout's addresses, moved where BRISC's
+     * program says they are (find_places in core/host.c). */
+    struct llk_layout place;
 };
 
 /* Before the run: write L1, load the programs, set up the boot, hook the host's poll into the

@@ -399,7 +399,7 @@ static int cmd_run(int argc, char **argv)
         sim_host_error(&oc, "cannot write the cores' output to standard output: %s", strerror(out_errno));
     struct zones *zones = 0;
     if (ran && rd && rd->layout && (zones = malloc(sizeof *zones))) {
-        zones_read(zones, t->l1, rd->layout, host.elf);
+        zones_read(zones, t->l1, &host.place, host.elf);
         if (zones->n || zones->nnames)
             oc.zones = zones;
     }

@@ -282,7 +282,7 @@ Test(llk_boot, zones_come_back_with_their_names)
     struct run r;
     cr_assert_eq(run_json(&r, "zones", json), ERR_NONE, "%s", r.t->err.text);
     struct zones *z = malloc(sizeof *z);
-    zones_read(z, r.t->l1, r.rd.layout, r.host.elf);
+    zones_read(z, r.t->l1, &r.host.place, r.host.elf);
     cr_assert_eq(z->n, 3);
     cr_expect_eq(z->unmatched, 0);
     cr_assert_eq(z->nnames, 1, "one string, in three programs");
@@ -300,6 +300,36 @@ Test(llk_boot, zones_come_back_with_their_names)
     uint64_t d2 = z->z[2].end - z->z[2].start;
     cr_expect_eq(d1 - d0, 200, "%llu %llu", (unsigned long long)d0, (unsigned long long)d1);
     cr_expect_eq(d2 - d1, 200);
+    free(z);
+    run_free(&r);
+}
+
+Test(llk_boot, brisc_symbols_move_the_layout)
+{
+    /* Built with the mailboxes at 0x1FF00 and the profiler's barrier at 0x150FF4: BRISC's
+     * mailboxes_arr and profiler_barrier say so, and the host follows them. */
+    char json[2048];
+    write_args("/tmp/tensim-llk-moved-args.bin");
+    const char *pwd = getenv("PWD");
+    snprintf(json, sizeof json,
+             "{\"tensim_run\": 1, \"layout\": \"tt-llk-36b092e8\", \"boot\": \"brisc\",\n"
+             " \"programs\": {\"brisc\": \"%s/build/llk/brisc-moved-b.elf\","
+             " \"trisc0\": \"%s/build/llk/trisc-moved-t0.elf\", \"trisc1\": \"%s/build/llk/trisc-moved-t1.elf\","
+             " \"trisc2\": \"%s/build/llk/trisc-moved-t2.elf\"},\n"
+             " \"l1\": [{\"addr\": \"0x20000\", \"file\": \"tensim-llk-moved-args.bin\"}],\n"
+             " \"end\": \"kernel_complete\", \"max_cycles\": 100000}\n",
+             pwd, pwd, pwd, pwd);
+    struct run r;
+    cr_assert_eq(run_json(&r, "moved", json), ERR_NONE, "%s", r.t->err.text);
+    cr_expect(host_ended(r.t));
+    cr_expect_eq(r.host.place.mailbox[2], 0x1FF08);
+    cr_expect_eq(r.host.place.brisc_counter, 0x1FF14);
+    cr_expect_eq(word_at(r.t, 0x1FF08), 0xFF);
+    cr_expect_eq(word_at(r.t, 0x1FFC0), 0, "nothing at the layout's own addresses");
+    cr_expect_eq(r.host.place.profiler_buffer[1], 0x152000);
+    struct zones *z = malloc(sizeof *z);
+    zones_read(z, r.t->l1, &r.host.place, r.host.elf);
+    cr_expect_eq(z->n, 3);
     free(z);
     run_free(&r);
 }

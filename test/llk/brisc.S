@@ -2,9 +2,13 @@
  * slots and the counter, then poll slot 0; on START_TRISCS (1) reset the mailboxes, push a
  * SEMINIT to thread 0 (device set-up), release the TRISCs through SOFT_RESET_0 and wait until
  * the register reads back, then count the command and go on polling, forever. */
-#define CMD0 0x1FFC4
-#define COUNTER 0x1FFCC
-#define MAILBOX0 0x1FFB8
+#ifndef MAILBOX_BASE
+#define MAILBOX_BASE 0x1FFB8
+#define PROFILER_BARRIER 0x16AFF4
+#endif
+#define CMD0 (MAILBOX_BASE + 12)
+#define COUNTER (MAILBOX_BASE + 20)
+#define MAILBOX0 MAILBOX_BASE
 #define SOFT_RESET_0 0xFFB121B0
     .section .init, "ax"
     .globl _start
@@ -42,3 +46,9 @@ wait:
 2:  addi t1, t1, -1
     bnez t1, 2b
     j poll
+
+/* Where the host finds the mailboxes and the profiler's barrier (tt-llk's brisc.cpp has both) */
+    .data
+    .globl mailboxes_arr, profiler_barrier
+profiler_barrier: .word PROFILER_BARRIER
+mailboxes_arr: .word MAILBOX_BASE

@@ -7,11 +7,15 @@
 #define ZONE_START 0xA
 #define ZONE_END 0xB
 #define WALL_CLOCK_L 0xFFB121F0
+#ifndef MAILBOX_BASE
+#define MAILBOX_BASE 0x1FFB8
+#define PROFILER_BARRIER 0x16AFF4
+#endif
     .section .init, "ax"
     .globl _start
 _start:
 #if defined(TRISC_BOOT) && ID == 0
-    li t0, 0x1FFB8
+    li t0, MAILBOX_BASE
     sw zero, 0(t0)
     sw zero, 4(t0)
     sw zero, 8(t0)
@@ -28,7 +32,7 @@ _start:
     li s0, 0x20000
     lw s1, 4*ID(s0)         /* the argument */
     lw s2, 0x10(s0)         /* the zone id */
-    li s3, 0x16B000 + 0x1000 * ID
+    li s3, PROFILER_BARRIER + 12 + 0x1000 * ID
     li a0, ZONE_START
     call marker
     mv t1, s1
@@ -41,7 +45,7 @@ _start:
     add t1, t1, s1
     li t0, 0x30000 + 4 * ID
     sw t1, 0(t0)
-    li t0, 0x1FFB8 + 4 * ID
+    li t0, MAILBOX_BASE + 4 * ID
     li t1, 0xFF
     sw t1, 0(t0)
 2:  j 2b
