@@ -9,7 +9,8 @@
 
 #include <string.h>
 
-enum { TILE_CTRL_BASE = 0xFFB12000u, TRISC_PC_BUF_OVERRIDE = 0x090, SOFT_RESET_0 = 0x1B0,
+enum { TILE_CTRL_BASE = 0xFFB12000u, DBG_FEATURE_DISABLE = 0x068, TRISC_PC_BUF_OVERRIDE = 0x090,
+       SOFT_RESET_0 = 0x1B0,
        WALL_CLOCK_L = 0x1F0, WALL_CLOCK_L_LIVE_H = 0x1F4, WALL_CLOCK_H = 0x1F8,
        TRISC0_RESET_PC = 0x228, TRISC_RESET_PC_OVERRIDE = 0x234, DEST_CG_CTRL = 0x240,
        CG_KICK = 0x248 };
@@ -148,6 +149,9 @@ static enum mmio_status load(struct tile *t, int core, const struct region *r, u
     case SOFT_RESET_0:
         *val = t->boot.soft_reset;
         return MMIO_OK;
+    case DBG_FEATURE_DISABLE:
+        *val = 0; /* only 0 can be written (store) */
+        return MMIO_OK;
     }
     uint32_t *reg = boot_reg(t, addr - TILE_CTRL_BASE);
     if (reg) {
@@ -172,6 +176,18 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
         return MMIO_OK;
     }
     uint32_t off = addr - TILE_CTRL_BASE;
+    /* Bit 11 makes Dst16b accesses reach the high halves of Dst32b (BH:Dst.md); tt-llk sets it
+     * around a few integer and broadcast paths and clears it afterwards. Clearing is the normal
+     * mapping; setting it, or any undocumented bit, is not modelled. */
+    if (off == DBG_FEATURE_DISABLE) {
+        if (!val)
+            return MMIO_OK;
+        tile_error(t, ERR_UNIMPLEMENTED, core, core >= 0 ? t->core[core].pc : 0,
+                   "DBG_FEATURE_DISABLE = 0x%x (%s)", val,
+                   val == 1u << 11 ? "bit 11: Dst16b accesses onto the high halves of Dst32b"
+                                   : "undocumented bits");
+        return MMIO_ERROR;
+    }
     if (off == SOFT_RESET_0) /* takes effect in the next cycle */
         return tile_soft_reset_write(t, core, val, t->now + 1) ? MMIO_ERROR : MMIO_OK;
     uint32_t *reg = boot_reg(t, off);

@@ -194,6 +194,23 @@ Test(llk_reset, soft_reset_register_starts_and_stops_cores)
     tile_destroy(t);
 }
 
+Test(llk_reset, dbg_feature_disable_takes_zero_and_refuses_bit_11)
+{
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    struct prog p = prog_at(t, 0x6000);
+    emit_li(&p, 5, 0xFFB12068);
+    E(&p, SW, 0, 5, 0, 0); /* tt-llk's _llk_math_dbg_feature_enable_ */
+    E(&p, LW, 7, 5, 0, 0);
+    emit_li(&p, 6, 1u << 11);
+    E(&p, SW, 0, 5, 6, 0);
+    emit_exit(&p);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 1000), ERR_UNIMPLEMENTED);
+    cr_expect_str_eq(t->err.text, "DBG_FEATURE_DISABLE = 0x800 (bit 11: Dst16b accesses onto the high "
+                                  "halves of Dst32b)");
+    cr_expect_eq(t->core[CORE_TRISC0].x[7], 0);
+    tile_destroy(t);
+}
+
 /* ---- boot modes, host actions, end ---- */
 
 /* A run description for trisc.S on the TRISCs (TRISC0's program t0), written with its runtime
