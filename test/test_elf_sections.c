@@ -84,3 +84,33 @@ Test(elf_sections, other_elfs_load_by_program_headers)
     free(elf);
     tile_destroy(t);
 }
+
+/* --loader=exalens on a file without tt-llk's layout: what it cannot do is said. */
+Test(elf_sections, forced_exalens_loading_names_what_is_missing)
+{
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    const struct elfgen_sec secs[] = {{".init", 0x6000, exit0, sizeof exit0, 0},
+                                      {".ldm_data", 0xFFB00000u, ldm, sizeof ldm, 0}};
+    const struct elfgen_seg segs[] = {{0x6000, exit0, sizeof exit0, sizeof exit0}};
+    size_t len;
+    uint8_t *elf = elfgen_sections(0x6000, secs, 2, segs, 1, &len);
+    struct elf_file f = {"noinit.elf", elf, len};
+    uint32_t start;
+    cr_expect_eq(elf_loader_for(&f, ELF_LOADER_AUTO), ELF_LOADER_SEGMENTS, "no .loader_init");
+    cr_expect_eq(elf_load(t, 0, &f, ELF_LOADER_EXALENS, &start), -1);
+    cr_expect_str_eq(t->err.text, "noinit.elf: section .ldm_data has bytes but there is no "
+                                  ".loader_init section to load them at");
+    free(elf);
+    tile_destroy(t);
+
+    t = test_tile(ARCH_BLACKHOLE);
+    const struct elfgen_sec none[] = {{".data", 0x7000, ldm, sizeof ldm, 0},
+                                      {".init", 0x6000, NULL, 64, 1}};
+    elf = elfgen_sections(0x6000, none, 2, segs, 1, &len);
+    f = (struct elf_file){"empty.elf", elf, len};
+    cr_expect_eq(elf_load(t, 0, &f, ELF_LOADER_EXALENS, &start), -1);
+    cr_expect_str_eq(t->err.text, "empty.elf: none of the sections tt-exalens loads (.init, .text, "
+                                  ".ldm_data, .gcov_info, .thread_local) has bytes");
+    free(elf);
+    tile_destroy(t);
+}
