@@ -8,6 +8,7 @@
 #include "../mem/elf.h"
 #include "../mem/map.h"
 #include "../sync/push.h"
+#include "../trace/trace.h"
 #include "hostio.h"
 #include "tile.h"
 #include "tensix_ops.h"
@@ -80,6 +81,8 @@ static void boot_step(struct host *h, struct tile *t)
         if (!h->started_triscs && le_get(t->l1 + h->place.brisc_counter, 4) == 0) {
             write_words(t, h->place.brisc_command[0], &h->place.start_triscs, 1);
             h->started_triscs = true;
+            if (t->tracer)
+                trace_host(t->tracer, "START_TRISCS", t->now);
         }
         return;
     case BOOT_HOST: {
@@ -90,6 +93,8 @@ static void boot_step(struct host *h, struct tile *t)
         if (h->injected == n) {
             tile_soft_reset_write(t, -1, t->boot.soft_reset & ~trisc_bits(), t->now);
             h->injected++;
+            if (t->tracer)
+                trace_host(t->tracer, "device set-up pushed, TRISCs released", t->now);
         }
         return;
     }
@@ -122,12 +127,21 @@ static bool poll(struct tile *t, void *ctx)
         for (unsigned i = 0; i < rd->naction; i++)
             if (!h->fired[i] && run_cond_holds(rd, rd->action[i].cond, t->l1)) {
                 h->fired[i] = again = true;
+                if (t->tracer) {
+                    char what[48];
+                    snprintf(what, sizeof what, "host[%u]: write 0x%x", i, rd->action[i].write.addr);
+                    trace_host(t->tracer, what, t->now);
+                }
                 if (do_write(t, rd, &rd->action[i].write))
                     return false;
             }
     }
     boot_step(h, t);
-    return t->err.kind == ERR_NONE && end_holds(h, t);
+    if (t->err.kind != ERR_NONE || !end_holds(h, t))
+        return false;
+    if (t->tracer)
+        trace_host(t->tracer, rd->end_kernel_complete ? "KERNEL_COMPLETE" : "end condition held", t->now);
+    return true;
 }
 
 /* ---- before the run ---- */

@@ -384,25 +384,26 @@ static int cmd_run(int argc, char **argv)
     int out_errno = t->out_errno; /* the cores' output */
     if (fflush(stdout) && !out_errno)
         out_errno = errno ? errno : EIO;
-    if (out.trace.f) {
-        trace_end(&tracer);
-        t->tracer = 0;
-    }
-
     /* The run's own status first; host-side failures after it only count when it succeeded. */
     struct sim_outcome oc;
     sim_outcome_init(&oc, t);
-    if (t->err.kind != ERR_NONE)
-        sim_print_error(&t->err, stderr);
-    sim_print_guest_exits(t, stderr);
-    if (out_errno)
-        sim_host_error(&oc, "cannot write the cores' output to standard output: %s", strerror(out_errno));
     struct zones *zones = 0;
     if (ran && rd && rd->layout && (zones = malloc(sizeof *zones))) {
         zones_read(zones, t->l1, &host.place, host.elf);
         if (zones->n || zones->nnames)
             oc.zones = zones;
     }
+    if (out.trace.f) {
+        if (oc.zones)
+            zones_trace(oc.zones, &tracer);
+        trace_end(&tracer);
+        t->tracer = 0;
+    }
+    if (t->err.kind != ERR_NONE)
+        sim_print_error(&t->err, stderr);
+    sim_print_guest_exits(t, stderr);
+    if (out_errno)
+        sim_host_error(&oc, "cannot write the cores' output to standard output: %s", strerror(out_errno));
     if (!a.quiet && ran) {
         stats_report(t, stderr);
         if (oc.zones)

@@ -517,6 +517,32 @@ Test(llk_run_desc, bad_descriptions_name_the_key_and_the_problem)
     }
 }
 
+Test(llk_run_desc, the_command_line_writes_zones_and_marks_the_host_on_the_trace)
+{
+    char json[2048], out[8192];
+    boot_json(json, sizeof json, "cli", "brisc", trisc_elf[0], true, "");
+    write_text("/tmp/tensim-llk-cli-run.json", json);
+    cr_assert_eq(run_tensim("run --run /tmp/tensim-llk-cli-run.json --zones /tmp/tensim-llk-cli.csv "
+                            "--trace /tmp/tensim-llk-cli-trace.json --stats /tmp/tensim-llk-cli-stats.json",
+                            out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "profiler zones (tt-llk)") != NULL, "%s", out);
+    cr_expect(strstr(out, "  math KERNEL ") != NULL, "%s", out);
+    char *csv = read_whole_file("/tmp/tensim-llk-cli.csv", NULL);
+    cr_expect(strstr(csv, "thread,type,marker,file,line,id,start,end,cycles,data\nunpack,zone,KERNEL,trisc.S,30,") == csv,
+              "%s", csv);
+    free(csv);
+    char *trace = read_whole_file("/tmp/tensim-llk-cli-trace.json", NULL);
+    cr_expect(strstr(trace, "\"name\":\"START_TRISCS\",\"cat\":\"host\"") != NULL);
+    cr_expect(strstr(trace, "\"name\":\"KERNEL_COMPLETE\",\"cat\":\"host\"") != NULL);
+    cr_expect(strstr(trace, "\"name\":\"KERNEL\",\"cat\":\"zone\"") != NULL);
+    free(trace);
+    char *stats = read_whole_file("/tmp/tensim-llk-cli-stats.json", NULL);
+    cr_expect(strstr(stats, "\"zones\": [\n    {\"thread\": \"unpack\", \"type\": \"zone\", \"marker\": \"KERNEL\"") != NULL,
+              "%s", stats);
+    cr_expect(strstr(stats, "\"zones_unmatched\": 0,") != NULL);
+    free(stats);
+}
+
 Test(llk_run_desc, the_command_line_reports_bad_descriptions_and_files)
 {
     char out[4096];

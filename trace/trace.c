@@ -4,7 +4,7 @@
 
 #include "../core/tile.h"
 
-enum { PID_CORES = 1, PID_THREADS = 2, PID_UNITS = 3 };
+enum { PID_CORES = 1, PID_THREADS = 2, PID_UNITS = 3, PID_HOST = 4, PID_ZONES = 5 };
 
 static void sep(struct tracer *tr)
 {
@@ -28,6 +28,7 @@ void trace_begin(struct tracer *tr, FILE *f, const struct tile *t)
     (void)t;
     tr->f = f;
     tr->events = 0;
+    tr->host_named = tr->zones_named = false;
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 cycle\"},\"traceEvents\":[", f);
     name_track(tr, PID_CORES, -1, "RISC-V cores");
     name_track(tr, PID_THREADS, -1, "Tensix threads (Wait Gates)");
@@ -95,6 +96,31 @@ void trace_held(struct tracer *tr, unsigned th, const char *reason, uint32_t det
 void trace_blocked(struct tracer *tr, int core, const char *why, uint64_t start, uint64_t end)
 {
     interval(tr, why, "blocked", PID_CORES, core, start, end, NULL, 0);
+}
+
+void trace_host(struct tracer *tr, const char *what, uint64_t cycle)
+{
+    if (!tr->host_named) {
+        tr->host_named = true;
+        name_track(tr, PID_HOST, -1, "Host (run description)");
+        name_track(tr, PID_HOST, 0, "host");
+    }
+    sep(tr);
+    fprintf(tr->f, "{\"name\":\"%s\",\"cat\":\"host\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%" PRIu64
+                   ",\"pid\":%d,\"tid\":0}",
+            what, cycle, PID_HOST);
+}
+
+void trace_zone(struct tracer *tr, unsigned th, const char *name, uint64_t start, uint64_t end)
+{
+    if (!tr->zones_named) {
+        static const char *const threads[] = {"unpack", "math", "pack"};
+        tr->zones_named = true;
+        name_track(tr, PID_ZONES, -1, "tt-llk profiler zones (wall clock)");
+        for (int i = 0; i < 3; i++)
+            name_track(tr, PID_ZONES, i, threads[i]);
+    }
+    interval(tr, name, "zone", PID_ZONES, (int)th, start, end, NULL, 0);
 }
 
 void trace_unit(struct tracer *tr, const struct unit_desc *u, unsigned i, const char *what, unsigned th,

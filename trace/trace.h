@@ -8,6 +8,7 @@
 #ifndef TENSIM_TRACE_TRACE_H
 #define TENSIM_TRACE_TRACE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -17,6 +18,7 @@ struct unit_desc;
 struct tracer {
     FILE *f;
     unsigned events;
+    bool host_named, zones_named; /* their tracks are named when first used */
 };
 
 void trace_begin(struct tracer *tr, FILE *f, const struct tile *t);
@@ -33,5 +35,9 @@ void trace_unit(struct tracer *tr, const struct unit_desc *u, unsigned i, const 
                 uint64_t start, uint64_t end);
 /* Core `core` was blocked for [start, end) (`why`: a core stall key). */
 void trace_blocked(struct tracer *tr, int core, const char *why, uint64_t start, uint64_t end);
+/* What the host of a run description did at `cycle` (an instant on the "Host" track). */
+void trace_host(struct tracer *tr, const char *what, uint64_t cycle);
+/* A tt-llk profiler zone of thread th (0 unpack, 1 math, 2 pack) over [start, end). */
+void trace_zone(struct tracer *tr, unsigned th, const char *name, uint64_t start, uint64_t end);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "../mem/l1.h"
 #include "json.h"
+#include "trace.h"
 
 static const char *const thread_names[LLK_THREADS] = {"unpack", "math", "pack"};
 
@@ -195,6 +196,14 @@ void zones_csv(const struct zones *z, FILE *f)
             fprintf(f, "%" PRIu64, e->data);
         fputc('\n', f);
     }
+}
+
+void zones_trace(const struct zones *z, struct tracer *tr)
+{
+    for (unsigned i = 0; i < z->n; i++)
+        if (z->z[i].type == ZONE_START)
+            trace_zone(tr, z->z[i].thread, z->z[i].name >= 0 ? z->names[z->z[i].name].marker : "?",
+                       z->z[i].start, z->z[i].end);
 }
 
 void zones_report(const struct zones *z, FILE *f)

@@ -55,6 +55,9 @@ void zones_read(struct zones *z, const uint8_t *l1, const struct llk_layout *l,
 void zones_json(const struct zones *z, FILE *f);
 /* thread,type,marker,file,line,id,start,end,cycles,data: one row per zone or timestamp. */
 void zones_csv(const struct zones *z, FILE *f);
+struct tracer;
+/* The zones on the trace, one track per thread. */
+void zones_trace(const struct zones *z, struct tracer *tr);
 /* One line per zone on the report: thread, marker, cycles. */
 void zones_report(const struct zones *z, FILE *f);
 
