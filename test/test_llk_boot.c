@@ -527,6 +527,8 @@ Test(llk_run_desc, the_command_line_writes_zones_and_marks_the_host_on_the_trace
                             out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "profiler zones (tt-llk)") != NULL, "%s", out);
     cr_expect(strstr(out, "  math KERNEL ") != NULL, "%s", out);
+    cr_expect(strstr(out, "the run ended when its end condition (kernel_complete) held, at cycle ") != NULL,
+              "%s", out);
     char *csv = read_whole_file("/tmp/tensim-llk-cli.csv", NULL);
     cr_expect(strstr(csv, "thread,type,marker,file,line,id,start,end,cycles,data\nunpack,zone,KERNEL,trisc.S,30,") == csv,
               "%s", csv);
