@@ -150,7 +150,7 @@ static enum mmio_status load(struct tile *t, int core, const struct region *r, u
         *val = t->boot.soft_reset;
         return MMIO_OK;
     case DBG_FEATURE_DISABLE:
-        *val = 0; /* only 0 can be written (store) */
+        *val = dest_map_of(t).hi16 ? 1u << 11 : 0;
         return MMIO_OK;
     }
     uint32_t *reg = boot_reg(t, addr - TILE_CTRL_BASE);
@@ -176,16 +176,16 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
         return MMIO_OK;
     }
     uint32_t off = addr - TILE_CTRL_BASE;
-    /* Bit 11 makes Dst16b accesses reach the high halves of Dst32b (BH:Dst.md); tt-llk sets it
-     * around a few integer and broadcast paths and clears it afterwards. Clearing is the normal
-     * mapping; setting it, or any undocumented bit, is not modelled. */
+    /* Bit 11 makes Dst16b accesses reach the high halves of Dst32b (BH:Dst.md; the Dst owner
+     * keeps it); tt-llk sets it around a few integer and broadcast paths and clears it after.
+     * The other bits are undocumented. */
     if (off == DBG_FEATURE_DISABLE) {
-        if (!val)
+        if (!(val & ~(1u << 11))) {
+            dest_set_dst16_on_hi32(t, val != 0);
             return MMIO_OK;
+        }
         tile_error(t, ERR_UNIMPLEMENTED, core, core >= 0 ? t->core[core].pc : 0,
-                   "DBG_FEATURE_DISABLE = 0x%x (%s)", val,
-                   val == 1u << 11 ? "bit 11: Dst16b accesses onto the high halves of Dst32b"
-                                   : "undocumented bits");
+                   "DBG_FEATURE_DISABLE = 0x%x (undocumented bits)", val);
         return MMIO_ERROR;
     }
     if (off == SOFT_RESET_0) /* takes effect in the next cycle */

@@ -194,20 +194,30 @@ Test(llk_reset, soft_reset_register_starts_and_stops_cores)
     tile_destroy(t);
 }
 
-Test(llk_reset, dbg_feature_disable_takes_zero_and_refuses_bit_11)
+/* DBG_FEATURE_DISABLE bit 11 (BH:Dst.md): Dst16b row R becomes the high half of Dst32b row R,
+ * DstBits row Adj32(R) (17 for row 9) instead of DstBits row 9. A TRISC sets the bit, reads it
+ * back, and stops on an undocumented bit. */
+Test(llk_reset, dbg_feature_disable_bit_11_maps_dst16b_onto_dst32b_high_halves)
 {
     struct tile *t = test_tile(ARCH_BLACKHOLE);
     struct prog p = prog_at(t, 0x6000);
     emit_li(&p, 5, 0xFFB12068);
-    E(&p, SW, 0, 5, 0, 0); /* tt-llk's _llk_math_dbg_feature_enable_ */
-    E(&p, LW, 7, 5, 0, 0);
     emit_li(&p, 6, 1u << 11);
     E(&p, SW, 0, 5, 6, 0);
+    E(&p, LW, 7, 5, 0, 0);
+    emit_li(&p, 6, 1);
+    E(&p, SW, 0, 5, 6, 0); /* an undocumented bit */
     emit_exit(&p);
     cr_assert_eq(run_core(&p, CORE_TRISC0, 1000), ERR_UNIMPLEMENTED);
-    cr_expect_str_eq(t->err.text, "DBG_FEATURE_DISABLE = 0x800 (bit 11: Dst16b accesses onto the high "
-                                  "halves of Dst32b)");
-    cr_expect_eq(t->core[CORE_TRISC0].x[7], 0);
+    cr_expect_str_eq(t->err.text, "DBG_FEATURE_DISABLE = 0x1 (undocumented bits)");
+    cr_expect_eq(t->core[CORE_TRISC0].x[7], 0x800, "reads back");
+    cr_expect(t->dest.dst16_on_hi32);
+    dest_write16(t, 9, 3, 0xABCD);
+    cr_expect_eq(t->dest.bits[17][3], 0xABCD);
+    cr_expect_eq(t->dest.bits[9][3], 0);
+    cr_expect_eq(dest_read16(t, 9, 3), 0xABCD);
+    dest_set_dst16_on_hi32(t, false);
+    cr_expect_eq(dest_read16(t, 9, 3), 0, "DstBits row 9 again");
     tile_destroy(t);
 }
 

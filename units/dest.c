@@ -34,17 +34,22 @@ bool dest_swizzle_32b(const struct tile *t)
 
 uint16_t dest_read16(const struct tile *t, unsigned row, unsigned col)
 {
-    return t->dest.bits[dest_adj16(row, dest_remap_addrs(t))][col];
+    return t->dest.bits[dest_phys(dest_map_of(t), false, row)][col];
 }
 
 void dest_write16(struct tile *t, unsigned row, unsigned col, uint16_t v)
 {
-    t->dest.bits[dest_adj16(row, dest_remap_addrs(t))][col] = v;
+    t->dest.bits[dest_phys(dest_map_of(t), false, row)][col] = v;
 }
 
 struct dest_map dest_map_of(const struct tile *t)
 {
-    return (struct dest_map){dest_remap_addrs(t), dest_swizzle_32b(t)};
+    return (struct dest_map){dest_remap_addrs(t), dest_swizzle_32b(t), t->dest.dst16_on_hi32};
+}
+
+void dest_set_dst16_on_hi32(struct tile *t, bool on)
+{
+    t->dest.dst16_on_hi32 = on;
 }
 
 uint32_t dest_read32(const struct tile *t, unsigned row, unsigned col)

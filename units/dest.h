@@ -24,6 +24,9 @@ struct dest {
      * aligned 8-row DstBits block may be read again after a matrix-unit write. The matrix unit
      * and the packers stall on it. */
     uint64_t block_ready[DEST_BLOCKS];
+    /* RISCV_DEBUG_REG_DBG_FEATURE_DISABLE bit 11 (BH:Dst.md, WH:Dst.md): Dst16b[Row] is the high
+     * half of Dst32b[Row] instead of DstBits[Adj16(Row)]. Set through dest_set_dst16_on_hi32. */
+    bool dst16_on_hi32;
 };
 
 /* A writer (the matrix unit) wrote DstBits block b; it may be read from cycle `ready` on. */
@@ -46,13 +49,17 @@ bool dest_swizzle_32b(const struct tile *t);
 /* Both flags, sampled once per instruction by the units that touch many rows, and the physical
  * DstBits row of a logical row in the Dst16b or Dst32b view. */
 struct dest_map {
-    bool remap, swizzle;
+    bool remap, swizzle, hi16; /* hi16: dst16_on_hi32 */
 };
 struct dest_map dest_map_of(const struct tile *t);
 static inline unsigned dest_phys(struct dest_map m, bool dst32, unsigned row)
 {
-    return dst32 ? dest_adj32(row, m.remap, m.swizzle) : dest_adj16(row, m.remap);
+    return dst32 || m.hi16 ? dest_adj32(row, m.remap, m.swizzle) : dest_adj16(row, m.remap);
 }
+/* DBG_FEATURE_DISABLE bit 11 was written (core/tile_ctrl.c). A Dst16b write then changes only
+ * the high half: the page says the low half gets "something - generally garbage"; it keeps its
+ * old bits here. */
+void dest_set_dst16_on_hi32(struct tile *t, bool on);
 
 /* The first aligned 8-row DstBits block among logical rows row0 .. row0 + n - 1 (Dst16b or
  * Dst32b view) that may not be read at `now`, or -1: the Dest hazard check of the matrix unit

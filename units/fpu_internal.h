@@ -57,6 +57,7 @@ struct fpu_cfg {
     unsigned fidelity_base;     /* ThreadConfig FIDELITY_BASE_Phase */
     bool clr_dvalid_disable[2]; /* ThreadConfig CLR_DVALID_SrcA/SrcB_Disable */
     bool remap, swizzle;        /* BH DEST_ACCESS_CFG (global) */
+    bool hi16;                  /* Dst16b is the high half of Dst32b (units/dest.h) */
     bool zeroacc_absolute;      /* BH DEST_ACCESS_CFG_zeroacc_absolute_tile_mode */
 };
 
