@@ -190,17 +190,27 @@ struct FormatConfig
 """
 
 
+def format_configs(spec):
+    """The variant's FormatConfig values: one dict, or one per L1-to-L1 iteration."""
+    return spec.formats if isinstance(spec.formats, list) else [spec.formats]
+
+
 def runtime_struct(spec):
     """(struct lines, struct.pack format, values) of the runtime arguments, field for field as
-    generate_runtime_args_struct and write_runtimes_to_L1 lay them out."""
+    generate_runtime_args_struct and write_runtimes_to_L1 lay them out (the formats are left
+    out when they are compile-time constants)."""
     lines = ["// Struct containing runtime parameter layout", "struct RuntimeParams {",
              "std::uint32_t TILE_SIZE_PACK;", "std::uint32_t TILE_SIZE_UNPACK_A;",
              "std::uint32_t TILE_SIZE_UNPACK_B;"]
     fmt = "@III"
     values = list(spec.tile_sizes)
-    lines.append("FormatConfig formats;")
-    fmt += "I" * 11
-    values += [FORMAT_CODE[spec.formats[f]] for f in FORMAT_FIELDS]
+    if not spec.compile_time_formats:
+        configs = format_configs(spec)
+        lines.append("FormatConfig formats;" if len(configs) == 1
+                     else f"FormatConfig formats[{len(configs)}];")
+        for cfg in configs:
+            fmt += "I" * 11
+            values += [FORMAT_CODE[cfg[f]] if cfg else 0 for f in FORMAT_FIELDS]
     if spec.stimuli is not None:
         names = ["buffer_A", "buffer_B", "buffer_Res"] + (["buffer_C"] if spec.stimuli.has_c else [])
         lines += [f"Operand {n};" for n in names]
@@ -212,6 +222,34 @@ def runtime_struct(spec):
         values += r.values
     lines.append("};")
     return lines, fmt, values
+
+
+FORMATS_STRUCT_CONST = """
+struct FormatConfig
+{
+    const std::uint32_t unpack_A_src, unpack_B_src, unpack_S_src;
+    const std::uint32_t unpack_A_dst, unpack_B_dst, unpack_S_dst;
+    const std::uint32_t math;
+    const std::uint32_t pack_src, pack_dst, pack_S_src, pack_S_dst;
+
+    constexpr FormatConfig(std::uint32_t ua_src, std::uint32_t ub_src, std::uint32_t us_src,
+                           std::uint32_t ua_dst, std::uint32_t ub_dst, std::uint32_t us_dst,
+                           std::uint32_t m, std::uint32_t p_src, std::uint32_t p_dst,
+                           std::uint32_t ps_src, std::uint32_t ps_dst) :
+        unpack_A_src(ua_src), unpack_B_src(ub_src), unpack_S_src(us_src),
+        unpack_A_dst(ua_dst), unpack_B_dst(ub_dst), unpack_S_dst(us_dst), math(m),
+        pack_src(p_src), pack_dst(p_dst), pack_S_src(ps_src), pack_S_dst(ps_dst)
+    {
+    }
+};
+"""
+
+
+def compile_time_formats(spec):
+    """The formats as constants (the harness's compile-time-formats build; one iteration)."""
+    cfg = format_configs(spec)[0]
+    args = ", ".join(f"ckernel::to_underlying(DataFormat::{cfg[f]})" for f in FORMAT_FIELDS)
+    return ["// Data formats (compile-time)", f"constexpr FormatConfig formats = FormatConfig({args});"]
 
 
 def build_header(spec):
@@ -232,10 +270,18 @@ def build_header(spec):
         "#define RUNTIME_PARAMETERS  [[maybe_unused]] const struct RuntimeParams&",
         f"constexpr bool l1_acc_en = {1 if spec.l1_acc else 0};",
         f"constexpr bool unpack_to_dest = {'true' if spec.unpack_to_dest else 'false'};",
-        FORMATS_STRUCT,
+        FORMATS_STRUCT_CONST if spec.compile_time_formats else FORMATS_STRUCT,
         f"constexpr bool is_fp32_dest_acc_en = {'true' if spec.dest_acc else 'false'};",
     ]
+    if spec.header_operands and spec.stimuli is not None:
+        # StimuliConfig.generate_stimuli_header_addresses: the operands as constants too
+        vals = spec.stimuli.operand_values()
+        names = ["buffer_A", "buffer_B", "buffer_Res", "buffer_C"]
+        lines += [f"constexpr Operand {n}({hex(vals[2 * i])}, {vals[2 * i + 1]});"
+                  for i, n in enumerate(names[:len(vals) // 2])]
     lines += [t.cpp for t in spec.templates]
+    if spec.compile_time_formats:
+        lines += compile_time_formats(spec)
     lines += runtime_struct(spec)[0]
     return "\n".join(lines) + "\n"
 
@@ -325,10 +371,12 @@ class Builder:
         (vdir / "kernel.cpp").write_text(tu)
         opts = self.options_compile(spec.profiler)
 
+        formats_flag = "" if spec.compile_time_formats else "-DRUNTIME_FORMATS "
+
         def one(i, name):
             """Compile and link one TRISC's ELF; returns its commands (run in order)."""
             flags = (f"-I{tests} -I{tests}/helpers/src -I{vdir} {opts} "
-                     f"-DCOMPILE_FOR_TRISC={i} -DRUNTIME_FORMATS -DLLK_TRISC_{name.upper()}")
+                     f"-DCOMPILE_FOR_TRISC={i} {formats_flag}-DLLK_TRISC_{name.upper()}")
             elf = vdir / f"{name}.elf"
             if self.stock:
                 obj = vdir / f"{name}.o"

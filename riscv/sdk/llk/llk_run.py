@@ -35,6 +35,9 @@ def write_run(spec, vdir, elfs, brisc, max_cycles, boot="brisc"):
     if image is not None:
         (vdir / "stimuli.bin").write_bytes(image)
         l1.append({"addr": hex(spec.stimuli.addr_a), "file": "stimuli.bin"})
+    for addr, data in spec.l1_writes:  # the test's own host writes before the run
+        (vdir / f"l1_{addr:x}.bin").write_bytes(data)
+        l1.append({"addr": hex(addr), "file": f"l1_{addr:x}.bin"})
     rel = lambda p: os.path.relpath(p, vdir)
     desc = {
         "tensim_run": 1,
@@ -53,6 +56,9 @@ def write_run(spec, vdir, elfs, brisc, max_cycles, boot="brisc"):
     if spec.golden is not None:
         desc["read"].append({"addr": hex(spec.stimuli.addr_res),
                              "len": spec.stimuli.result_length(), "file": "result.bin"})
+    if spec.raw_check is not None:
+        for addr, length in spec.raw_check[0]:
+            desc["read"].append({"addr": hex(addr), "len": length, "file": f"read_{addr:x}.bin"})
     path = vdir / "run.json"
     path.write_text(json.dumps(desc, indent=2) + "\n")
     return path
@@ -96,6 +102,18 @@ def run_tensim(tensim, run_json, zones=False, extra=()):
     return RunResult(res.returncode, res.stderr, stats, zone_rows)
 
 
+def check_raw(spec, vdir):
+    """(passed, reason) of a test that judges raw L1 bytes read back (spec.raw_check)."""
+    reads, judge = spec.raw_check
+    data = []
+    for addr, length in reads:
+        path = Path(vdir) / f"read_{addr:x}.bin"
+        if not path.exists():
+            return False, f"no {path.name} written"
+        data.append(path.read_bytes())
+    return judge(data)
+
+
 def check_result(spec, vdir):
     """(passed, reason): the harness's passed_test on the result read back."""
     path = Path(vdir) / "result.bin"
@@ -105,7 +123,18 @@ def check_result(spec, vdir):
     if len(data) < spec.stimuli.result_length():
         return False, f"result.bin has {len(data)} bytes, want {spec.stimuli.result_length()}"
     got = spec.stimuli.read_result(data)
-    return F.compare(spec.golden, got, spec.out_fmt)
+    if spec.select is not None:
+        got = spec.select(got)
+    ok, why = F.compare(spec.golden, got, spec.out_fmt, atol=spec.atol, rtol=spec.rtol,
+                        pcc_target=spec.pcc_target)
+    if ok and spec.exact:
+        g = F.as_format(spec.golden, spec.out_fmt)
+        r = F.as_format(got, spec.out_fmt)
+        if not np.array_equal(g, r):
+            i = int(np.flatnonzero(g != r)[0])
+            return False, f"not bit-exact (first at {i}: got {r[i]:g}, want {g[i]:g}); {why}"
+        why += ", bit-exact"
+    return ok, why
 
 
 # ---------------------------------------------------------------------------------------------
@@ -167,9 +196,10 @@ def run_type_stats(run_type, rows):
 
 def perf_tables(spec, per_run, text_sizes):
     """(header, rows, post_rows) of the harness's perf CSV for one variant."""
-    sweep = [("formats.input_A", spec.formats["unpack_A_src"]),
-             ("formats.input_B", spec.formats["unpack_B_src"]),
-             ("formats.output", spec.formats["pack_dst"]),
+    fmts = spec.final_formats or {}
+    sweep = [("formats.input_A", fmts.get("unpack_A_src")),
+             ("formats.input_B", fmts.get("unpack_B_src")),
+             ("formats.output", fmts.get("pack_dst")),
              ("unpack_to_dest", spec.unpack_to_dest),
              ("dest_acc", f"DestAccumulation.{'Yes' if spec.dest_acc else 'No'}")]
     for p in spec.templates + spec.runtimes:
