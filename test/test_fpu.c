@@ -450,6 +450,31 @@ Test(fpu, gmpool_keeps_a_larger_dst_value)
     cr_expect_eq(dst16(0, 1), to_dst(0x3F80, O_BF16));
 }
 
+/* An undefined row reads as undefined in every column while an instruction writes it: stale
+ * bits left by an earlier tile (ZEROACC only marks rows) must not come back from column 1 on.
+ * GMPOOL takes the identity -inf, so the SrcA maxima (1.0) win over the stale 20.0; ELWMUL
+ * accumulates onto 0, not onto the stale 20.0. */
+Test(fpu, undefined_rows_stay_undefined_across_the_row_being_written)
+{
+    for (unsigned k = 0; k < 16; k++)
+        for (unsigned j = 0; j < 16; j++)
+            t->src.bank[0][0].cell[k][j] = 127; /* 1.0 */
+    for (unsigned k = 0; k < 16; k++)
+        for (unsigned i = 0; i < 16; i++)
+            t->src.bank[1][0].cell[k][i] = 127;
+    for (unsigned r = 0; r < 16; r++)
+        for (unsigned j = 0; j < 16; j++)
+            dest_write16(t, r, j, (uint16_t)to_dst(0x41A0, O_BF16)); /* 20.0, left behind */
+    memset(t->dest.row_valid, 0, sizeof t->dest.row_valid);
+    uint32_t w[] = {TT_OP_GMPOOL(0, 0, 1, 0, 0, 0), TT_OP_ELWMUL_BH(0, 0, 0, 0, 0, 8)};
+    cr_assert_eq(run(w, 2), ERR_NONE, "%s", t->err.text);
+    for (unsigned j = 0; j < 16; j++) {
+        cr_expect_eq(dst16(0, j), to_dst(0x3F80, O_BF16), "GMPOOL column %u", j);
+        cr_expect_eq(dst16(8, j), to_dst(0x3F80, O_BF16), "ELWMUL row 8 column %u", j);
+        cr_expect_eq(dst16(15, j), to_dst(0x3F80, O_BF16), "ELWMUL row 15 column %u", j);
+    }
+}
+
 /* ---- data movement ---- */
 
 static uint32_t bf16_src(uint32_t b) { return (b >> 15) << 18 | (b & 0x7F) << 11 | (b >> 7 & 0xFF); }

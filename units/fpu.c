@@ -344,6 +344,11 @@ void fpu_dst_row_written(struct fpu_exec *x, bool dst32, unsigned p)
     }
 }
 
+/* The row becomes defined once its last column is written: instructions write whole rows a
+ * column at a time, and one that reads the row back while writing it (GMPOOL, ELWMUL and
+ * accumulating ELWADD/ELWSUB, MOVB2D into the low halves) must see an undefined row as
+ * undefined in every column, not its stale bits from column 1 on (ttsim's
+ * set_valid_on_last_column_only; tt-llk's block max reduce after a matmul shows it). */
 void fpu_dst_put(struct fpu_exec *x, bool dst32, unsigned row, unsigned col, uint32_t v)
 {
     struct dest *d = &x->t->dest;
@@ -352,7 +357,13 @@ void fpu_dst_put(struct fpu_exec *x, bool dst32, unsigned row, unsigned col, uin
         dest_put32_at(d, p, col, v);
     else
         d->bits[p][col] = (uint16_t)v;
-    fpu_dst_row_written(x, dst32, p);
+    if (col == 15) {
+        fpu_dst_row_written(x, dst32, p);
+    } else {
+        mark_written(x, p);
+        if (dst32)
+            mark_written(x, p + 8);
+    }
 }
 
 void fpu_dst_mark(struct fpu_exec *x, bool dst32, unsigned row, bool valid)
