@@ -192,7 +192,7 @@ $(B)/demo_check: riscv/sdk/examples/demo_check.c riscv/sdk/examples/eltwise/eltw
 	$(CC) $(WARN) -O2 -o $@ $< units/fpu_datapath.c -lm
 
 K := $(B)/kernels
-demo: $(B)/.deps $(B)/tensim $(KERNELS) $(B)/demo_check
+demo: $(B)/.deps $(B)/tensim $(KERNELS) $(LLK_ELF) $(B)/demo_check
 	@mkdir -p $(B)/demo
 	@echo; echo "== hello: one TRISC, plain RV32 code (CRC-32 and printf)"
 	$(B)/tensim run $(K)/hello.elf
@@ -211,6 +211,10 @@ demo: $(B)/.deps $(B)/tensim $(KERNELS) $(B)/demo_check
 	$(B)/tensim run --trisc0=$(K)/matmul-t0.elf --trisc1=$(K)/matmul-t1.elf \
 	  --trisc2=$(K)/matmul-t2.elf --dump=0x40000:16384:$(B)/demo/matmul.bin
 	$(B)/demo_check matmul $(B)/demo/matmul.bin 4
+	@echo; echo "== llk boot: programs shaped like tt-llk's, booted as its harness does (run description)"
+	$(B)/tensim run --run test/llk/boot.json
+	@od -An -tx4 $(B)/demo/llk-boot.bin | grep -q "00001064 000010c9 0000112e" \
+	  || { echo "llk boot: wrong results in $(B)/demo/llk-boot.bin" >&2; exit 1; }
 
 TEST_DEFS = -DTENSIM_BIN='"$(1)"'
 
