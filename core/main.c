@@ -433,6 +433,12 @@ static int cmd_run(int argc, char **argv)
                 "cycle %" PRIu64 "\n", ran ? "stopped" : "failed to start", t->cycles);
     oc.dumps = a.dumps;
     oc.ndumps = a.ndumps;
+    if (rd) {
+        oc.run_file = rd->path;
+        oc.run_boot = boot_mode_name(rd->boot);
+        oc.run_end = rd->end_kernel_complete ? "kernel_complete" : rd->end >= 0 ? "condition" : "";
+        oc.run_ended = host_ended(t);
+    }
     if (out.stats.f)
         stats_json(t, &oc, out.stats.f);
     close_output(&oc, &out.stats);

@@ -53,6 +53,10 @@ struct sim_outcome {
     const struct sim_xfer *dumps;
     unsigned ndumps;
     const struct zones *zones; /* tt-llk's profiler zones (trace/zones.h), or NULL */
+    /* The run description, when there was one: its file, boot mode, end condition ("" for
+     * none) and whether the run ended because that condition held. */
+    const char *run_file, *run_boot, *run_end;
+    bool run_ended;
 };
 
 /* The exit status the run itself earns: the error's code if tensim stopped it, else the first

@@ -552,6 +552,8 @@ Test(llk_run_desc, the_command_line_writes_zones_and_marks_the_host_on_the_trace
     cr_expect(strstr(stats, "\"zones\": [\n    {\"thread\": \"unpack\", \"type\": \"zone\", \"marker\": \"KERNEL\"") != NULL,
               "%s", stats);
     cr_expect(strstr(stats, "\"zones_unmatched\": 0,") != NULL);
+    cr_expect(strstr(stats, "\"run\": {\"description\": \"/tmp/tensim-llk-cli-run.json\", \"boot\": \"brisc\", "
+                            "\"end\": \"kernel_complete\", \"ended_by_end\": true},") != NULL, "%s", stats);
     free(stats);
 }
 

@@ -93,6 +93,12 @@ static void json_outcome(const struct tile *t, const struct sim_outcome *o, FILE
                 o->dumps[i].addr, o->dumps[i].len, o->dumps[i].written ? "true" : "false");
     }
     fprintf(f, "],\n");
+    if (o->run_file) {
+        fprintf(f, "  \"run\": {\"description\": ");
+        json_str(f, o->run_file);
+        fprintf(f, ", \"boot\": \"%s\", \"end\": \"%s\", \"ended_by_end\": %s},\n", o->run_boot,
+                o->run_end, o->run_ended ? "true" : "false");
+    }
 }
 
 void stats_json(const struct tile *t, const struct sim_outcome *o, FILE *f)
