@@ -369,6 +369,87 @@ static void gen_cli(struct fcase *c)
         add_arg(c, "%s", PICK(words));
 }
 
+/* Run descriptions (docs/run-description.md): random JSON made of fragments that are right,
+ * nearly right and wrong, around the guest programs, so that the parser, the host's actions and
+ * its end conditions all see bad input. */
+static void gen_cond(char *buf, size_t n, unsigned depth)
+{
+    static const char *const leaves[] = {
+        "{\"word\": \"0x30000\", \"equals\": 0}", "{\"word\": 0, \"not_equals\": \"0x13\"}",
+        "{\"word\": \"0x17fffc\", \"equals\": 1, \"mask\": 255}", "{\"word\": \"0x180000\", \"equals\": 1}",
+        "{\"word\": 2, \"equals\": 1}", "{\"word\": -4, \"equals\": 1}", "{\"equals\": 1}", "{}", "[]", "7",
+        "{\"word\": 0, \"equals\": 1, \"not_equals\": 2}", "{\"word\": \"0x20000\", \"equals\": \"0xffffffffff\"}"};
+    if (depth < 3 && chance(30)) {
+        char a[400], b[400];
+        gen_cond(a, sizeof a, depth + 1);
+        gen_cond(b, sizeof b, depth + 1);
+        snprintf(buf, n, "{\"%s\": [%s%s%s]}", chance(50) ? "all" : chance(90) ? "any" : "none", a,
+                 chance(70) ? ", " : "", chance(70) ? b : "");
+        return;
+    }
+    snprintf(buf, n, "%s", PICK(leaves));
+}
+
+static void gen_rundesc(struct fcase *c)
+{
+    c->kind = "run";
+    static const char *const guests[] = {"exit7.elf", "spin.elf", "hello.elf", "copy_l1.elf"};
+    for (unsigned i = 0; i < sizeof guests / sizeof guests[0]; i++)
+        for (unsigned k = 0; k < nseeds; k++)
+            if (!strcmp(seeds[k].name, guests[i])) {
+                uint8_t *d = malloc(seeds[k].len);
+                memcpy(d, seeds[k].data, seeds[k].len);
+                add_file(c, guests[i], d, seeds[k].len);
+            }
+    static const char *const fragments[] = {
+        "\"arch\": \"blackhole\"", "\"arch\": \"wormhole\"", "\"arch\": \"z80\"",
+        "\"layout\": \"tt-llk-36b092e8\"", "\"layout\": \"tt-llk\"", "\"boot\": \"brisc\"",
+        "\"boot\": \"host\"", "\"boot\": \"trisc\"", "\"boot\": 3", "\"loader\": \"exalens\"",
+        "\"loader\": \"segments\"", "\"programs\": {\"trisc0\": \"exit7.elf\"}",
+        "\"programs\": {\"trisc0\": \"spin.elf\", \"trisc1\": \"copy_l1.elf\"}",
+        "\"programs\": {\"brisc\": \"hello.elf\", \"trisc0\": \"hello.elf\"}",
+        "\"programs\": {\"trisc0\": \"nothere.elf\"}", "\"programs\": {\"trisc0\": \"\"}",
+        "\"programs\": {\"trisc0\": \"/\"}", "\"programs\": []",
+        "\"l1\": [{\"addr\": \"0x30000\", \"words\": [1, 2, \"0x3\"]}]",
+        "\"l1\": [{\"addr\": \"0x17fffc\", \"words\": [1]}]", "\"l1\": [{\"addr\": 0, \"file\": \"exit7.elf\"}]",
+        "\"l1\": [{\"addr\": \"0x17ff00\", \"file\": \"hello.elf\"}]", "\"l1\": [{\"addr\": 1, \"words\": []}]",
+        "\"read\": [{\"addr\": \"0x30000\", \"len\": 16, \"file\": \"r.bin\"}]",
+        "\"read\": [{\"addr\": \"0x17ffff\", \"len\": 2, \"file\": \"r.bin\"}]",
+        "\"max_cycles\": 5000", "\"max_cycles\": 0", "\"poll_cycles\": 64", "\"poll_cycles\": 2000000",
+        "\"zones\": \"z.csv\"", "\"unpredictable\": \"warn\"", "\"end\": \"kernel_complete\"",
+        "\"bogus\": 1", "\"tensim_run\": 2"};
+    char json[4096];
+    size_t used = (size_t)snprintf(json, sizeof json, "{\"tensim_run\": 1");
+    unsigned n = below(7);
+    for (unsigned i = 0; i < n && used < sizeof json - 1200; i++)
+        used += (size_t)snprintf(json + used, sizeof json - used, ", %s", PICK(fragments));
+    if (chance(40)) {
+        char cond[1000];
+        gen_cond(cond, sizeof cond, 0);
+        used += (size_t)snprintf(json + used, sizeof json - used, ", \"end\": %s", cond);
+    }
+    if (chance(30) && used < sizeof json - 1200) {
+        char cond[1000];
+        gen_cond(cond, sizeof cond, 0);
+        used += (size_t)snprintf(json + used, sizeof json - used,
+                                 ", \"host\": [{\"when\": %s, \"write\": {\"addr\": \"0x30004\", \"words\": [9]}}]", cond);
+    }
+    snprintf(json + used, sizeof json - used, "%s", chance(95) ? "}" : "");
+    if (chance(10)) /* a damaged file */
+        json[below((uint32_t)strlen(json))] = (char)(rnd() & 0x7F);
+    size_t len = strlen(json);
+    uint8_t *d = malloc(len);
+    memcpy(d, json, len);
+    add_file(c, "run.json", d, len);
+    add_arg(c, "run");
+    add_arg(c, "--max-cycles=100000");
+    add_arg(c, "--run=@/run.json");
+    if (chance(20))
+        add_arg(c, "--zones=@/zones.csv");
+    if (chance(10))
+        add_arg(c, "@/exit7.elf");
+}
+
 /* ---- running a case ---- */
 
 static const char *bin = "build/tensim-asan";
@@ -616,9 +697,11 @@ int main(int argc, char **argv)
     printf("fuzz: %u s against %s, seed %llu (repeat with --seed %llu)\n", seconds, bin,
            (unsigned long long)seed, (unsigned long long)seed);
     fflush(stdout);
-    static void (*const gen[])(struct fcase *) = {gen_elf, gen_layout, gen_rv, gen_tensix, gen_tensix, gen_cli};
-    static const char *const names[] = {"elf", "layout", "rv", "tensix", "cli"};
-    unsigned runs[5] = {0}, findings = 0, twice = 0, by_status[5][256] = {{0}};
+    static void (*const gen[])(struct fcase *) = {gen_elf, gen_layout, gen_rv, gen_tensix, gen_tensix,
+                                                  gen_cli, gen_rundesc};
+    static const char *const names[] = {"elf", "layout", "rv", "tensix", "cli", "run"};
+    enum { KINDS = sizeof names / sizeof names[0] };
+    unsigned runs[KINDS] = {0}, findings = 0, twice = 0, by_status[KINDS][256] = {{0}};
     time_t end = time(0) + seconds;
     while (time(0) < end) {
         struct fcase c = {0};
@@ -629,7 +712,7 @@ int main(int argc, char **argv)
             const char *nl = strchr(o.err, '\n');
             printf("%-6s %3d %.*s\n", c.kind, o.status, nl ? (int)(nl - o.err) : 0, o.err);
         }
-        for (unsigned k = 0; k < 5; k++)
+        for (unsigned k = 0; k < KINDS; k++)
             if (!strcmp(c.kind, names[k])) {
                 runs[k]++;
                 by_status[k][o.status & 255]++;
@@ -660,10 +743,10 @@ int main(int argc, char **argv)
         free_outcome(&o);
         free_case(&c);
     }
-    printf("fuzz: %u runs (elf %u, layout %u, rv %u, tensix %u, cli %u), %u run twice, %u findings\n",
-           runs[0] + runs[1] + runs[2] + runs[3] + runs[4], runs[0], runs[1], runs[2], runs[3],
-           runs[4], twice, findings);
-    for (unsigned k = 0; k < 5; k++) { /* how deep each kind got: its exit statuses */
+    printf("fuzz: %u runs (elf %u, layout %u, rv %u, tensix %u, cli %u, run %u), %u run twice, %u findings\n",
+           runs[0] + runs[1] + runs[2] + runs[3] + runs[4] + runs[5], runs[0], runs[1], runs[2],
+           runs[3], runs[4], runs[5], twice, findings);
+    for (unsigned k = 0; k < KINDS; k++) { /* how deep each kind got: its exit statuses */
         printf("      %-6s exit status:", names[k]);
         for (unsigned s = 0; s < 256; s++)
             if (by_status[k][s])
