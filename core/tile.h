@@ -137,10 +137,11 @@ unsigned tile_core_reset_bit(int core);
  * ERR_UNIMPLEMENTED). Returns 0 or -1 (error in tile). */
 int tile_soft_reset_write(struct tile *t, int writer, uint32_t value, uint64_t cycle);
 /* The pc core `core` takes on leaving reset: BRISC 0; a TRISC its default, or the value of its
- * TRISCn_RESET_PC register when its override bit is set (Blackhole). */
+ * TRISCn_RESET_PC register when its override bit is set (Blackhole; Wormhole: Config's
+ * TRISC_RESET_PC_SEC<n>_PC and TRISC_RESET_PC_OVERRIDE). */
 uint32_t tile_reset_pc(const struct tile *t, int core);
-/* Set a TRISC's reset pc register and override bit, as Tenstorrent's loader does after loading
- * (Blackhole registers; on Wormhole the same state, which its Config registers hold there). */
+/* Set a TRISC's reset pc and override bit, as Tenstorrent's loader does after loading
+ * (Blackhole's registers; Wormhole's Config words, where its firmware writes them). */
 void tile_set_reset_pc(struct tile *t, int core, uint32_t pc);
 
 

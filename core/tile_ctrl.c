@@ -33,10 +33,20 @@ static uint32_t core_reset_mask(void)
 
 static const uint32_t default_trisc_pc[NUM_THREADS] = {0x6000, 0xA000, 0xE000};
 
+/* Wormhole keeps the TRISC reset pcs in Config (global words, so bank 0 holds them). */
+static const struct cfg_field_desc *const wh_reset_pc[NUM_THREADS] = {
+    &cfg_fields_wh[CFGF_WH_TRISC_RESET_PC_SEC0_PC], &cfg_fields_wh[CFGF_WH_TRISC_RESET_PC_SEC1_PC],
+    &cfg_fields_wh[CFGF_WH_TRISC_RESET_PC_SEC2_PC]};
+static const struct cfg_field_desc *const wh_override =
+    &cfg_fields_wh[CFGF_WH_TRISC_RESET_PC_OVERRIDE_Reset_PC_Override_en];
+
 uint32_t tile_reset_pc(const struct tile *t, int core)
 {
     if (core == CORE_BRISC)
         return 0; /* fixed (spec/memory-map.md §6.2) */
+    if (tile_is_wormhole(t))
+        return cfg_get(&t->cfg, 0, wh_override) >> core & 1 ? cfg_get(&t->cfg, 0, wh_reset_pc[core])
+                                                             : default_trisc_pc[core];
     return t->boot.reset_pc_override >> core & 1 ? t->boot.trisc_reset_pc[core]
                                                  : default_trisc_pc[core];
 }
@@ -45,6 +55,11 @@ void tile_set_reset_pc(struct tile *t, int core, uint32_t pc)
 {
     if (core == CORE_BRISC)
         return;
+    if (tile_is_wormhole(t)) {
+        cfg_set(&t->cfg, 0, wh_reset_pc[core], pc);
+        cfg_set(&t->cfg, 0, wh_override, cfg_get(&t->cfg, 0, wh_override) | 1u << core);
+        return;
+    }
     t->boot.trisc_reset_pc[core] = pc;
     t->boot.reset_pc_override |= 1u << core;
 }

@@ -194,6 +194,36 @@ Test(llk_reset, soft_reset_register_starts_and_stops_cores)
     tile_destroy(t);
 }
 
+/* Wormhole keeps the TRISC reset pcs in Config (spec/memory-map.md §6.2): TRISC0 writes
+ * TRISC_RESET_PC_SEC1_PC (word 158 + 1) and the override bit of TRISC1 (word 161) through the
+ * Config window, as tt-llk's Wormhole BRISC does, and releases TRISC1, which starts at 0xB000. */
+Test(llk_reset, wormhole_reset_pcs_live_in_config)
+{
+    struct tile *t = test_tile(ARCH_WORMHOLE);
+    struct prog p = prog_at(t, 0x6000);
+    emit_li(&p, 5, 0xFFEF0000u + 159 * 4);
+    emit_li(&p, 6, 0xB000);
+    E(&p, SW, 0, 5, 6, 0);
+    emit_li(&p, 5, 0xFFEF0000u + 161 * 4);
+    emit_li(&p, 6, 2);
+    E(&p, SW, 0, 5, 6, 0);
+    emit_li(&p, 5, 0xFFB121B0);
+    E(&p, LW, 6, 5, 0, 0);
+    emit_li(&p, 7, ~0x2000u);
+    E(&p, AND, 6, 6, 7, 0);
+    E(&p, SW, 0, 5, 6, 0);
+    emit_li(&p, 10, 0);
+    emit_exit(&p);
+    struct prog q = prog_at(t, 0xB000);
+    emit_li(&q, 10, 11);
+    emit_exit(&q);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(tile_reset_pc(t, CORE_TRISC1), 0xB000);
+    cr_expect_eq(tile_reset_pc(t, CORE_TRISC2), 0xE000);
+    cr_expect_eq(t->core[CORE_TRISC1].exit_code, 11);
+    tile_destroy(t);
+}
+
 /* DBG_FEATURE_DISABLE bit 11 (BH:Dst.md): Dst16b row R becomes the high half of Dst32b row R,
  * DstBits row Adj32(R) (17 for row 9) instead of DstBits row 9. A TRISC sets the bit, reads it
  * back, and stops on an undocumented bit. */
