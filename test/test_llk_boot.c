@@ -159,22 +159,33 @@ Test(llk_loader, symbols_and_initial_words)
 
 /* ---- soft reset ---- */
 
+/* sw value, addr (x5, x6) */
+static void emit_store(struct prog *p, uint32_t addr, uint32_t value)
+{
+    emit_li(p, 5, addr);
+    emit_li(p, 6, value);
+    E(p, SW, 0, 5, 6, 0);
+}
+
+/* Clear `bits` of SOFT_RESET_0 by read-modify-write, as tt-llk's firmware does (x5 keeps the
+ * register's address). */
+static void emit_release(struct prog *p, uint32_t bits)
+{
+    emit_li(p, 5, 0xFFB121B0);
+    E(p, LW, 6, 5, 0, 0);
+    emit_li(p, 7, ~bits);
+    E(p, AND, 6, 6, 7, 0);
+    E(p, SW, 0, 5, 6, 0);
+}
+
 Test(llk_reset, soft_reset_register_starts_and_stops_cores)
 {
     struct tile *t = test_tile(ARCH_BLACKHOLE);
     cr_expect_eq(t->boot.soft_reset, 0x7800, "every core held in reset until started");
     struct prog p = prog_at(t, 0x6000); /* TRISC0 releases TRISC1 at 0xB000 */
-    emit_li(&p, 5, 0xFFB12234);          /* TRISC_RESET_PC_OVERRIDE */
-    emit_li(&p, 6, 2);
-    E(&p, SW, 0, 5, 6, 0);
-    emit_li(&p, 5, 0xFFB1222C); /* TRISC1_RESET_PC */
-    emit_li(&p, 6, 0xB000);
-    E(&p, SW, 0, 5, 6, 0);
-    emit_li(&p, 5, 0xFFB121B0);
-    E(&p, LW, 6, 5, 0, 0);
-    emit_li(&p, 7, ~0x2000u);
-    E(&p, AND, 6, 6, 7, 0);
-    E(&p, SW, 0, 5, 6, 0);
+    emit_store(&p, 0xFFB12234, 2);      /* TRISC_RESET_PC_OVERRIDE */
+    emit_store(&p, 0xFFB1222C, 0xB000); /* TRISC1_RESET_PC */
+    emit_release(&p, 0x2000);
     E(&p, LW, 10, 5, 0, 0); /* exit with what SOFT_RESET_0 reads now */
     emit_exit(&p);
     struct prog q = prog_at(t, 0xB000);
@@ -201,17 +212,9 @@ Test(llk_reset, wormhole_reset_pcs_live_in_config)
 {
     struct tile *t = test_tile(ARCH_WORMHOLE);
     struct prog p = prog_at(t, 0x6000);
-    emit_li(&p, 5, 0xFFEF0000u + 159 * 4);
-    emit_li(&p, 6, 0xB000);
-    E(&p, SW, 0, 5, 6, 0);
-    emit_li(&p, 5, 0xFFEF0000u + 161 * 4);
-    emit_li(&p, 6, 2);
-    E(&p, SW, 0, 5, 6, 0);
-    emit_li(&p, 5, 0xFFB121B0);
-    E(&p, LW, 6, 5, 0, 0);
-    emit_li(&p, 7, ~0x2000u);
-    E(&p, AND, 6, 6, 7, 0);
-    E(&p, SW, 0, 5, 6, 0);
+    emit_store(&p, 0xFFEF0000u + 159 * 4, 0xB000);
+    emit_store(&p, 0xFFEF0000u + 161 * 4, 2);
+    emit_release(&p, 0x2000);
     emit_li(&p, 10, 0);
     emit_exit(&p);
     struct prog q = prog_at(t, 0xB000);
@@ -272,6 +275,15 @@ static void boot_json(char *buf, size_t n, const char *name, const char *boot, c
              getenv("PWD"), trisc_elf[2], args, extra);
 }
 
+/* boot_json, then run it; the run must end cleanly. */
+static void boot_run(struct run *r, const char *name, const char *boot, const char *t0, bool brisc,
+                     const char *extra)
+{
+    char json[2048];
+    boot_json(json, sizeof json, name, boot, t0, brisc, extra);
+    cr_assert_eq(run_json(r, name, json), ERR_NONE, "%s: %s", name, r->t->err.text);
+}
+
 static void check_results(const struct tile *t)
 {
     cr_expect_eq(word_at(t, 0x30000), 0x1000 + 100, "TRISC0's data word + its argument");
@@ -283,10 +295,8 @@ static void check_results(const struct tile *t)
 
 Test(llk_boot, brisc_mode_starts_the_triscs_and_ends_at_kernel_complete)
 {
-    char json[2048];
-    boot_json(json, sizeof json, "brisc", "brisc", trisc_elf[0], true, "");
     struct run r;
-    cr_assert_eq(run_json(&r, "brisc", json), ERR_NONE, "%s", r.t->err.text);
+    boot_run(&r, "brisc", "brisc", trisc_elf[0], true, "");
     cr_expect(host_ended(r.t), "the end condition ended the run, not the cores");
     check_results(r.t);
     cr_expect_eq(r.t->boot.soft_reset & 0x7800, 0, "BRISC released the TRISCs");
@@ -300,8 +310,7 @@ Test(llk_boot, brisc_mode_starts_the_triscs_and_ends_at_kernel_complete)
     cr_expect_lt(end, 2000);
     run_free(&r);
 
-    boot_json(json, sizeof json, "brisc64", "brisc", trisc_elf[0], true, ", \"poll_cycles\": 64");
-    cr_assert_eq(run_json(&r, "brisc64", json), ERR_NONE);
+    boot_run(&r, "brisc64", "brisc", trisc_elf[0], true, ", \"poll_cycles\": 64");
     cr_expect_eq(r.t->cycles % 64, 0, "a host polling every 64 cycles sees the end on its grid");
     cr_expect_gt(r.t->cycles, end, "and starts the TRISCs later");
     run_free(&r);
@@ -309,10 +318,8 @@ Test(llk_boot, brisc_mode_starts_the_triscs_and_ends_at_kernel_complete)
 
 Test(llk_boot, trisc_mode_lets_trisc0_release_the_others)
 {
-    char json[2048];
-    boot_json(json, sizeof json, "trisc", "trisc", "build/llk/trisc-boot-t0.elf", false, "");
     struct run r;
-    cr_assert_eq(run_json(&r, "trisc", json), ERR_NONE, "%s", r.t->err.text);
+    boot_run(&r, "trisc", "trisc", "build/llk/trisc-boot-t0.elf", false, "");
     check_results(r.t);
     cr_expect_eq(r.t->core[CORE_BRISC].state, CORE_OFF);
     run_free(&r);
@@ -320,10 +327,8 @@ Test(llk_boot, trisc_mode_lets_trisc0_release_the_others)
 
 Test(llk_boot, host_mode_injects_the_device_setup)
 {
-    char json[2048];
-    boot_json(json, sizeof json, "host", "host", trisc_elf[0], false, "");
     struct run r;
-    cr_assert_eq(run_json(&r, "host", json), ERR_NONE, "%s", r.t->err.text);
+    boot_run(&r, "host", "host", trisc_elf[0], false, "");
     check_results(r.t);
     cr_expect_eq(r.t->thread[0].pushed, 7, "ZEROACC, SFPENCC, NOP, SFPCONFIG, three SEMINITs");
     for (unsigned s = 0; s < 8; s++)
@@ -334,10 +339,8 @@ Test(llk_boot, host_mode_injects_the_device_setup)
 
 Test(llk_boot, zones_come_back_with_their_names)
 {
-    char json[2048];
-    boot_json(json, sizeof json, "zones", "brisc", trisc_elf[0], true, "");
     struct run r;
-    cr_assert_eq(run_json(&r, "zones", json), ERR_NONE, "%s", r.t->err.text);
+    boot_run(&r, "zones", "brisc", trisc_elf[0], true, "");
     struct zones *z = malloc(sizeof *z);
     zones_read(z, r.t->l1, &r.host.place, r.host.elf);
     cr_assert_eq(z->n, 3);
