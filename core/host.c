@@ -29,6 +29,9 @@ static int do_write(struct tile *t, const struct run_desc *rd, const struct run_
         return 0;
     }
     char why[200];
+    if (w->addr >= t->arch->l1_size) /* checked when parsed; the tile's L1 is the last word */
+        return tile_error(t, ERR_BAD_RUN, -1, 0, "%s: %s: 0x%x is outside L1", rd->path, w->file,
+                          w->addr), -1;
     size_t n, room = t->arch->l1_size - w->addr;
     uint8_t *buf = host_read_file(w->file, room, &n, why, sizeof why);
     if (!buf && !strncmp(why, "larger", 6))
@@ -205,6 +208,11 @@ int host_setup(struct host *h, struct tile *t, const struct run_desc *rd)
 {
     memset(h, 0, sizeof *h);
     h->rd = rd;
+    if (rd->boot != BOOT_NONE && tile_is_wormhole(t))
+        return tile_error(t, ERR_BAD_RUN, -1, 0, "%s: the %s boot mode is tt-llk's Blackhole one; "
+                          "Wormhole's (start addresses at 0x16DFF0, BRISC's "
+                          "UPDATE_START_ADDR_CACHE_AND_START) is not built yet",
+                          rd->path, boot_mode_name(rd->boot)), -1;
     for (unsigned i = 0; i < rd->nl1; i++)
         if (do_write(t, rd, &rd->l1[i]))
             return -1;
@@ -249,6 +257,10 @@ void host_check_end(struct host *h, struct tile *t)
     const struct run_desc *rd = h->rd;
     if (t->err.kind != ERR_NONE || t->host.ended || (!rd->end_kernel_complete && rd->end < 0))
         return;
+    if (end_holds(h, t)) { /* every core stopped before the host's next look would have come */
+        t->host.ended = true;
+        return;
+    }
     tile_error(t, ERR_DEADLOCK, -1, 0, "every core stopped, but the run's end condition (%s) never held",
                rd->end_kernel_complete ? "kernel_complete" : "\"end\"");
     if (rd->end_kernel_complete)

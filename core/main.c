@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../mem/elf.h"
 #include "host.h"
@@ -206,9 +207,41 @@ static int parse_run(int argc, char **argv, struct run_args *a)
     return 0;
 }
 
-/* The outputs, once the run description has added its reads: in L1, and no two into one file
- * (one would be lost). */
-static int check_outputs(const struct run_args *a)
+/* Do the two names reach the same existing file? */
+static bool same_file(const char *x, const char *y)
+{
+    struct stat sx, sy;
+    return !stat(x, &sx) && !stat(y, &sy) && sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino;
+}
+
+/* An output that is also an input would be emptied when the outputs are opened, before the
+ * input is read: the programs, --load files, and the run description's files. */
+static int output_is_input(const struct run_args *a, const struct run_desc *rd, const char *out)
+{
+    const char *in[2 * NUM_CORES + SIM_MAX_XFER + RUN_MAX_WRITES + RUN_MAX_ACTIONS + 1];
+    unsigned n = 0;
+    for (int k = 0; k < NUM_CORES; k++)
+        in[n++] = a->prog[k];
+    for (unsigned i = 0; i < a->nloads; i++)
+        in[n++] = a->loads[i].file;
+    if (rd) {
+        in[n++] = rd->path;
+        for (int k = 0; k < NUM_CORES; k++)
+            in[n++] = rd->program[k];
+        for (unsigned i = 0; i < rd->nl1; i++)
+            in[n++] = rd->l1[i].file;
+        for (unsigned i = 0; i < rd->naction; i++)
+            in[n++] = rd->action[i].write.file;
+    }
+    for (unsigned i = 0; i < n; i++)
+        if (in[i] && (!strcmp(in[i], out) || same_file(in[i], out)))
+            return cli_usage_error(&run_cmd, "%s is both an input and an output of the run", out);
+    return 0;
+}
+
+/* The outputs, once the run description has added its reads: in L1, no two into one file (one
+ * would be lost), none over an input. */
+static int check_outputs(const struct run_args *a, const struct run_desc *rd)
 {
     for (unsigned i = 0; i < a->ndumps; i++)
         if (a->dumps[i].addr > a->arch->l1_size || a->dumps[i].len > a->arch->l1_size - a->dumps[i].addr)
@@ -223,6 +256,9 @@ static int check_outputs(const struct run_args *a)
         for (unsigned j = i + 1; j < nouts; j++)
             if (outs[i] && outs[j] && !strcmp(outs[i], outs[j]))
                 return cli_usage_error(&run_cmd, "two outputs go to %s", outs[i]);
+    for (unsigned i = 0; i < nouts; i++)
+        if (outs[i] && output_is_input(a, rd, outs[i]))
+            return err_kind_exit_code(ERR_USAGE);
     return 0;
 }
 
@@ -330,7 +366,7 @@ static int cmd_run(int argc, char **argv)
             fprintf(stderr, "tensim: %s: out of memory\n", err_kind_text(ERR_HOST));
             return err_kind_exit_code(ERR_HOST);
         }
-        if (run_desc_load(rd, a.run_file, err, sizeof err)) {
+        if (run_desc_load(rd, a.run_file, a.arch_given ? a.arch : 0, err, sizeof err)) {
             fprintf(stderr, "tensim: %s: %s\n", err_kind_text(ERR_BAD_RUN), err);
             run_desc_free(rd);
             free(rd);
@@ -339,7 +375,7 @@ static int cmd_run(int argc, char **argv)
         r = apply_run_desc(&a, rd);
     }
     if (!r)
-        r = check_outputs(&a);
+        r = check_outputs(&a, rd);
     struct run_outputs out;
     if (!r && open_outputs(&a, &out))
         r = err_kind_exit_code(ERR_HOST);

@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../mem/l1.h"
 #include "cli.h"
 
 struct parser {
     struct run_desc *rd;
+    const struct arch *arch; /* the command line's, if given: addresses are checked against it */
     char *dir; /* the description's folder, with a trailing '/', or "" */
     char *err;
     unsigned errlen;
@@ -77,7 +79,7 @@ static int number(struct parser *p, const char *at, json_t *v, uint64_t max, uin
     if (json_is_integer(v) && json_integer_value(v) >= 0)
         x = (unsigned long long)json_integer_value(v);
     else if (!json_is_string(v) || cli_parse_u64(json_string_value(v), &x))
-        return fail(p, at, "expected a number (an integer or a string such as \"0x1FFB8\")");
+        return fail(p, at, "expected a number (a non-negative integer, or a string such as \"0x1FFB8\")");
     if (x > max)
         return fail(p, at, "%llu is more than %llu", x, (unsigned long long)max);
     *out = x;
@@ -109,10 +111,11 @@ static int path_of(struct parser *p, const char *at, json_t *v, char **out)
 /* An address range that must lie in L1. */
 static int in_l1(struct parser *p, const char *at, uint32_t addr, uint64_t len)
 {
-    const struct arch *a = p->rd->arch ? p->rd->arch : arch_get(ARCH_BLACKHOLE);
+    const struct arch *a = p->rd->arch ? p->rd->arch : p->arch ? p->arch : arch_get(ARCH_BLACKHOLE);
     if (addr >= a->l1_size || len > a->l1_size - addr)
-        return fail(p, at, "0x%x+0x%llx is outside L1 (0x0-0x%x)", addr, (unsigned long long)len,
-                    a->l1_size - 1);
+        return len ? fail(p, at, "0x%x+0x%llx is outside L1 (0x0-0x%x)", addr, (unsigned long long)len,
+                          a->l1_size - 1)
+                   : fail(p, at, "0x%x is outside L1 (0x0-0x%x)", addr, a->l1_size - 1);
     return 0;
 }
 
@@ -132,7 +135,7 @@ static int write_of(struct parser *p, const char *at, json_t *v, struct run_writ
     if (w->addr & 3)
         return fail(p, sub, "0x%x is not word-aligned", w->addr);
     if (file)
-        return path_of(p, key_at(sub, at, "file"), file, &w->file) ? -1 : in_l1(p, sub, w->addr, 0);
+        return in_l1(p, sub, w->addr, 0) ? -1 : path_of(p, key_at(sub, at, "file"), file, &w->file);
     key_at(sub, at, "words");
     if (!json_is_array(words) || !json_array_size(words))
         return fail(p, sub, "expected a non-empty array of numbers");
@@ -165,8 +168,8 @@ static int cond_of(struct parser *p, const char *at, json_t *v, unsigned depth)
         return fail(p, at, "expected a condition: {\"word\": ADDR, \"equals\": VALUE}, {\"all\": [...]} or {\"any\": [...]}");
     if (only_keys(p, at, v, keys, 6))
         return -1;
-    if (rd->ncond == RUN_MAX_CONDS)
-        return fail(p, at, "more than %d conditions", RUN_MAX_CONDS);
+    if (rd->ncond >= RUN_MAX_CONDS)
+        return fail(p, at, "more than %d conditions in all", RUN_MAX_CONDS);
     json_t *all = json_object_get(v, "all"), *any = json_object_get(v, "any");
     if (all || any) {
         if (json_object_size(v) != 1)
@@ -186,8 +189,9 @@ static int cond_of(struct parser *p, const char *at, json_t *v, unsigned depth)
             if ((kid[i] = cond_of(p, el, x, depth + 1)) < 0)
                 return -1;
         }
-        if (json_array_size(list) > RUN_MAX_CONDS - rd->nkids)
-            return fail(p, sub, "more than %d conditions", RUN_MAX_CONDS);
+        /* the children took their places: is there one left for this one? */
+        if (rd->ncond >= RUN_MAX_CONDS || json_array_size(list) > RUN_MAX_CONDS - rd->nkids)
+            return fail(p, sub, "more than %d conditions in all", RUN_MAX_CONDS);
         struct run_cond *c = &rd->cond[rd->ncond];
         *c = (struct run_cond){.kind = all ? COND_ALL : COND_ANY, .first = (uint16_t)rd->nkids,
                                .n = (uint16_t)json_array_size(list)};
@@ -317,6 +321,11 @@ static int check_whole(struct parser *p, json_t *root)
         return fail(p, "programs", "the brisc boot mode needs a BRISC program (tt-llk's brisc.elf)");
     if (rd->boot != BOOT_NONE && !rd->program[CORE_TRISC0])
         return fail(p, "programs", "the %s boot mode needs a TRISC0 program", boot_names[rd->boot]);
+    bool any = false;
+    for (int k = 0; k < NUM_CORES; k++)
+        any |= rd->program[k] != 0;
+    if (!any)
+        return fail(p, "programs", "missing: the run has no program");
     (void)root;
     return 0;
 }
@@ -402,23 +411,27 @@ static int parse(struct parser *p, json_t *root)
     return check_whole(p, root);
 }
 
-int run_desc_load(struct run_desc *rd, const char *path, char *err, unsigned errlen)
+int run_desc_load(struct run_desc *rd, const char *path, const struct arch *arch, char *err,
+                  unsigned errlen)
 {
     memset(rd, 0, sizeof *rd);
     rd->end = -1;
     rd->poll_cycles = 1;
     rd->path = strdup(path);
     const char *slash = strrchr(path, '/');
-    struct parser p = {rd, strndup(path, slash ? (size_t)(slash - path + 1) : 0), err, errlen};
+    struct parser p = {rd, arch, strndup(path, slash ? (size_t)(slash - path + 1) : 0), err, errlen};
     if (!rd->path || !p.dir) {
         free(p.dir);
         snprintf(err, errlen, "%s: out of memory", path);
         return -1;
     }
     json_error_t je;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    struct stat st;
+    json_t *root = stat(path, &st) || !S_ISDIR(st.st_mode) ? json_load_file(path, JSON_REJECT_DUPLICATES, &je) : 0;
     int r;
-    if (!root)
+    if (!root && !stat(path, &st) && S_ISDIR(st.st_mode))
+        r = fail(&p, "", "is a directory, not a run description");
+    else if (!root)
         r = je.line > 0 ? fail(&p, "", "line %d, column %d: %s", je.line, je.column, je.text)
                         : fail(&p, "", "%s", je.text);
     else

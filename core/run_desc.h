@@ -68,8 +68,11 @@ struct run_desc {
     unsigned nwords;
 };
 
-/* Parse `path`. Returns 0, or -1 with a message (no "tensim:" prefix) in err. */
-int run_desc_load(struct run_desc *rd, const char *path, char *err, unsigned errlen);
+/* Parse `path`; `arch` is the command line's architecture (NULL if it gave none), against which
+ * addresses are checked when the file names none (a different one is the caller's error to
+ * report). Returns 0, or -1 with a message (no "tensim:" prefix) in err. */
+int run_desc_load(struct run_desc *rd, const char *path, const struct arch *arch, char *err,
+                  unsigned errlen);
 void run_desc_free(struct run_desc *rd);
 /* Does condition i hold for this L1? */
 bool run_cond_holds(const struct run_desc *rd, int i, const uint8_t *l1);

@@ -88,8 +88,9 @@ struct tile {
     FILE *out, *errout; /* where guest writes (ecall 64) go */
     int out_errno;      /* errno of the first guest write to them that failed, else 0 */
     uint64_t cycles;    /* total cycles of the finished run */
-    /* L1 ranges taken by loaded programs, sorted and disjoint, so that no two programs (or two
-     * segments of one) share a byte (mem/elf.c); grown by the loader, never during a run. */
+    /* L1 ranges taken by loaded programs, sorted by start, so that no two programs (or two
+     * segments of one) share a byte (mem/elf.c; tt-exalens's way only warns, so they may
+     * overlap); grown by the loader, never during a run. */
     struct loaded_range { uint32_t lo, hi; int core; } *loaded;
     unsigned nloaded;
     uint32_t wall_clock_latch; /* WALL_CLOCK_H: high half latched by the last WALL_CLOCK_L access */

@@ -85,15 +85,18 @@ static void leave_reset(struct tile *t, int id, uint64_t cycle)
 
 /* Entering reset stops the core where it is and empties the mailboxes it writes. What else the
  * hardware drops (the thread's FIFO1 and MOP expander contents) is not modelled; tt-llk's harness
- * only resets cores that have finished. */
+ * only resets cores that have finished. A core that had exited stays "halted", so that its exit
+ * code still counts (docs/user-guide.md "Exit status"). */
 static void enter_reset(struct tile *t, int id)
 {
     struct rv_core *c = &t->core[id];
+    mailbox_core_reset(t, id);
+    if (c->state == CORE_HALTED)
+        return;
     for (unsigned th = 0; th < NUM_THREADS; th++)
         t->thread[th].blocked_cores &= ~(1u << id);
     c->state = CORE_OFF;
     c->wait = WAIT_NONE;
-    mailbox_core_reset(t, id);
 }
 
 int tile_soft_reset_write(struct tile *t, int writer, uint32_t value, uint64_t cycle)
@@ -179,7 +182,12 @@ static enum mmio_status load(struct tile *t, int core, const struct region *r, u
 static enum mmio_status store(struct tile *t, int core, const struct region *r, uint32_t addr,
                               unsigned size, uint32_t val)
 {
-    (void)r, (void)size;
+    (void)r;
+    if (size < 4 && (addr & ~3u) - TILE_CTRL_BASE == SOFT_RESET_0) {
+        /* a narrow store changes only its bytes of the register */
+        uint32_t shift = (addr & 3) * 8, mask = ((1u << (8 * size)) - 1) << shift;
+        val = (t->boot.soft_reset & ~mask) | ((val << shift) & mask);
+    }
     addr &= ~3u;
     if (addr - TILE_CTRL_BASE == TRISC_PC_BUF_OVERRIDE) {
         t->pcbuf_override = val & 0x3FFFFFFFu; /* 3 x (En, Busy, 8-bit Value) */

@@ -121,18 +121,15 @@ static int range_by_lo(const void *a, const void *b)
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-/* The range of t->loaded (sorted, disjoint) that overlaps [lo, hi], or NULL. */
+/* The first range of t->loaded (sorted by start) that overlaps [lo, hi], or NULL. A linear
+ * walk: the ranges tt-exalens's way loads may overlap each other (it only warns), so no search
+ * that assumes them disjoint would be right, and there are a handful of them. */
 static const struct loaded_range *loaded_overlap(const struct tile *t, uint32_t lo, uint32_t hi)
 {
-    unsigned a = 0, b = t->nloaded; /* first range with hi >= lo */
-    while (a < b) {
-        unsigned m = a + (b - a) / 2;
-        if (t->loaded[m].hi < lo)
-            a = m + 1;
-        else
-            b = m;
-    }
-    return a < t->nloaded && t->loaded[a].lo <= hi ? &t->loaded[a] : 0;
+    for (unsigned i = 0; i < t->nloaded && t->loaded[i].lo <= hi; i++)
+        if (t->loaded[i].hi >= lo)
+            return &t->loaded[i];
+    return 0;
 }
 
 /* Check every segment (memory, file bounds, overlaps with each other and with the programs of
@@ -199,14 +196,16 @@ static const char *const exalens_sections[] = {".init", ".text", ".ldm_data", ".
                                                ".thread_local"};
 
 struct shdr {
-    uint32_t name, type, addr, off, size, link;
+    uint32_t name, type, flags, addr, off, size, link;
 };
+
+enum { SHF_ALLOC = 2 };
 
 /* Section `i` of the file, after the table's bounds were checked. */
 static struct shdr shdr_at(const uint8_t *buf, uint32_t shoff, unsigned i)
 {
     const uint8_t *p = buf + shoff + (size_t)i * SHDR_SIZE;
-    return (struct shdr){u32(p), u32(p + 4), u32(p + 12), u32(p + 16), u32(p + 20), u32(p + 24)};
+    return (struct shdr){u32(p), u32(p + 4), u32(p + 8), u32(p + 12), u32(p + 16), u32(p + 20), u32(p + 24)};
 }
 
 /* The index of the section called `want`, or -1. The table and the name table are checked by
@@ -214,10 +213,11 @@ static struct shdr shdr_at(const uint8_t *buf, uint32_t shoff, unsigned i)
 static int find_section(const uint8_t *buf, uint32_t shoff, unsigned shnum, const struct shdr *names,
                         const char *want)
 {
+    size_t n = strlen(want) + 1; /* the whole name and its NUL, inside the table */
     for (unsigned i = 0; i < shnum; i++) {
         struct shdr h = shdr_at(buf, shoff, i);
-        if (h.name < names->size && !strncmp((const char *)buf + names->off + h.name, want,
-                                             names->size - h.name))
+        if (h.name < names->size && names->size - h.name >= n &&
+            !memcmp(buf + names->off + h.name, want, n))
             return (int)i;
     }
     return -1;
@@ -520,10 +520,13 @@ bool elf_initial_word(const struct elf_file *f, const char *symbol, uint32_t *va
     struct shdr names;
     if (!elf_find_symbol(f, symbol, &at) || !section_table(f->buf, f->len, &shoff, &shnum, &names))
         return false;
+    int meta = find_section(f->buf, shoff, shnum, &names, ".profiler_meta");
     for (unsigned i = 0; i < shnum; i++) {
         struct shdr h = shdr_at(f->buf, shoff, i);
-        if (h.type == SHT_NOBITS || at < h.addr || at - h.addr > h.size || h.size - (at - h.addr) < 4 ||
-            h.off > f->len || h.size > f->len - h.off)
+        /* only what the program has in memory: not debug data or .profiler_meta, also at 0 */
+        if (!(h.flags & SHF_ALLOC) || h.type == SHT_NOBITS || i == (unsigned)meta ||
+            at < h.addr || at - h.addr > h.size || h.size - (at - h.addr) < 4 || h.off > f->len ||
+            h.size > f->len - h.off)
             continue;
         *value = u32(f->buf + h.off + (at - h.addr));
         return true;

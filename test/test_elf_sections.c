@@ -114,3 +114,26 @@ Test(elf_sections, forced_exalens_loading_names_what_is_missing)
     free(elf);
     tile_destroy(t);
 }
+
+/* tt-exalens's way only warns about overlaps, so the loaded ranges may overlap each other; a
+ * later program loaded by its program headers must still find every range it overlaps. */
+Test(elf_sections, overlaps_are_found_after_overlapping_exalens_sections)
+{
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    static uint8_t big[0x1000];
+    const struct elfgen_sec secs[] = {{".init", 0x6000, big, sizeof big, 0},
+                                      {".text", 0x6100, exit5, sizeof exit5, 0},
+                                      {".loader_init", 0x9000, NULL, 0, 0}};
+    size_t len;
+    uint8_t *elf = elfgen_sections(0x6000, secs, 3, NULL, 0, &len);
+    cr_assert_eq(elf_load_buffer(t, 0, "overlapping.elf", elf, len), 0, "%s", t->err.text);
+    free(elf);
+    const struct elfgen_seg segs[] = {{0x6800, exit0, sizeof exit0, sizeof exit0}};
+    const struct elfgen_sec text[] = {{".text", 0x6800, exit0, sizeof exit0, 0}};
+    elf = elfgen_sections(0x6800, text, 1, segs, 1, &len);
+    cr_expect_eq(elf_load_buffer(t, 1, "plain.elf", elf, len), -1);
+    cr_expect(strstr(t->err.text, "overlaps the program of TRISC0 (0x00006000-0x00006fff)") != NULL, "%s",
+              t->err.text);
+    free(elf);
+    tile_destroy(t);
+}

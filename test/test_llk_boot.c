@@ -11,7 +11,9 @@
 #include "../core/host.h"
 #include "../core/run_desc.h"
 #include "../mem/elf.h"
+#include "../trace/trace.h"
 #include "../trace/zones.h"
+#include <jansson.h>
 #include "elfgen.h"
 #include "harness.h"
 
@@ -52,7 +54,7 @@ static enum err_kind run_json(struct run *r, const char *name, const char *json)
     char path[128];
     snprintf(path, sizeof path, "/tmp/tensim-llk-%s.json", name);
     write_text(path, json);
-    cr_assert_eq(run_desc_load(&r->rd, path, r->err, sizeof r->err), 0, "%s", r->err);
+    cr_assert_eq(run_desc_load(&r->rd, path, NULL, r->err, sizeof r->err), 0, "%s", r->err);
     r->t = test_tile(r->rd.arch ? r->rd.arch->id : ARCH_BLACKHOLE);
     r->t->unpredictable_warn = r->rd.unpredictable_warn;
     if (host_setup(&r->host, r->t, &r->rd))
@@ -202,6 +204,29 @@ Test(llk_reset, soft_reset_register_starts_and_stops_cores)
     cr_expect_eq(tile_soft_reset_write(t, -1, 0x7801, 0), -1);
     cr_expect_eq(t->err.kind, ERR_UNIMPLEMENTED);
     cr_expect(strstr(t->err.text, "bits 0x1 changed") != NULL, "%s", t->err.text);
+    tile_destroy(t);
+}
+
+/* A byte store to SOFT_RESET_0 changes only its byte; a core that had exited and is put back into
+ * reset keeps its exit code. */
+Test(llk_reset, narrow_stores_and_exited_cores)
+{
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    struct prog p = prog_at(t, 0x6000);
+    emit_li(&p, 5, 0xFFB121B1);  /* byte 1 of SOFT_RESET_0: bits 8..15 */
+    emit_li(&p, 6, 0x48);        /* bits 11 and 14 stay set: TRISC1 (bit 13) leaves reset */
+    E(&p, SB, 0, 5, 6, 0);
+    emit_li(&p, 5, 0xFFB121B0);
+    E(&p, LW, 10, 5, 0, 0);
+    emit_exit(&p);
+    struct prog q = prog_at(t, 0xA000);
+    emit_li(&q, 10, 5);
+    emit_exit(&q);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(t->core[CORE_TRISC0].exit_code, 0x4800, "only byte 1 changed");
+    cr_expect_eq(t->core[CORE_TRISC1].exit_code, 5);
+    cr_expect_eq(tile_soft_reset_write(t, -1, 0x7800, t->now), 0);
+    cr_expect_eq(t->core[CORE_TRISC1].state, CORE_HALTED, "its exit still counts");
     tile_destroy(t);
 }
 
@@ -451,6 +476,22 @@ Test(llk_mailbox, a_read_of_an_empty_mailbox_waits_forever_and_says_so)
     run_free(&r);
 }
 
+Test(llk_mailbox, a_writer_may_hold_four_words_then_waits)
+{
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    struct prog p = prog_at(t, 0x6000);
+    emit_li(&p, 5, 0xFFEC2000); /* TRISC0 to TRISC1, which never reads */
+    for (unsigned i = 0; i < 5; i++) {
+        emit_li(&p, 6, i);
+        E(&p, SW, 0, 5, 6, 0);
+    }
+    emit_exit(&p);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_DEADLOCK);
+    cr_expect(strstr(t->err.detail, "writing the full mailbox to T1") != NULL, "%s", t->err.detail);
+    cr_expect_eq(t->mbox.count[1][2], 4);
+    tile_destroy(t);
+}
+
 /* ---- profiler buffers ---- */
 
 Test(llk_zones, markers_nest_pair_and_stop_at_the_first_empty_word)
@@ -512,6 +553,28 @@ Test(llk_zones, markers_nest_pair_and_stop_at_the_first_empty_word)
     free(elf[0].buf);
 }
 
+/* Zone names come from the programs: on the trace they are escaped like any JSON string. */
+Test(llk_zones, names_on_the_trace_are_escaped)
+{
+    char *buf;
+    size_t len;
+    FILE *f = open_memstream(&buf, &len);
+    struct tracer tr;
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    trace_begin(&tr, f, t);
+    trace_zone(&tr, 1, "a\"b\\c", 10, 20);
+    trace_host(&tr, "host[0]: \"quoted\"", 5);
+    trace_end(&tr);
+    fclose(f);
+    json_error_t je;
+    json_t *root = json_loads(buf, 0, &je);
+    cr_expect(root != NULL, "line %d: %s\n%s", je.line, je.text, buf);
+    cr_expect(strstr(buf, "\"name\":\"a\\\"b\\\\c\"") != NULL, "%s", buf);
+    json_decref(root);
+    free(buf);
+    tile_destroy(t);
+}
+
 /* ---- bad run descriptions ---- */
 
 struct bad_case {
@@ -546,12 +609,18 @@ Test(llk_run_desc, bad_descriptions_name_the_key_and_the_problem)
         {"{\"tensim_run\": 1, \"unpredictable\": \"ignore\"}", "unpredictable: unknown value \"ignore\""},
         {"{\"tensim_run\": 1, \"tensim_run\": 1}", "duplicate object key"},
         {"{\"tensim_run\": 1,\n \"boot\" \"x\"}", "line 2, column"},
+        {"{\"tensim_run\": 1}", "programs: missing: the run has no program"},
+        {"{\"tensim_run\": 1, \"l1\": [{\"addr\": \"0x200000\", \"file\": \"f\"}]}",
+         "l1[0].addr: 0x200000 is outside L1 (0x0-0x17ffff)"},
+        {"{\"tensim_run\": 1, \"max_cycles\": -5}", "max_cycles: expected a number (a non-negative integer"},
+        {"{\"tensim_run\": 1, \"arch\": \"wormhole\", \"l1\": [{\"addr\": \"0x16e000\", \"words\": [1]}]}",
+         "l1[0].words: 0x16e000+0x4 is outside L1 (0x0-0x16dfff)"},
     };
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         write_text("/tmp/tensim-llk-bad.json", cases[i].json);
         struct run_desc *rd = malloc(sizeof *rd);
         char err[600];
-        cr_expect_eq(run_desc_load(rd, "/tmp/tensim-llk-bad.json", err, sizeof err), -1, "%s", cases[i].json);
+        cr_expect_eq(run_desc_load(rd, "/tmp/tensim-llk-bad.json", NULL, err, sizeof err), -1, "%s", cases[i].json);
         cr_expect(strstr(err, cases[i].message) != NULL, "%s\n  gave: %s\n  want: %s", cases[i].json, err,
                   cases[i].message);
         cr_expect(strncmp(err, "/tmp/tensim-llk-bad.json: ", 26) == 0, "%s", err);
@@ -588,6 +657,81 @@ Test(llk_run_desc, the_command_line_writes_zones_and_marks_the_host_on_the_trace
     cr_expect(strstr(stats, "\"run\": {\"description\": \"/tmp/tensim-llk-cli-run.json\", \"boot\": \"brisc\", "
                             "\"end\": \"kernel_complete\", \"ended_by_end\": true},") != NULL, "%s", stats);
     free(stats);
+}
+
+/* The condition table holds 64: 63 leaves and their "all" fit, 64 leaves and theirs do not. */
+Test(llk_run_desc, conditions_fill_their_table_exactly)
+{
+    for (unsigned leaves = 63; leaves <= 64; leaves++) {
+        char json[8192];
+        size_t used = (size_t)snprintf(json, sizeof json, "{\"tensim_run\": 1, \"programs\": "
+                                       "{\"trisc0\": \"x.elf\"}, \"end\": {\"all\": [");
+        for (unsigned i = 0; i < leaves; i++)
+            used += (size_t)snprintf(json + used, sizeof json - used, "%s{\"word\": %u, \"equals\": 0}",
+                                     i ? ", " : "", 4 * i);
+        snprintf(json + used, sizeof json - used, "]}}");
+        write_text("/tmp/tensim-llk-conds.json", json);
+        struct run_desc *rd = malloc(sizeof *rd);
+        char err[600];
+        int r = run_desc_load(rd, "/tmp/tensim-llk-conds.json", NULL, err, sizeof err);
+        if (leaves == 63) {
+            cr_expect_eq(r, 0, "%s", err);
+            cr_expect_eq(rd->ncond, 64);
+            static uint8_t l1[0x1000];
+            cr_expect(run_cond_holds(rd, rd->end, l1), "all 63 words are 0");
+        } else {
+            cr_expect_eq(r, -1);
+            cr_expect(strstr(err, "end.all: more than 64 conditions in all") != NULL, "%s", err);
+        }
+        run_desc_free(rd);
+        free(rd);
+    }
+}
+
+/* Addresses are checked against the command line's architecture when the file names none, and
+ * the two may not differ. Outputs may not overwrite inputs. Boot modes are Blackhole's. */
+Test(llk_run_desc, the_command_line_and_the_description_agree)
+{
+    char out[4096];
+    char json[512];
+    snprintf(json, sizeof json, "{\"tensim_run\": 1, \"programs\": {\"trisc0\": \"%s/build/guest/exit7.elf\"},"
+             " \"l1\": [{\"addr\": \"0x16e000\", \"words\": [1]}]}", getenv("PWD"));
+    write_text("/tmp/tensim-llk-arch.json", json);
+    cr_expect_eq(run_tensim("run --arch wormhole --run /tmp/tensim-llk-arch.json", out, sizeof out), 111);
+    cr_expect(strstr(out, "l1[0].words: 0x16e000+0x4 is outside L1 (0x0-0x16dfff)") != NULL, "%s", out);
+    cr_expect_eq(run_tensim("run --run /tmp/tensim-llk-arch.json", out, sizeof out), 7, "%s", out);
+    write_text("/tmp/tensim-llk-arch2.json", "{\"tensim_run\": 1, \"arch\": \"blackhole\", "
+               "\"programs\": {\"trisc0\": \"x.elf\"}}");
+    cr_expect_eq(run_tensim("run --arch wh --run /tmp/tensim-llk-arch2.json", out, sizeof out), 100);
+    cr_expect(strstr(out, "--arch=wormhole, but the run description /tmp/tensim-llk-arch2.json says blackhole") != NULL,
+              "%s", out);
+    cr_expect_eq(run_tensim("run --run /tmp/tensim-llk-arch.json --stats /tmp/tensim-llk-arch.json", out,
+                            sizeof out), 100);
+    cr_expect(strstr(out, "/tmp/tensim-llk-arch.json is both an input and an output of the run") != NULL, "%s", out);
+    char boot[2048];
+    boot_json(boot, sizeof boot, "whboot", "host", trisc_elf[0], false, "");
+    char *arch = strstr(boot, "blackhole");
+    cr_assert(arch);
+    memcpy(arch, "wormhole\" ", 10); /* the same length: blackhole" */
+    write_text("/tmp/tensim-llk-whboot.json", boot);
+    cr_expect_eq(run_tensim("run --run /tmp/tensim-llk-whboot.json", out, sizeof out), 111);
+    cr_expect(strstr(out, "the host boot mode is tt-llk's Blackhole one") != NULL, "%s", out);
+}
+
+/* The end condition is looked at once more when every core has stopped, even when the host's
+ * next look on its grid would come later. */
+Test(llk_boot, an_end_that_holds_when_everything_stopped_ends_cleanly)
+{
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{\"tensim_run\": 1, \"programs\": {\"trisc0\": \"%s/build/llk/mailbox-t0.elf\","
+             " \"trisc1\": \"%s/build/llk/mailbox-t1.elf\"}, \"poll_cycles\": 1048576, \"max_cycles\": 1000,"
+             " \"end\": {\"word\": \"0x30000\", \"equals\": 0}}\n", getenv("PWD"), getenv("PWD"));
+    struct run r;
+    cr_assert_eq(run_json(&r, "late", json), ERR_NONE, "%s", r.t->err.text);
+    cr_expect(host_ended(r.t));
+    cr_expect_lt(r.t->cycles, 1000);
+    run_free(&r);
 }
 
 Test(llk_run_desc, the_command_line_reports_bad_descriptions_and_files)

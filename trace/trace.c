@@ -3,6 +3,7 @@
 #include <inttypes.h>
 
 #include "../core/tile.h"
+#include "json.h"
 
 enum { PID_CORES = 1, PID_THREADS = 2, PID_UNITS = 3, PID_HOST = 4, PID_ZONES = 5 };
 
@@ -78,10 +79,10 @@ static void interval(struct tracer *tr, const char *name, const char *cat, int p
     if (end <= start)
         return;
     sep(tr);
-    fprintf(tr->f,
-            "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64
-            ",\"pid\":%d,\"tid\":%d",
-            name, cat, start, end - start, pid, tid);
+    fputs("{\"name\":", tr->f); /* zone names come from the programs: escaped */
+    json_str(tr->f, name);
+    fprintf(tr->f, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64 ",\"pid\":%d,\"tid\":%d",
+            cat, start, end - start, pid, tid);
     if (key)
         fprintf(tr->f, ",\"args\":{\"%s\":%" PRIu64 "}", key, value);
     fputc('}', tr->f);
@@ -106,9 +107,10 @@ void trace_host(struct tracer *tr, const char *what, uint64_t cycle)
         name_track(tr, PID_HOST, 0, "host");
     }
     sep(tr);
-    fprintf(tr->f, "{\"name\":\"%s\",\"cat\":\"host\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%" PRIu64
-                   ",\"pid\":%d,\"tid\":0}",
-            what, cycle, PID_HOST);
+    fputs("{\"name\":", tr->f);
+    json_str(tr->f, what);
+    fprintf(tr->f, ",\"cat\":\"host\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%" PRIu64 ",\"pid\":%d,\"tid\":0}",
+            cycle, PID_HOST);
 }
 
 void trace_zone(struct tracer *tr, unsigned th, const char *name, uint64_t start, uint64_t end)
