@@ -319,10 +319,20 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
         int first, second;
         uint64_t w0, w1;
         pick(t, &first, &second, &w0, &w1);
-        /* The host looks every interval while agents act (with nothing left to run, once more:
-         * what it writes may start a core). While none acts memory stays as it saw it, so it
-         * looks next just after the next agent's cycle. */
-        if (poll_at != CYCLE_NEVER && (first < 0 || w0 >= poll_at) && poll_at < end) {
+        /* The host looks every interval while agents act. While none acts memory stays as it
+         * saw it, so it looks next just after the next agent's cycle. With nothing left to run
+         * it looks once more at once, in the cycle after the last agent's (any later look would
+         * see the same memory): what it writes may start a core, and the end may hold. */
+        if (poll_at != CYCLE_NEVER && ran && first < 0) {
+            ran = false;
+            uint64_t at = poll_at < t->now + 1 ? poll_at : t->now + 1; /* cycle 0 before anything */
+            if (at > end)
+                at = end;
+            if (host_poll(t, at))
+                return t->err.kind;
+            continue;
+        }
+        if (poll_at != CYCLE_NEVER && first >= 0 && w0 >= poll_at && poll_at < end) {
             if (ran) {
                 if (host_poll(t, poll_at))
                     return t->err.kind;
@@ -330,8 +340,7 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
                 poll_at += t->host.interval;
                 continue;
             }
-            if (first >= 0)
-                poll_at = w0 + 1;
+            poll_at = w0 + 1;
         }
         if (first < 0)
             break;
