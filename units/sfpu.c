@@ -1,4 +1,5 @@
-/* The Vector unit (SFPU) skeleton: state, SFPNOP, SFPENCC, SFPCONFIG (units/sfpu.h). */
+/* The Vector unit (SFPU): state, the backdoor, SFPNOP, SFPCONFIG, the dispatch of the
+ * instructions built so far (sfpu_cc.c, sfpu_simple.c) and the unit interface (units/sfpu.h). */
 #include "sfpu.h"
 
 #include <inttypes.h>
@@ -6,9 +7,8 @@
 #include <string.h>
 
 #include "../core/tile.h"
+#include "sfpu_lanes.h"
 
-/* SFPENCC Mod1 and Imm2 bits (SFPENCC.md "Supporting definitions") */
-enum { ENCC_MOD1_EC = 1, ENCC_MOD1_EI = 2, ENCC_MOD1_RI = 8, ENCC_IMM2_E = 1, ENCC_IMM2_R = 2 };
 /* SFPCONFIG Mod1 bits (SFPCONFIG.md "Supporting definitions") */
 enum { CFG_MOD1_IMM16_IS_VALUE = 1, CFG_MOD1_OP = 6, CFG_MOD1_OR = 2, CFG_MOD1_AND = 4,
        CFG_MOD1_XOR = 6, CFG_MOD1_IMM16_IS_LANE_MASK = 8 };
@@ -32,30 +32,27 @@ bool sfpu_lane_enabled(const struct sfpu_state *s, unsigned lane)
 
 /* ---- the instructions ---- */
 
-/* Most SFPU instructions with VD >= 12 write their own encoding into the lane's
+/* SFPU instructions with VD >= 12 write their own encoding into the lane's
  * LoadMacroConfig.InstructionTemplate[VD - 12] instead, unless LaneConfig.DISABLE_BACKDOOR_LOAD
- * (SFPCONFIG.md "LaneConfig", SFPENCC.md functional model). Returns true for a lane that did. */
-static bool backdoor(struct sfpu_state *s, unsigned lane, unsigned vd, uint32_t w)
+ * (SFPCONFIG.md "LaneConfig"; the "VD < 12 || DISABLE_BACKDOOR_LOAD" of SFPENCC.md and the other
+ * flag pages), on every lane, enabled or not. The lanes that run the functional model: */
+static uint32_t model_lanes(const struct sfpu_state *s, unsigned vd)
 {
-    if (vd < 12 || (s->lane_config[lane] & SFPU_LC_DISABLE_BACKDOOR_LOAD))
-        return false;
-    s->macro[lane].instruction_template[vd - 12] = w;
-    return true;
+    if (vd < 12)
+        return SFPU_ALL_LANES;
+    uint32_t model = 0;
+    for (unsigned lane = 0; lane < SFPU_LANES; lane++)
+        if (s->lane_config[lane] & SFPU_LC_DISABLE_BACKDOOR_LOAD)
+            model |= 1u << lane;
+    return model;
 }
 
-/* SFPENCC.md: every lane, whether enabled or not. */
-static void sfpencc(struct sfpu_state *s, uint32_t w)
+/* ... and the others take the word as a template (once the instruction has not faulted). */
+static void write_templates(struct sfpu_state *s, unsigned vd, uint32_t w, uint32_t model)
 {
-    const unsigned imm2 = TT_GET_SFPENCC_Imm2(w), vd = TT_GET_SFPENCC_VD(w), mod1 = TT_GET_SFPENCC_Mod1(w);
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
-        if (backdoor(s, lane, vd, w))
-            continue;
-        if (mod1 & ENCC_MOD1_EI)
-            s->use_lane_flags[lane] = (imm2 & ENCC_IMM2_E) != 0;
-        else if (mod1 & ENCC_MOD1_EC)
-            s->use_lane_flags[lane] = !s->use_lane_flags[lane];
-        s->lane_flags[lane] = (mod1 & ENCC_MOD1_RI) ? (imm2 & ENCC_IMM2_R) != 0 : true;
-    }
+    for (unsigned lane = 0; lane < SFPU_LANES; lane++)
+        if (!(model >> lane & 1))
+            s->macro[lane].instruction_template[vd - 12] = w;
 }
 
 static uint32_t combine(uint32_t old, uint32_t v, unsigned mod1)
@@ -137,16 +134,79 @@ static unsigned latency(const struct tt_form *f, uint32_t w)
     return 1;
 }
 
+/* Every form dispatched below but SFPLOADI, SFPNOP and SFPCONFIG has VD at the bits of
+ * SFPIADD's, so one accessor reads it for the backdoor. */
+#define SAME_VD(form) TT_SAME_BITS(form##_VD, SFPIADD_VD)
+_Static_assert(SAME_VD(SFPEXEXP) && SAME_VD(SFPEXMAN) && SAME_VD(SFPSHFT) && SAME_VD(SFPSETCC) &&
+               SAME_VD(SFPMOV) && SAME_VD(SFPABS) && SAME_VD(SFPAND_BH) && SAME_VD(SFPAND_WH) &&
+               SAME_VD(SFPOR_BH) && SAME_VD(SFPOR_WH) && SAME_VD(SFPNOT) && SAME_VD(SFPSETEXP) &&
+               SAME_VD(SFPSETMAN) && SAME_VD(SFPPUSHC_BH) && SAME_VD(SFPPUSHC_WH) &&
+               SAME_VD(SFPPOPC) && SAME_VD(SFPSETSGN) && SAME_VD(SFPENCC) && SAME_VD(SFPCOMPC) &&
+               SAME_VD(SFPXOR),
+               "SFPU forms with VD elsewhere");
+
+/* Runs one instruction of the ones built; false for the others. */
+static bool execute(struct sfpu_state *s, unsigned form, uint32_t w, uint32_t lanes, bool wh,
+                    struct sfpu_fault *fault)
+{
+    switch (form) {
+    case TT_FORM_SFPSETCC: sfpu_setcc(s, w, lanes); break;
+    case TT_FORM_SFPENCC: sfpu_encc(s, w, lanes); break;
+    case TT_FORM_SFPPUSHC_BH: sfpu_pushc(s, TT_GET_SFPPUSHC_BH_Mod1(w), lanes, fault); break;
+    case TT_FORM_SFPPUSHC_WH: sfpu_pushc(s, 0, lanes, fault); break; /* no Mod1 on Wormhole */
+    case TT_FORM_SFPPOPC: sfpu_popc(s, w, lanes, wh, fault); break;
+    case TT_FORM_SFPCOMPC: sfpu_compc(s, lanes); break;
+    case TT_FORM_SFPMOV: sfpu_mov(s, w, lanes, fault); break;
+    case TT_FORM_SFPNOT: sfpu_not(s, w, lanes); break;
+    case TT_FORM_SFPAND_BH: case TT_FORM_SFPOR_BH: {
+        const unsigned vd = TT_GET_SFPAND_BH_VD(w);
+        const unsigned vb = (TT_GET_SFPAND_BH_Mod1(w) & 1) ? TT_GET_SFPAND_BH_VB(w) : vd; /* USE_VB */
+        sfpu_and_or(s, vb, TT_GET_SFPAND_BH_VC(w), vd, form == TT_FORM_SFPOR_BH, lanes);
+        break;
+    }
+    case TT_FORM_SFPAND_WH: case TT_FORM_SFPOR_WH: {
+        const unsigned vd = TT_GET_SFPAND_WH_VD(w);
+        sfpu_and_or(s, vd, TT_GET_SFPAND_WH_VC(w), vd, form == TT_FORM_SFPOR_WH, lanes);
+        break;
+    }
+    case TT_FORM_SFPXOR: sfpu_xor(s, w, lanes); break;
+    case TT_FORM_SFPIADD: sfpu_iadd(s, w, lanes); break;
+    case TT_FORM_SFPSHFT: sfpu_shft(s, w, lanes, wh); break;
+    case TT_FORM_SFPSETSGN: sfpu_setsgn(s, w, lanes); break;
+    case TT_FORM_SFPABS: sfpu_abs(s, w, lanes); break;
+    case TT_FORM_SFPSETEXP: sfpu_setexp(s, w, lanes); break;
+    case TT_FORM_SFPSETMAN: sfpu_setman(s, w, lanes); break;
+    case TT_FORM_SFPEXEXP: sfpu_exexp(s, w, lanes); break;
+    case TT_FORM_SFPEXMAN: sfpu_exman(s, w, lanes); break;
+    default: return false;
+    }
+    return true;
+}
+_Static_assert(TT_SAME_BITS(SFPAND_BH_VB, SFPOR_BH_VB) && TT_SAME_BITS(SFPAND_BH_VC, SFPOR_BH_VC) &&
+               TT_SAME_BITS(SFPAND_BH_Mod1, SFPOR_BH_Mod1) && TT_SAME_BITS(SFPAND_WH_VC, SFPOR_WH_VC),
+               "SFPAND and SFPOR share their layout");
+
 static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
 {
     struct sfpu_state *s = &t->sfpu;
-    switch (f - tt_forms) {
-    case TT_FORM_SFPNOP: break; /* SFPNOP.md: no effect */
-    case TT_FORM_SFPENCC: sfpencc(s, w); break;
-    case TT_FORM_SFPCONFIG: sfpconfig(s, w); break;
-    default:
-        return tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (sfpu), thread T%u", f->mnemonic, th);
+    const unsigned form = (unsigned)(f - tt_forms);
+    struct sfpu_fault fault = {ERR_NONE, ""};
+    if (form == TT_FORM_SFPNOP) {
+        /* SFPNOP.md: no effect */
+    } else if (form == TT_FORM_SFPCONFIG) {
+        sfpconfig(s, w);
+    } else if (form == TT_FORM_SFPLOADI) {
+        sfpu_loadi(s, w, &fault);
+    } else {
+        const unsigned vd = TT_GET_SFPIADD_VD(w);
+        const uint32_t lanes = model_lanes(s, vd);
+        if (!execute(s, form, w, lanes, tile_is_wormhole(t), &fault))
+            return tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (sfpu), thread T%u", f->mnemonic, th);
+        if (fault.kind == ERR_NONE && lanes != SFPU_ALL_LANES)
+            write_templates(s, vd, w, lanes);
     }
+    if (fault.kind != ERR_NONE)
+        return tile_error(t, fault.kind, -1, 0, "%s (sfpu), thread T%u: %s", f->mnemonic, th, fault.why);
     const uint64_t done = t->now + latency(f, w);
     if (s->busy_until <= t->now)
         s->st.busy_cycles += done - t->now;

@@ -22,6 +22,10 @@
 /* LaneConfig bits (SFPCONFIG.md "LaneConfig") */
 enum { SFPU_LC_DISABLE_BACKDOOR_LOAD = 1u << 1, SFPU_LC_ROW_MASK_SHIFT = 12, SFPU_LC_BITS = 18 };
 
+struct sfpu_flag_entry {
+    bool lane_flags, use_lane_flags;
+};
+
 /* LoadMacroConfig of one lane (SFPLOADMACRO.md): Misc is 12 bits. */
 struct sfpu_macro_config {
     uint32_t misc;
@@ -33,7 +37,8 @@ struct sfpu_state {
     uint32_t lreg[SFPU_LREGS][SFPU_LANES];
     bool lane_flags[SFPU_LANES];     /* LaneFlags (VectorUnit.md "Lane Predication Masks") */
     bool use_lane_flags[SFPU_LANES]; /* UseLaneFlagsForLaneEnable */
-    struct { bool lane_flags, use_lane_flags; } flag_stack[SFPU_LANES][SFPU_FLAG_STACK];
+    /* FlagStack (VectorUnit.md): entry 0 the bottom, [flag_depth - 1] the top */
+    struct sfpu_flag_entry flag_stack[SFPU_LANES][SFPU_FLAG_STACK];
     uint8_t flag_depth[SFPU_LANES];
     uint32_t lane_config[SFPU_LANES]; /* 18 bits; SFPCONFIG writes columns (Lane & 7) */
     struct sfpu_macro_config macro[SFPU_LANES];

@@ -1,0 +1,60 @@
+/* Inside the vector unit (units/sfpu.c, sfpu_cc.c, sfpu_simple.c): lane masks and the
+ * instructions' functional models. Not for other units.
+ *
+ * Every instruction gets `lanes`, the lanes that run its functional model: all of them, less
+ * those where VD >= 12 sent the word to LoadMacroConfig.InstructionTemplate[VD - 12] instead
+ * (SFPCONFIG.md "LaneConfig", DISABLE_BACKDOOR_LOAD). Which of those are also LaneEnabled
+ * (VectorUnit.md "Lane Predication Masks") each model decides, as its page says: the flag
+ * instructions act on every lane, the others only on enabled ones. */
+#ifndef TENSIM_UNITS_SFPU_LANES_H
+#define TENSIM_UNITS_SFPU_LANES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sfpu.h"
+
+#define SFPU_ALL_LANES 0xFFFFFFFFu
+
+/* Lanes of `lanes` that are LaneEnabled, read before the instruction changes anything. */
+static inline uint32_t sfpu_enabled_lanes(const struct sfpu_state *s, uint32_t lanes)
+{
+    uint32_t m = 0;
+    for (unsigned lane = 0; lane < SFPU_LANES; lane++)
+        if ((lanes >> lane & 1) && sfpu_lane_enabled(s, lane))
+            m |= 1u << lane;
+    return m;
+}
+
+/* An instruction that the pages leave undefined, or that tensim does not model, stops the run:
+ * kind ERR_UNDEF_BEHAVIOUR or ERR_UNIMPLEMENTED with a reason; ERR_NONE when it ran. A model
+ * that can fault checks every lane before it changes anything. */
+struct sfpu_fault {
+    int kind; /* enum err_kind */
+    char why[96];
+};
+
+/* Condition codes (sfpu_cc.c). `wh`: the Wormhole B0 page where the two differ. */
+void sfpu_setcc(struct sfpu_state *s, uint32_t w, uint32_t lanes);
+void sfpu_encc(struct sfpu_state *s, uint32_t w, uint32_t lanes);
+void sfpu_pushc(struct sfpu_state *s, unsigned mod1, uint32_t lanes, struct sfpu_fault *f);
+void sfpu_popc(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh, struct sfpu_fault *f);
+void sfpu_compc(struct sfpu_state *s, uint32_t lanes);
+
+/* Moves, immediates, integer and bit operations (sfpu_simple.c). */
+void sfpu_loadi(struct sfpu_state *s, uint32_t w, struct sfpu_fault *f);
+void sfpu_mov(struct sfpu_state *s, uint32_t w, uint32_t lanes, struct sfpu_fault *f);
+void sfpu_not(struct sfpu_state *s, uint32_t w, uint32_t lanes);
+void sfpu_and_or(struct sfpu_state *s, unsigned vb, unsigned vc, unsigned vd, bool is_or,
+                 uint32_t lanes);
+void sfpu_xor(struct sfpu_state *s, uint32_t w, uint32_t lanes);
+void sfpu_iadd(struct sfpu_state *s, uint32_t w, uint32_t lanes);
+void sfpu_shft(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh);
+void sfpu_setsgn(struct sfpu_state *s, uint32_t w, uint32_t lanes);
+void sfpu_abs(struct sfpu_state *s, uint32_t w, uint32_t lanes);
+void sfpu_setexp(struct sfpu_state *s, uint32_t w, uint32_t lanes);
+void sfpu_setman(struct sfpu_state *s, uint32_t w, uint32_t lanes);
+void sfpu_exexp(struct sfpu_state *s, uint32_t w, uint32_t lanes);
+void sfpu_exman(struct sfpu_state *s, uint32_t w, uint32_t lanes);
+
+#endif
