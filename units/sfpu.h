@@ -1,11 +1,14 @@
 /* The Vector unit (SFPU): its architectural state and the instructions built so far
- * (WH/BH:VectorUnit.md, LReg.md; shared/spec/sfpu.md). Owner of this file: the vector-unit work.
+ * (WH/BH:VectorUnit.md, LReg.md; shared/spec/sfpu.md). Owner of these files: the vector-unit work.
  *
- * Built so far: the state, and SFPNOP, SFPENCC and SFPCONFIG, which the device set-up of real
- * kernels issues in every boot mode. Every other SFPU instruction stops the run as unimplemented
- * when it issues. One instruction per cycle from all threads together (VectorUnit.md,
- * "Sub-units"); each holds its thread's "SFPU busy" STALLWAIT condition (C11 BH, C14 WH) for its
- * latency. */
+ * Built so far (docs/sfpu.md): the state; lane predication; SFPNOP, SFPENCC, SFPCONFIG; the
+ * condition codes SFPSETCC, SFPPUSHC, SFPPOPC, SFPCOMPC (units/sfpu_cc.c); the simple
+ * instructions SFPLOADI, SFPMOV, SFPNOT, SFPAND, SFPOR, SFPXOR, SFPIADD, SFPSHFT, SFPSETSGN,
+ * SFPABS, SFPSETEXP, SFPSETMAN, SFPEXEXP, SFPEXMAN (units/sfpu_simple.c); and the VD >= 12
+ * backdoor into LoadMacroConfig for all of them. Every other SFPU instruction stops the run as
+ * unimplemented when it issues. One instruction per cycle from all threads together
+ * (VectorUnit.md, "Sub-units"); each holds its thread's "SFPU busy" STALLWAIT condition (C11 BH,
+ * C14 WH) for its latency. */
 #ifndef TENSIM_UNITS_SFPU_H
 #define TENSIM_UNITS_SFPU_H
 
