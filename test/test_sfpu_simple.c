@@ -269,6 +269,22 @@ Test(sfpu_simple, popc_on_an_empty_stack_and_pushc_mod1_on_empty_are_undefined)
     cr_expect(!t->sfpu.use_lane_flags[3] && t->sfpu.lane_flags[3]);
 }
 
+/* The undefined cases are checked on every lane before anything changes: one empty lane stops a
+ * POPC that the other lanes could do, and the backdoor lanes get no template either. */
+Test(sfpu_simple, a_fault_changes_nothing)
+{
+    for (unsigned l = 0; l < 32; l++) {
+        t->sfpu.flag_depth[l] = l == 5 ? 0 : 3;
+        t->sfpu.lane_config[l] = (l & 7) == 5 ? 2 : 0; /* column 5: DISABLE_BACKDOOR_LOAD */
+    }
+    RUN_FAILS(ERR_UNDEF_BEHAVIOUR, TT_OP_SFPPOPC(12, 0));
+    cr_expect_str_eq(t->err.text, "SFPPOPC (sfpu), thread T0: SFPPOPC on an empty flag stack (lane 5)");
+    for (unsigned l = 0; l < 32; l++) {
+        cr_expect_eq(t->sfpu.flag_depth[l], l == 5 ? 0 : 3, "lane %u", l);
+        cr_expect_eq(t->sfpu.macro[l].instruction_template[0], 0, "lane %u", l);
+    }
+}
+
 /* BooleanOp(Mod1, A, B) as truth tables: bit (A << 1 | B) of op_table[Mod1] (SFPPUSHC.md). */
 static const uint8_t op_table[13] = {0, 0xA, 0x5, 0x8, 0xE, 0x4, 0xD, 0x2, 0xB, 0x1, 0x7, 0x6, 0x9};
 static bool op(unsigned mod1, bool a, bool b) { return op_table[mod1] >> (a << 1 | b) & 1; }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../core/error.h"
 #include "sfpu.h"
 
 #define SFPU_ALL_LANES 0xFFFFFFFFu
@@ -30,7 +31,7 @@ static inline uint32_t sfpu_enabled_lanes(const struct sfpu_state *s, uint32_t l
  * kind ERR_UNDEF_BEHAVIOUR or ERR_UNIMPLEMENTED with a reason; ERR_NONE when it ran. A model
  * that can fault checks every lane before it changes anything. */
 struct sfpu_fault {
-    int kind; /* enum err_kind */
+    enum err_kind kind;
     char why[96];
 };
 
