@@ -268,18 +268,18 @@ static void rwc_step(uint16_t *v, uint16_t *cr, unsigned incr, bool via_cr, unsi
         *v = (uint16_t)((*v + incr) & mask);
 }
 
-void fpu_apply_addr_mod(struct fpu_exec *x, unsigned addr_mod)
+/* WH:RWCs.md ApplyAddrMod; UpdateFidelityPhase false is ApplyPartialAddrMod (SFPLOAD, SFPSTORE). */
+static void apply_addr_mod(struct tile *t, unsigned th, unsigned addr_mod, bool update_fidelity)
 {
-    struct tile *t = x->t;
-    struct fpu_rwc *r = &t->fpu.rwc[x->th];
+    struct fpu_rwc *r = &t->fpu.rwc[th];
     unsigned index = addr_mod;
     if (tile_is_wormhole(t)) {
         /* WH:RWCs.md: two AddrMod bits, the upper half through ExtraAddrModBit or
          * ADDR_MOD_SET_Base. Blackhole's three bits name the slot directly. */
-        if (r->extra_addr_mod_bit || thcfg_get(&t->cfg, x->th, &thcfg_fields_wh[THCFGF_WH_ADDR_MOD_SET_Base]))
+        if (r->extra_addr_mod_bit || thcfg_get(&t->cfg, th, &thcfg_fields_wh[THCFGF_WH_ADDR_MOD_SET_Base]))
             index += 4;
     }
-    struct addr_mod m = addr_mod_slot(t, x->th, index & 7);
+    struct addr_mod m = addr_mod_slot(t, th, index & 7);
     if (m.a_clr) r->srca = r->srca_cr = 0;
     else rwc_step(&r->srca, &r->srca_cr, m.a_incr, m.a_cr, 0x3F);
     if (m.b_clr) r->srcb = r->srcb_cr = 0;
@@ -287,10 +287,33 @@ void fpu_apply_addr_mod(struct fpu_exec *x, unsigned addr_mod)
     if (m.d_clr) r->dst = r->dst_cr = 0;
     else if (m.d_c2cr) r->dst = (r->dst + m.d_incr) & 0x3FF, r->dst_cr = r->dst;
     else rwc_step(&r->dst, &r->dst_cr, m.d_incr, m.d_cr, 0x3FF);
-    if (m.f_clr) r->fidelity = 0;
-    else r->fidelity = (r->fidelity + m.f_incr) & 3;
+    if (update_fidelity) {
+        if (m.f_clr) r->fidelity = 0;
+        else r->fidelity = (r->fidelity + m.f_incr) & 3;
+    }
     if (m.bias_clr) r->extra_addr_mod_bit = 0;
     else if (m.bias_incr & 3) r->extra_addr_mod_bit ^= 1;
+}
+
+void fpu_apply_addr_mod(struct fpu_exec *x, unsigned addr_mod)
+{
+    apply_addr_mod(x->t, x->th, addr_mod, true);
+}
+
+/* The vector unit's SFPLOAD/SFPSTORE read RWC.Dst and advance the RWCs, which live here. */
+static void fpu_signal(struct tile *t, enum unit_signal s, unsigned a, unsigned b)
+{
+    if (s == SIG_PARTIAL_ADDR_MOD)
+        apply_addr_mod(t, a, b, false);
+}
+
+static bool fpu_query(const struct tile *t, enum unit_query q, unsigned a, unsigned b, uint32_t v[4])
+{
+    (void)b;
+    if (q != Q_RWC_DST)
+        return false;
+    v[0] = t->fpu.rwc[a].dst;
+    return true;
 }
 
 bool fpu_undef(struct fpu_exec *x, const char *what)
@@ -700,4 +723,5 @@ const struct unit_desc fpu_unit_desc = {
     .name = "fpu", .reset = reset, .can_accept = can_accept, .resource = resource,
     .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
     .holds = holds, .report = report, .stats_json = stats_json,
+    .signal = fpu_signal, .query = fpu_query,
 };

@@ -72,12 +72,15 @@ enum unit_signal {
     SIG_CLEAR_EXP_HISTOGRAMS, /* CLREXPHIST: every packer's exponent histogram (WH:CLREXPHIST.md) */
     SIG_CONTEXT_COUNTER_RESET, /* ThreadConfig CfgContextCntReset landed: unpacker a, thread b
                                   (WH:BackendConfiguration.md) */
+    SIG_PARTIAL_ADDR_MOD, /* SFPLOAD/SFPSTORE: ApplyPartialAddrMod(AddrMod b) to thread a's RWCs
+                             (WH:RWCs.md; the RWCs' owner is the matrix unit) */
 };
 
 /* What one unit reads of another unit's state, asked through the tile (tile_query): 128 bits. */
 enum unit_query {
     Q_EXP_HISTOGRAM, /* packer a's exponent histogram, counters 16 * b .. 16 * b + 15 (b 0 or 1) */
     Q_EXP_HISTOGRAM_MAX, /* packer 0's largest exponent seen */
+    Q_RWC_DST, /* thread a's RWC.Dst in v[0] (WH:RWCs.md; SFPLOAD/SFPSTORE addressing) */
 };
 
 /* A backend unit's functions (shared/design.md "Unit interface"). The unit's properties (tick
