@@ -230,6 +230,48 @@ int dest_first_blocked(const struct dest *d, struct dest_map m, bool dst32, unsi
     return -1;
 }
 
+bool dest_sfpu_read(const struct dest *d, struct dest_map m, bool dst32, unsigned row,
+                    unsigned col, uint32_t *v)
+{
+    const unsigned p = dest_phys(m, dst32, row & 0x3FF);
+    if (dst32) {
+        if (!d->row_valid[p] || !d->row_valid[p + 8])
+            return false;
+        *v = dest_get32_at(d, p, col);
+    } else {
+        if (!d->row_valid[p])
+            return false;
+        *v = d->bits[p][col];
+    }
+    return true;
+}
+
+/* One DstBits row got column col from SFPSTORE. */
+static void sfpu_row_written(struct dest *d, unsigned p, unsigned col, uint64_t ready)
+{
+    if (d->row_valid[p]) {
+        d->sfpu_cols[p] = 0;
+    } else if ((d->sfpu_cols[p] |= (uint16_t)(1u << col)) == 0xFFFF) {
+        d->row_valid[p] = true;
+        d->sfpu_cols[p] = 0;
+    }
+    if (d->block_ready[p / 8] < ready)
+        d->block_ready[p / 8] = ready;
+}
+
+void dest_sfpu_write(struct dest *d, struct dest_map m, bool dst32, unsigned row, unsigned col,
+                     uint32_t v, uint64_t ready)
+{
+    const unsigned p = dest_phys(m, dst32, row & 0x3FF);
+    if (dst32) {
+        dest_put32_at(d, p, col, v);
+        sfpu_row_written(d, p + 8, col, ready);
+    } else {
+        d->bits[p][col] = (uint16_t)v;
+    }
+    sfpu_row_written(d, p, col, ready);
+}
+
 uint64_t dest_next_ready(const struct dest *d, uint64_t now)
 {
     uint64_t next = UINT64_MAX;

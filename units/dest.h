@@ -27,6 +27,10 @@ struct dest {
     /* RISCV_DEBUG_REG_DBG_FEATURE_DISABLE bit 11 (BH:Dst.md, WH:Dst.md): Dst16b[Row] is the high
      * half of Dst32b[Row] instead of DstBits[Adj16(Row)]. Set through dest_set_dst16_on_hi32. */
     bool dst16_on_hi32;
+    /* The columns SFPSTORE has written of each DstBits row that was not valid: SFPSTORE writes
+     * 8 of a row's 16 columns, so a row it fills becomes valid with its last column (the matrix
+     * unit's rule); until then it stays undefined (WH:ZEROACC.md). Zero for valid rows. */
+    uint16_t sfpu_cols[DEST_ROWS];
 };
 
 /* A writer (the matrix unit) wrote DstBits block b; it may be read from cycle `ready` on. */
@@ -77,6 +81,17 @@ static inline void dest_put32_at(struct dest *d, unsigned p, unsigned col, uint3
     d->bits[p][col] = (uint16_t)(v >> 16);
     d->bits[p + 8][col] = (uint16_t)v;
 }
+
+/* The vector unit's access to one cell (SFPLOAD, SFPSTORE; WH:SFPLOAD.md, WH:SFPSTORE.md), at a
+ * logical row of the Dst16b or Dst32b view. dest_sfpu_read: false when the cell's row (for
+ * Dst32b either of its two DstBits rows) is not valid, which SFPLOAD may not read
+ * (WH:ZEROACC.md). dest_sfpu_write: stores v, the row becomes valid when all 16 of its columns
+ * have been written since it was last valid (sfpu_cols), and its 8-row block is unreadable to
+ * the matrix unit and the packers before cycle `ready` (WH:Dst.md "Instruction scheduling"). */
+bool dest_sfpu_read(const struct dest *d, struct dest_map m, bool dst32, unsigned row,
+                    unsigned col, uint32_t *v);
+void dest_sfpu_write(struct dest *d, struct dest_map m, bool dst32, unsigned row, unsigned col,
+                     uint32_t v, uint64_t ready);
 
 uint16_t dest_read16(const struct tile *t, unsigned row, unsigned col);
 void dest_write16(struct tile *t, unsigned row, unsigned col, uint16_t v);
