@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/tile.h"
+#include "dest.h"
 #include "sfpu_lanes.h"
 
 /* SFPCONFIG Mod1 bits (SFPCONFIG.md "Supporting definitions") */
@@ -123,6 +124,11 @@ static unsigned resource(const struct tile *t, unsigned th, uint32_t w, const st
     return RES_SFPU;
 }
 
+/* Dst.md "Instruction scheduling": after an instruction writes Dst, its aligned 8x16 block
+ * cannot be read for the next four cycles; the matrix unit and PACR stall on it (SFPLOAD does
+ * not: SFPLOAD.md makes the gap software's job). */
+#define SFPSTORE_DST_BUSY 5
+
 /* Latency (VectorUnit.md instruction table): 1 cycle, SFPCONFIG up to 2 except for its
  * LReg[11..14] writes (1); tensim takes the bound. */
 static unsigned latency(const struct tt_form *f, uint32_t w)
@@ -197,6 +203,15 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         sfpconfig(s, w);
     } else if (form == TT_FORM_SFPLOADI) {
         sfpu_loadi(s, w, &fault);
+    } else if (form == TT_FORM_SFPLOAD_BH || form == TT_FORM_SFPLOAD_WH) {
+        sfpu_load(t, th, w, form == TT_FORM_SFPLOAD_WH, &fault);
+    } else if (form == TT_FORM_SFPSTORE_BH || form == TT_FORM_SFPSTORE_WH) {
+        const unsigned vd = TT_GET_SFPSTORE_BH_VD(w);
+        const uint32_t lanes = model_lanes(s, vd);
+        sfpu_store(t, th, w, lanes, form == TT_FORM_SFPSTORE_WH, t->now + SFPSTORE_DST_BUSY, &fault);
+        s->dest_blocked_until = t->now + SFPSTORE_DST_BUSY;
+        if (fault.kind == ERR_NONE && lanes != SFPU_ALL_LANES)
+            write_templates(s, vd, w, lanes);
     } else {
         const unsigned vd = TT_GET_SFPIADD_VD(w);
         const uint32_t lanes = model_lanes(s, vd);
@@ -225,6 +240,12 @@ static uint64_t next_event(const struct tile *t)
     for (unsigned i = 0; i < NUM_THREADS; i++)
         if (t->sfpu.thread_busy_until[i] > t->now && t->sfpu.thread_busy_until[i] < next)
             next = t->sfpu.thread_busy_until[i];
+    /* a Dst block an SFPSTORE wrote frees up: a matrix-unit or PACR reader may be waiting */
+    if (t->sfpu.dest_blocked_until > t->now) {
+        const uint64_t d = dest_next_ready(&t->dest, t->now);
+        if (d < next)
+            next = d;
+    }
     return next;
 }
 

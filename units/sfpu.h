@@ -4,8 +4,9 @@
  * Built so far (docs/sfpu.md): the state; lane predication; SFPNOP, SFPENCC, SFPCONFIG; the
  * condition codes SFPSETCC, SFPPUSHC, SFPPOPC, SFPCOMPC (units/sfpu_cc.c); the simple
  * instructions SFPLOADI, SFPMOV, SFPNOT, SFPAND, SFPOR, SFPXOR, SFPIADD, SFPSHFT, SFPSETSGN,
- * SFPABS, SFPSETEXP, SFPSETMAN, SFPEXEXP, SFPEXMAN (units/sfpu_simple.c); and the VD >= 12
- * backdoor into LoadMacroConfig for all of them. Every other SFPU instruction stops the run as
+ * SFPABS, SFPSETEXP, SFPSETMAN, SFPEXEXP, SFPEXMAN (units/sfpu_simple.c); SFPLOAD and SFPSTORE
+ * (units/sfpu_ldst.c); and the VD >= 12 backdoor into LoadMacroConfig for all of them but
+ * SFPLOADI and SFPLOAD. Every other SFPU instruction stops the run as
  * unimplemented when it issues. One instruction per cycle from all threads together
  * (VectorUnit.md, "Sub-units"); each holds its thread's "SFPU busy" STALLWAIT condition (C11 BH,
  * C14 WH) for its latency. */
@@ -23,7 +24,11 @@
 #define SFPU_FLAG_STACK 8
 
 /* LaneConfig bits (SFPCONFIG.md "LaneConfig") */
-enum { SFPU_LC_DISABLE_BACKDOOR_LOAD = 1u << 1, SFPU_LC_ROW_MASK_SHIFT = 12, SFPU_LC_BITS = 18 };
+enum { SFPU_LC_ENABLE_FP16A_INF = 1u << 0, SFPU_LC_DISABLE_BACKDOOR_LOAD = 1u << 1,
+       SFPU_LC_ENABLE_DEST_INDEX = 1u << 2, SFPU_LC_CAPTURE_DEFAULT_DEST_INDEX = 1u << 3,
+       SFPU_LC_BLOCK_DEST_WR_FROM_SFPU = 1u << 4, SFPU_LC_BLOCK_SFPU_RD_FROM_DEST = 1u << 5,
+       SFPU_LC_DEST_RD_COL_EXCHANGE = 1u << 6, SFPU_LC_DEST_WR_COL_EXCHANGE = 1u << 7,
+       SFPU_LC_ROW_MASK_SHIFT = 12, SFPU_LC_BITS = 18 };
 
 struct sfpu_flag_entry {
     bool lane_flags, use_lane_flags;
@@ -47,6 +52,7 @@ struct sfpu_state {
     struct sfpu_macro_config macro[SFPU_LANES];
     uint64_t thread_busy_until[NUM_THREADS];      /* the thread has an instruction in flight */
     uint64_t busy_until;                          /* any thread */
+    uint64_t dest_blocked_until; /* the Dst blocks SFPSTORE wrote are all readable from here */
     struct {
         uint64_t insns, busy_cycles;
     } st;

@@ -58,4 +58,10 @@ void sfpu_setman(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 void sfpu_exexp(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 void sfpu_exman(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 
+/* Dst <-> LReg (sfpu_ldst.c). `wh`: the Wormhole B0 page. They advance the thread's RWCs. */
+struct tile;
+void sfpu_load(struct tile *t, unsigned th, uint32_t w, bool wh, struct sfpu_fault *f);
+void sfpu_store(struct tile *t, unsigned th, uint32_t w, uint32_t lanes, bool wh, uint64_t ready,
+                struct sfpu_fault *f);
+
 #endif
