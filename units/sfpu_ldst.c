@@ -243,9 +243,10 @@ static uint32_t store_cell(unsigned mod0, uint32_t x, bool wh)
     switch (mod0) {
     case FMT_FP16: return fmt_dst_from_fp16(to_fp16(x));
     case FMT_BF16: return fmt_dst_from_bf16((uint16_t)(flush_denormal(x) >> 16));
-    /* WH:SFPSTORE.md keeps FP32 denormals (FP32 is INT32 there); ttsim flushes them on both
-     * arches, as BH's page does: tensim follows ttsim (docs/sfpu.md). */
-    case FMT_FP32: return fmt_dst_from_fp32(flush_denormal(x));
+    /* WH:SFPSTORE.md keeps FP32 denormals ("functionally identical to MOD0_FMT_INT32"), and
+     * BH:SFPSTORE.md lists the flush as Blackhole's change: the pages say so outright, so tensim
+     * follows them where ttsim flushes on both (docs/sfpu.md). */
+    case FMT_FP32: return fmt_dst_from_fp32(wh ? x : flush_denormal(x));
     case FMT_INT32: case FMT_INT32_ALL: return fmt_dst_from_fp32(x);
     case FMT_INT32_SM: return fmt_dst_from_fp32(wh ? twos_to_sm(x) : x); /* BH: deprecated */
     case FMT_INT8: return int8_cell(x);
