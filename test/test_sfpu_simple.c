@@ -862,3 +862,226 @@ Test(sfpu_simple, back_to_back_one_per_cycle_latency_one)
     cr_expect_eq(t->sfpu.st.busy_cycles, N(w));
     cr_expect_eq(t->sfpu.lreg[1][0], 6u << 1);
 }
+
+/* ---- SFPLZ (both arches) ---- */
+
+/* Leading zeros counted bit by bit (independent of the model's __builtin_clz). */
+static uint32_t lz_ref(uint32_t c)
+{
+    uint32_t n = 0;
+    for (uint32_t bit = 0x80000000u; bit && !(c & bit); bit >>= 1)
+        n++;
+    return n;
+}
+
+/* Every Mod1 (bit 0 unread) on the edge values; flags beforehand 0x0F0F0F0F, not in use; rows 2
+ * and 3 of every column masked by ROW_MASK, keeping LReg[VD] and LaneFlags. */
+static void check_lz(void)
+{
+    for (unsigned mod1 = 0; mod1 < 16; mod1++) {
+        tile_reset(t);
+        load(5, edge);
+        fill_old(1);
+        for (unsigned l = 0; l < 32; l++)
+            t->sfpu.lane_flags[l] = 0x0F0F0F0Fu >> l & 1;
+        const uint32_t w[] = {TT_OP_SFPCONFIG(0xC000, 15, 1), TT_OP_SFPNOP, TT_OP_SFPLZ(5, 1, mod1)};
+        cr_assert_eq(run_tensix(t, w, N(w), 100000), ERR_NONE, "%s", t->err.text);
+        for (unsigned l = 0; l < 32; l++) {
+            const bool on = l < 16;
+            const uint32_t c = edge[l] & ((mod1 & 4) ? 0x7FFFFFFFu : 0xFFFFFFFFu);
+            bool f = 0x0F0F0F0Fu >> l & 1;
+            if (on && (mod1 & 2))
+                f = c != 0;
+            if (on && (mod1 & 8))
+                f = !f;
+            cr_expect_eq(t->sfpu.lreg[1][l], on ? lz_ref(c) : old(1, l), "Mod1 %u lane %u", mod1, l);
+            cr_expect_eq(t->sfpu.lane_flags[l], f, "Mod1 %u lane %u: flag", mod1, l);
+        }
+        /* the edges: 0 and (masked) -0 / INT_MIN count 32, INT_MIN unmasked 0, a denormal 9 */
+        cr_expect_eq(t->sfpu.lreg[1][0], 32);
+        cr_expect_eq(t->sfpu.lreg[1][1], (mod1 & 4) ? 32 : 0);
+        cr_expect_eq(t->sfpu.lreg[1][14], 9);                    /* 0x00400000 */
+        cr_expect_eq(t->sfpu.lreg[1][15], (mod1 & 4) ? 9 : 0);   /* 0x807FFFFF */
+        cr_expect_eq(t->sfpu.lreg[1][10], 1);                    /* +NaN 0x7FC00000 */
+    }
+}
+Test(sfpu_simple, lz_every_mod1) { check_lz(); }
+Test(sfpu_simple_wh, lz_every_mod1) { check_lz(); }
+
+/* VD 8..11 write nothing and, the page's "if (VD < 8)", leave the flags alone. */
+Test(sfpu_simple, lz_read_only_vd_changes_nothing)
+{
+    load(5, edge);
+    RUN(TT_OP_SFPLZ(5, 9, 2), TT_OP_SFPLZ(5, 11, 10));
+    for (unsigned l = 0; l < 32; l++) {
+        cr_expect_eq(t->sfpu.lreg[9][l], 0);
+        cr_expect_eq(t->sfpu.lreg[11][l], 0xBF800000u);
+        cr_expect(!t->sfpu.lane_flags[l]);
+    }
+}
+
+/* ---- SFPDIVP2 (both arches) ---- */
+
+/* Set (Mod1 bit 0 clear) or add modulo 256 unless the exponent is 255; other Mod1 bits unread;
+ * rows 0 and 3 masked. */
+static void check_divp2(void)
+{
+    static const unsigned imms[] = {0x00, 0x01, 0x7F, 0x80, 0xFE, 0xFF};
+    for (unsigned mod1 = 0; mod1 < 16; mod1++) {
+        for (unsigned i = 0; i < N(imms); i++) {
+            tile_reset(t);
+            load(5, edge);
+            fill_old(2);
+            const uint32_t w[] = {TT_OP_SFPCONFIG(0x9000, 15, 1), TT_OP_SFPNOP,
+                                  TT_OP_SFPDIVP2(imms[i], 5, 2, mod1)};
+            cr_assert_eq(run_tensix(t, w, N(w), 100000), ERR_NONE, "%s", t->err.text);
+            for (unsigned l = 0; l < 32; l++) {
+                const uint32_t c = edge[l];
+                uint32_t e = imms[i];
+                if (mod1 & 1)
+                    e = EXP(c) == 255 ? 255 : (EXP(c) + imms[i]) % 256;
+                const bool on = l >= 8 && l < 24;
+                cr_expect_eq(t->sfpu.lreg[2][l], on ? fp(SIGN(c), e, MAN(c)) : old(2, l),
+                             "Mod1 %u Imm8 0x%x lane %u", mod1, imms[i], l);
+            }
+        }
+    }
+}
+Test(sfpu_simple, divp2_set_and_add) { check_divp2(); }
+Test(sfpu_simple_wh, divp2_set_and_add) { check_divp2(); }
+
+/* The cases the page names: zero and denormals take the exponent like any value, Inf and NaN
+ * keep theirs when adding (not when setting), the sum wraps. */
+Test(sfpu_simple, divp2_edges)
+{
+    static const uint32_t in[8] = {0x00000000, 0x80000000, 0x00400000, 0x7F800000,
+                                   0xFFC00001, 0x7F7FFFFF, 0x3F800000, 0x00800000};
+    for (unsigned l = 0; l < 32; l++)
+        t->sfpu.lreg[5][l] = in[l % 8];
+    RUN(TT_OP_SFPDIVP2(1, 5, 1, 1), TT_OP_SFPDIVP2(0xFF, 5, 2, 1), TT_OP_SFPDIVP2(0x80, 5, 3, 0));
+    static const uint32_t add1[8] = {0x00800000, 0x80800000, 0x00C00000, 0x7F800000,
+                                     0xFFC00001, 0x7FFFFFFF, 0x40000000, 0x01000000};
+    static const uint32_t sub1[8] = {0x7F800000, 0xFF800000, 0x7FC00000, 0x7F800000,
+                                     0xFFC00001, 0x7EFFFFFF, 0x3F000000, 0x00000000};
+    static const uint32_t set[8] = {0x40000000, 0xC0000000, 0x40400000, 0x40000000,
+                                    0xC0400001, 0x407FFFFF, 0x40000000, 0x40000000};
+    for (unsigned l = 0; l < 32; l++) {
+        cr_expect_eq(t->sfpu.lreg[1][l], add1[l % 8], "lane %u: 0x%08x", l, t->sfpu.lreg[1][l]);
+        cr_expect_eq(t->sfpu.lreg[2][l], sub1[l % 8], "lane %u: 0x%08x", l, t->sfpu.lreg[2][l]);
+        cr_expect_eq(t->sfpu.lreg[3][l], set[l % 8], "lane %u: 0x%08x", l, t->sfpu.lreg[3][l]);
+    }
+}
+
+/* ---- SFPLE, SFPGT (Blackhole) ---- */
+
+/* The total order of the pages' SignMagIsSmaller, as a 64-bit key: -0 just below +0. */
+static int64_t total_key(uint32_t x)
+{
+    return (x & 0x80000000u) ? -(int64_t)(x & 0x7FFFFFFFu) - 1 : (int64_t)x;
+}
+
+/* VD := edge rotated, VC := edge. Before: predication on, LaneFlags true on the enabled lanes
+ * 0x00FF0FF0 and false elsewhere; stack depth 0 on lanes 24..31, else 1 with top flags
+ * 0x5A5A5A5A. Disabled lanes keep LReg and LaneFlags, yet their stack top changes. */
+static void check_cmp(bool gt, unsigned mod1)
+{
+    const uint32_t enabled = 0x00FF0FF0u, top0 = 0x5A5A5A5Au;
+    tile_reset(t);
+    load(6, edge);
+    for (unsigned l = 0; l < 32; l++) {
+        t->sfpu.lreg[2][l] = edge[(l + 5) % 32];
+        t->sfpu.use_lane_flags[l] = true;
+        t->sfpu.lane_flags[l] = (enabled >> l & 1) != 0;
+        t->sfpu.flag_depth[l] = l < 24;
+        t->sfpu.flag_stack[l][0].lane_flags = top0 >> l & 1;
+        t->sfpu.flag_stack[l][0].use_lane_flags = true;
+    }
+    const uint32_t w[] = {gt ? TT_OP_SFPGT(6, 2, mod1) : TT_OP_SFPLE(6, 2, mod1)};
+    cr_assert_eq(run_tensix(t, w, N(w), 100000), ERR_NONE, "%s", t->err.text);
+    for (unsigned l = 0; l < 32; l++) {
+        const uint32_t c = edge[l], d = edge[(l + 5) % 32];
+        const bool r = gt ? total_key(d) > total_key(c) : total_key(d) <= total_key(c);
+        const bool on = enabled >> l & 1;
+        const uint32_t vd = on && (mod1 & 8) ? (r ? 0xFFFFFFFFu : 0) : d;
+        const bool f = on && (mod1 & 1) ? r : on;
+        bool top = top0 >> l & 1;
+        if ((mod1 & 2) && l < 24)
+            top = (mod1 & 4) ? top || r : top && r;
+        cr_expect_eq(t->sfpu.lreg[2][l], vd, "%s Mod1 %u lane %u", gt ? "GT" : "LE", mod1, l);
+        cr_expect_eq(t->sfpu.lane_flags[l], f, "%s Mod1 %u lane %u: flag", gt ? "GT" : "LE", mod1, l);
+        cr_expect_eq(t->sfpu.flag_stack[l][0].lane_flags, top, "%s Mod1 %u lane %u: top",
+                     gt ? "GT" : "LE", mod1, l);
+        cr_expect_eq(t->sfpu.flag_depth[l], l < 24, "lane %u: depth", l);
+        cr_expect(t->sfpu.flag_stack[l][0].use_lane_flags);
+    }
+}
+Test(sfpu_simple, le_gt_every_mod1)
+{
+    for (unsigned mod1 = 0; mod1 < 16; mod1++) {
+        check_cmp(false, mod1);
+        check_cmp(true, mod1);
+    }
+}
+
+/* The total order's edges (BH:SFPLE.md): -NaN < -Inf < -0 < +0 < +Inf < +NaN, INT_MIN as -0;
+ * sign-magnitude, so 0xFFFFFFFF is the smallest value and 0x80000001 < 0x80000000. */
+Test(sfpu_simple, le_gt_total_order_edges)
+{
+    static const uint32_t d[8] = {0x80000000, 0x00000000, 0xFFC00000, 0xFF800000,
+                                  0x7F800000, 0xFFFFFFFF, 0x80000001, 0x3F800000};
+    static const uint32_t c[8] = {0x00000000, 0x80000000, 0xFF800000, 0xFFC00000,
+                                  0x7FC00000, 0x00000000, 0x80000000, 0x3F800000};
+    static const bool le[8] = {true, false, true, false, true, true, true, true};
+    for (unsigned l = 0; l < 32; l++) {
+        t->sfpu.lreg[1][l] = t->sfpu.lreg[3][l] = d[l % 8];
+        t->sfpu.lreg[2][l] = c[l % 8];
+    }
+    RUN(TT_OP_SFPLE(2, 1, 8), TT_OP_SFPGT(2, 3, 8));
+    for (unsigned l = 0; l < 32; l++) {
+        cr_expect_eq(t->sfpu.lreg[1][l], le[l % 8] ? 0xFFFFFFFFu : 0, "LE lane %u", l);
+        cr_expect_eq(t->sfpu.lreg[3][l], le[l % 8] ? 0 : 0xFFFFFFFFu, "GT lane %u", l);
+    }
+}
+
+/* VD 8..11: no register write, yet the flags and the stack top change (the page writes LReg only
+ * "if (VD < 8 || VD == 16)"). VD 12..15 with DISABLE_BACKDOOR_LOAD compares the constant. */
+Test(sfpu_simple, le_gt_read_only_vd_still_set_flags)
+{
+    fill(2, 0x3F000000); /* 0.5: LReg[10] (1.0) > 0.5, LReg[15] (lane * 2) as integers */
+    RUN(TT_OP_SFPPUSHC_BH(0, 0), TT_OP_SFPGT(2, 10, 9 | 2));
+    for (unsigned l = 0; l < 32; l++) {
+        cr_expect_eq(t->sfpu.lreg[10][l], 0x3F800000u);
+        cr_expect(t->sfpu.lane_flags[l], "lane %u", l);
+        cr_expect(!t->sfpu.flag_stack[l][0].lane_flags); /* pushed false, ANDed with true */
+    }
+    tile_reset(t);
+    fill(2, 20);
+    RUN(TT_OP_SFPCONFIG(2, 15, 1), TT_OP_SFPNOP, TT_OP_SFPLE(2, 15, 9));
+    for (unsigned l = 0; l < 32; l++) {
+        cr_expect_eq(t->sfpu.lreg[15][l], l * 2);
+        cr_expect_eq(t->sfpu.lane_flags[l], l * 2 <= 20, "lane %u", l);
+        cr_expect_eq(t->sfpu.macro[l].instruction_template[3], 0);
+    }
+    /* the backdoor on: the template, no flags */
+    tile_reset(t);
+    const uint32_t le = TT_OP_SFPLE(2, 15, 9);
+    RUN(le);
+    for (unsigned l = 0; l < 32; l++) {
+        cr_expect_eq(t->sfpu.macro[l].instruction_template[3], le);
+        cr_expect(!t->sfpu.lane_flags[l]);
+    }
+}
+
+/* Latency 1, one per cycle, like the other simple instructions. */
+Test(sfpu_simple, lz_divp2_le_gt_one_per_cycle)
+{
+    const uint32_t w[] = {TT_OP_SFPLOADI(0, 2, 5), TT_OP_SFPLZ(0, 1, 0), TT_OP_SFPDIVP2(3, 1, 2, 0),
+                          TT_OP_SFPLE(2, 1, 8), TT_OP_SFPGT(2, 3, 1)};
+    cr_assert_eq(run_tensix(t, w, N(w), 100000), ERR_NONE, "%s", t->err.text);
+    const uint64_t c0 = issue_log_cycle(&issues, 0, w[0], 0);
+    for (unsigned i = 1; i < N(w); i++)
+        cr_expect_eq(issue_log_cycle(&issues, 0, w[i], 0), c0 + i, "word %u", i);
+    cr_expect_eq(t->cycles, c0 + N(w));
+    cr_expect_eq(t->sfpu.st.busy_cycles, N(w));
+    cr_expect_eq(t->sfpu.lreg[1][0], 0xFFFFFFFFu); /* 29 <= 29 + 3 * 2^23 as sign-magnitude */
+}

@@ -148,7 +148,8 @@ _Static_assert(SAME_VD(SFPEXEXP) && SAME_VD(SFPEXMAN) && SAME_VD(SFPSHFT) && SAM
                SAME_VD(SFPOR_BH) && SAME_VD(SFPOR_WH) && SAME_VD(SFPNOT) && SAME_VD(SFPSETEXP) &&
                SAME_VD(SFPSETMAN) && SAME_VD(SFPPUSHC_BH) && SAME_VD(SFPPUSHC_WH) &&
                SAME_VD(SFPPOPC) && SAME_VD(SFPSETSGN) && SAME_VD(SFPENCC) && SAME_VD(SFPCOMPC) &&
-               SAME_VD(SFPXOR),
+               SAME_VD(SFPXOR) && SAME_VD(SFPLZ) && SAME_VD(SFPDIVP2) && SAME_VD(SFPLE) &&
+               SAME_VD(SFPGT),
                "SFPU forms with VD elsewhere");
 
 /* Runs one instruction of the ones built; false for the others. */
@@ -184,6 +185,10 @@ static bool execute(struct sfpu_state *s, unsigned form, uint32_t w, uint32_t la
     case TT_FORM_SFPSETMAN: sfpu_setman(s, w, lanes); break;
     case TT_FORM_SFPEXEXP: sfpu_exexp(s, w, lanes); break;
     case TT_FORM_SFPEXMAN: sfpu_exman(s, w, lanes); break;
+    case TT_FORM_SFPLZ: sfpu_lz(s, w, lanes); break;
+    case TT_FORM_SFPDIVP2: sfpu_divp2(s, w, lanes); break;
+    case TT_FORM_SFPLE: sfpu_cmp(s, w, lanes, false); break;
+    case TT_FORM_SFPGT: sfpu_cmp(s, w, lanes, true); break;
     default: return false;
     }
     return true;

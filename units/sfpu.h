@@ -2,9 +2,10 @@
  * (WH/BH:VectorUnit.md, LReg.md; shared/spec/sfpu.md). Owner of these files: the vector-unit work.
  *
  * Built so far (docs/sfpu.md): the state; lane predication; SFPNOP, SFPENCC, SFPCONFIG; the
- * condition codes SFPSETCC, SFPPUSHC, SFPPOPC, SFPCOMPC (units/sfpu_cc.c); the simple
- * instructions SFPLOADI, SFPMOV, SFPNOT, SFPAND, SFPOR, SFPXOR, SFPIADD, SFPSHFT, SFPSETSGN,
- * SFPABS, SFPSETEXP, SFPSETMAN, SFPEXEXP, SFPEXMAN (units/sfpu_simple.c); SFPLOAD and SFPSTORE
+ * condition codes SFPSETCC, SFPPUSHC, SFPPOPC, SFPCOMPC and Blackhole's comparisons SFPLE,
+ * SFPGT (units/sfpu_cc.c); the simple instructions SFPLOADI, SFPMOV, SFPNOT, SFPAND, SFPOR,
+ * SFPXOR, SFPIADD, SFPSHFT, SFPSETSGN, SFPABS, SFPSETEXP, SFPSETMAN, SFPEXEXP, SFPEXMAN, SFPLZ,
+ * SFPDIVP2 (units/sfpu_simple.c); SFPLOAD and SFPSTORE
  * (units/sfpu_ldst.c); and the VD >= 12 backdoor into LoadMacroConfig for all of them but
  * SFPLOADI and SFPLOAD. Every other SFPU instruction stops the run as
  * unimplemented when it issues. One instruction per cycle from all threads together

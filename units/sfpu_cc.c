@@ -1,4 +1,5 @@
-/* The vector unit's condition codes: SFPSETCC, SFPENCC, SFPPUSHC, SFPPOPC, SFPCOMPC, on
+/* The vector unit's condition codes: SFPSETCC, SFPENCC, SFPPUSHC, SFPPOPC, SFPCOMPC, and
+ * Blackhole's comparisons SFPLE and SFPGT, on
  * LaneFlags, UseLaneFlagsForLaneEnable and the 8-deep per-lane flag stack (VectorUnit.md "Lane
  * Predication Masks"; each instruction's page, functional model). */
 #include <stdio.h>
@@ -185,5 +186,50 @@ void sfpu_compc(struct sfpu_state *s, uint32_t lanes)
             s->lane_flags[lane] = top.lane_flags && !s->lane_flags[lane];
         else
             s->lane_flags[lane] = false;
+    }
+}
+
+/* ---- Blackhole's SFPLE and SFPGT ---- */
+
+/* SignMagIsSmaller (BH:SFPLE.md): C < D as sign-magnitude integers, which for FP32 is the total
+ * order -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN. Negative values map to two's
+ * complement -1 (for -0) ... -2^31. */
+static bool sign_mag_smaller(uint32_t c, uint32_t d)
+{
+    if (c & 0x80000000u)
+        c ^= 0x7FFFFFFFu;
+    if (d & 0x80000000u)
+        d ^= 0x7FFFFFFFu;
+    return (int32_t)c < (int32_t)d;
+}
+
+/* SFPLE Mod1 (BH:SFPLE.md; SFPGT.md the same values) */
+enum { CMP_SET_CC = 1, CMP_MUTATE_STACK = 2, CMP_MUTATE_OR = 4, CMP_SET_VD = 8 };
+_Static_assert(TT_SAME_BITS(SFPLE_VC, SFPGT_VC) && TT_SAME_BITS(SFPLE_VD, SFPGT_VD) &&
+               TT_SAME_BITS(SFPLE_Mod1, SFPGT_Mod1), "SFPLE and SFPGT share their layout");
+
+/* BH:SFPLE.md (gt false: VD <= VC, i.e. !(VC < VD)) and BH:SFPGT.md (gt: VD > VC, i.e. VC < VD),
+ * VB being VD. On enabled lanes SET_VD writes -1 or 0 to LReg[VD] (VD < 8 only) and SET_CC sets
+ * LaneFlags; MUTATE_STACK ANDs (or with MUTATE_OR, ORs) the result into the top entry's
+ * LaneFlags on every lane of `lanes`, enabled or not, and does nothing on an empty stack. */
+void sfpu_cmp(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool gt)
+{
+    const unsigned vc = TT_GET_SFPLE_VC(w), vd = TT_GET_SFPLE_VD(w), mod1 = TT_GET_SFPLE_Mod1(w);
+    const uint32_t en = sfpu_enabled_lanes(s, lanes);
+    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
+        if (!has(lanes, lane))
+            continue;
+        const bool smaller = sign_mag_smaller(s->lreg[vc][lane], s->lreg[vd][lane]);
+        const bool r = gt ? smaller : !smaller;
+        if (has(en, lane)) {
+            if ((mod1 & CMP_SET_VD) && vd < 8)
+                s->lreg[vd][lane] = r ? 0xFFFFFFFFu : 0;
+            if (mod1 & CMP_SET_CC)
+                s->lane_flags[lane] = r;
+        }
+        if ((mod1 & CMP_MUTATE_STACK) && s->flag_depth[lane]) {
+            bool *top = &s->flag_stack[lane][s->flag_depth[lane] - 1].lane_flags;
+            *top = (mod1 & CMP_MUTATE_OR) ? (*top || r) : (*top && r);
+        }
     }
 }

@@ -41,6 +41,8 @@ void sfpu_encc(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 void sfpu_pushc(struct sfpu_state *s, unsigned mod1, uint32_t lanes, struct sfpu_fault *f);
 void sfpu_popc(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh, struct sfpu_fault *f);
 void sfpu_compc(struct sfpu_state *s, uint32_t lanes);
+/* Blackhole's SFPLE (gt false) and SFPGT (gt true): comparisons into LReg, flags, stack top. */
+void sfpu_cmp(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool gt);
 
 /* Moves, immediates, integer and bit operations (sfpu_simple.c). */
 void sfpu_loadi(struct sfpu_state *s, uint32_t w, struct sfpu_fault *f);
@@ -57,6 +59,8 @@ void sfpu_setexp(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 void sfpu_setman(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 void sfpu_exexp(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 void sfpu_exman(struct sfpu_state *s, uint32_t w, uint32_t lanes);
+void sfpu_lz(struct sfpu_state *s, uint32_t w, uint32_t lanes);
+void sfpu_divp2(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 
 /* Dst <-> LReg (sfpu_ldst.c). `wh`: the Wormhole B0 page. They advance the thread's RWCs. */
 struct tile;

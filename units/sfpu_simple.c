@@ -1,6 +1,7 @@
 /* The vector unit's moves, immediates, integer and bit operations: SFPLOADI, SFPMOV, SFPNOT,
  * SFPAND, SFPOR, SFPXOR, SFPIADD, SFPSHFT, SFPSETSGN, SFPABS, SFPSETEXP, SFPSETMAN, SFPEXEXP,
- * SFPEXMAN (each instruction's page, functional model). All are lanewise on enabled lanes. */
+ * SFPEXMAN, SFPLZ, SFPDIVP2 (each instruction's page, functional model). All are lanewise on
+ * enabled lanes. */
 #include <stdio.h>
 
 #include "../core/error.h"
@@ -22,6 +23,8 @@ enum { SETEXP_ARG_IMM = 1, SETEXP_ARG_EXPONENT = 2 };        /* SFPSETEXP.md */
 enum { SETMAN_ARG_IMM = 1 };                                 /* SFPSETMAN.md */
 enum { EXEXP_NODEBIAS = 1, EXEXP_CC_SGN = 2, EXEXP_CC_COMP = 8 }; /* SFPEXEXP.md */
 enum { EXMAN_PAD9 = 1 };                                     /* SFPEXMAN.md */
+enum { LZ_CC_NE0 = 2, LZ_NOSGN_MASK = 4, LZ_CC_COMP = 8 };   /* SFPLZ.md */
+enum { DIVP2_ADD = 1 };                                      /* SFPDIVP2.md */
 
 #define FP32_SIGN 0x80000000u
 #define FP32_EXP 0x7F800000u
@@ -313,4 +316,48 @@ static uint32_t exman_lane(const struct sfpu_state *s, uint32_t w, unsigned vd, 
 void sfpu_exman(struct sfpu_state *s, uint32_t w, uint32_t lanes)
 {
     lanewise(s, w, TT_GET_SFPEXMAN_VD(w), lanes, exman_lane);
+}
+
+/* ---- SFPLZ, SFPDIVP2 ---- */
+
+/* SFPLZ.md: leading zeros of LReg[VC] (of its magnitude with NOSGN_MASK), 32 for zero. With
+ * VD < 8, CC_NE0 sets LaneFlags to "the counted value != 0" and CC_COMP then inverts LaneFlags
+ * (alone, it just inverts them). Mod1 bit 0 is not read. */
+void sfpu_lz(struct sfpu_state *s, uint32_t w, uint32_t lanes)
+{
+    const unsigned vc = TT_GET_SFPLZ_VC(w), vd = TT_GET_SFPLZ_VD(w), mod1 = TT_GET_SFPLZ_Mod1(w);
+    if (!writable(vd))
+        return;
+    const uint32_t en = sfpu_enabled_lanes(s, lanes);
+    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
+        if (!(en >> lane & 1))
+            continue;
+        uint32_t c = s->lreg[vc][lane];
+        if (mod1 & LZ_NOSGN_MASK)
+            c &= ~FP32_SIGN;
+        s->lreg[vd][lane] = c ? (uint32_t)__builtin_clz(c) : 32;
+        if (mod1 & LZ_CC_NE0)
+            s->lane_flags[lane] = c != 0;
+        if (mod1 & LZ_CC_COMP)
+            s->lane_flags[lane] = !s->lane_flags[lane];
+    }
+}
+
+/* SFPDIVP2.md: LReg[VC] with its exponent set to Imm8, or with ADD, Imm8 added to it modulo 256
+ * unless it is 255 (Inf and NaN kept). Sign and mantissa unchanged, so zeros and denormals
+ * (exponent 0) take the new exponent like any other value. Mod1 bits 1-3 are not read. */
+static uint32_t divp2_lane(const struct sfpu_state *s, uint32_t w, unsigned vd, unsigned lane)
+{
+    (void)vd;
+    const uint32_t c = s->lreg[TT_GET_SFPDIVP2_VC(w)][lane], imm = TT_GET_SFPDIVP2_Imm8(w);
+    uint32_t exp = (c >> 23) & 0xFF;
+    if (!(TT_GET_SFPDIVP2_Mod1(w) & DIVP2_ADD))
+        exp = imm;
+    else if (exp != 0xFF)
+        exp = (exp + imm) & 0xFF;
+    return (c & ~FP32_EXP) | exp << 23;
+}
+void sfpu_divp2(struct sfpu_state *s, uint32_t w, uint32_t lanes)
+{
+    lanewise(s, w, TT_GET_SFPDIVP2_VD(w), lanes, divp2_lane);
 }
