@@ -27,6 +27,11 @@ static inline uint32_t sfpu_enabled_lanes(const struct sfpu_state *s, uint32_t l
     return m;
 }
 
+/* The body that follows runs once for each lane set in mask `en`, lowest first. */
+#define SFPU_FOR_EACH_LANE(lane, en)                                                               \
+    for (unsigned lane = 0; lane < SFPU_LANES; lane++)                                             \
+        if ((en) >> lane & 1)
+
 /* An instruction that the pages leave undefined, or that tensim does not model, stops the run:
  * kind ERR_UNDEF_BEHAVIOUR or ERR_UNIMPLEMENTED with a reason; ERR_NONE when it ran. A model
  * that can fault checks every lane before it changes anything. */

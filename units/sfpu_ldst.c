@@ -193,9 +193,7 @@ void sfpu_load(struct tile *t, unsigned th, uint32_t w, bool wh, struct sfpu_fau
             return;
         }
     }
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
-        if (!(m >> lane & 1))
-            continue;
+    SFPU_FOR_EACH_LANE(lane, m) {
         const uint32_t lc = s->lane_config[lane];
         s->lreg[in.vd][lane] = load_datum(k.mod0, cells[lane], s->lreg[in.vd][lane],
                                           lc & SFPU_LC_ENABLE_FP16A_INF, wh);
@@ -279,9 +277,7 @@ void sfpu_store(struct tile *t, unsigned th, uint32_t w, uint32_t lanes, bool wh
     }
     const bool d32 = store_is_32b(k.mod0);
     const uint32_t m = ldst_lanes(s, lanes, k.mod0, SFPU_LC_BLOCK_DEST_WR_FROM_SFPU);
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
-        if (!(m >> lane & 1))
-            continue;
+    SFPU_FOR_EACH_LANE(lane, m) {
         const unsigned row = lane_row(k.addr, lane), col = lane_col(s, k.addr, lane, SFPU_LC_DEST_WR_COL_EXCHANGE);
         dest_sfpu_write(&t->dest, k.map, d32, row, col, store_cell(k.mod0, s->lreg[in.vd][lane], wh), ready);
     }

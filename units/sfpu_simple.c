@@ -49,8 +49,7 @@ static void lanewise(struct sfpu_state *s, uint32_t w, unsigned vd, uint32_t lan
     if (!writable(vd))
         return;
     const uint32_t en = sfpu_enabled_lanes(s, lanes);
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++)
-        if (en >> lane & 1)
+    SFPU_FOR_EACH_LANE(lane, en)
             s->lreg[vd][lane] = fn(s, w, vd, lane);
 }
 
@@ -85,8 +84,7 @@ void sfpu_loadi(struct sfpu_state *s, uint32_t w, struct sfpu_fault *f)
         snprintf(f->why, sizeof f->why, "SFPLOADI Mod0 %u", mod0);
         return;
     }
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++)
-        if (en >> lane & 1)
+    SFPU_FOR_EACH_LANE(lane, en)
             s->lreg[vd][lane] = (s->lreg[vd][lane] & keep) | v;
 }
 
@@ -121,9 +119,7 @@ void sfpu_mov(struct sfpu_state *s, uint32_t w, uint32_t lanes, struct sfpu_faul
     const uint32_t en = mod1 == MOV_ALL_LANES_ENABLED ? lanes : sfpu_enabled_lanes(s, lanes);
     if (!writable(vd))
         return;
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
-        if (!(en >> lane & 1))
-            continue;
+    SFPU_FOR_EACH_LANE(lane, en) {
         uint32_t x = special ? mov_special(s, vc, lane) : s->lreg[vc][lane];
         if (!special && (mod1 & MOV_NEGATE))
             x ^= FP32_SIGN; /* FP32 or sign-magnitude negation */
@@ -151,8 +147,7 @@ void sfpu_and_or(struct sfpu_state *s, unsigned vb, unsigned vc, unsigned vd, bo
     if (!writable(vd))
         return;
     const uint32_t en = sfpu_enabled_lanes(s, lanes);
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++)
-        if (en >> lane & 1)
+    SFPU_FOR_EACH_LANE(lane, en)
             s->lreg[vd][lane] = is_or ? s->lreg[vb][lane] | s->lreg[vc][lane]
                                       : s->lreg[vb][lane] & s->lreg[vc][lane];
 }
@@ -178,9 +173,7 @@ void sfpu_iadd(struct sfpu_state *s, uint32_t w, uint32_t lanes)
     if (!writable(vd))
         return;
     const uint32_t en = sfpu_enabled_lanes(s, lanes);
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
-        if (!(en >> lane & 1))
-            continue;
+    SFPU_FOR_EACH_LANE(lane, en) {
         const uint32_t c = s->lreg[vc][lane], b = s->lreg[vd][lane];
         const uint32_t r = (mod1 & IADD_ARG_IMM) ? c + imm : (mod1 & IADD_2SCOMP) ? c - b : c + b;
         s->lreg[vd][lane] = r;
@@ -205,9 +198,7 @@ void sfpu_shft(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh)
     if (!writable(vd))
         return;
     const uint32_t en = sfpu_enabled_lanes(s, lanes);
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
-        if (!(en >> lane & 1))
-            continue;
+    SFPU_FOR_EACH_LANE(lane, en) {
         uint32_t x = s->lreg[vd][lane];
         int32_t amount = (int32_t)s->lreg[vc][lane];
         if (mod1 & SHFT_ARG_IMM) {
@@ -294,9 +285,7 @@ void sfpu_exexp(struct sfpu_state *s, uint32_t w, uint32_t lanes)
     if (!writable(vd))
         return;
     const uint32_t en = sfpu_enabled_lanes(s, lanes);
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
-        if (!(en >> lane & 1))
-            continue;
+    SFPU_FOR_EACH_LANE(lane, en) {
         const int32_t r = (int32_t)((s->lreg[vc][lane] >> 23) & 0xFF) - bias;
         s->lreg[vd][lane] = (uint32_t)r;
         if (mod1 & EXEXP_CC_SGN)
@@ -329,9 +318,7 @@ void sfpu_lz(struct sfpu_state *s, uint32_t w, uint32_t lanes)
     if (!writable(vd))
         return;
     const uint32_t en = sfpu_enabled_lanes(s, lanes);
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
-        if (!(en >> lane & 1))
-            continue;
+    SFPU_FOR_EACH_LANE(lane, en) {
         uint32_t c = s->lreg[vc][lane];
         if (mod1 & LZ_NOSGN_MASK)
             c &= ~FP32_SIGN;
