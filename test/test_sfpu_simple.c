@@ -530,8 +530,66 @@ Test(sfpu_simple, mov_from_special_registers)
         cr_expect_eq(t->sfpu.lreg[3][l], 0x400 + l);
         cr_expect_eq(t->sfpu.lreg[4][l], 0); /* VC 10..14: zero */
     }
-    tile_reset(t);
-    RUN_FAILS(ERR_UNIMPLEMENTED, TT_OP_SFPMOV(9, 0, 8)); /* the PRNG: not built */
+}
+
+/* ---- the PRNG (VectorUnit.md "PRNG"; seeding as ttsim does it, docs/sfpu.md) ---- */
+
+/* AdvancePRNG's next state, worked out bit by bit: the complement of the parity of bits 31, 21,
+ * 1 and 0 comes in at the top as the state shifts right. */
+static uint32_t prng_next(uint32_t x)
+{
+    unsigned parity = ((x >> 31) ^ (x >> 21) ^ (x >> 1) ^ x) & 1;
+    return (parity ? 0u : 0x80000000u) | x >> 1;
+}
+
+/* Lane l's state after seeding with `seed`: 32 steps, then lanes 31 down to 0 take every
+ * second state. */
+static void prng_seeded(uint32_t seed, uint32_t state[32])
+{
+    for (unsigned i = 0; i < 32; i++)
+        seed = prng_next(seed);
+    for (unsigned i = 0; i < 32; i++) {
+        seed = prng_next(prng_next(seed));
+        state[31 - i] = seed;
+    }
+}
+
+Test(sfpu_simple, mov_reads_and_advances_each_lanes_prng)
+{
+    uint32_t st[32];
+    prng_seeded(0x12345678u, st);
+    tile_signal(t, SIG_PRNG_SEED, 0x12345678u, 0);
+    for (unsigned l = 0; l < 32; l++)
+        cr_assert_eq(t->sfpu.prng[l], st[l], "lane %u seeded", l);
+    t->sfpu.lane_config[1] = 1u << (SFPU_LC_ROW_MASK_SHIFT + 2); /* column 1, row 2: lane 17 off */
+    for (unsigned r = 0; r < 3; r++)
+        fill_old(r);
+    /* VD 9 writes nothing but still advances the PRNG of every lane that runs */
+    RUN(TT_OP_SFPMOV(9, 0, 8), TT_OP_SFPMOV(9, 9, 8), TT_OP_SFPMOV(9, 1, 8), TT_OP_SFPMOV(9, 2, 10));
+    for (unsigned l = 0; l < 32; l++) {
+        const bool off = l == 17;
+        const uint32_t s1 = prng_next(st[l]), s2 = prng_next(s1);
+        cr_expect_eq(t->sfpu.lreg[0][l], off ? old(0, l) : st[l], "lane %u", l);
+        cr_expect_eq(t->sfpu.lreg[1][l], off ? old(1, l) : s2, "lane %u", l);
+        /* Mod1 10 is not exactly ALL_LANES_ENABLED (2): disabled lanes stay */
+        cr_expect_eq(t->sfpu.lreg[2][l], off ? old(2, l) : prng_next(s2), "lane %u", l);
+        cr_expect_eq(t->sfpu.prng[l], off ? st[l] : prng_next(prng_next(s2)), "lane %u", l);
+    }
+}
+
+/* A store to Config.PRNG_SEED_Seed_Val through the RISC-V window reseeds as it lands. */
+Test(sfpu_simple, a_seed_written_to_config_reseeds)
+{
+    uint32_t st[32];
+    prng_seeded(0xCAFEF00Du, st);
+    struct prog p = prog_at(t, 0x6000);
+    emit_li(&p, 5, 0xFFEF0000u + 4 * CFG_DESC(TT_ARCH_BH, PRNG_SEED_Seed_Val)->word);
+    emit_li(&p, 6, 0xCAFEF00Du);
+    E(&p, SW, 0, 5, 6, 0);
+    emit_exit(&p);
+    cr_assert_eq(run_core(&p, CORE_TRISC0, 10000), ERR_NONE, "%s", t->err.text);
+    for (unsigned l = 0; l < 32; l++)
+        cr_expect_eq(t->sfpu.prng[l], st[l], "lane %u", l);
 }
 
 /* ---- bitwise ---- */

@@ -279,6 +279,23 @@ static void reset(struct tile *t)
     }
 }
 
+/* Config.PRNG_SEED_Seed_Val written: the page says the value re-seeds every PRNG but not how;
+ * ttsim (v1.10.0 seed_prng) steps the seed 32 times, then gives lanes 31 down to 0 every second
+ * state, which tensim follows. */
+static void on_signal(struct tile *t, enum unit_signal sig, unsigned a, unsigned b)
+{
+    (void)b;
+    if (sig != SIG_PRNG_SEED)
+        return;
+    uint32_t x = a;
+    for (unsigned i = 0; i < 32; i++)
+        x = sfpu_prng_step(x);
+    for (unsigned i = 0; i < SFPU_LANES; i++) {
+        x = sfpu_prng_step(sfpu_prng_step(x));
+        t->sfpu.prng[SFPU_LANES - 1 - i] = x;
+    }
+}
+
 static void report(const struct tile *t, FILE *f)
 {
     if (t->sfpu.st.insns)
@@ -289,5 +306,5 @@ static void report(const struct tile *t, FILE *f)
 const struct unit_desc sfpu_unit_desc = {
     .name = "sfpu", .reset = reset, .can_accept = can_accept, .resource = resource,
     .accept = accept, .next_event = next_event, .last_busy = last_busy,
-    .holds = holds, .report = report,
+    .holds = holds, .report = report, .signal = on_signal,
 };

@@ -50,6 +50,7 @@ struct sfpu_state {
     struct sfpu_flag_entry flag_stack[SFPU_LANES][SFPU_FLAG_STACK];
     uint8_t flag_depth[SFPU_LANES];
     uint32_t lane_config[SFPU_LANES]; /* 18 bits; SFPCONFIG writes columns (Lane & 7) */
+    uint32_t prng[SFPU_LANES];        /* each lane's PRNG state (VectorUnit.md "PRNG") */
     struct sfpu_macro_config macro[SFPU_LANES];
     uint64_t thread_busy_until[NUM_THREADS];      /* the thread has an instruction in flight */
     uint64_t busy_until;                          /* any thread */

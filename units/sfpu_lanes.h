@@ -40,6 +40,19 @@ struct sfpu_fault {
     char why[96];
 };
 
+/* AdvancePRNG(Lane) (VectorUnit.md "PRNG"): the state's bits, then a shift right taking in the
+ * complement of the parity of taps 31, 21, 1 and 0. */
+static inline uint32_t sfpu_prng_step(uint32_t x)
+{
+    return (uint32_t)~__builtin_popcount(x & 0x80200003u) << 31 | x >> 1;
+}
+static inline uint32_t sfpu_prng_advance(struct sfpu_state *s, unsigned lane)
+{
+    uint32_t x = s->prng[lane];
+    s->prng[lane] = sfpu_prng_step(x);
+    return x;
+}
+
 /* Condition codes (sfpu_cc.c). `wh`: the Wormhole B0 page where the two differ. */
 void sfpu_setcc(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 void sfpu_encc(struct sfpu_state *s, uint32_t w, uint32_t lanes);

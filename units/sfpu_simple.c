@@ -90,7 +90,7 @@ void sfpu_loadi(struct sfpu_state *s, uint32_t w, struct sfpu_fault *f)
 
 /* ---- SFPMOV ---- */
 
-/* SFPMOV.md FROM_SPECIAL: VC read as SFPCONFIG reads VD; 9 (the PRNG) is not built. */
+/* SFPMOV.md FROM_SPECIAL: VC read as SFPCONFIG reads VD (9, the PRNG, is sfpu_mov's). */
 static uint32_t mov_special(const struct sfpu_state *s, unsigned vc, unsigned lane)
 {
     const struct sfpu_macro_config *m = &s->macro[lane];
@@ -111,12 +111,16 @@ void sfpu_mov(struct sfpu_state *s, uint32_t w, uint32_t lanes, struct sfpu_faul
 {
     const unsigned vc = TT_GET_SFPMOV_VC(w), vd = TT_GET_SFPMOV_VD(w), mod1 = TT_GET_SFPMOV_Mod1(w);
     const bool special = (mod1 & MOV_FROM_SPECIAL) != 0;
-    if (special && vc == MOV_SPECIAL_PRNG) {
-        f->kind = ERR_UNIMPLEMENTED;
-        snprintf(f->why, sizeof f->why, "SFPMOV from the PRNG (Mod1 %u, VC 9)", mod1);
+    (void)f;
+    const uint32_t en = mod1 == MOV_ALL_LANES_ENABLED ? lanes : sfpu_enabled_lanes(s, lanes);
+    if (special && vc == MOV_SPECIAL_PRNG) { /* every lane that runs advances its PRNG */
+        SFPU_FOR_EACH_LANE(lane, en) {
+            uint32_t x = sfpu_prng_advance(s, lane);
+            if (writable(vd))
+                s->lreg[vd][lane] = x;
+        }
         return;
     }
-    const uint32_t en = mod1 == MOV_ALL_LANES_ENABLED ? lanes : sfpu_enabled_lanes(s, lanes);
     if (!writable(vd))
         return;
     SFPU_FOR_EACH_LANE(lane, en) {

@@ -118,9 +118,9 @@ static void apply(struct tile *t, const struct cfg_pending *p)
                 memset(t->cfg.cfg[b], 0, global * sizeof t->cfg.cfg[b][0]);
         t->cfgu.st.state_resets++;
     } else if (p->index == CFG_DESC(tile_arch_bit(t), PRNG_SEED_Seed_Val)->word) {
-        /* Re-seeds every PRNG on silicon. tensim has no PRNG yet: the value stays in Config for
-         * the unit that will read it, and the reseed is only counted. */
+        /* re-seeds every PRNG as the write lands (the vector unit owns them) */
         t->cfgu.st.prng_seeds++;
+        tile_signal(t, SIG_PRNG_SEED, p->value, 0);
     }
 }
 

@@ -74,6 +74,8 @@ enum unit_signal {
                                   (WH:BackendConfiguration.md) */
     SIG_PARTIAL_ADDR_MOD, /* SFPLOAD/SFPSTORE: ApplyPartialAddrMod(AddrMod b) to thread a's RWCs
                              (WH:RWCs.md; the RWCs' owner is the matrix unit) */
+    SIG_PRNG_SEED,        /* Config.PRNG_SEED_Seed_Val was written with a: reseed every PRNG
+                             (WH:BackendConfiguration.md "Special cases") */
 };
 
 /* What one unit reads of another unit's state, asked through the tile (tile_query): 128 bits. */
