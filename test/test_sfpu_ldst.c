@@ -10,39 +10,11 @@
 #include "../units/formats.h"
 #include "../units/sfpu.h"
 #include "harness.h"
+#include "sfpu_test.h"
 #include "tensix_ops.h"
 
-static struct issue_log issues;
-static struct tile *t;
-static bool wh;
-
-static void setup_bh(void)
-{
-    t = test_tile(ARCH_BLACKHOLE);
-    wh = false;
-    issue_log_attach(t, &issues);
-}
-static void setup_wh(void)
-{
-    t = test_tile(ARCH_WORMHOLE);
-    wh = true;
-    issue_log_attach(t, &issues);
-}
-static void teardown(void) { tile_destroy(t); }
 TestSuite(sfpu_ldst, .init = setup_bh, .fini = teardown);
 TestSuite(sfpu_ldst_wh, .init = setup_wh, .fini = teardown);
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-#define RUN(...)                                                                                   \
-    do {                                                                                           \
-        const uint32_t w_[] = {__VA_ARGS__};                                                       \
-        cr_assert_eq(run_tensix(t, w_, N(w_), 100000), ERR_NONE, "%s\n%s", t->err.text, t->err.detail);             \
-    } while (0)
-#define RUN_FAILS(kind, ...)                                                                       \
-    do {                                                                                           \
-        const uint32_t w_[] = {__VA_ARGS__};                                                       \
-        cr_assert_eq(run_tensix(t, w_, N(w_), 100000), kind, "%s", t->err.text);                   \
-    } while (0)
 
 /* Mod0 (SFPLOAD.md "Supporting definitions") */
 enum { SRCB = 0, FP16 = 1, BF16 = 2, FP32 = 3, INT32 = 4, INT8 = 5, UINT16 = 6, HI16 = 7,

@@ -6,37 +6,11 @@
 
 #include "../units/sfpu.h"
 #include "harness.h"
+#include "sfpu_test.h"
 #include "tensix_ops.h"
 
-static struct issue_log issues;
-static struct tile *t;
-
-static void setup_bh(void)
-{
-    t = test_tile(ARCH_BLACKHOLE);
-    issue_log_attach(t, &issues);
-}
-static void setup_wh(void)
-{
-    t = test_tile(ARCH_WORMHOLE);
-    issue_log_attach(t, &issues);
-}
-static void teardown(void) { tile_destroy(t); }
 TestSuite(sfpu_simple, .init = setup_bh, .fini = teardown);
 TestSuite(sfpu_simple_wh, .init = setup_wh, .fini = teardown);
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-#define RUN(...)                                                                                   \
-    do {                                                                                           \
-        const uint32_t w_[] = {__VA_ARGS__};                                                       \
-        cr_assert_eq(run_tensix(t, w_, N(w_), 100000), ERR_NONE, "%s", t->err.text);               \
-    } while (0)
-/* Runs the words expecting the run to stop with `kind`. */
-#define RUN_FAILS(kind, ...)                                                                       \
-    do {                                                                                           \
-        const uint32_t w_[] = {__VA_ARGS__};                                                       \
-        cr_assert_eq(run_tensix(t, w_, N(w_), 100000), kind, "%s", t->err.text);                   \
-    } while (0)
 
 /* SFPENCC forms: predication on with every flag true; with every flag false */
 #define FLAGS_ON TT_OP_SFPENCC(3, 0, 10)
