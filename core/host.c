@@ -22,26 +22,31 @@ static void write_words(struct tile *t, uint32_t addr, const uint32_t *w, uint32
     tile_code_written(t, addr, 4 * n);
 }
 
+int host_load_file(struct tile *t, enum err_kind kind, const char *label, const char *file,
+                   uint64_t addr)
+{
+    char why[200];
+    size_t n, room = addr < t->arch->l1_size ? t->arch->l1_size - addr : 0;
+    uint8_t *buf = host_read_file(file, room, &n, why, sizeof why);
+    if (!buf && !strncmp(why, "larger", 6))
+        snprintf(why, sizeof why, "does not fit in L1 at 0x%" PRIx64 " (%zu bytes of room)", addr, room);
+    if (!buf)
+        return tile_error(t, kind, -1, 0, "%s%s: %s", label, file, why), -1;
+    if (n)
+        l1_copy_in(t->l1, t->predecode, (uint32_t)addr, buf, (uint32_t)n);
+    free(buf);
+    return 0;
+}
+
 static int do_write(struct tile *t, const struct run_desc *rd, const struct run_write *w)
 {
     if (!w->file) {
         write_words(t, w->addr, rd->words + w->first, w->nwords);
         return 0;
     }
-    char why[200];
-    if (w->addr >= t->arch->l1_size) /* checked when parsed; the tile's L1 is the last word */
-        return tile_error(t, ERR_BAD_RUN, -1, 0, "%s: %s: 0x%x is outside L1", rd->path, w->file,
-                          w->addr), -1;
-    size_t n, room = t->arch->l1_size - w->addr;
-    uint8_t *buf = host_read_file(w->file, room, &n, why, sizeof why);
-    if (!buf && !strncmp(why, "larger", 6))
-        snprintf(why, sizeof why, "does not fit in L1 at 0x%" PRIx32 " (%zu bytes of room)", w->addr, room);
-    if (!buf)
-        return tile_error(t, ERR_BAD_RUN, -1, 0, "%s: %s: %s", rd->path, w->file, why), -1;
-    if (n)
-        l1_copy_in(t->l1, t->predecode, w->addr, buf, (uint32_t)n);
-    free(buf);
-    return 0;
+    char label[600];
+    snprintf(label, sizeof label, "%s: ", rd->path);
+    return host_load_file(t, ERR_BAD_RUN, label, w->file, w->addr);
 }
 
 /* ---- the boot modes of tt-llk's harness (spec/memory-map.md §6.3) ---- */
@@ -257,10 +262,6 @@ void host_check_end(struct host *h, struct tile *t)
     const struct run_desc *rd = h->rd;
     if (t->err.kind != ERR_NONE || t->host.ended || (!rd->end_kernel_complete && rd->end < 0))
         return;
-    if (end_holds(h, t)) { /* every core stopped before the host's next look would have come */
-        t->host.ended = true;
-        return;
-    }
     tile_error(t, ERR_DEADLOCK, -1, 0, "every core stopped, but the run's end condition (%s) never held",
                rd->end_kernel_complete ? "kernel_complete" : "\"end\"");
     if (rd->end_kernel_complete)

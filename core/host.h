@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "error.h"
 #include "run_desc.h"
 
 struct tile;
@@ -25,6 +26,10 @@ struct host {
     struct llk_layout place;
 };
 
+/* Copy file's bytes into L1 at addr; an unreadable file, or one that does not fit, is error
+ * `kind` in the tile ("<label><file>: <why>"). Returns 0 or -1. (--load uses it too.) */
+int host_load_file(struct tile *t, enum err_kind kind, const char *label, const char *file,
+                   uint64_t addr);
 /* Before the run: write L1, load the programs, set up the boot, hook the host's poll into the
  * tile. Returns 0 or -1 (error in the tile). */
 int host_setup(struct host *h, struct tile *t, const struct run_desc *rd);

@@ -7,7 +7,7 @@
 /* tenstorrent/tt-llk 36b092e8, Blackhole: tests/helpers/src/trisc.cpp and brisc.cpp (mailboxes
  * from 0x1FFB8: unpack, math, pack, two BRISC command slots, BRISC's counter; KERNEL_COMPLETE
  * 0xFF), tests/python_tests/helpers/device.py (0xA3 before a TRISC-mode boot, START_TRISCS 1),
- * tests/helpers/ld/memory.blackhole.ld (RUNTIME_ARGS at 0x20000), tests/helpers/include/
+ * tests/helpers/include/
  * profiler.h (three buffers of 0x400 words ending at 0x16E000, the barrier words before them). */
 static const struct llk_layout layouts[] = {
     {
@@ -18,7 +18,6 @@ static const struct llk_layout layouts[] = {
         .brisc_command = {0x1FFC4, 0x1FFC8},
         .brisc_counter = 0x1FFCC,
         .start_triscs = 1,
-        .runtime_args = 0x20000,
         .profiler_buffer = {0x16B000, 0x16C000, 0x16D000},
         .profiler_words = 0x400,
         .profiler_barrier = 0x16AFF4,

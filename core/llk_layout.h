@@ -17,7 +17,6 @@ struct llk_layout {
     uint32_t brisc_command[2];     /* BRISC's command slots, used alternately */
     uint32_t brisc_counter;        /* commands BRISC has handled */
     uint32_t start_triscs;         /* the command that runs device set-up and releases the TRISCs */
-    uint32_t runtime_args;         /* the ELFs' __runtime_args_start, when they have none */
     uint32_t profiler_buffer[LLK_THREADS]; /* one per TRISC */
     uint32_t profiler_words;       /* words in each */
     uint32_t profiler_barrier;

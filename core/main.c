@@ -288,23 +288,6 @@ static int apply_run_desc(struct run_args *a, const struct run_desc *rd)
     return 0;
 }
 
-static void load_raw(struct tile *t, const struct sim_xfer *x)
-{
-    char why[200];
-    size_t n, room = x->addr < t->arch->l1_size ? t->arch->l1_size - x->addr : 0;
-    uint8_t *buf = host_read_file(x->file, room, &n, why, sizeof why);
-    if (!buf && !strncmp(why, "larger", 6))
-        snprintf(why, sizeof why, "does not fit in L1 at 0x%" PRIx64 " (%zu bytes of room)", x->addr, room);
-    if (!buf) {
-        tile_error(t, ERR_BAD_FILE, -1, 0, "--load %s: %s", x->file, why);
-        return;
-    }
-    if (n) {
-        l1_copy_in(t->l1, t->predecode, (uint32_t)x->addr, buf, (uint32_t)n);
-    }
-    free(buf);
-}
-
 static void load_and_start(struct tile *t, int core, const char *path, enum elf_loader how)
 {
     struct elf_file f;
@@ -397,7 +380,7 @@ static int cmd_run(int argc, char **argv)
     t->stop = &stop_signal;
     t->unpredictable_warn = a.unpredictable_warn > 0;
     for (unsigned i = 0; i < a.nloads && t->err.kind == ERR_NONE; i++)
-        load_raw(t, &a.loads[i]);
+        host_load_file(t, ERR_BAD_FILE, "--load ", a.loads[i].file, a.loads[i].addr);
     struct host host = {0};
     if (rd && t->err.kind == ERR_NONE) {
         rd->loader = a.loader;

@@ -310,7 +310,7 @@ static const char *const boot_names[] = {"none", "brisc", "trisc", "host"};
 const char *boot_mode_name(enum boot_mode b) { return boot_names[b]; }
 
 /* The rules that tie keys together, checked once everything is read. */
-static int check_whole(struct parser *p, json_t *root)
+static int check_whole(struct parser *p)
 {
     struct run_desc *rd = p->rd;
     bool needs_layout = rd->boot != BOOT_NONE || rd->end_kernel_complete || rd->zones;
@@ -326,7 +326,6 @@ static int check_whole(struct parser *p, json_t *root)
         any |= rd->program[k] != 0;
     if (!any)
         return fail(p, "programs", "missing: the run has no program");
-    (void)root;
     return 0;
 }
 
@@ -408,7 +407,7 @@ static int parse(struct parser *p, json_t *root)
             return -1;
         rd->unpredictable_warn = x == 1;
     }
-    return check_whole(p, root);
+    return check_whole(p);
 }
 
 int run_desc_load(struct run_desc *rd, const char *path, const struct arch *arch, char *err,

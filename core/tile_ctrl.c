@@ -77,10 +77,7 @@ static void leave_reset(struct tile *t, int id, uint64_t cycle)
         memset(t->local_ram[id], 0, t->arch->local_ram_size[id]);
     c->state = CORE_RUNNING;
     c->wake = cycle;
-    /* An agent later in the order than the running one may still act in `cycle`. */
-    uint64_t stop = cycle + (1 + id > t->running_agent ? 1 : 0);
-    if (stop < t->limit)
-        t->limit = stop;
+    tile_wake_core(t, id, cycle); /* stops the running agent in time */
 }
 
 /* Entering reset stops the core where it is and empties the mailboxes it writes. What else the

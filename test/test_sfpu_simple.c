@@ -321,7 +321,8 @@ static void check_popc(unsigned mod1)
     }
 }
 
-Test(sfpu_simple, popc_pops_or_combines_with_the_top)
+/* Every Mod1 of SFPPOPC on the same stack top and current flags. */
+static void popc_every_mod1(void)
 {
     for (unsigned mod1 = 0; mod1 < 16; mod1++) {
         tile_reset(t);
@@ -331,6 +332,7 @@ Test(sfpu_simple, popc_pops_or_combines_with_the_top)
         check_popc(mod1);
     }
 }
+Test(sfpu_simple, popc_pops_or_combines_with_the_top) { popc_every_mod1(); }
 
 /* SFPCOMPC.md: top.LaneFlags && !LaneFlags when both Use bits are set, else false. */
 Test(sfpu_simple, compc_against_the_top)
@@ -365,16 +367,7 @@ Test(sfpu_simple, flag_stack_ignores_row_mask)
     }
 }
 
-Test(sfpu_simple_wh, popc_pops_or_combines_with_the_top)
-{
-    for (unsigned mod1 = 0; mod1 < 16; mod1++) {
-        tile_reset(t);
-        setup_top_and_current();
-        const uint32_t w[] = {TT_OP_SFPPOPC(0, mod1)};
-        cr_assert_eq(run_tensix(t, w, 1, 100000), ERR_NONE, "%s", t->err.text);
-        check_popc(mod1);
-    }
-}
+Test(sfpu_simple_wh, popc_pops_or_combines_with_the_top) { popc_every_mod1(); }
 
 /* WH:SFPPOPC.md: Mod1 != 0 with 8 entries copies the top over the bottom (fixed on Blackhole). */
 static void full_stack_popc(void)

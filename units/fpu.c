@@ -165,11 +165,9 @@ static struct fpu_cfg read_cfg(const struct tile *t, unsigned th)
     k.fidelity_base = thcfg_get(c, th, THCFG_DESC(ab, FIDELITY_BASE_Phase));
     k.clr_dvalid_disable[0] = thcfg_get(c, th, THCFG_DESC(ab, CLR_DVALID_SrcA_Disable));
     k.clr_dvalid_disable[1] = thcfg_get(c, th, THCFG_DESC(ab, CLR_DVALID_SrcB_Disable));
-    k.remap = dest_remap_addrs(t);
-    k.hi16 = dest_map_of(t).hi16;
+    k.dst_map = dest_map_of(t);
     k.zeroacc_absolute = !tile_is_wormhole(t) &&
                          cfg_get(c, 0, &cfg_fields_bh[CFGF_BH_DEST_ACCESS_CFG_zeroacc_absolute_tile_mode]);
-    k.swizzle = dest_swizzle_32b(t);
     return k;
 }
 
@@ -323,14 +321,9 @@ bool fpu_undef(struct fpu_exec *x, const char *what)
 
 /* ---- Dst with valid bits ---- */
 
-static unsigned phys32(const struct fpu_cfg *c, unsigned row)
-{
-    return dest_adj32(row & 0x3FF, c->remap, c->swizzle); /* a 10-bit index (WH:Dst.md Adj32) */
-}
-static unsigned phys16(const struct fpu_cfg *c, unsigned row)
-{
-    return c->hi16 ? phys32(c, row) : dest_adj16(row & 0x3FF, c->remap);
-}
+/* a 10-bit index (WH:Dst.md Adj16 / Adj32) */
+static unsigned phys32(const struct fpu_cfg *c, unsigned row) { return dest_phys(c->dst_map, true, row & 0x3FF); }
+static unsigned phys16(const struct fpu_cfg *c, unsigned row) { return dest_phys(c->dst_map, false, row & 0x3FF); }
 
 uint32_t fpu_dst_get(const struct fpu_exec *x, bool dst32, unsigned row, unsigned col,
                      uint32_t identity)
@@ -493,7 +486,7 @@ static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
     x.cfg = read_cfg(t, th);
     struct fpu_dst_span sp;
     dst_span(&x, &sp);
-    const struct dest_map m = {x.cfg.remap, x.cfg.swizzle, x.cfg.hi16};
+    const struct dest_map m = x.cfg.dst_map;
     int blk = dest_first_blocked(&t->dest, m, sp.dst32, sp.row0, sp.n, now);
     if (blk >= 0) {
         *detail = (uint32_t)blk;

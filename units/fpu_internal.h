@@ -56,8 +56,7 @@ struct fpu_cfg {
     unsigned regw_base;         /* DEST_REGW_BASE_Base */
     unsigned fidelity_base;     /* ThreadConfig FIDELITY_BASE_Phase */
     bool clr_dvalid_disable[2]; /* ThreadConfig CLR_DVALID_SrcA/SrcB_Disable */
-    bool remap, swizzle;        /* BH DEST_ACCESS_CFG (global) */
-    bool hi16;                  /* Dst16b is the high half of Dst32b (units/dest.h) */
+    struct dest_map dst_map;    /* BH DEST_ACCESS_CFG (global), DBG_FEATURE_DISABLE bit 11 */
     bool zeroacc_absolute;      /* BH DEST_ACCESS_CFG_zeroacc_absolute_tile_mode */
 };
 

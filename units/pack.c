@@ -81,7 +81,8 @@ struct pack_cfg {
     const uint32_t *face_map, *row_map; /* TILE_FACE_SET_MAPPING_0.., TILE_ROW_SET_MAPPING_0.. */
     uint16_t edge_mask[4];            /* PCK_EDGE_OFFSET_SEC0..3_mask */
     unsigned reads_per_xy;
-    bool yz_transposed, remap, swizzle, hi16;
+    bool yz_transposed;
+    struct dest_map dst_map; /* DEST_ACCESS_CFG, DBG_FEATURE_DISABLE bit 11 (units/dest.h) */
     bool hist_en;                     /* ENABLE_ACC_STATS_Enable of any thread */
 };
 
@@ -110,8 +111,7 @@ static struct pack_cfg read_pack_cfg(const struct view *v, unsigned i)
         .edge_mask = {(uint16_t)GETC(v, PCK_EDGE_OFFSET_SEC0_mask), (uint16_t)GETC(v, PCK_EDGE_OFFSET_SEC1_mask),
                       (uint16_t)GETC(v, PCK_EDGE_OFFSET_SEC2_mask), (uint16_t)GETC(v, PCK_EDGE_OFFSET_SEC3_mask)},
         .reads_per_xy = get(v, v->f->reads_per_xy), .yz_transposed = get(v, v->f->yz_transposed),
-        .remap = dest_remap_addrs(v->t), .swizzle = dest_swizzle_32b(v->t),
-        .hi16 = dest_map_of(v->t).hi16,
+        .dst_map = dest_map_of(v->t),
     };
     const struct cfg_field_desc *en = THCFG_DESC(v->ab, ENABLE_ACC_STATS_Enable);
     for (unsigned th = 0; th < 3; th++)
@@ -840,14 +840,11 @@ static bool fetch(struct pack_run *r, uint32_t addr, struct pval *d)
     }
     const struct dest *dst = &t->dest;
     uint32_t cell;
-    if (c->r32) {
-        unsigned ph = dest_adj32(row & 0x3FF, c->remap, c->swizzle);
+    const unsigned ph = dest_phys(c->dst_map, c->r32, row & 0x3FF);
+    if (c->r32)
         cell = dst->row_valid[ph] ? dest_get32_at(dst, ph, col) : 0;
-    } else {
-        unsigned ph = c->hi16 ? dest_adj32(row & 0x3FF, c->remap, c->swizzle)
-                              : dest_adj16(row & 0x3FF, c->remap);
+    else
         cell = dst->row_valid[ph] ? dst->bits[ph][col] : 0; /* undefined rows read as zero */
-    }
     return early(r->t, r->th, c, cell, d);
 }
 

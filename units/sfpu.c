@@ -163,7 +163,7 @@ static bool execute(struct sfpu_state *s, unsigned form, uint32_t w, uint32_t la
     case TT_FORM_SFPPUSHC_WH: sfpu_pushc(s, 0, lanes, fault); break; /* no Mod1 on Wormhole */
     case TT_FORM_SFPPOPC: sfpu_popc(s, w, lanes, wh, fault); break;
     case TT_FORM_SFPCOMPC: sfpu_compc(s, lanes); break;
-    case TT_FORM_SFPMOV: sfpu_mov(s, w, lanes, fault); break;
+    case TT_FORM_SFPMOV: sfpu_mov(s, w, lanes); break;
     case TT_FORM_SFPNOT: sfpu_not(s, w, lanes); break;
     case TT_FORM_SFPAND_BH: case TT_FORM_SFPOR_BH: {
         const unsigned vd = TT_GET_SFPAND_BH_VD(w);

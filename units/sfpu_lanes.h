@@ -64,7 +64,7 @@ void sfpu_cmp(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool gt);
 
 /* Moves, immediates, integer and bit operations (sfpu_simple.c). */
 void sfpu_loadi(struct sfpu_state *s, uint32_t w, struct sfpu_fault *f);
-void sfpu_mov(struct sfpu_state *s, uint32_t w, uint32_t lanes, struct sfpu_fault *f);
+void sfpu_mov(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 void sfpu_not(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 void sfpu_and_or(struct sfpu_state *s, unsigned vb, unsigned vc, unsigned vd, bool is_or,
                  uint32_t lanes);

@@ -107,11 +107,10 @@ static uint32_t mov_special(const struct sfpu_state *s, unsigned vc, unsigned la
 
 /* SFPMOV.md: Mod1 exactly ALL_LANES_ENABLED (2) runs on every lane of `lanes`, enabled or not;
  * NEGATE flips bit 31 of an LReg source. */
-void sfpu_mov(struct sfpu_state *s, uint32_t w, uint32_t lanes, struct sfpu_fault *f)
+void sfpu_mov(struct sfpu_state *s, uint32_t w, uint32_t lanes)
 {
     const unsigned vc = TT_GET_SFPMOV_VC(w), vd = TT_GET_SFPMOV_VD(w), mod1 = TT_GET_SFPMOV_Mod1(w);
     const bool special = (mod1 & MOV_FROM_SPECIAL) != 0;
-    (void)f;
     const uint32_t en = mod1 == MOV_ALL_LANES_ENABLED ? lanes : sfpu_enabled_lanes(s, lanes);
     if (special && vc == MOV_SPECIAL_PRNG) { /* every lane that runs advances its PRNG */
         SFPU_FOR_EACH_LANE(lane, en) {

@@ -17,7 +17,26 @@ import numpy as np
 import llk_formats as F
 from llk_build import runtime_struct
 
-RUNTIME_ARGS_ADDR = 0x20000
+RUNTIME_ARGS_ADDR = 0x20000  # memory.blackhole.ld's RUNTIME_ARGS, when an ELF has no symbol
+
+
+def elf_symbol(path, name):
+    """The value of symbol `name` in a 32-bit little-endian ELF, or None: where the kernels'
+    linker put their runtime arguments (__runtime_args_start)."""
+    data = Path(path).read_bytes()
+    shoff, = struct.unpack_from("<I", data, 32)
+    shentsize, shnum = struct.unpack_from("<HH", data, 46)
+    sections = [struct.unpack_from("<IIIIIIIIII", data, shoff + i * shentsize) for i in range(shnum)]
+    for sh in sections:
+        if sh[1] != 2:  # SHT_SYMTAB
+            continue
+        strtab = sections[sh[6]]
+        for off in range(sh[4], sh[4] + sh[5], 16):
+            st_name, st_value = struct.unpack_from("<II", data, off)
+            end = data.index(b"\0", strtab[4] + st_name)
+            if data[strtab[4] + st_name:end] == name.encode():
+                return st_value
+    return None
 LAYOUT = "tt-llk-36b092e8"
 
 
@@ -30,7 +49,8 @@ def write_run(spec, vdir, elfs, brisc, max_cycles, boot="brisc"):
     """runtime_args.bin, stimuli.bin and run.json in vdir; returns the run.json path."""
     vdir = Path(vdir)
     (vdir / "runtime_args.bin").write_bytes(runtime_args_bytes(spec))
-    l1 = [{"addr": hex(RUNTIME_ARGS_ADDR), "file": "runtime_args.bin"}]
+    args_at = elf_symbol(elfs["unpack"], "__runtime_args_start")
+    l1 = [{"addr": hex(RUNTIME_ARGS_ADDR if args_at is None else args_at), "file": "runtime_args.bin"}]
     image = spec.stimuli.image() if spec.stimuli else None
     if image is not None:
         (vdir / "stimuli.bin").write_bytes(image)
