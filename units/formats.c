@@ -51,6 +51,17 @@ bool df_is_bfp_a(unsigned code)
     return code == DF_BFP8A || code == DF_BFP4A || code == DF_BFP2A;
 }
 
+bool df_exp8(unsigned code)
+{
+    switch (code) {
+    case DF_FP32: case DF_TF32: case DF_BF16: case DF_BFP8: case DF_BFP4: case DF_BFP2:
+    case DF_INT32: case DF_INT16:
+        return true;
+    default:
+        return false;
+    }
+}
+
 bool df_dst_is_32b(unsigned out_code)
 {
     return out_code == DF_FP32 || out_code == DF_TF32 || out_code == DF_INT32;

@@ -62,6 +62,9 @@ bool df_is_bfp(unsigned code);   /* any of the six block formats */
 bool df_is_bfp_a(unsigned code); /* BFP8a/4a/2a: 5-bit shared exponents */
 /* The Dst32b view is used for this OutDataFormat (FP32, TF32, INT32); Dst16b otherwise. */
 bool df_dst_is_32b(unsigned out_code);
+/* Does the format move through Src and the SFPU as 8-bit-exponent (BF16-style) data: FP32, TF32,
+ * BF16, the BFPb formats, INT32, INT16 (WH:MOVB2D.md, WH:SFPLOAD.md "SrcB")? Else FP16-style. */
+bool df_exp8(unsigned code);
 
 /* BFP tiles carry one exponent byte per 16 datums, in a section before the datums whose size is
  * rounded up to 16 bytes (WH:UNPACR_Regular.md). BFP8 and BFP8a always have it; BFP4/2 (and the

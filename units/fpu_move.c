@@ -97,15 +97,7 @@ static uint32_t remove_high_exponent(uint32_t x)
 
 static bool uses_8b_exponent(const struct fpu_cfg *c, unsigned fmt)
 {
-    if (c->fp16a_force)
-        return false;
-    switch (fmt) {
-    case DF_FP32: case DF_TF32: case DF_BF16: case DF_BFP8: case DF_BFP4: case DF_BFP2:
-    case DF_INT32: case DF_INT16:
-        return true;
-    default:
-        return false;
-    }
+    return !c->fp16a_force && df_exp8(fmt);
 }
 
 /* One datum of MOVA2D / MOVB2D into Dst (the shared tail of both models). */

@@ -71,13 +71,7 @@ static unsigned resolve_srcb(const struct tile *t, unsigned bank)
     const unsigned f = cfg_get(c, bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG_SrcB_override))
                            ? cfg_get(c, bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG_SrcB_val))
                            : cfg_get(c, bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG1_SrcB));
-    switch (f) {
-    case DF_FP32: case DF_TF32: case DF_BF16: case DF_BFP8: case DF_BFP4: case DF_BFP2:
-    case DF_INT32: case DF_INT16:
-        return FMT_BF16;
-    default:
-        return FMT_FP16;
-    }
+    return df_exp8(f) ? FMT_BF16 : FMT_FP16;
 }
 
 /* The address (the pages' functional models): Imm10 + DEST_TARGET_REG_CFG_MATH_Offset +
