@@ -189,6 +189,13 @@ static bool execute(struct sfpu_state *s, unsigned form, uint32_t w, uint32_t la
     case TT_FORM_SFPDIVP2: sfpu_divp2(s, w, lanes); break;
     case TT_FORM_SFPLE: sfpu_cmp(s, w, lanes, false); break;
     case TT_FORM_SFPGT: sfpu_cmp(s, w, lanes, true); break;
+
+    /* the MAD sub-unit (sfpu_mad.c) */
+
+    /* rounding and conversions (sfpu_round.c) */
+
+    /* lane movement (sfpu_move.c) */
+
     default: return false;
     }
     return true;

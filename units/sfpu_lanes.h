@@ -80,6 +80,12 @@ void sfpu_exman(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 void sfpu_lz(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 void sfpu_divp2(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 
+/* The MAD sub-unit (sfpu_mad.c). */
+
+/* Rounding and conversions (sfpu_round.c). */
+
+/* Lane movement (sfpu_move.c). */
+
 /* Dst <-> LReg (sfpu_ldst.c). `wh`: the Wormhole B0 page. They advance the thread's RWCs. */
 struct tile;
 void sfpu_load(struct tile *t, unsigned th, uint32_t w, bool wh, struct sfpu_fault *f);
