@@ -316,13 +316,8 @@ static bool plan_byte(struct tile *t, unsigned th, unsigned u, uint32_t byte, un
     op->use_vb = (byte & SEQ_USE_VB) != 0;
     p->delay = byte >> SEQ_DELAY_SHIFT & 7;
     p->on = true;
-    /* a delay of 7 forgets nothing: two instructions for one sub-unit at one time */
-    if (p->delay == 7 && same_time(&s->tm, u, 7, t->now)) {
-        f->kind = ERR_UNDEF_BEHAVIOUR;
-        snprintf(f->why, sizeof f->why, "Sequence[%u]: a second %s instruction for one cycle "
-                 "(delay 7 replaces none)", macro, sub_name[u]);
-        return false;
-    }
+    /* A delay of 7 forgets nothing, yet never meets another instruction at 7: every counter has
+     * moved on by the time another SFPLOADMACRO issues (a cycle passed, or this issue counted). */
     return true;
 }
 
