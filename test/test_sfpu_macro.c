@@ -48,6 +48,8 @@ static uint32_t st(unsigned vd, unsigned mod0, unsigned am, unsigned imm)
 }
 /* LReg[vd] += 1 (SFPIADD ARG_IMM | CC_NONE: flags untouched) */
 #define INC(vd) TT_OP_SFPIADD(1, vd, vd, 5)
+#define MOV_(vc, vd) TT_OP_SFPMOV(vc, vd, 0)
+static uint64_t at_cycle(uint32_t w, unsigned nth) { return issue_log_cycle(&issues, 0, w, nth); }
 
 /* FP32 and INT32 Dst cells hold the BF16 shuffle (Sign, Man7, Exp8) on their high half
  * (WH:Dst.md); written out here. */
@@ -513,3 +515,186 @@ static void waiting_for_instructions_does_not_hold(void)
 }
 Test(sfpu_macro, waiting_for_instructions_does_not_hold) { waiting_for_instructions_does_not_hold(); }
 Test(sfpu_macro_wh, waiting_for_instructions_does_not_hold) { waiting_for_instructions_does_not_hold(); }
+
+/* ---- with the MAD sub-unit ---- */
+
+#define F2 0x40000000u /* 2.0 */
+/* The MAD template of blackhole-py's probe (tests/compute/sfpu/test_loadmacro_pipeline.py):
+ * SFPMUL LReg[6] (2.0) * VB + LReg[9] (0), VD 12 so that the backdoor makes it template 0; the
+ * Sequence runs it at t + 1 with the loaded register as VB, and stores at t + 3. */
+#define SCALE_MUL TT_OP_SFPMUL(6, 0, 9, 12, 0)
+#define SCALE_SEQ SEQUENCE(0, SEQ(TMPL0, 0, USE_VB), 0, SEQ(STORE, 2, 0))
+
+/* 256 vectors of FP32 (Dst rows 0..511): value i * 16 + c + 0.125, every third negative */
+static uint32_t probe_val(unsigned r, unsigned c)
+{
+    const unsigned i = r * 16 + c;
+    const float f = (float)(i % 257) + 0.125f;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return i % 3 ? u | 0x80000000u : u;
+}
+static void probe_fill(void)
+{
+    memset(t->dest.row_valid, 1, sizeof t->dest.row_valid);
+    for (unsigned r = 0; r < 512; r++)
+        for (unsigned c = 0; c < 16; c++)
+            dest_write32(t, r, c, cell32(probe_val(r, c)));
+    for (unsigned l = 0; l < 32; l++)
+        t->sfpu.lreg[6][l] = F2;
+}
+static void probe_check(void)
+{
+    for (unsigned r = 0; r < 512; r++)
+        for (unsigned c = 0; c < 16; c++) {
+            const uint32_t v = probe_val(r, c);
+            const uint32_t want = v + (1u << 23); /* doubling: exponent + 1, exact for these */
+            const uint32_t got = uncell32(dest_read32(t, r, c));
+            if (got != want)
+                cr_assert_fail("row %u col %u: 0x%08x want 0x%08x", r, c, got, want);
+        }
+}
+
+/* Four rotating registers, one SFPLOADMACRO per cycle: 256 cycles of loads, the last store two
+ * cycles after the last MAD. From the first SFPLOADMACRO to the end of the four closing SFPNOPs:
+ * 260 cycles (silicon, with the probe's synchronisation around it: 306). */
+static void probe_pipelined(void)
+{
+    probe_fill();
+    RUN(SCALE_MUL, TT_OP_SFPCONFIG(3, 8, 1));
+    config(0, SCALE_SEQ, MISC(FP32, 0, 0));
+    static uint32_t w[260];
+    for (unsigned i = 0; i < 256; i++)
+        w[i] = lm(0, i % 4, FP32, 0, 2 * i);
+    for (unsigned i = 256; i < 260; i++)
+        w[i] = TT_OP_SFPNOP;
+    issues.n = 0;
+    cr_assert_eq(run_tensix(t, w, 260, 100000), ERR_NONE, "%s", t->err.text);
+    const uint64_t c0 = at_cycle(w[0], 0);
+    cr_expect_eq(at_cycle(w[255], 0), c0 + 255, "one SFPLOADMACRO per cycle");
+    cr_expect_eq(t->sfpu.busy_until - c0, 260);
+    cr_expect_eq(t->sfpu.tm.st.macro_ops[SFPU_SUB_MAD], 256);
+    cr_expect_eq(t->sfpu.tm.st.macro_ops[SFPU_SUB_STORE], 256);
+    cr_expect_eq(t->sfpu.tm.st.hazards[SFPU_HZ_MAD_RESULT], 0);
+    probe_check();
+}
+Test(sfpu_macro, probe_pipelined) { probe_pipelined(); }
+Test(sfpu_macro_wh, probe_pipelined) { probe_pipelined(); }
+
+/* The explicit loop SFPLOAD, SFPMUL, SFPNOP, SFPSTORE: four cycles a vector, 1028 to the end of
+ * the closing SFPNOPs (silicon: 1,054). */
+static void probe_explicit(void)
+{
+    probe_fill();
+    static uint32_t w[1028];
+    for (unsigned i = 0; i < 256; i++) {
+        const unsigned r = i % 4;
+        w[4 * i] = ld(r, FP32, 0, 2 * i);
+        w[4 * i + 1] = TT_OP_SFPMUL(6, r, 9, r, 0);
+        w[4 * i + 2] = TT_OP_SFPNOP;
+        w[4 * i + 3] = st(r, FP32, 0, 2 * i);
+    }
+    for (unsigned i = 1024; i < 1028; i++)
+        w[i] = TT_OP_SFPNOP;
+    issues.n = 0;
+    cr_assert_eq(run_tensix(t, w, 1028, 100000), ERR_NONE, "%s", t->err.text);
+    const uint64_t c0 = at_cycle(w[0], 0);
+    cr_expect_eq(t->sfpu.busy_until - c0, 1028);
+    probe_check();
+}
+Test(sfpu_macro, probe_explicit) { probe_explicit(); }
+Test(sfpu_macro_wh, probe_explicit) { probe_explicit(); }
+
+/* Blackhole: without the SFPNOP the interlock holds each SFPSTORE a cycle: still four a vector. */
+Test(sfpu_macro, probe_explicit_interlocked)
+{
+    probe_fill();
+    static uint32_t w[768];
+    for (unsigned i = 0; i < 256; i++) {
+        const unsigned r = i % 4;
+        w[3 * i] = ld(r, FP32, 0, 2 * i);
+        w[3 * i + 1] = TT_OP_SFPMUL(6, r, 9, r, 0);
+        w[3 * i + 2] = st(r, FP32, 0, 2 * i);
+    }
+    issues.n = 0;
+    cr_assert_eq(run_tensix(t, w, 768, 100000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(t->sfpu.busy_until - at_cycle(w[0], 0), 1024);
+    cr_expect_eq(t->thread[0].st.stall[GS_HAZARD], 256);
+    probe_check();
+}
+
+/* SFPLOADMACRO followed by three SFPNOPs: four cycles a vector (silicon: 1,164 in all). */
+static void probe_serial(void)
+{
+    probe_fill();
+    RUN(SCALE_MUL, TT_OP_SFPCONFIG(3, 8, 1));
+    config(0, SCALE_SEQ, MISC(FP32, 0, 0));
+    static uint32_t w[1028];
+    for (unsigned i = 0; i < 256; i++) {
+        w[4 * i] = lm(0, i % 4, FP32, 0, 2 * i);
+        w[4 * i + 1] = w[4 * i + 2] = w[4 * i + 3] = TT_OP_SFPNOP;
+    }
+    for (unsigned i = 1024; i < 1028; i++)
+        w[i] = TT_OP_SFPNOP;
+    issues.n = 0;
+    cr_assert_eq(run_tensix(t, w, 1028, 100000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(t->sfpu.busy_until - at_cycle(w[0], 0), 1028);
+    probe_check();
+}
+Test(sfpu_macro, probe_serial) { probe_serial(); }
+Test(sfpu_macro_wh, probe_serial) { probe_serial(); }
+
+/* No interlock for scheduled instructions (SFPMAD.md): a store one cycle after the scheduled MAD
+ * reads its result too early, which the run stops on (or, with --unpredictable=warn, counts and
+ * stores the new value); a store in the MAD's own cycle reads the loaded value, before it. */
+static void macro_mad_has_no_interlock(void)
+{
+    probe_fill();
+    RUN(SCALE_MUL, TT_OP_SFPCONFIG(3, 8, 1));
+    config(0, SEQUENCE(0, SEQ(TMPL0, 0, USE_VB), 0, SEQ(STORE, 1, 0)), MISC(FP32, 0, 0));
+    RUN_FAILS(ERR_UNDEF_BEHAVIOUR, lm(0, 1, FP32, 0, 8));
+    cr_expect(strstr(t->err.text, "SFPMUL (thread T0, cycle ") &&
+                  strstr(t->err.text, "scheduled by SFPLOADMACRO) writes LRegs 0x2; SFPSTORE") &&
+                  strstr(t->err.text, "no interlock covers instructions scheduled by SFPLOADMACRO"),
+              "%s", t->err.text);
+    tile_reset(t);
+    probe_fill();
+    t->unpredictable_warn = true;
+    t->errout = NULL;
+    RUN(SCALE_MUL, TT_OP_SFPCONFIG(3, 8, 1));
+    config(0, SEQUENCE(0, SEQ(TMPL0, 0, USE_VB), 0, SEQ(STORE, 1, 0)), MISC(FP32, 0, 0));
+    config(1, SEQUENCE(0, SEQ(TMPL0, 0, USE_VB), 0, SEQ(STORE, 0, 0)), MISC(FP32, 0, 0));
+    RUN(lm(0, 1, FP32, 0, 8), TT_OP_SFPNOP, TT_OP_SFPNOP, lm(1, 2, FP32, 0, 12));
+    cr_expect_eq(t->sfpu.tm.st.hazards[SFPU_HZ_MAD_RESULT], 1);
+    for (unsigned l = 0; l < 32; l++) {
+        cr_expect_eq(dget(8, l), probe_val(row_of(8, l), col_of(8, l)) + (1u << 23), "new value, lane %u", l);
+        cr_expect_eq(dget(12, l), probe_val(row_of(12, l), col_of(12, l)), "before the MAD, lane %u", l);
+    }
+    /* a regular reader the cycle after a scheduled MAD is not held either */
+    tile_reset(t);
+    t->unpredictable_warn = false;
+    t->errout = stderr;
+    probe_fill();
+    RUN(SCALE_MUL, TT_OP_SFPCONFIG(3, 8, 1));
+    config(0, SEQUENCE(0, SEQ(TMPL0, 0, USE_VB), 0, 0), 0);
+    RUN_FAILS(ERR_UNDEF_BEHAVIOUR, lm(0, 1, FP32, 0, 8), TT_OP_SFPNOP, MOV_(1, 4));
+}
+Test(sfpu_macro, macro_mad_has_no_interlock) { macro_mad_has_no_interlock(); }
+Test(sfpu_macro_wh, macro_mad_has_no_interlock) { macro_mad_has_no_interlock(); }
+
+/* A MAD template writing LReg[16], stored from there: the loaded register keeps the load. */
+static void mad_into_lreg16(void)
+{
+    probe_fill();
+    RUN(SCALE_MUL);
+    config(0, SEQUENCE(0, SEQ(TMPL0, 0, USE_VB | VD16), 0, SEQ(STORE, 2, VD16)), MISC(FP32, 0, 0));
+    RUN(lm(0, 3, FP32, 0, 16));
+    for (unsigned l = 0; l < 32; l++) {
+        const uint32_t v = probe_val(row_of(16, l), col_of(16, l));
+        cr_expect_eq(t->sfpu.lreg[3][l], v);
+        cr_expect_eq(t->sfpu.lreg[16][l], v + (1u << 23));
+        cr_expect_eq(dget(16, l), v + (1u << 23));
+    }
+}
+Test(sfpu_macro, mad_into_lreg16) { mad_into_lreg16(); }
+Test(sfpu_macro_wh, mad_into_lreg16) { mad_into_lreg16(); }
