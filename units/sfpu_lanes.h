@@ -85,6 +85,10 @@ void sfpu_divp2(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 /* Rounding and conversions (sfpu_round.c). */
 
 /* Lane movement (sfpu_move.c). */
+/* SFPSWAP, SFPTRANSP (both arches alike) and SFPSHFT2 (`wh`: Wormhole's SHFLSHR1 bug). */
+void sfpu_swap(struct sfpu_state *s, uint32_t w, uint32_t lanes);
+void sfpu_transp(struct sfpu_state *s, uint32_t lanes);
+void sfpu_shft2(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh, struct sfpu_fault *f);
 
 /* Dst <-> LReg (sfpu_ldst.c). `wh`: the Wormhole B0 page. They advance the thread's RWCs. */
 struct tile;
