@@ -184,11 +184,7 @@ Test(sfpu, stallwait_on_sfpu_busy)
 
 Test(sfpu, instructions_not_built_stop_the_run)
 {
-    const uint32_t w[] = {TT_OP_SFPTRANSP(0)};
+    const uint32_t w[] = {TT_OP_SFPLOADMACRO_BH(0, 0, 0, 0, 0, 0)};
     cr_expect_eq(run_tensix(t, w, 1, 100000), ERR_UNIMPLEMENTED);
-    cr_expect_str_eq(t->err.text, "SFPTRANSP (sfpu), thread T0");
-    tile_reset(t);
-    const uint32_t swap[] = {TT_OP_SFPSWAP(0, 1, 0)};
-    cr_expect_eq(run_tensix(t, swap, 1, 100000), ERR_UNIMPLEMENTED);
-    cr_expect_str_eq(t->err.text, "SFPSWAP (sfpu), thread T0");
+    cr_expect_str_eq(t->err.text, "SFPLOADMACRO (sfpu), thread T0");
 }
