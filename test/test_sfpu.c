@@ -181,14 +181,3 @@ Test(sfpu, stallwait_on_sfpu_busy)
     cr_expect_eq(issue_log_cycle(&issues, 0, w[2], 0), c + 3);
     cr_expect_eq(t->thread[0].st.stall[GS_WAIT_RELEASE], 1);
 }
-
-Test(sfpu, instructions_not_built_stop_the_run)
-{
-    const uint32_t w[] = {TT_OP_SFPTRANSP(0)};
-    cr_expect_eq(run_tensix(t, w, 1, 100000), ERR_UNIMPLEMENTED);
-    cr_expect_str_eq(t->err.text, "SFPTRANSP (sfpu), thread T0");
-    tile_reset(t);
-    const uint32_t swap[] = {TT_OP_SFPSWAP(0, 1, 0)};
-    cr_expect_eq(run_tensix(t, swap, 1, 100000), ERR_UNIMPLEMENTED);
-    cr_expect_str_eq(t->err.text, "SFPSWAP (sfpu), thread T0");
-}
