@@ -413,3 +413,20 @@ Test(sfpu_timing_wh, shft2_shuffle_software_rules)
         tile_reset(t);
     }
 }
+
+/* STALLWAIT with block bit B8 (SFPU instructions) on "SFPU busy" (C11 BH, C14 WH): the SFPMOV
+ * after it waits for the SFPMAD's two cycles, then the release cycle. */
+static void stallwait_b8_on_sfpu_busy(void)
+{
+    operands();
+    const uint32_t wait = wh ? TT_OP_STALLWAIT_WH(1u << 8, 1u << 14) : TT_OP_STALLWAIT_BH(1u << 8, 1u << 11);
+    RUN(MAD(1, 2, 9, 3, 0), wait, MOV(3, 4));
+    const uint64_t c = at(MAD(1, 2, 9, 3, 0), 0);
+    cr_expect_eq(at(wait, 0), c + 1);
+    cr_expect_eq(at(MOV(3, 4), 0), c + 3);
+    cr_expect_eq(held(0, GS_WAIT_RELEASE), 1);
+    cr_expect_eq(held(0, GS_HAZARD), 0);
+    cr_expect_eq(t->sfpu.lreg[4][0], F6);
+}
+Test(sfpu_timing, stallwait_b8_on_sfpu_busy) { stallwait_b8_on_sfpu_busy(); }
+Test(sfpu_timing_wh, stallwait_b8_on_sfpu_busy) { stallwait_b8_on_sfpu_busy(); }
