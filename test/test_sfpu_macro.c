@@ -839,3 +839,29 @@ static void tt_llk_exp_replay(void)
 }
 Test(sfpu_macro, tt_llk_exp_replay) { tt_llk_exp_replay(); }
 Test(sfpu_macro_wh, tt_llk_exp_replay) { tt_llk_exp_replay(); }
+
+/* Special values through the scheduled MAD and store (BH:SFPMAD.md "IEEE754 conformance": NaN in,
+ * canonical NaN out; infinities kept; overflow to Inf; a denormal input reads as zero), and a
+ * disabled lane keeps its register and its Dst cell. */
+Test(sfpu_macro, special_values_through_a_scheduled_mad)
+{
+    static const uint32_t in[8] = {0x7F800000, 0xFF800000, 0x7FC00001, 0x7F7FFFFF,
+                                   0x00000001, 0x3F800000, 0xC0000000, 0x00800000};
+    static const uint32_t out[8] = {0x7F800000, 0xFF800000, 0x7FC00000, 0x7F800000,
+                                    0x00000000, 0x40000000, 0xC0800000, 0x01000000};
+    probe_fill();
+    for (unsigned c = 0; c < 16; c++)
+        dest_write32(t, 40, c, cell32(in[c / 2]));
+    RUN(SCALE_MUL);
+    config(0, SCALE_SEQ, MISC(FP32, 0, 0));
+    for (unsigned l = 0; l < 32; l++) {
+        t->sfpu.use_lane_flags[l] = true;
+        t->sfpu.lane_flags[l] = l != 3;
+        t->sfpu.lreg[2][l] = 0x12345678;
+    }
+    RUN(lm(0, 2, FP32, 0, 40));
+    for (unsigned l = 0; l < 8; l++) {
+        cr_expect_eq(dget(40, l), l == 3 ? in[3] : out[l], "lane %u: 0x%08x", l, dget(40, l));
+        cr_expect_eq(t->sfpu.lreg[2][l], l == 3 ? 0x12345678u : out[l], "lane %u", l);
+    }
+}
