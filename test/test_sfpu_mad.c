@@ -36,18 +36,6 @@ enum { NEG_VB = 1, NEG_VC = 2, IND_VA = 4, IND_VD = 8 };
 #define QNAN 0x7FC00000u
 #define NZERO 0x80000000u
 
-static void fill(unsigned r, uint32_t v)
-{
-    for (unsigned l = 0; l < 32; l++)
-        t->sfpu.lreg[r][l] = v;
-}
-/* A value no result below has, different per register and lane: what must stay. */
-static uint32_t old(unsigned r, unsigned l) { return 0xC0DE0000u | r << 8 | l; }
-static void fill_old(unsigned r)
-{
-    for (unsigned l = 0; l < 32; l++)
-        t->sfpu.lreg[r][l] = old(r, l);
-}
 static void expect_lane(unsigned r, unsigned l, uint32_t want)
 {
     cr_expect_eq(t->sfpu.lreg[r][l], want, "%s LReg[%u] lane %u: 0x%08x, want 0x%08x",
