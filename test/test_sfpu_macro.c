@@ -90,7 +90,8 @@ static void tmpl(unsigned i, uint32_t w)
     for (unsigned l = 0; l < 32; l++)
         t->sfpu.macro[l].instruction_template[i] = w;
 }
-static void fill(unsigned r, uint32_t base)
+/* LReg[r] lane l := base + l */
+static void ramp(unsigned r, uint32_t base)
 {
     for (unsigned l = 0; l < 32; l++)
         t->sfpu.lreg[r][l] = base + l;
@@ -183,8 +184,8 @@ Test(sfpu_macro_wh, store_keeps_the_load_address) { store_keeps_the_load_address
 static void store_mod0_and_register(void)
 {
     fill_dst();
-    fill(0, 0x11110000);
-    fill(6, 0x66660000);
+    ramp(0, 0x11110000);
+    ramp(6, 0x66660000);
     for (unsigned l = 0; l < 32; l++)
         t->sfpu.lreg[16][l] = 0x16160000 + l;
     tmpl(2, st(6, 0, 0, 0)); /* a store template naming LReg[6] */
@@ -262,7 +263,7 @@ Test(sfpu_macro_wh, delay_replaces_the_one_due_then) { delay_replaces_the_one_du
 static void operands_vc_loaded(void)
 {
     fill_dst();
-    fill(2, 0x20000); /* the template's VC field, replaced: never read */
+    ramp(2, 0x20000); /* the template's VC field, replaced: never read */
     tmpl(1, TT_OP_SFPIADD(0, 2, 13, 4)); /* LReg[VD] = LReg[VC] + LReg[VB], flags untouched */
     config(0, SEQUENCE(SEQ(TMPL1, 0, 0), 0, 0, 0), 0);
     RUN(lm(0, 1, INT32, 0, 8));
@@ -281,7 +282,7 @@ static void operands_vc_loaded(void)
         cr_expect_eq(t->sfpu.lreg[1][l], v, "lane %u", l);
     }
     /* a template whose VD is a writable register: VB = LReg[3], not the loaded one */
-    fill(3, 0x300);
+    ramp(3, 0x300);
     tmpl(1, TT_OP_SFPIADD(0, 2, 3, 6)); /* Mod1 2: LReg[VC] - LReg[VB] */
     config(0, SEQUENCE(SEQ(TMPL1, 0, 0), 0, 0, 0), 0);
     RUN(lm(0, 1, INT32, 0, 12));
@@ -325,7 +326,7 @@ Test(sfpu_macro_wh, operands_vb_loaded) { operands_vb_loaded(); }
 static void templates_respect_lanes_and_skip_the_backdoor(void)
 {
     fill_dst();
-    fill(1, 0);
+    ramp(1, 0);
     tmpl(0, TT_OP_SFPMOV(2, 12, 0)); /* LReg[VD] = LReg[VC]; VC replaced by the loaded register */
     config(0, SEQUENCE(SEQ(TMPL0, 0, VD16), 0, 0, 0), 0);
     for (unsigned l = 0; l < 32; l++) {
@@ -350,7 +351,7 @@ Test(sfpu_macro_wh, templates_respect_lanes_and_skip_the_backdoor) { templates_r
 static void wrong_sub_unit_is_a_nop(void)
 {
     fill_dst();
-    fill(5, 0x500);
+    ramp(5, 0x500);
     tmpl(0, TT_OP_SFPIADD(1, 5, 5, 5));
     config(0, SEQUENCE(0, SEQ(TMPL0, 0, 0), 0, 0), 0);
     RUN(lm(0, 5, INT32, 0, 9));
@@ -388,7 +389,7 @@ Test(sfpu_macro_wh, programmed_through_sfpconfig) { programmed_through_sfpconfig
 static void regular_instruction_loses_its_sub_unit(void)
 {
     fill_dst();
-    fill(6, 0x600);
+    ramp(6, 0x600);
     tmpl(0, TT_OP_SFPIADD(1, 0, 0, 5));
     config(0, SEQUENCE(SEQ(TMPL0, 0, 0), 0, 0, 0), 0);
     FILE *err = tmpfile();
@@ -415,7 +416,7 @@ Test(sfpu_macro_wh, regular_instruction_loses_its_sub_unit) { regular_instructio
 static void bad_configurations(void)
 {
     fill_dst();
-    fill(1, 0x100);
+    ramp(1, 0x100);
     config(0, SEQUENCE(0, SEQ(UB, 0, 0), 0, 0), 0);
     RUN_FAILS(ERR_UNDEF_BEHAVIOUR, lm(0, 1, INT32, 0, 8));
     cr_expect(strstr(t->err.text, "Sequence[0] selects 1 (undefined) for the MAD sub-unit"), "%s", t->err.text);

@@ -24,11 +24,6 @@ TestSuite(sfpu_timing_wh, .init = setup_wh, .fini = teardown);
 #define F3 0x40400000u /* 3.0 */
 #define F6 0x40C00000u /* 6.0 */
 
-static void fill(unsigned r, uint32_t v)
-{
-    for (unsigned l = 0; l < 32; l++)
-        t->sfpu.lreg[r][l] = v;
-}
 /* LReg[1] = 2.0, LReg[2] = 3.0: MAD(1, 2, 9, d) writes 6.0 into LReg[d] */
 static void operands(void)
 {
