@@ -501,8 +501,8 @@ static bool run_template(struct tile *t, struct sfpu_macro_op *op, unsigned u, b
         memcpy(s->lreg[op->vd], out, sizeof out);
     }
     if (!ok || f.kind != ERR_NONE) {
-        if (f.kind == ERR_NONE)
-            f.kind = ERR_UNIMPLEMENTED, snprintf(f.why, sizeof f.why, "not built yet");
+        if (f.kind == ERR_NONE) /* every SFPU form has a model; kept for a form added later */
+            f.kind = ERR_UNIMPLEMENTED, snprintf(f.why, sizeof f.why, "no functional model");
         return fail(t, op, &f);
     }
     sfpu_note(t, op->th, form, w, true, rg);

@@ -45,7 +45,9 @@ _Static_assert(TT_SAME_BITS(SFPMAD_VA, SFPMUL24_VA) && TT_SAME_BITS(SFPMAD_VB, S
                TT_SAME_BITS(SFPSTORE_WH_VD, SFPSTORE_BH_VD) && TT_SAME_BITS(SFPLOAD_BH_VD, SFPSTORE_BH_VD) &&
                TT_SAME_BITS(SFPLOADI_VD, SFPSTORE_BH_VD) && TT_SAME_BITS(SFPLUT_VD, SFPSTORE_BH_VD) &&
                TT_SAME_BITS(SFPLOADMACRO_BH_VDLo, SFPLOADMACRO_WH_VDLo) &&
-               TT_SAME_BITS(SFPLOADMACRO_BH_VDHi, SFPLOADMACRO_WH_VDHi),
+               TT_SAME_BITS(SFPLOADMACRO_BH_VDHi, SFPLOADMACRO_WH_VDHi) &&
+               TT_SAME_BITS(SFPSTOCHRND_BH_Mod1, SFPSTOCHRND_WH_Mod1) &&
+               TT_SAME_BITS(SFPSTOCHRND_BH_UseImm5, SFPSTOCHRND_WH_UseImm5),
                "SFPU operand fields where units/sfpu_timing.c reads them");
 
 unsigned sfpu_field_vd(unsigned form, uint32_t w)
@@ -133,7 +135,7 @@ static bool cdd_reads_vd(unsigned form, unsigned m, bool wh)
 }
 static bool cdd_reads_vc(unsigned form, unsigned m, bool wh)
 {
-    if (form == TT_FORM_SFPSHFT) /* Wormhole's immediate shifts VD; Blackhole's reads VC unless */
+    if (form == TT_FORM_SFPSHFT) /* the amount, or Blackhole's ARG_IMM_USE_VC value */
         return !(m & 1) || (!wh && (m & 4));
     return true;
 }
@@ -162,7 +164,9 @@ static struct sfpu_regs regs(const struct sfpu_state *s, unsigned form, uint32_t
         if (form == TT_FORM_SFPAND_BH || form == TT_FORM_SFPOR_BH)
             r.rd |= R((m & 1) ? field_vb(w) : vd); /* USE_VB */
         else if (form == TT_FORM_SFPARECIP ? m == 1 /* COND_RECIP */
-                                           : (m == 4 || m == 5) && !TT_GET_SFPSTOCHRND_BH_UseImm5(w))
+                                           : (TT_GET_SFPSTOCHRND_BH_Mod1(w) == 4 ||
+                                              TT_GET_SFPSTOCHRND_BH_Mod1(w) == 5) &&
+                                                 !TT_GET_SFPSTOCHRND_BH_UseImm5(w))
             r.rd |= R(field_vb(w)); /* SFPSTOCHRND INT32_TO_(U)INT8 shifts by VB */
         r.wr = writes(vd);
         break;
@@ -238,7 +242,7 @@ struct sfpu_regs sfpu_regs_of(const struct sfpu_state *s, unsigned form, uint32_
 
 /* What Blackhole's interlock sees a consumer read (BH:SFPMAD.md "Instruction scheduling", its
  * list of cases the stalling logic does not detect), given what it really reads. */
-static uint32_t stall_view_rd(const struct sfpu_state *s, unsigned form, uint32_t w, uint32_t rd)
+static uint32_t stall_view_rd(unsigned form, uint32_t w, uint32_t rd)
 {
     const unsigned vd = sfpu_field_vd(form, w), m = mod1(w);
     switch (form) {
@@ -263,7 +267,6 @@ static uint32_t stall_view_rd(const struct sfpu_state *s, unsigned form, uint32_
     case TT_FORM_SFPMAD: case TT_FORM_SFPADD: case TT_FORM_SFPMUL: case TT_FORM_SFPMUL24:
         return (m & 4) ? ALL_LREGS : rd; /* INDIRECT_VA: every LReg */
     default:
-        (void)s;
         return rd;
     }
 }
@@ -297,7 +300,7 @@ enum gate_stall sfpu_interlock(const struct tile *t, unsigned form, uint32_t w, 
     /* BH:SFPMAD.md: a regular MAD-class result, read the next cycle as the interlock sees it */
     if (!wh && just_before(&tm->mad, t->now) && !tm->mad.macro) {
         const uint32_t rd = regs(s, form, w, wh).rd;
-        if (stall_view_rd(s, form, w, rd) & tm->mad.wr_view)
+        if (stall_view_rd(form, w, rd) & tm->mad.wr_view)
             return GS_HAZARD;
     }
     return GS_NONE;
