@@ -770,9 +770,7 @@ Test(sfpu_macro_wh, scheduled_swap_slots) { scheduled_swap_slots(); }
  * SFPLOADMACROs (SFPSWAP against LReg[14], store after 2) with SFPNOPs between, then eight
  * "compute" ones (MAD at 0, SFPSTOCHRND at 2, SFPSHFT into LReg[16] at 3, store from LReg[16] at
  * 4), one per cycle, and a closing SFPNOP. Every scheduled instruction runs, none breaks a rule.
- * The SFPSWAP compares the loaded register with itself: SFPLOADMACRO.md makes its VC and VD the
- * loaded register (docs/sfpu.md: tt-llk's comment expects LReg[14]), so the values pass as
- * they were. */
+ * (The values: swap_clamps_against_template_vd.) */
 static void tt_llk_exp_clamped(void)
 {
     fill_dst();
@@ -807,6 +805,36 @@ static void tt_llk_exp_clamped(void)
     cr_expect_eq(t->sfpu.busy_until, c0 + 22 + 6);
 }
 Test(sfpu_macro, tt_llk_exp_clamped) { tt_llk_exp_clamped(); }
+
+/* The sanitising schedule of that exponential alone, with values: SFPSWAP(VC 0, VD 14, Mod1 1)
+ * scheduled with bit 7 clear compares the loaded register (VC) with LReg[14] (the template's VD,
+ * read through VB) and leaves the maximum in the loaded register, which the store writes back:
+ * Dst = max(x, LReg[14]) in the sign-magnitude order. LReg[14] itself is not written
+ * (docs/sfpu.md, "a scheduled SFPSWAP"). */
+static void swap_clamps_against_template_vd(void)
+{
+    static const uint32_t in[8] = {0xC2B10000u /* -88.5 */, 0xC2C80000u /* -100 */, 0x3F800000u,
+                                   0xFF800000u /* -Inf */, 0x80000000u /* -0 */, 0xC2B20000u /* -89 */,
+                                   0x7F800000u /* +Inf */, 0xC2B00000u /* -88 */};
+    memset(t->dest.row_valid, 1, sizeof t->dest.row_valid);
+    for (unsigned r = 0; r < 4; r++)
+        for (unsigned c = 0; c < 16; c++)
+            dest_write32(t, r, c, cell32(in[(r * 8 + c / 2) % 8]));
+    for (unsigned l = 0; l < 32; l++)
+        t->sfpu.lreg[14][l] = 0xC2B10000u;
+    tmpl(0, TT_OP_SFPSWAP(0, 14, 1));
+    config(1, SEQUENCE(SEQ(TMPL0, 0, 0), 0, 0, SEQ(STORE, 2, 0)), 0);
+    RUN(lm(1, 0, FP32, 0, 0), TT_OP_SFPNOP, TT_OP_SFPNOP, TT_OP_SFPNOP, TT_OP_SFPNOP);
+    for (unsigned l = 0; l < 32; l++) {
+        const uint32_t x = in[(row_of(0, l) * 8 + col_of(0, l) / 2) % 8];
+        /* x < -88.5 in sign-magnitude order: negative with a larger magnitude */
+        const bool below = (x >> 31) && (x & 0x7FFFFFFFu) > 0x42B10000u;
+        cr_expect_eq(dget(0, l), below ? 0xC2B10000u : x, "lane %u: x 0x%08x", l, x);
+        cr_expect_eq(t->sfpu.lreg[14][l], 0xC2B10000u, "LReg[14] lane %u", l);
+    }
+}
+Test(sfpu_macro, swap_clamps_against_template_vd) { swap_clamps_against_template_vd(); }
+Test(sfpu_macro_wh, swap_clamps_against_template_vd) { swap_clamps_against_template_vd(); }
 
 /* tt-llk ckernel_sfpu_exp.h (FAST_APPROX, not clamped): MAD at 0, SFPSTOCHRND at 3, SFPSETSGN
  * into LReg[16] at 5 and the store from LReg[16] at 6, counted in issued instructions

@@ -409,6 +409,32 @@ static bool run_store(struct tile *t, struct sfpu_macro_op *op, bool wh)
     return true;
 }
 
+/* A scheduled SFPSWAP takes its VD operand, read and written, from Insn.VB: the template's VD
+ * (bit 7 clear) or the loaded register (bit 7 set), and its VC from Insn.VC; Insn.VD is not used.
+ * SFPLOADMACRO.md read literally makes VC and VD both the loaded register when bit 7 is clear,
+ * so the SFPSWAP would compare a register with itself. tensim reads it as the other simple
+ * instructions, whose VD operand is read through VB (SFPLOADMACRO.md: their "VB = VD" is
+ * skipped), because tt-llk's Blackhole exponential sanitises its inputs with exactly that
+ * schedule, SFPSWAP(VC 0, VD 14 = -88.5, VEC_MIN_MAX): the loaded register (VC) gets
+ * max(x, -88.5) and LReg[14], read-only, is not written. docs/sfpu.md. */
+static bool run_swap(struct tile *t, struct sfpu_macro_op *op, unsigned u, uint32_t w)
+{
+    struct sfpu_fault f = {ERR_NONE, ""};
+    const bool wh = tile_is_wormhole(t);
+    bool discard;
+    w = sfpu_field_set_vd(TT_FORM_SFPSWAP, TT_SET_SFPMAD_VC(w, op->vc), op->vb);
+    const struct sfpu_regs rg = sfpu_regs_of(&t->sfpu, TT_FORM_SFPSWAP, w, wh);
+    if (!sfpu_check(t, op->th, TT_FORM_SFPSWAP, w, true, u, rg, false, &discard))
+        return false;
+    /* DISABLE_BACKDOOR_LOAD taken as true: every lane runs the model */
+    if (!sfpu_run(t, op->th, TT_FORM_SFPSWAP, w, SFPU_ALL_LANES, &f) || f.kind != ERR_NONE)
+        return fail(t, op, &f);
+    sfpu_note(t, op->th, TT_FORM_SFPSWAP, w, true, rg);
+    sfpu_busy(t, op->th, sfpu_latency(TT_FORM_SFPSWAP, w));
+    return true;
+}
+_Static_assert(TT_SAME_BITS(SFPMAD_VC, SFPSWAP_VC), "SFPSWAP's VC where SFPMAD's is");
+
 /* A simple, MAD or round instruction with the operands SFPLOADMACRO gave it. */
 static bool run_template(struct tile *t, struct sfpu_macro_op *op, unsigned u, bool wh)
 {
@@ -423,6 +449,8 @@ static bool run_template(struct tile *t, struct sfpu_macro_op *op, unsigned u, b
         return true;
     }
     uint32_t w = op->word;
+    if (form == TT_FORM_SFPSWAP)
+        return run_swap(t, op, u, w);
     const enum role vbr = vb_role(form, w), vcr = vc_role(form, w);
     if (vcr == ROLE_FIELD)
         w = TT_SET_SFPMAD_VC(w, op->vc);
