@@ -14,9 +14,11 @@ Two toolchains:
         link are two steps because gcc picks picolibc's multilib only for the plain rv32im
         spelling at link time;
       - no '.ttinsn' directive: shim/ttinsn.h defines it as an assembler macro;
-      - no sfpi/include: shim/include/lltt.h gives the replay-buffer helpers; SFPU code cannot
-        be built, so ckernel_sfpu.h is replaced (in a symlink overlay of the user's tree, never
-        the tree itself) by a stub with just its non-SFPU includes;
+      - no sfpi/include: shim/include/lltt.h gives the replay-buffer helpers; SFPI's vector
+        code cannot be built, so ckernel_sfpu.h is replaced (in a symlink overlay of the user's
+        tree, never the tree itself) by a stub with just its non-SFPU includes, or, for SFPU
+        variants, by one that includes the SFPU headers written with TTI_ macros alone
+        (llk_sfpu.py), with shim/include/sfpi.h for the little they take from SFPI;
       - no C++ library for riscv64-unknown-elf: the headers of Debian's
         libstdc++-12-dev-riscv64-cross (header-only use) over picolibc, with shim/sys/features.h
         standing in for the one glibc header they include;
