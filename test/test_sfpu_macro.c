@@ -698,3 +698,144 @@ static void mad_into_lreg16(void)
 }
 Test(sfpu_macro, mad_into_lreg16) { mad_into_lreg16(); }
 Test(sfpu_macro_wh, mad_into_lreg16) { mad_into_lreg16(); }
+
+/* ---- rules between scheduled instructions ---- */
+
+static uint32_t stochrnd(unsigned vc, unsigned vd, unsigned mod1) /* FP32 to integer, nearest */
+{
+    return wh ? TT_OP_SFPSTOCHRND_WH(0, 0, 0, vc, vd, 0, mod1) : TT_OP_SFPSTOCHRND_BH(0, 0, 0, vc, vd, 0, mod1);
+}
+
+/* SFPLOADMACRO.md (†): a simple and a round instruction in one cycle need exactly one of them to
+ * write LReg[16]. */
+static void sr_setup(uint32_t seq)
+{
+    tile_reset(t);
+    fill_dst();
+    tmpl(0, TT_OP_SFPSETSGN(0, 4, 15, 0));
+    tmpl(1, stochrnd(0, 14, 2));
+    config(0, seq, 0);
+}
+static void simple_and_round_share_a_cycle(void)
+{
+    sr_setup(SEQUENCE(SEQ(TMPL0, 1, 0), 0, SEQ(TMPL1, 1, 0), 0));
+    RUN_FAILS(ERR_UNDEF_BEHAVIOUR, lm(0, 1, INT32, 0, 8));
+    cr_expect(strstr(t->err.text, "SFPSETSGN (simple) and SFPSTOCHRND (round) run together and neither "
+                                  "write LReg[16]; exactly one must (SFPLOADMACRO.md)"), "%s", t->err.text);
+    sr_setup(SEQUENCE(SEQ(TMPL0, 1, VD16), 0, SEQ(TMPL1, 1, VD16), 0));
+    RUN_FAILS(ERR_UNDEF_BEHAVIOUR, lm(0, 1, INT32, 0, 8));
+    cr_expect(strstr(t->err.text, "run together and both write LReg[16]"), "%s", t->err.text);
+    sr_setup(SEQUENCE(SEQ(TMPL0, 1, VD16), 0, SEQ(TMPL1, 1, 0), 0));
+    RUN(lm(0, 1, INT32, 0, 8));
+    /* a regular round instruction meeting a scheduled simple one that writes a loaded register */
+    sr_setup(SEQUENCE(SEQ(TMPL0, 0, 0), 0, 0, 0));
+    RUN_FAILS(ERR_UNDEF_BEHAVIOUR, lm(0, 1, INT32, 0, 8), stochrnd(5, 6, 2));
+}
+Test(sfpu_macro, simple_and_round_share_a_cycle) { simple_and_round_share_a_cycle(); }
+Test(sfpu_macro_wh, simple_and_round_share_a_cycle) { simple_and_round_share_a_cycle(); }
+
+/* SFPLOADMACRO.md (‡): a scheduled SFPSWAP needs the MAD sub-unit idle in its cycle, and the
+ * simple and round sub-units idle (or SFPNOP) in the next; nothing holds a regular instruction
+ * after it. */
+static void swap_setup(uint32_t seq)
+{
+    tile_reset(t);
+    fill_dst();
+    tmpl(0, TT_OP_SFPSWAP(0, 14, 1));
+    tmpl(1, TT_OP_SFPMUL(6, 0, 9, 12, 0));
+    config(0, seq, 0);
+}
+static void scheduled_swap_slots(void)
+{
+    swap_setup(SEQUENCE(SEQ(TMPL0, 0, 0), SEQ(TMPL1, 0, USE_VB), 0, 0));
+    RUN_FAILS(ERR_UNDEF_BEHAVIOUR, lm(0, 1, INT32, 0, 8));
+    cr_expect(strstr(t->err.text, "SFPSWAP scheduled by SFPLOADMACRO needs the MAD sub-unit idle (or "
+                                  "SFPNOP), but SFPMUL runs there"), "%s", t->err.text);
+    swap_setup(SEQUENCE(SEQ(TMPL0, 0, 0), SEQ(NOP, 0, 0), 0, 0));
+    RUN_FAILS(ERR_UNDEF_BEHAVIOUR, lm(0, 1, INT32, 0, 8), TT_OP_SFPNOP, INC(5));
+    cr_expect(strstr(t->err.text, "runs for two cycles; SFPIADD (thread T0, issued) takes the simple "
+                                  "sub-unit in its second"), "%s", t->err.text);
+    swap_setup(SEQUENCE(SEQ(TMPL0, 0, 0), SEQ(NOP, 0, 0), 0, 0));
+    RUN(lm(0, 1, INT32, 0, 8), TT_OP_SFPNOP, TT_OP_SFPNOP, INC(5));
+    RUN(lm(0, 1, INT32, 0, 8), TT_OP_SFPNOP, lm(0, 2, INT32, 0, 10), TT_OP_SFPNOP);
+    cr_expect_eq(t->sfpu.tm.st.hazards[SFPU_HZ_SWAP], 0);
+}
+Test(sfpu_macro, scheduled_swap_slots) { scheduled_swap_slots(); }
+Test(sfpu_macro_wh, scheduled_swap_slots) { scheduled_swap_slots(); }
+
+/* ---- tt-llk's schedules run without a broken rule ---- */
+
+/* Blackhole tt-llk ckernel_sfpu_exp.h (FAST_APPROX, CLAMP_NEGATIVE): eight "sanitize"
+ * SFPLOADMACROs (SFPSWAP against LReg[14], store after 2) with SFPNOPs between, then eight
+ * "compute" ones (MAD at 0, SFPSTOCHRND at 2, SFPSHFT into LReg[16] at 3, store from LReg[16] at
+ * 4), one per cycle, and a closing SFPNOP. Every scheduled instruction runs, none breaks a rule.
+ * The SFPSWAP compares the loaded register with itself: SFPLOADMACRO.md makes its VC and VD the
+ * loaded register (docs/sfpu.md: tt-llk's comment expects LReg[14]), so the values pass as
+ * they were. */
+static void tt_llk_exp_clamped(void)
+{
+    fill_dst();
+    tmpl(0, TT_OP_SFPSWAP(0, 14, 1));
+    tmpl(1, TT_OP_SFPMAD(12, 0, 13, 13, 0));
+    tmpl(2, wh ? TT_OP_SFPSTOCHRND_WH(0, 0, 0, 0, 14, 1, 6) : TT_OP_SFPSTOCHRND_BH(0, 0, 0, 0, 14, 1, 6));
+    tmpl(3, TT_OP_SFPSHFT(15, 0, 15, 1));
+    config(1, 0x13000004u, 0);
+    config(0, 0x631685DFu, 0);
+    uint32_t w[32];
+    unsigned n = 0;
+    for (unsigned k = 0; k < 8; k++) {
+        w[n++] = lm(1, k % 4, FP32, 0, 2 * k);
+        if (k < 7)
+            w[n++] = TT_OP_SFPNOP;
+    }
+    for (unsigned k = 0; k < 8; k++)
+        w[n++] = lm(0, k % 4, FP32, 0, 2 * k);
+    w[n++] = TT_OP_SFPNOP;
+    cr_assert_eq(run_tensix(t, w, n, 100000), ERR_NONE, "%s", t->err.text);
+    const struct sfpu_timing *tm = &t->sfpu.tm;
+    cr_expect_eq(tm->st.macro_ops[SFPU_SUB_SIMPLE], 16);
+    cr_expect_eq(tm->st.macro_ops[SFPU_SUB_MAD], 8);
+    cr_expect_eq(tm->st.macro_ops[SFPU_SUB_ROUND], 8);
+    cr_expect_eq(tm->st.macro_ops[SFPU_SUB_STORE], 16);
+    cr_expect_eq(tm->nlive, 0);
+    for (unsigned h = 0; h < SFPU_HZ_COUNT; h++)
+        cr_expect_eq(tm->st.hazards[h], 0, "hazard %u", h);
+    /* one per cycle: 23 instructions, the last store five cycles after the last SFPLOADMACRO */
+    const uint64_t c0 = at_cycle(w[0], 0);
+    cr_expect_eq(at_cycle(w[n - 2], 0), c0 + 22);
+    cr_expect_eq(t->sfpu.busy_until, c0 + 22 + 6);
+}
+Test(sfpu_macro, tt_llk_exp_clamped) { tt_llk_exp_clamped(); }
+
+/* tt-llk ckernel_sfpu_exp.h (FAST_APPROX, not clamped): MAD at 0, SFPSTOCHRND at 3, SFPSETSGN
+ * into LReg[16] at 5 and the store from LReg[16] at 6, counted in issued instructions
+ * (UnitDelayKind 0xF), each SFPLOADMACRO followed by an explicit SFPSHFT2 bit shift; sixteen
+ * pairs and an SFPNOP. The last SFPLOADMACROs' later instructions wait for more instructions:
+ * LM 15 leaves its round, simple and store, LM 14 its simple and store (5 waiting). */
+static void tt_llk_exp_replay(void)
+{
+    fill_dst();
+    tmpl(1, TT_OP_SFPMAD(12, 0, 13, 13, 0));
+    tmpl(2, wh ? TT_OP_SFPSTOCHRND_WH(0, 0, 0, 0, 14, 0, 7) : TT_OP_SFPSTOCHRND_BH(0, 0, 0, 0, 14, 0, 7));
+    tmpl(3, TT_OP_SFPSETSGN(0, 4, 15, 0));
+    config(0, 0x731E85EFu, 0xF00);
+    uint32_t w[33];
+    unsigned n = 0;
+    for (unsigned k = 0; k < 16; k++) {
+        w[n++] = lm(0, k % 4, FP32, 0, 2 * k);
+        w[n++] = TT_OP_SFPSHFT2((k + 2) % 4, 14, 4, 5);
+    }
+    w[n++] = TT_OP_SFPNOP;
+    cr_assert_eq(run_tensix(t, w, n, 100000), ERR_NONE, "%s", t->err.text);
+    const struct sfpu_timing *tm = &t->sfpu.tm;
+    cr_expect_eq(tm->st.macro_ops[SFPU_SUB_MAD], 16);
+    cr_expect_eq(tm->st.macro_ops[SFPU_SUB_ROUND], 15);
+    cr_expect_eq(tm->st.macro_ops[SFPU_SUB_SIMPLE], 14);
+    cr_expect_eq(tm->st.macro_ops[SFPU_SUB_STORE], 14);
+    cr_expect_eq(tm->nlive, 5);
+    for (unsigned h = 0; h < SFPU_HZ_COUNT; h++)
+        cr_expect_eq(tm->st.hazards[h], 0, "hazard %u", h);
+    cr_expect_eq(at_cycle(w[n - 1], 0), at_cycle(w[0], 0) + 32);
+}
+Test(sfpu_macro, tt_llk_exp_replay) { tt_llk_exp_replay(); }
+Test(sfpu_macro_wh, tt_llk_exp_replay) { tt_llk_exp_replay(); }

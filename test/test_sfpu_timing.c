@@ -304,3 +304,129 @@ Test(sfpu_timing, stats_json_only_when_the_unit_worked)
                           "\"macro_ops_pending\": 0, \"hazards\": {\"mad_result\": 0, \"shuffle_next\": 0, "
                           "\"macro_swap\": 0, \"simple_round_vd\": 0, \"discarded\": 0, \"backdoor_change\": 0}");
 }
+
+/* ---- SFPSWAP and SFPSHFT2's lane shuffles ---- */
+
+#define SWAP(vc, vd, m) TT_OP_SFPSWAP(vc, vd, m)
+#define SHFT2(imm12, vc, vd, m) TT_OP_SFPSHFT2(imm12, vc, vd, m)
+
+/* SFPSWAP.md (both): the next cycle accepts only SFPNOP; another instruction is held a cycle
+ * ("unit busy", the vector unit), so SFPSWAP + SFPNOP take two cycles and SFPSWAP + X three. */
+static void swap_next_cycle_only_nop(void)
+{
+    fill(1, F2);
+    fill(2, F3);
+    RUN(SWAP(1, 2, 0), MOV(5, 6));
+    const uint64_t c = at(SWAP(1, 2, 0), 0);
+    cr_expect_eq(at(MOV(5, 6), 0), c + 2);
+    cr_expect_eq(held(0, GS_UNIT_BUSY), 1);
+    cr_expect_eq(held_sfpu(0, GS_UNIT_BUSY), 1);
+    cr_expect_eq(t->sfpu.lreg[1][0], F3);
+    cr_expect_eq(t->sfpu.lreg[2][0], F2);
+    tile_reset(t);
+    issues.n = 0;
+    RUN(SWAP(1, 2, 0), TT_OP_SFPNOP, MOV(5, 6));
+    cr_expect_eq(at(TT_OP_SFPNOP, 0), at(SWAP(1, 2, 0), 0) + 1);
+    cr_expect_eq(at(MOV(5, 6), 0), at(SWAP(1, 2, 0), 0) + 2);
+    cr_expect_eq(held(0, GS_UNIT_BUSY), 0);
+    /* latency 2 */
+    cr_expect_eq(t->sfpu.busy_until, at(SWAP(1, 2, 0), 0) + 3);
+}
+Test(sfpu_timing, swap_next_cycle_only_nop) { swap_next_cycle_only_nop(); }
+Test(sfpu_timing_wh, swap_next_cycle_only_nop) { swap_next_cycle_only_nop(); }
+
+/* Blackhole: SFPSWAP's swap mode is seen by the MAD interlock; its compare modes read in their
+ * first cycle unseen (a hole: the run stops). */
+Test(sfpu_timing, swap_after_mad)
+{
+    operands();
+    RUN(MAD(1, 2, 9, 3, 0), SWAP(3, 4, 0));
+    cr_expect_eq(held(0, GS_HAZARD), 1);
+    cr_expect_eq(t->sfpu.lreg[4][0], F6);
+    tile_reset(t);
+    operands();
+    RUN_FAILS(ERR_UNDEF_BEHAVIOUR, MAD(1, 2, 9, 3, 0), SWAP(3, 4, 1));
+    cr_expect(strstr(t->err.text, "SFPSWAP (thread T0") && strstr(t->err.text, "misses this read"), "%s",
+              t->err.text);
+}
+
+/* Blackhole: after a lane shuffle (SFPSHFT2 Mod1 2, 3, 4) only SFPNOP is accepted the next cycle;
+ * the other modes hold nothing. Latency 2 for the shuffles. */
+Test(sfpu_timing, shft2_shuffle_next_cycle_only_nop)
+{
+    for (unsigned m = 0; m < 7; m++) {
+        issues.n = 0;
+        const uint32_t s2 = SHFT2(m == 6 ? 1 : 0, 5, 6, m);
+        RUN(s2, MOV(7, 7));
+        const bool shuffle = m >= 2 && m <= 4;
+        cr_expect_eq(at(MOV(7, 7), 0), at(s2, 0) + (shuffle ? 2 : 1), "Mod1 %u", m);
+        cr_expect_eq(held(0, GS_UNIT_BUSY), shuffle, "Mod1 %u", m);
+        tile_reset(t);
+    }
+    RUN(SHFT2(0, 5, 6, 3), TT_OP_SFPNOP, MOV(7, 7));
+    cr_expect_eq(held(0, GS_UNIT_BUSY), 0);
+}
+
+/* Blackhole's SFPSHFT2 holes: the interlock thinks SHFT_LREG / SHFT_IMM read VD instead of VB
+ * (a read of VB is missed; a VD it does not read holds it anyway), and misses the shuffles'
+ * reads. */
+Test(sfpu_timing, shft2_and_the_mad_interlock)
+{
+    operands();
+    RUN_FAILS(ERR_UNDEF_BEHAVIOUR, MAD(1, 2, 9, 3, 0), SHFT2(3, 5, 6, 5)); /* VB 3 unseen */
+    tile_reset(t);
+    operands();
+    RUN(MAD(1, 2, 9, 3, 0), SHFT2(5, 4, 3, 5)); /* VD 3 seen, though only written */
+    cr_expect_eq(held(0, GS_HAZARD), 1);
+    tile_reset(t);
+    operands();
+    RUN_FAILS(ERR_UNDEF_BEHAVIOUR, MAD(1, 2, 9, 3, 0), SHFT2(0, 3, 6, 3)); /* a shuffle of VC 3 */
+}
+
+/* Wormhole's rules after a lane shuffle (WH:SFPSHFT2.md): no hold; the next cycle must not read
+ * LReg[0..3] or write LReg[1..3] (Mod1 2), read the shuffle's VD (Mod1 3, 4), or be one of the
+ * listed instructions. Others may go; SFPNOP satisfies all. */
+Test(sfpu_timing_wh, shft2_shuffle_software_rules)
+{
+    static const struct { uint32_t shuffle, next; bool ok; const char *why; } cases[] = {
+        {SHFT2(0, 5, 6, 2), MOV(2, 7), false, "reads LReg[0..3]"},
+        {SHFT2(0, 5, 6, 2), TT_OP_SFPLOADI(1, 2, 7), false, "writes LReg[1..3]"},
+        {SHFT2(0, 5, 6, 2), TT_OP_SFPLOADI(0, 2, 7), true, NULL}, /* LReg[0]: allowed */
+        {SHFT2(0, 5, 6, 3), MAD(6, 1, 9, 7, 0), false, "reads its VD"},
+        {SHFT2(0, 5, 6, 4), TT_OP_SFPIADD(1, 7, 7, 5), false, "is on the page's list"},
+        {SHFT2(0, 5, 6, 3), MAD(5, 1, 9, 7, 0), true, NULL},
+        {SHFT2(0, 5, 6, 3), SHFT2(0, 7, 7, 3), true, NULL}, /* another shuffle is not listed */
+        {SHFT2(0, 5, 6, 3), SHFT2(7, 4, 7, 5), false, "is on the page's list"},
+        {SHFT2(0, 5, 6, 5), MOV(6, 7), true, NULL}, /* not a shuffle */
+    };
+    for (unsigned i = 0; i < N(cases); i++) {
+        operands();
+        const uint32_t w[] = {cases[i].shuffle, cases[i].next};
+        const enum err_kind k = run_tensix(t, w, 2, 100000);
+        cr_expect_eq(k, cases[i].ok ? ERR_NONE : ERR_UNDEF_BEHAVIOUR, "case %u: %s", i, t->err.text);
+        if (!cases[i].ok)
+            cr_expect(strstr(t->err.text, cases[i].why) && strstr(t->err.text, "(WH:SFPSHFT2.md)"),
+                      "case %u: %s", i, t->err.text);
+        tile_reset(t);
+        const uint32_t w2[] = {cases[i].shuffle, TT_OP_SFPNOP, cases[i].next};
+        cr_expect_eq(run_tensix(t, w2, 3, 100000), ERR_NONE, "case %u with SFPNOP: %s", i, t->err.text);
+        tile_reset(t);
+    }
+}
+
+/* STALLWAIT with block bit B8 (SFPU instructions) on "SFPU busy" (C11 BH, C14 WH): the SFPMOV
+ * after it waits for the SFPMAD's two cycles, then the release cycle. */
+static void stallwait_b8_on_sfpu_busy(void)
+{
+    operands();
+    const uint32_t wait = wh ? TT_OP_STALLWAIT_WH(1u << 8, 1u << 14) : TT_OP_STALLWAIT_BH(1u << 8, 1u << 11);
+    RUN(MAD(1, 2, 9, 3, 0), wait, MOV(3, 4));
+    const uint64_t c = at(MAD(1, 2, 9, 3, 0), 0);
+    cr_expect_eq(at(wait, 0), c + 1);
+    cr_expect_eq(at(MOV(3, 4), 0), c + 3);
+    cr_expect_eq(held(0, GS_WAIT_RELEASE), 1);
+    cr_expect_eq(held(0, GS_HAZARD), 0);
+    cr_expect_eq(t->sfpu.lreg[4][0], F6);
+}
+Test(sfpu_timing, stallwait_b8_on_sfpu_busy) { stallwait_b8_on_sfpu_busy(); }
+Test(sfpu_timing_wh, stallwait_b8_on_sfpu_busy) { stallwait_b8_on_sfpu_busy(); }

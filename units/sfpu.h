@@ -5,9 +5,9 @@
  * condition codes and Blackhole's SFPLE, SFPGT (sfpu_cc.c); the simple instructions
  * (sfpu_simple.c); SFPLOAD, SFPSTORE (sfpu_ldst.c); the MAD sub-unit (sfpu_mad.c, sfpu_lut.c);
  * rounding and conversions (sfpu_round.c); lane movement (sfpu_move.c); the VD >= 12 backdoor
- * into LoadMacroConfig. SFPLOADMACRO stops the run as unimplemented. One instruction per cycle
- * from all threads together (VectorUnit.md, "Sub-units"); each holds its thread's "SFPU busy"
- * STALLWAIT condition (C11 BH, C14 WH) for its latency. */
+ * into LoadMacroConfig; SFPLOADMACRO and the timing rules (sfpu_macro.c, sfpu_timing.c). One
+ * instruction per cycle from all threads together (VectorUnit.md, "Sub-units"); each holds its
+ * thread's "SFPU busy" STALLWAIT condition (C11 BH, C14 WH) for its latency. */
 #ifndef TENSIM_UNITS_SFPU_H
 #define TENSIM_UNITS_SFPU_H
 
