@@ -10,7 +10,7 @@
  * |x| >= 2^114 its correction y (1 - x y) falls below 2^-126 and the MAD unit drops it (its
  * product is not kept below the normal range), which left those reciprocals at the seed's 5%.
  *
- * Domain: 2^-125 <= |x| <= 2^125. Outside it the seed is not a normal number and the iteration
+ * Domain: 2^-126 <= |x| <= 2^125. Outside it the seed is not a normal number and the iteration
  * does not recover: 0, denormals, |x| >= 2^126 and Inf give NaN, 0 or -Inf (test/test_sfpu_kernels.c
  * pins what comes out).
  *
