@@ -836,6 +836,40 @@ static void swap_clamps_against_template_vd(void)
 Test(sfpu_macro, swap_clamps_against_template_vd) { swap_clamps_against_template_vd(); }
 Test(sfpu_macro_wh, swap_clamps_against_template_vd) { swap_clamps_against_template_vd(); }
 
+/* One cycle, two phases: a regular instruction reads the state its cycle began with, not what
+ * the scheduled instructions of the same cycle wrote, and they do not see its writes. A select
+ * shaped like tt-llk's `where`, one row group every 4 cycles: cycle 0 loads the condition into
+ * LReg[0] (macro 1 schedules SFPSETCC EQ0 of it for cycle 1); cycle 1 loads b into LReg[0]
+ * while that SFPSETCC reads the condition (macro 2 schedules SFPENCC for cycle 2); cycle 2's
+ * regular SFPLOAD of c runs under the flags SFPSETCC set, beside the SFPENCC that sets them all
+ * true again; cycle 3 stores LReg[0]: cond == 0 ? c : b. */
+static void regular_beside_scheduled_sees_cycle_start(void)
+{
+    memset(t->dest.row_valid, 1, sizeof t->dest.row_valid);
+    for (unsigned r = 0; r < 4; r++)
+        for (unsigned c = 0; c < 16; c++) {
+            const unsigned k = r * 16 + c;
+            dest_write32(t, r, c, cell32(k % 3 ? 0 : 0x100 + k)); /* cond */
+            dest_write32(t, 8 + r, c, cell32(0xB0000 + k));       /* b */
+            dest_write32(t, 16 + r, c, cell32(0xC0000 + k));      /* c */
+        }
+    tmpl(0, TT_OP_SFPSETCC(0, 0, 0, 6)); /* LaneFlags := LReg[VC] == 0 */
+    tmpl(1, TT_OP_SFPENCC(0, 0, 0));     /* LaneFlags := true */
+    config(1, SEQUENCE(SEQ(TMPL0, 0, 0), 0, 0, 0), 0);
+    config(2, SEQUENCE(SEQ(TMPL1, 0, 0), 0, 0, 0), 0);
+    RUN(TT_OP_SFPENCC(3, 0, 10), lm(1, 0, INT32, 0, 0), lm(2, 0, INT32, 0, 8), ld(0, INT32, 0, 16),
+        st(0, INT32, 0, 24));
+    cr_expect_eq(at_cycle(st(0, INT32, 0, 24), 0), at_cycle(lm(1, 0, INT32, 0, 0), 0) + 3);
+    for (unsigned l = 0; l < 32; l++) {
+        const unsigned k = row_of(0, l) * 16 + col_of(0, l);
+        const uint32_t want = k % 3 ? 0xC0000 + k : 0xB0000 + k;
+        cr_expect_eq(uncell32(dest_read32(t, 24 + l / 8, col_of(0, l))), want, "lane %u", l);
+        cr_expect(t->sfpu.lane_flags[l], "SFPENCC left lane %u's flag true", l);
+    }
+}
+Test(sfpu_macro, regular_beside_scheduled_sees_cycle_start) { regular_beside_scheduled_sees_cycle_start(); }
+Test(sfpu_macro_wh, regular_beside_scheduled_sees_cycle_start) { regular_beside_scheduled_sees_cycle_start(); }
+
 /* tt-llk ckernel_sfpu_exp.h (FAST_APPROX, not clamped): MAD at 0, SFPSTOCHRND at 3, SFPSETSGN
  * into LReg[16] at 5 and the store from LReg[16] at 6, counted in issued instructions
  * (UnitDelayKind 0xF), each SFPLOADMACRO followed by an explicit SFPSHFT2 bit shift; sixteen

@@ -286,6 +286,8 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         s->st.insns++;
         return true;
     }
+    uint8_t after[SFPU_ARCH_BYTES];
+    const bool two_phase = sfpu_macro_rewind(t, after);
     if (form == TT_FORM_SFPNOP) {
         /* SFPNOP.md: no effect */
     } else if (form == TT_FORM_SFPCONFIG) {
@@ -311,6 +313,8 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         if (fault.kind == ERR_NONE && lanes != SFPU_ALL_LANES)
             write_templates(s, vd, w, lanes);
     }
+    if (two_phase)
+        sfpu_macro_merge(t, after);
     if (fault.kind != ERR_NONE)
         return tile_error(t, fault.kind, -1, 0, "%s (sfpu), thread T%u: %s", f->mnemonic, th, fault.why);
     sfpu_note(t, th, form, w, false, rg);

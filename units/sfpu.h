@@ -12,6 +12,7 @@
 #define TENSIM_UNITS_SFPU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../core/arch.h"
@@ -108,6 +109,7 @@ struct sfpu_timing {
     /* what ran in cycle `cur_cycle`: sub-units with a scheduled op, their VD == 16 */
     uint64_t cur_cycle;
     uint8_t cur_subs, cur_vd16, cur_valid;
+    uint64_t cycle_start_at; /* scheduled instructions ran at the start of this cycle (+1) */
     uint16_t cur_form[SFPU_SUBS];
     struct {
         uint64_t hazards[SFPU_HZ_COUNT];
@@ -115,6 +117,9 @@ struct sfpu_timing {
     } st;
     bool warned[SFPU_HZ_COUNT];
 };
+
+/* Bytes of struct sfpu_state's architectural state, lreg .. macro (checked below). */
+#define SFPU_ARCH_BYTES 4192
 
 struct sfpu_state {
     uint32_t lreg[SFPU_LREGS][SFPU_LANES];
@@ -136,7 +141,14 @@ struct sfpu_state {
      * SHFLROR1_AND_COPY4 rotated into each lane (units/sfpu_move.c) */
     uint32_t shfl_ror1_latch[SFPU_LANES];
     struct sfpu_timing tm; /* timing and SFPLOADMACRO (units/sfpu_timing.c, sfpu_macro.c) */
+    /* The architectural state above (lreg .. macro) as it was when scheduled instructions ran at
+     * the start of cycle `tm.cycle_start_at`: a regular instruction of that cycle reads it
+     * (units/sfpu_macro.c, "one cycle, two phases"). */
+    uint8_t cycle_start[SFPU_ARCH_BYTES];
 };
+_Static_assert(offsetof(struct sfpu_state, lreg) == 0 &&
+               offsetof(struct sfpu_state, thread_busy_until) == SFPU_ARCH_BYTES,
+               "SFPU_ARCH_BYTES covers lreg .. macro exactly");
 
 /* `holds`: the thread's "SFPU busy" STALLWAIT condition. */
 extern const struct unit_desc sfpu_unit_desc;

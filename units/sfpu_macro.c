@@ -548,6 +548,14 @@ void sfpu_macro_tick(struct tile *t)
     if (!tm->nlive)
         return;
     const bool wh = tile_is_wormhole(t);
+    for (unsigned u = 0; u < SFPU_SUB_LOAD; u++)
+        for (unsigned i = 0; i < SFPU_MACRO_QUEUE; i++) {
+            const struct sfpu_macro_op *op = &tm->q[u][i];
+            if (op->live && op->armed && op->at <= t->now && tm->cycle_start_at != t->now + 1) {
+                memcpy(t->sfpu.cycle_start, &t->sfpu, SFPU_ARCH_BYTES);
+                tm->cycle_start_at = t->now + 1;
+            }
+        }
     /* SFPSTORE first (it reads what the cycle before left), then simple, MAD, round */
     static const unsigned order[SFPU_SUB_LOAD] = {SFPU_SUB_STORE, SFPU_SUB_SIMPLE, SFPU_SUB_MAD,
                                                  SFPU_SUB_ROUND};
@@ -569,4 +577,34 @@ void sfpu_macro_tick(struct tile *t)
     }
     if (ran > tm->st.macro_max_per_cycle)
         tm->st.macro_max_per_cycle = ran;
+}
+
+/* ---- one cycle, two phases ----
+ *
+ * Every sub-unit reads its operands as the cycle began and writes at its end, so a regular
+ * instruction does not see what the scheduled instructions of its own cycle wrote, nor they
+ * what it writes. tt-llk's Blackhole `where` relies on it: its SFPLOAD runs in the cycle of a
+ * scheduled SFPENCC and must load under the lane enables the SFPSETCC of the cycle before set
+ * (SFPLOADMACRO.md's sub-units working side by side). Scheduled instructions run first, at the
+ * start of the cycle; a regular instruction of that cycle runs on the state they started from,
+ * and each byte takes the regular instruction's value where it changed it, the scheduled
+ * ones' elsewhere. Both writing the same register is a sub-unit conflict (counted there). */
+
+bool sfpu_macro_rewind(struct tile *t, uint8_t after[SFPU_ARCH_BYTES])
+{
+    struct sfpu_state *s = &t->sfpu;
+    if (s->tm.cycle_start_at != t->now + 1)
+        return false;
+    memcpy(after, s, SFPU_ARCH_BYTES);
+    memcpy(s, s->cycle_start, SFPU_ARCH_BYTES);
+    return true;
+}
+
+void sfpu_macro_merge(struct tile *t, const uint8_t after[SFPU_ARCH_BYTES])
+{
+    uint8_t *cur = (uint8_t *)&t->sfpu;
+    const uint8_t *start = t->sfpu.cycle_start;
+    for (size_t i = 0; i < SFPU_ARCH_BYTES; i++)
+        if (cur[i] == start[i])
+            cur[i] = after[i];
 }

@@ -87,6 +87,11 @@ void sfpu_macro_tick(struct tile *t);
 uint64_t sfpu_macro_next(const struct tile *t);
 /* Does thread th have scheduled instructions that will run without more SFPU instructions? */
 bool sfpu_macro_holds(const struct tile *t, unsigned th);
+/* A regular instruction in a cycle whose scheduled instructions already ran: rewind puts the
+ * state back to the cycle's start (keeping what they made in `after`) and says whether it did;
+ * merge then keeps the regular instruction's changes over `after`. */
+bool sfpu_macro_rewind(struct tile *t, uint8_t after[SFPU_ARCH_BYTES]);
+void sfpu_macro_merge(struct tile *t, const uint8_t after[SFPU_ARCH_BYTES]);
 /* Scheduled instructions not yet run (all threads). */
 unsigned sfpu_macro_pending(const struct tile *t);
 
