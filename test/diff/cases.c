@@ -29,7 +29,7 @@ static uint8_t native16(struct dt_fmt f)
     return f.src == DT_FP16 || f.src == DT_FP8 ? DT_FP16 : DT_BF16;
 }
 
-#define MAX_CASES 512
+#define MAX_CASES 1024
 static struct dt_case matrix[MAX_CASES];
 static unsigned nmatrix;
 
@@ -38,7 +38,7 @@ static void add(enum dt_op op, struct dt_fmt a, struct dt_fmt b, enum dt_bspec b
 {
     if (nmatrix < MAX_CASES)
         matrix[nmatrix++] = (struct dt_case){op, a, b, bs, dst, (uint8_t)phases, (uint8_t)flags, pre,
-                                             0, 0, 0, DT_PACK_ROWS, 0};
+                                             0, 0, 0, DT_PACK_ROWS, 0, 0};
 }
 
 /* A case of the tt-llk-shaped kernels (test/diff/llk.c): tiles rt x ct, a pack mode, where. */
@@ -47,7 +47,7 @@ static void add_llk(enum dt_op op, struct dt_fmt a, struct dt_fmt b, enum dt_bsp
 {
     if (nmatrix < MAX_CASES)
         matrix[nmatrix++] = (struct dt_case){op, a, b, bs, dst, (uint8_t)phases, 0, PRE_NONE,
-                                             (uint8_t)rt, (uint8_t)ct, 0, (uint8_t)pack, (uint8_t)archs};
+                                             (uint8_t)rt, (uint8_t)ct, 0, (uint8_t)pack, (uint8_t)archs, 0};
 }
 
 /* A matmul accumulating over kt tiles of the inner dimension. */
@@ -218,6 +218,10 @@ static void build_matrix(void)
         }
     build_formats();
     build_llk();
+    for (unsigned i = 0; i < dt_sfpu_rows() && nmatrix < MAX_CASES; i++) /* the vector unit's */
+        matrix[nmatrix++] = (struct dt_case){.op = DT_OP_SFPU, .dst = dt_sfpu_dst(i), .phases = 1,
+                                             .pack = DT_PACK_ROWS, .archs = (uint8_t)dt_sfpu_archs(i),
+                                             .sfpu = (uint16_t)i};
 }
 
 unsigned dt_matrix(const struct dt_case **cases)
@@ -291,6 +295,10 @@ static void llk_suffix(const struct dt_case *c, char *buf, size_t n)
 void dt_case_name(const struct dt_case *c, char *buf, size_t n)
 {
     char a[16], b[16], llk[32];
+    if (c->op == DT_OP_SFPU) {
+        snprintf(buf, n, "sfpu/%s", dt_sfpu_name(c->sfpu));
+        return;
+    }
     fmt_str(a, sizeof a, c->a);
     llk_suffix(c, llk, sizeof llk);
     if (c->op == DT_OP_TILIZE)
@@ -770,6 +778,10 @@ void dt_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, bool ecal
                struct dt_inputs *in)
 {
     static struct tile_data A, B, C; /* the host side of a run is single-threaded */
+    if (c->op == DT_OP_SFPU) {
+        dt_sfpu_inputs(c->sfpu, d, seed, ecall, in);
+        return;
+    }
     if (is_llk(c)) {
         llk_inputs(c, d, seed, ecall, in);
         return;
@@ -931,6 +943,9 @@ const char *const dt_tile_runs[][3] = {
     {"tilize/bf16/-/bf16/ct1", "rand", "1"},
     {"mova2d/bf16/zero/bf16/ct1/untilize", "rand", "1"},
     {"matmul/bf16/bf16/fp32/1x1", "rand", "1"},
+    {"sfpu/iadd/add-cc", "int", "1"},
+    {"sfpu/compc/nested", "edge", "1"},
+    {"sfpu/ldst/srcb-srcb/fp16", "edge", "1"},
     {NULL, NULL, NULL}, /* single-tile outputs only: a record holds 1024 datums */
 };
 

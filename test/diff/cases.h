@@ -38,6 +38,7 @@ struct dt_case {
     uint8_t kt;      /* MATMUL inner dimension in tiles (0: 1) */
     uint8_t pack;    /* enum dt_pack */
     uint8_t archs;   /* DT_ARCH_BH, DT_ARCH_WH; 0: both */
+    uint16_t sfpu;   /* DT_OP_SFPU: the row of test/diff/sfpu.c's table */
 };
 
 /* The case matrix; dt_case_on says whether a case runs on an architecture. */
@@ -84,6 +85,14 @@ void dt_run_tensim(bool wormhole, const char *elf, const struct dt_inputs *in, s
  * NULL (test/test_golden.c). */
 void dt_run_tensim_report(bool wormhole, const char *elf, const struct dt_inputs *in,
                           struct dt_result *r, FILE *stats, FILE *trace);
+
+/* The vector-unit cases (test/diff/sfpu.c): the rows of its table, each a DT_OP_SFPU case named
+ * "sfpu/" + its name, with the Dst format it packs and the architectures it runs on. */
+unsigned dt_sfpu_rows(void);
+const char *dt_sfpu_name(unsigned row);
+unsigned dt_sfpu_archs(unsigned row);
+uint8_t dt_sfpu_dst(unsigned row);
+void dt_sfpu_inputs(unsigned row, enum dt_data d, uint32_t seed, bool ecall, struct dt_inputs *in);
 
 /* 64-bit FNV-1a of the output (what expected.txt records). */
 uint64_t dt_hash(const uint8_t *b, size_t n);
