@@ -192,6 +192,8 @@ static const struct row rows[] = {
     {"ldst/int32-hi16", .load = M_INT32, .store = M_HI16},
     {"ldst/int32-lo16", .load = M_INT32, .store = M_LO16},
     {"ldst/consts-8-11", I32, .outs = LR(8) | LR(9) | LR(10) | LR(11)},
+    {"ldst/load-into-consts", I32, .outs = LR(3) | LR(5),
+     .w = {TT_OP_SFPLOAD_BH(8, M_INT32, 0, 0), TT_OP_SFPLOAD_BH(11, M_INT32, 0, 2), MOV(8, 3, 0), MOV(11, 5, 0)}},
     /* AddrMod: the kernel's ADDR_MOD slot 1 adds 2 to RWC.Dst (the other columns, then the next
      * 4 rows), slot 2 clears it; the field is 3 bits on Blackhole, 2 on Wormhole */
     {"ldst/addrmod/bh", BH, I32, .outs = LR(3) | LR(5) | LR(6) | LR(7),
