@@ -193,6 +193,11 @@ static bool execute(struct sfpu_state *s, unsigned form, uint32_t w, uint32_t la
     /* the MAD sub-unit (sfpu_mad.c) */
 
     /* rounding and conversions (sfpu_round.c) */
+    _Static_assert(SAME_VD(SFPSTOCHRND_BH) && SAME_VD(SFPSTOCHRND_WH) && SAME_VD(SFPCAST) &&
+                   SAME_VD(SFPARECIP), "SFPU rounding forms with VD elsewhere");
+    case TT_FORM_SFPSTOCHRND_BH: case TT_FORM_SFPSTOCHRND_WH: sfpu_stochrnd(s, w, lanes, wh); break;
+    case TT_FORM_SFPCAST: sfpu_cast(s, w, lanes, wh); break;
+    case TT_FORM_SFPARECIP: sfpu_arecip(s, w, lanes); break;
 
     /* lane movement (sfpu_move.c) */
 

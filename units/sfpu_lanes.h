@@ -83,6 +83,10 @@ void sfpu_divp2(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 /* The MAD sub-unit (sfpu_mad.c). */
 
 /* Rounding and conversions (sfpu_round.c). */
+/* `wh`: the Wormhole B0 page. */
+void sfpu_stochrnd(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh);
+void sfpu_cast(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh);
+void sfpu_arecip(struct sfpu_state *s, uint32_t w, uint32_t lanes); /* Blackhole only */
 
 /* Lane movement (sfpu_move.c). */
 
