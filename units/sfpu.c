@@ -200,6 +200,11 @@ static bool execute(struct sfpu_state *s, unsigned form, uint32_t w, uint32_t la
     case TT_FORM_SFPARECIP: sfpu_arecip(s, w, lanes); break;
 
     /* lane movement (sfpu_move.c) */
+    case TT_FORM_SFPSWAP: sfpu_swap(s, w, lanes); break;
+    case TT_FORM_SFPTRANSP: sfpu_transp(s, lanes); break;
+    case TT_FORM_SFPSHFT2: sfpu_shft2(s, w, lanes, wh, fault); break;
+    _Static_assert(TT_SAME_BITS(SFPSWAP_VD, SFPIADD_VD) && TT_SAME_BITS(SFPTRANSP_VD, SFPIADD_VD) &&
+                   TT_SAME_BITS(SFPSHFT2_VD, SFPIADD_VD), "lane-movement forms with VD elsewhere");
 
     default: return false;
     }

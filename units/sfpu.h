@@ -58,6 +58,9 @@ struct sfpu_state {
     struct {
         uint64_t insns, busy_cycles;
     } st;
+    /* Wormhole's SFPSHFT2 SHFLSHR1 bug (WH:SFPSHFT2.md): what the last SHFLROR1 or
+     * SHFLROR1_AND_COPY4 rotated into each lane (units/sfpu_move.c) */
+    uint32_t shfl_ror1_latch[SFPU_LANES];
 };
 
 /* `holds`: the thread's "SFPU busy" STALLWAIT condition. */

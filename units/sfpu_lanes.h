@@ -89,6 +89,10 @@ void sfpu_cast(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh);
 void sfpu_arecip(struct sfpu_state *s, uint32_t w, uint32_t lanes); /* Blackhole only */
 
 /* Lane movement (sfpu_move.c). */
+/* SFPSWAP, SFPTRANSP (both arches alike) and SFPSHFT2 (`wh`: Wormhole's SHFLSHR1 bug). */
+void sfpu_swap(struct sfpu_state *s, uint32_t w, uint32_t lanes);
+void sfpu_transp(struct sfpu_state *s, uint32_t lanes);
+void sfpu_shft2(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh, struct sfpu_fault *f);
 
 /* Dst <-> LReg (sfpu_ldst.c). `wh`: the Wormhole B0 page. They advance the thread's RWCs. */
 struct tile;
