@@ -55,6 +55,10 @@ struct row {
 #define SETCC(vc, mod1) TT_OP_SFPSETCC(0, vc, 0, mod1)
 #define MOV(vc, vd, mod1) TT_OP_SFPMOV(vc, vd, mod1)
 #define LR(r) (1u << (r))
+/* SFPSTOCHRND round to nearest from LReg[vc] (RoundingMode / StochasticRounding 0) */
+#define STOCHRND(vc, vd, mod1) TT_OP_SFPSTOCHRND_BH(0, 0, 0, vc, vd, 0, mod1)
+/* SFPCONFIG's immediate into LaneConfig (VD 15, IMM16_IS_VALUE) */
+#define LANECONFIG(v) TT_OP_SFPCONFIG(v, 15, 1)
 
 /* Defaults (0 fields): an FP32 Dst, SrcB FP32, loads and stores in MOD0_FMT_SRCB... so the
  * rows name their modes; an ordinary row loads and stores INT32 (the bits as they are). */
@@ -182,6 +186,36 @@ static const struct row rows[] = {
      .w = {TT_OP_SFPDIVP2(1, 1, 3, 1), TT_OP_SFPDIVP2(0x7F, 1, 5, 1), DIVP2_NEG(0xFF, 1, 6, 1),
            DIVP2_NEG(0x81, 1, 7, 1)}},
 
+    /* ---- rounding and conversions (SFPSTOCHRND round to nearest; Imm5, UseImm5 0) ---- */
+    {"stochrnd/bf16", I32, .w = {STOCHRND(1, 3, 1)}},
+    {"stochrnd/uint8", I32, .w = {STOCHRND(1, 3, 2)}},
+    {"stochrnd/int8", I32, .w = {STOCHRND(1, 3, 3)}},
+    {"stochrnd/uint16", I32, .w = {STOCHRND(1, 3, 6)}},
+    {"stochrnd/int16", I32, .w = {STOCHRND(1, 3, 7)}},
+    {"stochrnd/prng-steps", I32, .outs = LR(3) | LR(5), .w = {STOCHRND(1, 3, 7), MOV(9, 5, 8)}},
+    {"cast/sm-fp32", I32, .w = {TT_OP_SFPCAST(1, 3, 0)}},
+    {"cast/sm-2c", BH, I32, .w = {TT_OP_SFPCAST(1, 3, 3)}},
+    {"arecip/recip", BH, I32, .w = {TT_OP_SFPARECIP(0, 1, 3, 0)}},
+
+    /* ---- lane movement (LaneConfig through SFPCONFIG's immediate: every lane on) ---- */
+    {"swap/swap", I32, .outs = LR(1) | LR(3), .w = {TT_OP_SFPSWAP(1, 3, 0)}},
+    {"swap/min-max", I32, .outs = LR(1) | LR(3), .w = {TT_OP_SFPSWAP(1, 3, 1)}},
+    {"swap/rows01-min", I32, .outs = LR(1) | LR(3), .w = {TT_OP_SFPSWAP(1, 3, 2)}},
+    {"swap/rows02-min", I32, .outs = LR(1) | LR(3), .w = {TT_OP_SFPSWAP(1, 3, 3)}},
+    {"swap/max-min", I32, .outs = LR(1) | LR(3), .w = {TT_OP_SFPSWAP(1, 3, 9)}},
+    {"swap/max-with-l9", I32, .w = {TT_OP_SFPSWAP(9, 3, 9)}},
+    {"swap/exchange", I32, .flags = SF_NOCC, .outs = LR(1) | LR(3),
+     .w = {LANECONFIG(0x100), TT_OP_SFPSWAP(1, 3, 1), LANECONFIG(0)}},
+    {"swap/argmin", I32, .flags = SF_NOCC, .outs = LR(1) | LR(3) | LR(5) | LR(7),
+     .w = {LANECONFIG(0x4), TT_OP_SFPSWAP(1, 3, 1), LANECONFIG(0)}},
+    {"swap/argmax-exchange", I32, .flags = SF_NOCC, .outs = LR(0) | LR(2) | LR(4) | LR(6),
+     .w = {LANECONFIG(0x104), TT_OP_SFPSWAP(0, 2, 9), LANECONFIG(0)}},
+    {"transp", I32, .outs = 0xFE, .w = {TT_OP_SFPTRANSP(0)}},
+    {"shft2/ror1", I32, .w = {TT_OP_SFPSHFT2(0, 1, 3, 3)}},
+    {"shft2/shr1", BH, I32, .w = {TT_OP_SFPSHFT2(0, 1, 3, 4)}},
+    {"shft2/shft-lreg", I32, .outs = LR(3) | LR(5),
+     .w = {TT_OP_SFPSHFT2(2, 1, 3, 5), TT_OP_SFPSHFT2(15, 4, 5, 5)}},
+
     /* ---- SFPLOAD and SFPSTORE modes (no words: load, picture, store) ---- */
     {"ldst/fp32-int32", .load = M_FP32, .store = M_INT32},
     {"ldst/int32-fp32", BH, .load = M_INT32, .store = M_FP32},
@@ -265,7 +299,8 @@ static unsigned popcount(unsigned x) { return (unsigned)__builtin_popcount(x); }
 _Static_assert(TT_OP_SFPLOAD_WH(7, 15, 0, 0x3FF) == TT_OP_SFPLOAD_BH(7, 15, 0, 0x3FF) &&
                TT_OP_SFPSTORE_WH(7, 15, 0, 0x3FF) == TT_OP_SFPSTORE_BH(7, 15, 0, 0x3FF) &&
                AND(1, 3) == TT_OP_SFPAND_WH(1, 3) && OR(1, 3) == TT_OP_SFPOR_WH(1, 3) &&
-               PUSHC == TT_OP_SFPPUSHC_BH(0, 0),
+               PUSHC == TT_OP_SFPPUSHC_BH(0, 0) &&
+               STOCHRND(1, 3, 7) == TT_OP_SFPSTOCHRND_WH(0, 0, 0, 1, 3, 0, 7),
                "encodings the program shares between the architectures");
 
 /* The row's program: the words after the count at DT_SFPU_PROG. */
