@@ -5,7 +5,7 @@
 #   make bench      simulator speed benchmarks
 #   make kernels    the SDK examples and test programs (RISC-V)
 #   make fuzz       random inputs against the sanitizer build (FUZZ_SECONDS, default 60)
-#   make difftest   the matrix unit, unpackers and packer against ttsim (see below)
+#   make difftest   the matrix unit, unpackers, packer and vector unit against ttsim (see below)
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g

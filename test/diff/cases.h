@@ -1,8 +1,9 @@
-/* The differential test of the matrix unit, unpackers and packer: a matrix of cases, each one
- * kernel run (test/diff/kernel.c) over seeded operand tiles, whose packed Dst output is compared
- * bit for bit between tensim and Tenstorrent's functional simulator ttsim, or with a recorded
- * hash of ttsim's output (test/diff/expected.txt), or with exact arithmetic (int data).
- * docs/numerics.md "Checking against ttsim". */
+/* The differential test of the matrix unit, unpackers, packer and vector unit: a matrix of
+ * cases, each one kernel run (test/diff/kernel.c) over seeded operand tiles (or a list of SFPU
+ * words, test/diff/sfpu.c), whose packed Dst output is compared bit for bit between tensim and
+ * Tenstorrent's functional simulator ttsim, or with a recorded hash of ttsim's output
+ * (test/diff/expected.txt), or with exact arithmetic (int data). docs/numerics.md "Checking
+ * against ttsim"; docs/sfpu.md "Checking against ttsim". */
 #ifndef TENSIM_TEST_DIFF_CASES_H
 #define TENSIM_TEST_DIFF_CASES_H
 
