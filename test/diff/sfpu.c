@@ -46,8 +46,10 @@ struct row {
 /* SFPDIVP2's Imm8 >= 0x80 with bits 23:20 set too: the page's field is bits 19:12, but ttsim
  * reads 23:12 and refuses anything but the sign extension of the 8 bits; tensim reads 19:12. */
 #define DIVP2_NEG(imm8, vc, vd, mod1) (TT_OP_SFPDIVP2(imm8, vc, vd, mod1) | 0x00F00000u)
-/* the encodings that differ between the architectures are the same for these operands:
- * SFPAND/SFPOR without VB and Mod1, SFPPUSHC with Mod1 0 */
+/* One program serves both architectures: the encodings that differ between them have the same
+ * bits for these operands (checked below): SFPAND/SFPOR without VB and Mod1, SFPPUSHC with Mod1
+ * 0, SFPSTOCHRND rounding to nearest, SFPLOAD/SFPSTORE with AddrMod 0. A row with other forms is
+ * one architecture's (ldst/addrmod). */
 #define AND(vc, vd) TT_OP_SFPAND_BH(0, vc, vd, 0)
 #define OR(vc, vd) TT_OP_SFPOR_BH(0, vc, vd, 0)
 #define PUSHC TT_OP_SFPPUSHC_WH(0)
@@ -60,8 +62,16 @@ struct row {
 /* SFPCONFIG's immediate into LaneConfig (VD 15, IMM16_IS_VALUE) */
 #define LANECONFIG(v) TT_OP_SFPCONFIG(v, 15, 1)
 
-/* Defaults (0 fields): an FP32 Dst, SrcB FP32, loads and stores in MOD0_FMT_SRCB... so the
- * rows name their modes; an ordinary row loads and stores INT32 (the bits as they are). */
+_Static_assert(TT_OP_SFPLOAD_WH(7, 15, 0, 0x3FF) == TT_OP_SFPLOAD_BH(7, 15, 0, 0x3FF) &&
+               TT_OP_SFPSTORE_WH(7, 15, 0, 0x3FF) == TT_OP_SFPSTORE_BH(7, 15, 0, 0x3FF) &&
+               AND(1, 3) == TT_OP_SFPAND_WH(1, 3) && OR(1, 3) == TT_OP_SFPOR_WH(1, 3) &&
+               PUSHC == TT_OP_SFPPUSHC_BH(0, 0) &&
+               STOCHRND(1, 3, 7) == TT_OP_SFPSTOCHRND_WH(0, 0, 0, 1, 3, 0, 7),
+               "encodings the program shares between the architectures");
+
+/* A field left 0 means an FP32 Dst, SrcB FP32, both architectures, MOD0_FMT_SRCB loads and
+ * stores; so every row names its modes, and most load and store INT32 (the bits as they are,
+ * whatever the words make of them). */
 #define I32 .load = M_INT32, .store = M_INT32
 #define BH .archs = DT_ARCH_BH
 
@@ -293,15 +303,6 @@ static uint32_t block_addr(const struct row *r, unsigned mod0, unsigned b, bool 
 }
 
 static unsigned popcount(unsigned x) { return (unsigned)__builtin_popcount(x); }
-
-/* SFPLOAD and SFPSTORE with AddrMod 0 have the same bits on both architectures (only the width
- * of AddrMod differs), so one program serves both. */
-_Static_assert(TT_OP_SFPLOAD_WH(7, 15, 0, 0x3FF) == TT_OP_SFPLOAD_BH(7, 15, 0, 0x3FF) &&
-               TT_OP_SFPSTORE_WH(7, 15, 0, 0x3FF) == TT_OP_SFPSTORE_BH(7, 15, 0, 0x3FF) &&
-               AND(1, 3) == TT_OP_SFPAND_WH(1, 3) && OR(1, 3) == TT_OP_SFPOR_WH(1, 3) &&
-               PUSHC == TT_OP_SFPPUSHC_BH(0, 0) &&
-               STOCHRND(1, 3, 7) == TT_OP_SFPSTOCHRND_WH(0, 0, 0, 1, 3, 0, 7),
-               "encodings the program shares between the architectures");
 
 /* The row's program: the words after the count at DT_SFPU_PROG. */
 static unsigned program(const struct row *r, unsigned index, uint32_t *p)
