@@ -191,6 +191,30 @@ static bool execute(struct sfpu_state *s, unsigned form, uint32_t w, uint32_t la
     case TT_FORM_SFPGT: sfpu_cmp(s, w, lanes, true); break;
 
     /* the MAD sub-unit (sfpu_mad.c) */
+    /* The MAD sub-unit's forms: VD where the backdoor reads it (SFPLUT's is elsewhere and handled
+     * in sfpu_lut.c), and one layout read through SFPMAD's / SFPMULI's / SFPLUTFP32_BH's fields. */
+    _Static_assert(SAME_VD(SFPMAD) && SAME_VD(SFPADD) && SAME_VD(SFPMUL) && SAME_VD(SFPMULI) &&
+                   SAME_VD(SFPADDI) && SAME_VD(SFPMUL24) && SAME_VD(SFPLUTFP32_BH) &&
+                   SAME_VD(SFPLUTFP32_WH) &&
+                   TT_SAME_BITS(SFPADD_VA, SFPMAD_VA) && TT_SAME_BITS(SFPMUL_VA, SFPMAD_VA) &&
+                   TT_SAME_BITS(SFPADD_VB, SFPMAD_VB) && TT_SAME_BITS(SFPMUL_VB, SFPMAD_VB) &&
+                   TT_SAME_BITS(SFPADD_VC, SFPMAD_VC) && TT_SAME_BITS(SFPMUL_VC, SFPMAD_VC) &&
+                   TT_SAME_BITS(SFPADD_Mod1, SFPMAD_Mod1) &&
+                   TT_SAME_BITS(SFPMUL_Mod1, SFPMAD_Mod1) &&
+                   TT_SAME_BITS(SFPADDI_Imm16, SFPMULI_Imm16) &&
+                   TT_SAME_BITS(SFPADDI_Mod1, SFPMULI_Mod1),
+                   "MAD sub-unit forms share their layout");
+    case TT_FORM_SFPMAD: case TT_FORM_SFPADD: case TT_FORM_SFPMUL:
+        sfpu_mad(s, w, TT_GET_SFPMAD_VD(w), lanes, wh);
+        break;
+    case TT_FORM_SFPMULI: case TT_FORM_SFPADDI:
+        sfpu_mad_imm(s, w, TT_GET_SFPMULI_VD(w), form == TT_FORM_SFPADDI, lanes, wh);
+        break;
+    case TT_FORM_SFPMUL24: sfpu_mul24(s, w, TT_GET_SFPMUL24_VD(w), lanes); break;
+    case TT_FORM_SFPLUT: sfpu_lut_issue(s, w, lanes, wh, fault); break;
+    case TT_FORM_SFPLUTFP32_BH: case TT_FORM_SFPLUTFP32_WH:
+        sfpu_lutfp32(s, w, TT_GET_SFPLUTFP32_BH_VD(w), lanes, wh);
+        break;
 
     /* rounding and conversions (sfpu_round.c) */
     _Static_assert(SAME_VD(SFPSTOCHRND_BH) && SAME_VD(SFPSTOCHRND_WH) && SAME_VD(SFPCAST) &&

@@ -1,16 +1,13 @@
 /* The Vector unit (SFPU): its architectural state and the instructions built so far
  * (WH/BH:VectorUnit.md, LReg.md; shared/spec/sfpu.md). Owner of these files: the vector-unit work.
  *
- * Built so far (docs/sfpu.md): the state; lane predication; SFPNOP, SFPENCC, SFPCONFIG; the
- * condition codes SFPSETCC, SFPPUSHC, SFPPOPC, SFPCOMPC and Blackhole's comparisons SFPLE,
- * SFPGT (units/sfpu_cc.c); the simple instructions SFPLOADI, SFPMOV, SFPNOT, SFPAND, SFPOR,
- * SFPXOR, SFPIADD, SFPSHFT, SFPSETSGN, SFPABS, SFPSETEXP, SFPSETMAN, SFPEXEXP, SFPEXMAN, SFPLZ,
- * SFPDIVP2 (units/sfpu_simple.c); SFPLOAD and SFPSTORE
- * (units/sfpu_ldst.c); and the VD >= 12 backdoor into LoadMacroConfig for all of them but
- * SFPLOADI and SFPLOAD. Every other SFPU instruction stops the run as
- * unimplemented when it issues. One instruction per cycle from all threads together
- * (VectorUnit.md, "Sub-units"); each holds its thread's "SFPU busy" STALLWAIT condition (C11 BH,
- * C14 WH) for its latency. */
+ * Built (docs/sfpu.md): the state; lane predication; SFPNOP, SFPENCC, SFPCONFIG (sfpu.c); the
+ * condition codes and Blackhole's SFPLE, SFPGT (sfpu_cc.c); the simple instructions
+ * (sfpu_simple.c); SFPLOAD, SFPSTORE (sfpu_ldst.c); the MAD sub-unit (sfpu_mad.c, sfpu_lut.c);
+ * rounding and conversions (sfpu_round.c); lane movement (sfpu_move.c); the VD >= 12 backdoor
+ * into LoadMacroConfig. SFPLOADMACRO stops the run as unimplemented. One instruction per cycle
+ * from all threads together (VectorUnit.md, "Sub-units"); each holds its thread's "SFPU busy"
+ * STALLWAIT condition (C11 BH, C14 WH) for its latency. */
 #ifndef TENSIM_UNITS_SFPU_H
 #define TENSIM_UNITS_SFPU_H
 

@@ -81,6 +81,22 @@ void sfpu_lz(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 void sfpu_divp2(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 
 /* The MAD sub-unit (sfpu_mad.c). */
+/* x * y + z on FP32 bits as the MAD datapath computes it (SFPMAD.md "IEEE754 conformance"):
+ * Blackhole's, or Wormhole B0's when `wh`. The instructions below take `vd`, the word's VD, or 16
+ * for a macro-scheduled instance redirected to LReg[16] (SFPLOADMACRO.md). */
+uint32_t sfpu_mad_fp32(uint32_t x, uint32_t y, uint32_t z, bool wh);
+/* SFPMAD, SFPADD and SFPMUL (one layout) */
+void sfpu_mad(struct sfpu_state *s, uint32_t w, unsigned vd, uint32_t lanes, bool wh);
+/* SFPMULI (add false) and SFPADDI (add true) */
+void sfpu_mad_imm(struct sfpu_state *s, uint32_t w, unsigned vd, bool add, uint32_t lanes,
+                  bool wh);
+void sfpu_mul24(struct sfpu_state *s, uint32_t w, unsigned vd, uint32_t lanes); /* Blackhole */
+/* SFPLUT and SFPLUTFP32 (sfpu_lut.c). SFPLUT's VD is not at SFPIADD's bits: sfpu_lut_issue
+ * does its own backdoor, then runs sfpu_lut. */
+void sfpu_lut(struct sfpu_state *s, uint32_t w, unsigned vd, uint32_t lanes, bool wh);
+void sfpu_lut_issue(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh,
+                    struct sfpu_fault *f);
+void sfpu_lutfp32(struct sfpu_state *s, uint32_t w, unsigned vd, uint32_t lanes, bool wh);
 
 /* Rounding and conversions (sfpu_round.c). */
 /* `wh`: the Wormhole B0 page. */
