@@ -48,8 +48,8 @@ struct row {
 #define DIVP2_NEG(imm8, vc, vd, mod1) (TT_OP_SFPDIVP2(imm8, vc, vd, mod1) | 0x00F00000u)
 /* One program serves both architectures: the encodings that differ between them have the same
  * bits for these operands (checked below): SFPAND/SFPOR without VB and Mod1, SFPPUSHC with Mod1
- * 0, SFPSTOCHRND rounding to nearest, SFPLOAD/SFPSTORE with AddrMod 0. A row with other forms is
- * one architecture's (ldst/addrmod). */
+ * 0, SFPSTOCHRND rounding to nearest, SFPLUTFP32 without Mod1Mirror, SFPLOAD/SFPSTORE with
+ * AddrMod 0. A row with other forms is one architecture's (ldst/addrmod). */
 #define AND(vc, vd) TT_OP_SFPAND_BH(0, vc, vd, 0)
 #define OR(vc, vd) TT_OP_SFPOR_BH(0, vc, vd, 0)
 #define PUSHC TT_OP_SFPPUSHC_WH(0)
@@ -66,7 +66,8 @@ _Static_assert(TT_OP_SFPLOAD_WH(7, 15, 0, 0x3FF) == TT_OP_SFPLOAD_BH(7, 15, 0, 0
                TT_OP_SFPSTORE_WH(7, 15, 0, 0x3FF) == TT_OP_SFPSTORE_BH(7, 15, 0, 0x3FF) &&
                AND(1, 3) == TT_OP_SFPAND_WH(1, 3) && OR(1, 3) == TT_OP_SFPOR_WH(1, 3) &&
                PUSHC == TT_OP_SFPPUSHC_BH(0, 0) &&
-               STOCHRND(1, 3, 7) == TT_OP_SFPSTOCHRND_WH(0, 0, 0, 1, 3, 0, 7),
+               STOCHRND(1, 3, 7) == TT_OP_SFPSTOCHRND_WH(0, 0, 0, 1, 3, 0, 7) &&
+               TT_OP_SFPLUTFP32_WH(7, 2) == TT_OP_SFPLUTFP32_BH(0, 7, 2),
                "encodings the program shares between the architectures");
 
 /* A field left 0 means an FP32 Dst, SrcB FP32, both architectures, MOD0_FMT_SRCB loads and
@@ -196,6 +197,30 @@ static const struct row rows[] = {
      .w = {TT_OP_SFPDIVP2(1, 1, 3, 1), TT_OP_SFPDIVP2(0x7F, 1, 5, 1), DIVP2_NEG(0xFF, 1, 6, 1),
            DIVP2_NEG(0x81, 1, 7, 1)}},
 
+    /* ---- the MAD sub-unit (LReg[1] x LReg[2] + LReg[4]; SFPADD's 1.0 and SFPMUL's 0 from the
+     * constants 10 and 9, as ttsim requires) ---- */
+    {"mad", I32, .w = {TT_OP_SFPMAD(1, 2, 4, 3, 0)}},
+    {"mad/negate", BH, I32, .outs = LR(3) | LR(5) | LR(6),
+     .w = {TT_OP_SFPMAD(1, 2, 4, 3, 1), TT_OP_SFPMAD(1, 2, 4, 5, 2), TT_OP_SFPMAD(1, 2, 4, 6, 3)}},
+    {"mad/consts", I32, .outs = LR(3) | LR(5),
+     .w = {TT_OP_SFPMAD(8, 2, 11, 3, 0), TT_OP_SFPMAD(15, 1, 9, 5, 0)}},
+    {"add", I32, .outs = LR(3) | LR(5), .w = {TT_OP_SFPADD(10, 2, 4, 3, 0), TT_OP_SFPADD(1, 10, 2, 5, 0)}},
+    {"add/negate", BH, I32, .outs = LR(3) | LR(5) | LR(6),
+     .w = {TT_OP_SFPADD(10, 2, 4, 3, 1), TT_OP_SFPADD(10, 2, 4, 5, 2), TT_OP_SFPADD(10, 2, 4, 6, 3)}},
+    {"mul", I32, .w = {TT_OP_SFPMUL(1, 2, 9, 3, 0)}},
+    {"mul/negate", BH, I32, .w = {TT_OP_SFPMUL(1, 2, 9, 3, 1)}},
+    {"muli", I32, .outs = LR(3) | LR(5) | LR(6) | LR(7),
+     .w = {TT_OP_SFPMULI(0xC040, 3, 0), TT_OP_SFPMULI(0x3F80, 5, 0), TT_OP_SFPMULI(0x7F80, 6, 0),
+           TT_OP_SFPMULI(0x8000, 7, 0)}},
+    {"addi", I32, .outs = LR(3) | LR(5) | LR(6) | LR(7),
+     .w = {TT_OP_SFPADDI(0x3F80, 3, 0), TT_OP_SFPADDI(0xFF80, 5, 0), TT_OP_SFPADDI(0x8000, 6, 0),
+           TT_OP_SFPADDI(0x4B00, 7, 0)}},
+    {"mul24", BH, I32, .outs = LR(3) | LR(5),
+     .w = {TT_OP_SFPMUL24(1, 2, 9, 3, 0), TT_OP_SFPMUL24(1, 2, 9, 5, 1)}},
+    /* the LUTs read LReg[0..2] (and [4..6]) as coefficients and LReg[3] as x */
+    {"lut", I32, .w = {TT_OP_SFPLUT(7, 4)}, .outs = LR(7)},
+    {"lutfp32/fp16-3entry", I32, .w = {TT_OP_SFPLUTFP32_WH(7, 2)}, .outs = LR(7)},
+
     /* ---- rounding and conversions (SFPSTOCHRND round to nearest; Imm5, UseImm5 0) ---- */
     {"stochrnd/bf16", I32, .w = {STOCHRND(1, 3, 1)}},
     {"stochrnd/uint8", I32, .w = {STOCHRND(1, 3, 2)}},
@@ -305,11 +330,17 @@ static uint32_t block_addr(const struct row *r, unsigned mod0, unsigned b, bool 
 static unsigned popcount(unsigned x) { return (unsigned)__builtin_popcount(x); }
 
 /* The row's program: the words after the count at DT_SFPU_PROG. */
-static unsigned program(const struct row *r, unsigned index, uint32_t *p)
+static unsigned program(const struct row *r, uint32_t *p)
 {
     static const unsigned cc[4] = {LT0, NE0, GTE0, EQ0};
     const unsigned outs = r->outs ? r->outs : LR(3), per = popcount(outs) + 1, iters = 16 / per;
     unsigned n = 0;
+    /* the marker's low half from the row's name, so that a row's program (and its recorded
+     * outcome) does not move when rows are added before it */
+    uint32_t mark = 2166136261u;
+    for (const char *c = r->name; *c; c++)
+        mark = (mark ^ (uint8_t)*c) * 16777619u;
+    mark &= 0xFFFF;
 #define LOAD(vd, a) TT_OP_SFPLOAD_BH(vd, r->load, 0, a)
 #define STORE(vd, a) TT_OP_SFPSTORE_BH(vd, r->store, 0, a)
     p[n++] = TT_OP_SFPENCC(2, 0, 10); /* predication off, LaneFlags true: both simulators agree */
@@ -317,7 +348,7 @@ static unsigned program(const struct row *r, unsigned index, uint32_t *p)
         for (unsigned v = 1; v < 8; v++)
             p[n++] = LOAD(v, block_addr(r, r->load, (it + 5 * v) % 16, false));
         p[n++] = TT_OP_SFPLOADI(0, 8, 0xC0D0 + it);
-        p[n++] = TT_OP_SFPLOADI(0, 10, 0xE000 + index);
+        p[n++] = TT_OP_SFPLOADI(0, 10, mark);
         p[n++] = TT_OP_SFPENCC(3, 0, 10);
         if ((it & 1) && !(r->flags & SF_NOCC))
             p[n++] = SETCC(2, cc[(it / 2) % 4]);
@@ -446,7 +477,7 @@ void dt_sfpu_inputs(unsigned index, enum dt_data d, uint32_t seed, bool ecall, s
     put_words(&in->load[in->nload++], DT_PARAMS, p, sizeof p / 4);
 
     static uint32_t prog[1 + DT_SFPU_MAX_WORDS];
-    prog[0] = program(r, index, prog + 1);
+    prog[0] = program(r, prog + 1);
     put_words(&in->load[in->nload++], DT_SFPU_PROG, prog, prog[0] + 1);
 
     in->out_bytes = d32 ? 4 : 2;
