@@ -22,6 +22,24 @@ static void setup_bh(void) { setup_arch(ARCH_BLACKHOLE); }
 static void setup_wh(void) { setup_arch(ARCH_WORMHOLE); }
 static void teardown(void) { tile_destroy(t); }
 
+/* LReg[r] := v in every lane */
+static __attribute__((unused)) void fill(unsigned r, uint32_t v)
+{
+    for (unsigned l = 0; l < 32; l++)
+        t->sfpu.lreg[r][l] = v;
+}
+/* A different value per register and lane, unlike every edge value and result the tests use:
+ * what a lane or register that must keep its value holds beforehand. */
+static __attribute__((unused)) uint32_t old(unsigned r, unsigned l)
+{
+    return 0xC0DE0000u | r << 8 | l;
+}
+static __attribute__((unused)) void fill_old(unsigned r)
+{
+    for (unsigned l = 0; l < 32; l++)
+        t->sfpu.lreg[r][l] = old(r, l);
+}
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 /* Runs the words on thread 0; the run must end cleanly. */
 #define RUN(...)                                                                                   \

@@ -36,18 +36,6 @@ enum { NEG_VB = 1, NEG_VC = 2, IND_VA = 4, IND_VD = 8 };
 #define QNAN 0x7FC00000u
 #define NZERO 0x80000000u
 
-static void fill(unsigned r, uint32_t v)
-{
-    for (unsigned l = 0; l < 32; l++)
-        t->sfpu.lreg[r][l] = v;
-}
-/* A value no result below has, different per register and lane: what must stay. */
-static uint32_t old(unsigned r, unsigned l) { return 0xC0DE0000u | r << 8 | l; }
-static void fill_old(unsigned r)
-{
-    for (unsigned l = 0; l < 32; l++)
-        t->sfpu.lreg[r][l] = old(r, l);
-}
 static void expect_lane(unsigned r, unsigned l, uint32_t want)
 {
     cr_expect_eq(t->sfpu.lreg[r][l], want, "%s LReg[%u] lane %u: 0x%08x, want 0x%08x",
@@ -485,6 +473,29 @@ Test(sfpu_mad, mul24_shift_add)
     RUN(TT_OP_SFPMUL24(0, 1, 2, 4, 0));
     for (unsigned l = 0; l < 32; l++)
         expect_lane(4, l, want[l % 6]);
+}
+
+/* Mul24ShiftAdd when z's exponent is 161 or more: p moves right by (exponent - 129) mod 32, not
+ * by the full difference (which would leave 0 from 32 places on); z is not shifted. p = 0x400003:
+ *   exponent 161 (0x50800000): p >> 0, + 0x4000000 cut: p unchanged;
+ *   exponent 162 (0x51000000): p >> 1 = 0x200001, + 0x4000000 cut: 0x200001;
+ *   exponent 162, mantissa all ones (0x517FFFFF): 0x200001 + 0x7FFFFF8 = 0x81FFFF9, cut: 0x1FFFF9;
+ *   exponent 170 (0x55000000): p >> 9 = 0x2000, + 0x4000000 cut: 0x2000;
+ *   exponent 160 (0x50000000): p >> 31 = 0, + 0x4000000 cut: 0;
+ *   -Inf (0xFF800000, exponent 255): p >> 30 = 0, + 0x4000000 cut: 0 (the sign is not read);
+ *   a NaN (0x7FC00001): p >> 30 = 0, + 0x6000008 cut: 8. */
+Test(sfpu_mad, mul24_shift_add_large_exponents)
+{
+    static const uint32_t z[7] = {0x50800000, 0x51000000, 0x517FFFFF, 0x55000000,
+                                  0x50000000, 0xFF800000, 0x7FC00001};
+    static const uint32_t want[7] = {0x400003, 0x200001, 0x1FFFF9, 0x2000, 0, 0, 8};
+    fill(0, 0x00400001);
+    fill(1, 3);
+    for (unsigned l = 0; l < 32; l++)
+        t->sfpu.lreg[2][l] = z[l % 7];
+    RUN(TT_OP_SFPMUL24(0, 1, 2, 4, 0));
+    for (unsigned l = 0; l < 32; l++)
+        expect_lane(4, l, want[l % 7]);
 }
 
 /* INDIRECT_VA / INDIRECT_VD from LReg[7]; disabled lanes and VD 8 keep everything. */

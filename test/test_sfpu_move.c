@@ -27,11 +27,6 @@ static void tag_regs(unsigned first, unsigned last)
         for (unsigned l = 0; l < 32; l++)
             t->sfpu.lreg[r][l] = tag(r, l);
 }
-static void fill(unsigned r, uint32_t v)
-{
-    for (unsigned l = 0; l < 32; l++)
-        t->sfpu.lreg[r][l] = v;
-}
 static void expect_lreg(unsigned r, const uint32_t *want)
 {
     for (unsigned l = 0; l < 32; l++)

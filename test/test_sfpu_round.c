@@ -51,19 +51,6 @@ static void check_pairs(uint32_t w, const struct pair *p, unsigned n, const char
 }
 #define CHECK(w, table) check_pairs(w, table, N(table), #table)
 
-static void fill(unsigned r, uint32_t v)
-{
-    for (unsigned l = 0; l < 32; l++)
-        t->sfpu.lreg[r][l] = v;
-}
-/* A different value per lane: what a lane that must keep its value holds beforehand. */
-static uint32_t old(unsigned r, unsigned l) { return 0xC0DE0000u | r << 8 | l; }
-static void fill_old(unsigned r)
-{
-    for (unsigned l = 0; l < 32; l++)
-        t->sfpu.lreg[r][l] = old(r, l);
-}
-
 /* ---- the PRNG (VectorUnit.md "PRNG") ---- */
 
 /* AdvancePRNG's next state, worked out bit by bit: the complement of the parity of bits 31, 21,

@@ -30,19 +30,6 @@ static void load(unsigned r, const uint32_t *v)
 {
     memcpy(t->sfpu.lreg[r], v, sizeof t->sfpu.lreg[r]);
 }
-static void fill(unsigned r, uint32_t v)
-{
-    for (unsigned l = 0; l < 32; l++)
-        t->sfpu.lreg[r][l] = v;
-}
-/* A different value per lane, unlike every edge value: what a lane that must keep its value
- * holds beforehand. */
-static uint32_t old(unsigned r, unsigned l) { return 0xC0DE0000u | r << 8 | l; }
-static void fill_old(unsigned r)
-{
-    for (unsigned l = 0; l < 32; l++)
-        t->sfpu.lreg[r][l] = old(r, l);
-}
 static void expect_lreg(unsigned r, const uint32_t *want)
 {
     for (unsigned l = 0; l < 32; l++)

@@ -191,18 +191,6 @@ void sfpu_compc(struct sfpu_state *s, uint32_t lanes)
 
 /* ---- Blackhole's SFPLE and SFPGT ---- */
 
-/* SignMagIsSmaller (BH:SFPLE.md): C < D as sign-magnitude integers, which for FP32 is the total
- * order -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN. Negative values map to two's
- * complement -1 (for -0) ... -2^31. */
-static bool sign_mag_smaller(uint32_t c, uint32_t d)
-{
-    if (c & 0x80000000u)
-        c ^= 0x7FFFFFFFu;
-    if (d & 0x80000000u)
-        d ^= 0x7FFFFFFFu;
-    return (int32_t)c < (int32_t)d;
-}
-
 /* SFPLE Mod1 (BH:SFPLE.md; SFPGT.md the same values) */
 enum { CMP_SET_CC = 1, CMP_MUTATE_STACK = 2, CMP_MUTATE_OR = 4, CMP_SET_VD = 8 };
 _Static_assert(TT_SAME_BITS(SFPLE_VC, SFPGT_VC) && TT_SAME_BITS(SFPLE_VD, SFPGT_VD) &&
@@ -219,7 +207,7 @@ void sfpu_cmp(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool gt)
     for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
         if (!has(lanes, lane))
             continue;
-        const bool smaller = sign_mag_smaller(s->lreg[vc][lane], s->lreg[vd][lane]);
+        const bool smaller = sfpu_sign_mag_smaller(s->lreg[vc][lane], s->lreg[vd][lane]);
         const bool r = gt ? smaller : !smaller;
         if (has(en, lane)) {
             if ((mod1 & CMP_SET_VD) && vd < 8)

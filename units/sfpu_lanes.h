@@ -53,6 +53,19 @@ static inline uint32_t sfpu_prng_advance(struct sfpu_state *s, unsigned lane)
     return x;
 }
 
+/* SignMagIsSmaller (BH:SFPLE.md, SFPSWAP.md): c < d read as sign-magnitude integers, which for
+ * FP32 is the total order -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN. A negative value's
+ * magnitude bits are inverted so that it orders as two's complement (-0 as -1, the largest
+ * magnitude as -2^31). Used by SFPLE, SFPGT (sfpu_cc.c) and SFPSWAP (sfpu_move.c). */
+static inline bool sfpu_sign_mag_smaller(uint32_t c, uint32_t d)
+{
+    if (c & 0x80000000u)
+        c ^= 0x7FFFFFFFu;
+    if (d & 0x80000000u)
+        d ^= 0x7FFFFFFFu;
+    return (int32_t)c < (int32_t)d;
+}
+
 /* Condition codes (sfpu_cc.c). `wh`: the Wormhole B0 page where the two differ. */
 void sfpu_setcc(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 void sfpu_encc(struct sfpu_state *s, uint32_t w, uint32_t lanes);
@@ -91,6 +104,9 @@ void sfpu_mad(struct sfpu_state *s, uint32_t w, unsigned vd, uint32_t lanes, boo
 void sfpu_mad_imm(struct sfpu_state *s, uint32_t w, unsigned vd, bool add, uint32_t lanes,
                   bool wh);
 void sfpu_mul24(struct sfpu_state *s, uint32_t w, unsigned vd, uint32_t lanes); /* Blackhole */
+/* A MAD sub-unit result v of one lane into LReg[vd], or LReg[LReg[7] & 15] when `indirect` and
+ * vd is not 16; only LReg[0..7] and LReg[16] take it. */
+void sfpu_mad_write(struct sfpu_state *s, unsigned vd, bool indirect, unsigned lane, uint32_t v);
 /* SFPLUT and SFPLUTFP32 (sfpu_lut.c). SFPLUT's VD is not at SFPIADD's bits: sfpu_lut_issue
  * does its own backdoor, then runs sfpu_lut. */
 void sfpu_lut(struct sfpu_state *s, uint32_t w, unsigned vd, uint32_t lanes, bool wh);

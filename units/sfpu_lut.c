@@ -42,16 +42,14 @@ static uint32_t lut16_to_fp32(uint32_t x)
     return (x >> 15) << 31 | (e == 0x1F ? 0 : 112 + e) << 23 | (x & 0x3FF) << 13;
 }
 
-/* The common tail: d, optionally with LReg[3]'s sign, into LReg[vd], or LReg[LReg[7] & 15]
- * when `indirect` and vd is not 16; only LReg[0..7] and LReg[16] take it. */
+/* The common tail: d, optionally with LReg[3]'s sign, to the MAD sub-unit's destination rule
+ * (sfpu_mad_write). */
 static void put(struct sfpu_state *s, unsigned vd, bool indirect, bool sign_retain, unsigned lane,
                 uint32_t d)
 {
     if (sign_retain)
         d = (d & ~SIGN) | (s->lreg[3][lane] & SIGN);
-    const unsigned r = indirect && vd != 16 ? (s->lreg[7][lane] & 15) : vd;
-    if (r < 8 || r == 16)
-        s->lreg[r][lane] = d;
+    sfpu_mad_write(s, vd, indirect, lane, d);
 }
 
 /* ---- SFPLUT ---- */

@@ -156,10 +156,10 @@ static unsigned lreg7_index(const struct sfpu_state *s, unsigned lane)
     return s->lreg[7][lane] & 15;
 }
 
-/* The pages' destination rule: INDIRECT_VD takes the lane's LReg[7] unless the instruction
- * targets LReg[16] (SFPLOADMACRO); only LReg[0..7] and LReg[16] take a result. */
-static void write_result(struct sfpu_state *s, unsigned vd, bool indirect, unsigned lane,
-                         uint32_t v)
+/* The pages' destination rule (SFPMAD.md, SFPMUL24.md, SFPLUT.md, SFPLUTFP32.md): INDIRECT_VD
+ * takes the lane's LReg[7] unless the instruction targets LReg[16] (SFPLOADMACRO); only
+ * LReg[0..7] and LReg[16] take a result. */
+void sfpu_mad_write(struct sfpu_state *s, unsigned vd, bool indirect, unsigned lane, uint32_t v)
 {
     const unsigned d = indirect && vd != 16 ? lreg7_index(s, lane) : vd;
     if (d < 8 || d == 16)
@@ -180,7 +180,7 @@ void sfpu_mad(struct sfpu_state *s, uint32_t w, unsigned vd, uint32_t lanes, boo
         const unsigned a = (mod1 & MAD_INDIRECT_VA) ? lreg7_index(s, lane) : va;
         const uint32_t d = sfpu_mad_fp32(s->lreg[a][lane], s->lreg[vb][lane] ^ neg_b,
                                          s->lreg[vc][lane] ^ neg_c, wh);
-        write_result(s, vd, (mod1 & MAD_INDIRECT_VD) != 0, lane, d);
+        sfpu_mad_write(s, vd, (mod1 & MAD_INDIRECT_VD) != 0, lane, d);
     }
 }
 
@@ -199,7 +199,7 @@ void sfpu_mad_imm(struct sfpu_state *s, uint32_t w, unsigned vd, bool add, uint3
     SFPU_FOR_EACH_LANE(lane, en) {
         const uint32_t c = s->lreg[vc][lane] ^ neg_c;
         const uint32_t d = add ? sfpu_mad_fp32(imm, FP32_ONE, c, wh) : sfpu_mad_fp32(imm, c, 0, wh);
-        write_result(s, vd, (mod1 & MAD_INDIRECT_VD) != 0, lane, d);
+        sfpu_mad_write(s, vd, (mod1 & MAD_INDIRECT_VD) != 0, lane, d);
     }
 }
 
@@ -242,7 +242,7 @@ void sfpu_mul24(struct sfpu_state *s, uint32_t w, unsigned vd, uint32_t lanes)
         const uint32_t a = s->lreg[ia][lane] & MAN, b = s->lreg[vb][lane] & MAN;
         const uint64_t prod = (uint64_t)a * b;
         const uint32_t p = (mod1 & MUL24_UPPER) ? (uint32_t)(prod >> 23) : (uint32_t)prod & MAN;
-        write_result(s, vd, (mod1 & MUL24_INDIRECT_VD) != 0, lane,
+        sfpu_mad_write(s, vd, (mod1 & MUL24_INDIRECT_VD) != 0, lane,
                      mul24_shift_add(p, s->lreg[vc][lane]));
     }
 }

@@ -34,19 +34,6 @@ static bool has(uint32_t mask, unsigned lane) { return mask >> lane & 1; }
 
 /* ---- SFPSWAP ---- */
 
-/* SignMagIsSmaller (SFPSWAP.md): C < D read as sign-magnitude integers, which for FP32 is the
- * total order -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN. A negative value's magnitude
- * bits are inverted so that it orders as two's complement (-0 as -1, the largest magnitude as
- * -2^31). */
-static bool sign_mag_smaller(uint32_t c, uint32_t d)
-{
-    if (c & 0x80000000u)
-        c ^= 0x7FFFFFFFu;
-    if (d & 0x80000000u)
-        d ^= 0x7FFFFFFFu;
-    return (int32_t)c < (int32_t)d;
-}
-
 /* Lanes where VD is to receive the minimum (SFPSWAP.md "VDGetsMin"): a mode 2..8 names rows
  * (8 lanes each) by the digits of its name: MIN01_MAX23, MIN02_MAX13, MIN03_MAX12, MIN0_MAX123,
  * MIN1_MAX023, MIN2_MAX013, MIN3_MAX012. Mod1 9..15 (the page's default case) none. */
@@ -82,7 +69,8 @@ void sfpu_swap(struct sfpu_state *s, uint32_t w, uint32_t lanes)
         const uint32_t lc = s->lane_config[lane];
         bool swap = true;
         if (mod1 != SWAP_UNCONDITIONAL) {
-            swap = has(min_lanes, lane) ? sign_mag_smaller(c, d) : !sign_mag_smaller(c, d);
+            const bool c_smaller = sfpu_sign_mag_smaller(c, d);
+            swap = has(min_lanes, lane) ? c_smaller : !c_smaller;
             if (lc & LC_EXCHANGE_SRCB_SRCC)
                 swap = !swap;
         }
