@@ -69,6 +69,14 @@ struct dt_inputs {
     bool has_exact;     /* int data: `exact` holds the exact result (Dst format bits) */
     uint32_t exact[DT_MAX_TILES * 1024];
 };
+/* The seeded stream every input comes from (splitmix64), and n words into a load at addr. */
+struct dt_rng {
+    uint64_t s;
+};
+uint64_t dt_next(struct dt_rng *r);
+uint32_t dt_below(struct dt_rng *r, uint32_t n); /* 0..n-1 */
+void dt_put_words(struct dt_load *l, uint32_t addr, const uint32_t *w, unsigned n);
+
 /* Builds the inputs of case c with data d and seed; `ecall` goes into the parameter block. */
 void dt_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, bool ecall,
                struct dt_inputs *in);

@@ -368,18 +368,6 @@ static unsigned program(const struct row *r, uint32_t *p)
 
 /* ---- seeded data -------------------------------------------------------------------------- */
 
-struct rng {
-    uint64_t s;
-};
-static uint64_t next(struct rng *r) /* splitmix64 */
-{
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static uint32_t below(struct rng *r, uint32_t n) { return (uint32_t)(next(r) % n); }
-
 /* 32-bit datums: FP32 specials, their neighbours and integers near the limits */
 static const uint32_t edge32[] = {
     0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7F800001, 0xFF800001,
@@ -397,58 +385,49 @@ static const uint16_t edge_fp16[] = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0xF
                                      0xFFFF, 0x7BFF, 0xFBFF, 0x0400, 0x8400, 0x0001, 0x03FF, 0x3C00,
                                      0xBC00, 0x5555, 0xAAAA};
 
-static uint32_t datum32(struct rng *r, enum dt_data d)
+static uint32_t datum32(struct dt_rng *r, enum dt_data d)
 {
-    const uint32_t x = (uint32_t)next(r), k = below(r, 100);
+    const uint32_t x = (uint32_t)dt_next(r), k = dt_below(r, 100);
     if (d == DATA_RAND) /* ordinary floats (exponent 127 +- 24, either sign), and any bits */
-        return k < 80 ? (x & 0x807FFFFFu) | (103u + below(r, 49)) << 23 : x;
+        return k < 80 ? (x & 0x807FFFFFu) | (103u + dt_below(r, 49)) << 23 : x;
     if (d == DATA_EDGE) {
         static const uint8_t exps[] = {0, 1, 2, 0xFD, 0xFE, 0xFF, 112, 113, 142, 143, 144, 127, 126};
         if (k < 55)
-            return edge32[below(r, sizeof edge32 / 4)];
+            return edge32[dt_below(r, sizeof edge32 / 4)];
         uint32_t m = k < 70 ? 0 : k < 80 ? 0x7FFFFF : x & 0x7FFFFF;
-        return (x & 0x80000000u) | (uint32_t)exps[below(r, sizeof exps)] << 23 | m;
+        return (x & 0x80000000u) | (uint32_t)exps[dt_below(r, sizeof exps)] << 23 | m;
     }
     /* integers: small ones (shift amounts, counts), near the limits, powers of two, any */
     if (k < 40)
-        return (uint32_t)((int32_t)below(r, 81) - 40);
+        return (uint32_t)((int32_t)dt_below(r, 81) - 40);
     if (k < 55)
-        return (x & 1 ? 0x7FFFFFFFu - below(r, 4) : 0x80000000u + below(r, 4));
+        return (x & 1 ? 0x7FFFFFFFu - dt_below(r, 4) : 0x80000000u + dt_below(r, 4));
     if (k < 75) {
-        uint32_t v = 1u << below(r, 32);
-        return (x & 2 ? ~v + 1 : v) + (uint32_t)((int)below(r, 3) - 1);
+        uint32_t v = 1u << dt_below(r, 32);
+        return (x & 2 ? ~v + 1 : v) + (uint32_t)((int)dt_below(r, 3) - 1);
     }
     return x;
 }
 
-static uint16_t datum16(struct rng *r, enum dt_data d, bool fp16)
+static uint16_t datum16(struct dt_rng *r, enum dt_data d, bool fp16)
 {
-    const uint32_t x = (uint32_t)next(r), k = below(r, 100);
+    const uint32_t x = (uint32_t)dt_next(r), k = dt_below(r, 100);
     if (d == DATA_RAND) { /* ordinary values */
         if (fp16)
-            return (uint16_t)((x & 0x83FF) | (9u + below(r, 13)) << 10);
-        return (uint16_t)((x & 0x807F) | (115u + below(r, 25)) << 7);
+            return (uint16_t)((x & 0x83FF) | (9u + dt_below(r, 13)) << 10);
+        return (uint16_t)((x & 0x807F) | (115u + dt_below(r, 25)) << 7);
     }
     if (d == DATA_EDGE && k < 60)
-        return fp16 ? edge_fp16[below(r, sizeof edge_fp16 / 2)] : edge_bf16[below(r, sizeof edge_bf16 / 2)];
+        return fp16 ? edge_fp16[dt_below(r, sizeof edge_fp16 / 2)] : edge_bf16[dt_below(r, sizeof edge_bf16 / 2)];
     return (uint16_t)x; /* int data, and the rest of edge: any 16 bits */
 }
 
 /* ---- the inputs of a run ---------------------------------------------------------------- */
 
-static void put_words(struct dt_load *l, uint32_t addr, const uint32_t *w, unsigned n)
-{
-    l->addr = addr;
-    l->len = 4 * n;
-    for (unsigned i = 0; i < n; i++)
-        for (unsigned k = 0; k < 4; k++)
-            l->bytes[4 * i + k] = (uint8_t)(w[i] >> 8 * k);
-}
-
 void dt_sfpu_inputs(unsigned index, enum dt_data d, uint32_t seed, bool ecall, struct dt_inputs *in)
 {
     const struct row *r = &rows[index < NROWS ? index : 0];
-    struct rng g = {.s = seed * 0x100000001B3ull + 7};
+    struct dt_rng g = {.s = seed * 0x100000001B3ull + 7};
     memset(in, 0, sizeof *in);
 
     /* the Dst image: an FP32 tile unpacked straight into Dst, or BF16/FP16 through MOVA2D */
@@ -474,11 +453,11 @@ void dt_sfpu_inputs(unsigned index, enum dt_data d, uint32_t seed, bool ecall, s
                 .prng_seed = seed * 0x9E3779B9u + 0x1234567u}}};
     uint32_t p[sizeof prm / 4];
     memcpy(p, &prm, sizeof prm);
-    put_words(&in->load[in->nload++], DT_PARAMS, p, sizeof p / 4);
+    dt_put_words(&in->load[in->nload++], DT_PARAMS, p, sizeof p / 4);
 
     static uint32_t prog[1 + DT_SFPU_MAX_WORDS];
     prog[0] = program(r, prog + 1);
-    put_words(&in->load[in->nload++], DT_SFPU_PROG, prog, prog[0] + 1);
+    dt_put_words(&in->load[in->nload++], DT_SFPU_PROG, prog, prog[0] + 1);
 
     in->out_bytes = d32 ? 4 : 2;
     in->out_len = 64 * 16 * in->out_bytes;
