@@ -136,6 +136,12 @@ $(eval $(call kernel,eltwise-t0,trisc0,$(EX)/eltwise/t0.c))
 $(eval $(call kernel,eltwise-t1,trisc1,$(EX)/eltwise/t1.c))
 $(eval $(call kernel,eltwise-t2,trisc2,$(EX)/eltwise/t2.c))
 $(eval $(call kernel,tt-push,trisc0,test/kernels/tt_push.c))
+# The vector-unit examples (riscv/sdk/examples/sfpu): one unpacker and one packer program, and
+# one SFPU kernel for TRISC1 each.
+SFPU_KERNELS := exp recip sqrt silu gelu sort
+$(eval $(call kernel,sfpu-unpack,trisc0,$(EX)/sfpu/unpack.c))
+$(eval $(call kernel,sfpu-pack,trisc2,$(EX)/sfpu/pack.c))
+$(foreach k,$(SFPU_KERNELS),$(eval $(call kernel,sfpu-$(k),trisc1,$(EX)/sfpu/$(k).c)))
 
 # Bare-metal test programs: assembly only, linked at TRISC0's window (BRISC's for brisc_*).
 GUEST_S   := $(wildcard test/guest/*.S)

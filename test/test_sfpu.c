@@ -181,10 +181,3 @@ Test(sfpu, stallwait_on_sfpu_busy)
     cr_expect_eq(issue_log_cycle(&issues, 0, w[2], 0), c + 3);
     cr_expect_eq(t->thread[0].st.stall[GS_WAIT_RELEASE], 1);
 }
-
-Test(sfpu, instructions_not_built_stop_the_run)
-{
-    const uint32_t w[] = {TT_OP_SFPLOADMACRO_BH(0, 0, 0, 0, 0, 0)};
-    cr_expect_eq(run_tensix(t, w, 1, 100000), ERR_UNIMPLEMENTED);
-    cr_expect_str_eq(t->err.text, "SFPLOADMACRO (sfpu), thread T0");
-}

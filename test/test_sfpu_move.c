@@ -487,22 +487,23 @@ Test(sfpu_move_wh, shft2_shr1_hardware_bug)
         cr_expect_eq(t->sfpu.lreg[1][l], l % 8 ? tag(2, l - 1) : tag(6, l + 7), "lane %u: 0x%x", l,
                      t->sfpu.lreg[1][l]);
     cr_expect_eq(t->sfpu.lreg[1][16], 0x0617);
-    /* SHFLROR1_AND_COPY4 latches too, from its VC (LReg[15], lane * 2) */
-    RUN(TT_OP_SFPSHFT2(0, 15, 0, SHFLROR1_AND_COPY4), TT_OP_SFPSHFT2(0, 2, 1, SHFLSHR1));
+    /* SHFLROR1_AND_COPY4 latches too, from its VC (LReg[15], lane * 2); an SFPNOP after each lane
+     * shuffle, as WH:SFPSHFT2.md "Instruction scheduling" asks */
+    RUN(TT_OP_SFPSHFT2(0, 15, 0, SHFLROR1_AND_COPY4), TT_OP_SFPNOP, TT_OP_SFPSHFT2(0, 2, 1, SHFLSHR1));
     for (unsigned l = 0; l < 32; l += 8)
         cr_expect_eq(t->sfpu.lreg[1][l], (l + 7) * 2, "lane %u", l);
     /* a rotate through the backdoor (VD 12) runs no model and latches nothing; with
      * DISABLE_BACKDOOR_LOAD it does (and writes nothing, VD being >= 8) */
     fill(7, 0x7777);
-    RUN(TT_OP_SFPSHFT2(0, 7, 12, SHFLROR1), TT_OP_SFPSHFT2(0, 2, 1, SHFLSHR1));
+    RUN(TT_OP_SFPSHFT2(0, 7, 12, SHFLROR1), TT_OP_SFPNOP, TT_OP_SFPSHFT2(0, 2, 1, SHFLSHR1));
     for (unsigned l = 0; l < 32; l += 8)
         cr_expect_eq(t->sfpu.lreg[1][l], (l + 7) * 2, "lane %u", l);
     RUN(TT_OP_SFPCONFIG(NO_BACKDOOR, 15, 1), TT_OP_SFPNOP, TT_OP_SFPSHFT2(0, 7, 12, SHFLROR1),
-        TT_OP_SFPSHFT2(0, 2, 1, SHFLSHR1));
+        TT_OP_SFPNOP, TT_OP_SFPSHFT2(0, 2, 1, SHFLSHR1));
     for (unsigned l = 0; l < 32; l += 8)
         cr_expect_eq(t->sfpu.lreg[1][l], 0x7777, "lane %u", l);
     tag_regs(0, 7);
-    RUN(TT_OP_SFPSHFT2(0, 9, 9, SHFLROR1), TT_OP_SFPSHFT2(0, 2, 1, SHFLSHR1));
+    RUN(TT_OP_SFPSHFT2(0, 9, 9, SHFLROR1), TT_OP_SFPNOP, TT_OP_SFPSHFT2(0, 2, 1, SHFLSHR1));
     for (unsigned l = 0; l < 32; l++)
         cr_expect_eq(t->sfpu.lreg[1][l], l % 8 ? tag(2, l - 1) : 0, "lane %u", l);
 }

@@ -9,6 +9,7 @@
 #include "../core/tile.h"
 #include "dest.h"
 #include "sfpu_lanes.h"
+#include "sfpu_timing.h"
 
 /* SFPCONFIG Mod1 bits (SFPCONFIG.md "Supporting definitions") */
 enum { CFG_MOD1_IMM16_IS_VALUE = 1, CFG_MOD1_OP = 6, CFG_MOD1_OR = 2, CFG_MOD1_AND = 4,
@@ -111,33 +112,19 @@ static void sfpconfig(struct sfpu_state *s, uint32_t w)
 
 /* ---- the unit interface ---- */
 
+/* One instruction per cycle from all threads (VectorUnit.md "Sub-units": the resource
+ * arbitrates), less the cycles an interlock holds (units/sfpu_timing.c). */
 static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
                                   const struct tt_form *f, uint32_t *detail)
 {
-    (void)t, (void)th, (void)w, (void)f, (void)detail;
-    return GS_NONE; /* pipelined: one instruction per cycle, the resource arbitrates */
+    (void)th;
+    return sfpu_interlock(t, (unsigned)(f - tt_forms), w, detail);
 }
 
 static unsigned resource(const struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
 {
     (void)t, (void)th, (void)w, (void)f;
     return RES_SFPU;
-}
-
-/* Dst.md "Instruction scheduling": after an instruction writes Dst, its aligned 8x16 block
- * cannot be read for the next four cycles; the matrix unit and PACR stall on it (SFPLOAD does
- * not: SFPLOAD.md makes the gap software's job). */
-#define SFPSTORE_DST_BUSY 5
-
-/* Latency (VectorUnit.md instruction table): 1 cycle, SFPCONFIG up to 2 except for its
- * LReg[11..14] writes (1); tensim takes the bound. */
-static unsigned latency(const struct tt_form *f, uint32_t w)
-{
-    if (f - tt_forms == TT_FORM_SFPCONFIG) {
-        unsigned vd = TT_GET_SFPCONFIG_VD(w);
-        return vd >= 11 && vd <= 14 ? 1 : 2;
-    }
-    return 1;
 }
 
 /* Every form dispatched below but SFPLOADI, SFPNOP and SFPCONFIG has VD at the bits of
@@ -238,51 +225,106 @@ _Static_assert(TT_SAME_BITS(SFPAND_BH_VB, SFPOR_BH_VB) && TT_SAME_BITS(SFPAND_BH
                TT_SAME_BITS(SFPAND_BH_Mod1, SFPOR_BH_Mod1) && TT_SAME_BITS(SFPAND_WH_VC, SFPOR_WH_VC),
                "SFPAND and SFPOR share their layout");
 
-static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+/* SFPCONFIG, noting a change of some lane's DISABLE_BACKDOOR_LOAD: the next instruction may see
+ * either value (SFPCONFIG.md "Instruction scheduling"). */
+static void sfpconfig_noting(struct tile *t, uint32_t w)
 {
     struct sfpu_state *s = &t->sfpu;
-    const unsigned form = (unsigned)(f - tt_forms);
-    struct sfpu_fault fault = {ERR_NONE, ""};
-    if (form == TT_FORM_SFPNOP) {
-        /* SFPNOP.md: no effect */
-    } else if (form == TT_FORM_SFPCONFIG) {
-        sfpconfig(s, w);
-    } else if (form == TT_FORM_SFPLOADI) {
-        sfpu_loadi(s, w, &fault);
-    } else if (form == TT_FORM_SFPLOAD_BH || form == TT_FORM_SFPLOAD_WH) {
-        sfpu_load(t, th, w, form == TT_FORM_SFPLOAD_WH, &fault);
-    } else if (form == TT_FORM_SFPSTORE_BH || form == TT_FORM_SFPSTORE_WH) {
-        const unsigned vd = TT_GET_SFPSTORE_BH_VD(w);
-        const uint32_t lanes = model_lanes(s, vd);
-        sfpu_store(t, th, w, lanes, form == TT_FORM_SFPSTORE_WH, t->now + SFPSTORE_DST_BUSY, &fault);
-        s->dest_blocked_until = t->now + SFPSTORE_DST_BUSY;
-        if (fault.kind == ERR_NONE && lanes != SFPU_ALL_LANES)
-            write_templates(s, vd, w, lanes);
-    } else {
-        const unsigned vd = TT_GET_SFPIADD_VD(w);
-        const uint32_t lanes = model_lanes(s, vd);
-        if (!execute(s, form, w, lanes, tile_is_wormhole(t), &fault))
-            return tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (sfpu), thread T%u", f->mnemonic, th);
-        if (fault.kind == ERR_NONE && lanes != SFPU_ALL_LANES)
-            write_templates(s, vd, w, lanes);
+    uint32_t before[SFPU_LANES];
+    memcpy(before, s->lane_config, sizeof before);
+    sfpconfig(s, w);
+    for (unsigned lane = 0; lane < SFPU_LANES; lane++)
+        if ((before[lane] ^ s->lane_config[lane]) & SFPU_LC_DISABLE_BACKDOOR_LOAD) {
+            s->tm.backdoor_set = true;
+            s->tm.backdoor_cycle = t->now;
+            break;
+        }
+}
+
+/* The compute path shared with SFPLOADMACRO's scheduled instructions (units/sfpu_timing.h). */
+bool sfpu_run(struct tile *t, unsigned th, unsigned form, uint32_t w, uint32_t lanes,
+              struct sfpu_fault *f)
+{
+    (void)th;
+    if (form == TT_FORM_SFPNOP) /* SFPNOP.md: no effect */
+        return true;
+    if (form == TT_FORM_SFPCONFIG) {
+        sfpconfig_noting(t, w);
+        return true;
     }
-    if (fault.kind != ERR_NONE)
-        return tile_error(t, fault.kind, -1, 0, "%s (sfpu), thread T%u: %s", f->mnemonic, th, fault.why);
-    const uint64_t done = t->now + latency(f, w);
+    return execute(&t->sfpu, form, w, lanes, tile_is_wormhole(t), f);
+}
+
+void sfpu_busy(struct tile *t, unsigned th, unsigned latency)
+{
+    struct sfpu_state *s = &t->sfpu;
+    const uint64_t done = t->now + latency;
     if (s->busy_until <= t->now)
         s->st.busy_cycles += done - t->now;
     else if (done > s->busy_until)
         s->st.busy_cycles += done - s->busy_until;
     if (done > s->busy_until)
         s->busy_until = done;
-    s->thread_busy_until[th] = done;
+    if (done > s->thread_busy_until[th])
+        s->thread_busy_until[th] = done;
+}
+
+static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    struct sfpu_state *s = &t->sfpu;
+    const unsigned form = (unsigned)(f - tt_forms);
+    const bool wh = tile_is_wormhole(t);
+    struct sfpu_fault fault = {ERR_NONE, ""};
+    /* SFPLOADMACRO.md: counters of the WaitForElapsedInstructions kind move on every issue */
+    sfpu_macro_issued(t);
+    const struct sfpu_regs rg = sfpu_regs_of(s, form, w, wh);
+    bool discard;
+    if (!sfpu_check(t, th, form, w, false, sfpu_form_timing(form)->sub, rg, false, &discard))
+        return false;
+    if (discard) { /* a scheduled instruction took its sub-unit (SFPLOADMACRO.md) */
+        sfpu_busy(t, th, 1);
+        s->st.insns++;
+        return true;
+    }
+    if (form == TT_FORM_SFPNOP) {
+        /* SFPNOP.md: no effect */
+    } else if (form == TT_FORM_SFPCONFIG) {
+        sfpconfig_noting(t, w);
+    } else if (form == TT_FORM_SFPLOADI) {
+        sfpu_loadi(s, w, &fault);
+    } else if (form == TT_FORM_SFPLOAD_BH || form == TT_FORM_SFPLOAD_WH) {
+        sfpu_load(t, th, w, wh, &fault);
+    } else if (form == TT_FORM_SFPLOADMACRO_BH || form == TT_FORM_SFPLOADMACRO_WH) {
+        sfpu_loadmacro(t, th, w, wh, &fault);
+    } else if (form == TT_FORM_SFPSTORE_BH || form == TT_FORM_SFPSTORE_WH) {
+        const unsigned vd = TT_GET_SFPSTORE_BH_VD(w);
+        const uint32_t lanes = model_lanes(s, vd);
+        sfpu_store(t, th, w, lanes, wh, t->now + SFPU_STORE_DST_BUSY, &fault);
+        s->dest_blocked_until = t->now + SFPU_STORE_DST_BUSY;
+        if (fault.kind == ERR_NONE && lanes != SFPU_ALL_LANES)
+            write_templates(s, vd, w, lanes);
+    } else {
+        const unsigned vd = TT_GET_SFPIADD_VD(w);
+        const uint32_t lanes = model_lanes(s, vd);
+        if (!execute(s, form, w, lanes, wh, &fault))
+            return tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (sfpu), thread T%u", f->mnemonic, th);
+        if (fault.kind == ERR_NONE && lanes != SFPU_ALL_LANES)
+            write_templates(s, vd, w, lanes);
+    }
+    if (fault.kind != ERR_NONE)
+        return tile_error(t, fault.kind, -1, 0, "%s (sfpu), thread T%u: %s", f->mnemonic, th, fault.why);
+    sfpu_note(t, th, form, w, false, rg);
+    sfpu_busy(t, th, sfpu_latency(form, w));
     s->st.insns++;
     return true;
 }
 
+/* Start of a cycle: SFPLOADMACRO's scheduled instructions due now run before any regular one. */
+static void tick(struct tile *t) { sfpu_macro_tick(t); }
+
 static uint64_t next_event(const struct tile *t)
 {
-    uint64_t next = CYCLE_NEVER;
+    uint64_t next = sfpu_macro_next(t);
     for (unsigned i = 0; i < NUM_THREADS; i++)
         if (t->sfpu.thread_busy_until[i] > t->now && t->sfpu.thread_busy_until[i] < next)
             next = t->sfpu.thread_busy_until[i];
@@ -295,14 +337,17 @@ static uint64_t next_event(const struct tile *t)
     return next;
 }
 
-/* The coprocessor wakes at every thread's busy-until cycle (next_event), so by the end of a run
- * it has reached the last one: no tick is needed to note it. */
+/* The coprocessor wakes at every thread's busy-until cycle and every scheduled instruction's
+ * (next_event), so by the end of a run it has reached the last one. */
 static uint64_t last_busy(const struct tile *t) { return t->sfpu.busy_until; }
 
+/* "SFPU busy" (STALLWAIT C11 BH, C14 WH; drain): an instruction of the thread within its latency,
+ * or one its SFPLOADMACRO scheduled that will run without further SFPU instructions (one
+ * waiting for instructions to be issued would hold the thread for ever). */
 static bool holds(const struct tile *t, unsigned th, unsigned i)
 {
     (void)i;
-    return t->sfpu.thread_busy_until[th] > t->now;
+    return t->sfpu.thread_busy_until[th] > t->now || sfpu_macro_holds(t, th);
 }
 
 /* Leaving reset (BHT:SoftReset.md, VectorUnit.md, LReg.md): flags false and unconditional,
@@ -339,13 +384,47 @@ static void on_signal(struct tile *t, enum unit_signal sig, unsigned a, unsigned
 
 static void report(const struct tile *t, FILE *f)
 {
-    if (t->sfpu.st.insns)
-        fprintf(f, "vector unit: %" PRIu64 " instructions, busy %" PRIu64 " cycles\n",
-                t->sfpu.st.insns, t->sfpu.st.busy_cycles);
+    const struct sfpu_state *s = &t->sfpu;
+    const struct sfpu_timing *tm = &s->tm;
+    if (!s->st.insns)
+        return;
+    fprintf(f, "vector unit: %" PRIu64 " instructions, busy %" PRIu64 " cycles", s->st.insns,
+            s->st.busy_cycles);
+    if (tm->st.loadmacros)
+        fprintf(f, "; %" PRIu64 " SFPLOADMACRO scheduled %" PRIu64 " simple, %" PRIu64 " MAD, %" PRIu64
+                " round, %" PRIu64 " store (up to %" PRIu64 " in a cycle)",
+                tm->st.loadmacros, tm->st.macro_ops[SFPU_SUB_SIMPLE], tm->st.macro_ops[SFPU_SUB_MAD],
+                tm->st.macro_ops[SFPU_SUB_ROUND], tm->st.macro_ops[SFPU_SUB_STORE],
+                tm->st.macro_max_per_cycle);
+    if (tm->nlive)
+        fprintf(f, "; %u still scheduled (waiting for SFPU instructions)", tm->nlive);
+    fprintf(f, "\n");
+    for (unsigned h = 0; h < SFPU_HZ_COUNT; h++)
+        if (tm->st.hazards[h])
+            fprintf(f, "vector unit hazard %s: %" PRIu64 "\n", sfpu_hazard_key(h), tm->st.hazards[h]);
+}
+
+/* Only when the unit issued anything, so that runs without it keep their statistics. */
+static void stats_json(const struct tile *t, FILE *f)
+{
+    const struct sfpu_state *s = &t->sfpu;
+    const struct sfpu_timing *tm = &s->tm;
+    if (!s->st.insns)
+        return;
+    fprintf(f, ", \"busy_cycles\": %" PRIu64 ", \"loadmacros\": %" PRIu64
+               ", \"macro_ops\": {\"simple\": %" PRIu64 ", \"mad\": %" PRIu64 ", \"round\": %" PRIu64
+               ", \"store\": %" PRIu64 "}, \"macro_ops_max_per_cycle\": %" PRIu64
+               ", \"macro_ops_pending\": %u, \"hazards\": {",
+            s->st.busy_cycles, tm->st.loadmacros, tm->st.macro_ops[SFPU_SUB_SIMPLE],
+            tm->st.macro_ops[SFPU_SUB_MAD], tm->st.macro_ops[SFPU_SUB_ROUND],
+            tm->st.macro_ops[SFPU_SUB_STORE], tm->st.macro_max_per_cycle, tm->nlive);
+    for (unsigned h = 0; h < SFPU_HZ_COUNT; h++)
+        fprintf(f, "%s\"%s\": %" PRIu64, h ? ", " : "", sfpu_hazard_key(h), tm->st.hazards[h]);
+    fprintf(f, "}");
 }
 
 const struct unit_desc sfpu_unit_desc = {
     .name = "sfpu", .reset = reset, .can_accept = can_accept, .resource = resource,
-    .accept = accept, .next_event = next_event, .last_busy = last_busy,
-    .holds = holds, .report = report, .signal = on_signal,
+    .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
+    .holds = holds, .report = report, .signal = on_signal, .stats_json = stats_json,
 };

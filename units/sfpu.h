@@ -5,9 +5,9 @@
  * condition codes and Blackhole's SFPLE, SFPGT (sfpu_cc.c); the simple instructions
  * (sfpu_simple.c); SFPLOAD, SFPSTORE (sfpu_ldst.c); the MAD sub-unit (sfpu_mad.c, sfpu_lut.c);
  * rounding and conversions (sfpu_round.c); lane movement (sfpu_move.c); the VD >= 12 backdoor
- * into LoadMacroConfig. SFPLOADMACRO stops the run as unimplemented. One instruction per cycle
- * from all threads together (VectorUnit.md, "Sub-units"); each holds its thread's "SFPU busy"
- * STALLWAIT condition (C11 BH, C14 WH) for its latency. */
+ * into LoadMacroConfig; SFPLOADMACRO and the timing rules (sfpu_macro.c, sfpu_timing.c). One
+ * instruction per cycle from all threads together (VectorUnit.md, "Sub-units"); each holds its
+ * thread's "SFPU busy" STALLWAIT condition (C11 BH, C14 WH) for its latency. */
 #ifndef TENSIM_UNITS_SFPU_H
 #define TENSIM_UNITS_SFPU_H
 
@@ -39,6 +39,83 @@ struct sfpu_macro_config {
     uint32_t instruction_template[4];
 };
 
+/* ---- timing and SFPLOADMACRO (units/sfpu_timing.c, units/sfpu_macro.c) ---- */
+
+/* The sub-units (VectorUnit.md "Sub-units"), the first four in the order of a LoadMacroConfig
+ * Sequence's bytes (SFPLOADMACRO.md). */
+enum sfpu_sub { SFPU_SUB_SIMPLE, SFPU_SUB_MAD, SFPU_SUB_ROUND, SFPU_SUB_STORE, SFPU_SUB_LOAD,
+                SFPU_SUBS };
+
+/* Operand patterns of the functional models, by field (units/tensix.def TT_SFPU rows): C reads
+ * VC, D writes VD, DD also reads VD (as the model's "VB = VD" or "VC = VD"), B has a VB field,
+ * A a VA field; the others are named after their instructions. */
+enum sfpu_ops { SFPU_OPS_NONE, SFPU_OPS_C, SFPU_OPS_CD, SFPU_OPS_CDD, SFPU_OPS_BCD, SFPU_OPS_ABCD,
+                SFPU_OPS_DD, SFPU_OPS_LUT, SFPU_OPS_SWAP, SFPU_OPS_TRANSP, SFPU_OPS_SHFT2,
+                SFPU_OPS_CONFIG, SFPU_OPS_LOAD, SFPU_OPS_LOADI, SFPU_OPS_STORE,
+                SFPU_OPS_LOADMACRO };
+
+/* Hazards: software rules broken (stopping the run unless --unpredictable=warn) or documented
+ * but unwanted outcomes (a warning); counted in the stats (docs/stats-schema.md). */
+#define SFPU_HAZARDS(X)                                                                            \
+    X(SFPU_HZ_MAD_RESULT, "mad_result")       /* a MAD-class result read the next cycle */         \
+    X(SFPU_HZ_SHUFFLE, "shuffle_next")        /* the cycle after an SFPSHFT2 lane shuffle */       \
+    X(SFPU_HZ_SWAP, "macro_swap")             /* SFPSWAP's slots in a macro sequence */            \
+    X(SFPU_HZ_SIMPLE_ROUND, "simple_round_vd") /* simple + round in one cycle, LReg16 rule */      \
+    X(SFPU_HZ_DISCARDED, "discarded")         /* a regular instruction lost its sub-unit */        \
+    X(SFPU_HZ_BACKDOOR, "backdoor_change")    /* VD >= 12 right after DISABLE_BACKDOOR_LOAD moved */
+enum sfpu_hazard {
+#define X(name, key) name,
+    SFPU_HAZARDS(X)
+#undef X
+    SFPU_HZ_COUNT
+};
+
+/* One instruction scheduled by SFPLOADMACRO (SFPLOADMACRO.md "ScheduleInstructionForFuture-
+ * Execution"): the template with the operands the macro chose. */
+#define SFPU_MACRO_QUEUE 8 /* per sub-unit: delays 0..7 */
+struct sfpu_macro_op {
+    uint64_t at;        /* armed: the cycle it executes */
+    uint64_t lm_cycle;  /* the SFPLOADMACRO's cycle, for messages */
+    uint32_t word;      /* the instruction template (SFPNOP: none) */
+    uint16_t form;      /* enum tt_form_id */
+    uint16_t addr;      /* store: the SFPLOADMACRO's Dst address */
+    uint8_t vb, vc, vd; /* the operands SFPLOADMACRO gave it (vd 16: LReg[16]) */
+    uint8_t mod0;       /* store: its Mod0 */
+    uint8_t th;         /* the thread that issued the SFPLOADMACRO */
+    uint8_t count;      /* delay counter, while not armed */
+    bool live, armed, by_insns; /* by_insns: UnitDelayKind WaitForElapsedInstructions */
+    bool use_vb;        /* the Sequence byte's bit 7: the loaded register is VB */
+};
+
+/* What constrains the cycle after an instruction (a MAD-class result; SFPSWAP's second cycle,
+ * SFPSHFT2's lane shuffles). */
+struct sfpu_last {
+    uint64_t cycle;      /* it executed in this cycle */
+    uint32_t word;
+    uint32_t wr, wr_view; /* LRegs written (bit r: LReg[r]); as Blackhole's stall logic sees them */
+    uint16_t form;
+    uint8_t th;
+    bool set, macro;     /* macro: scheduled by SFPLOADMACRO (no interlock) */
+};
+
+struct sfpu_timing {
+    struct sfpu_macro_op q[SFPU_SUB_LOAD][SFPU_MACRO_QUEUE]; /* simple, MAD, round, store */
+    uint64_t q_synced; /* the counters are as of this cycle */
+    unsigned nlive;    /* instructions in the queues */
+    struct sfpu_last mad, shuffle, swap;
+    uint64_t backdoor_cycle; /* an SFPCONFIG changed some lane's DISABLE_BACKDOOR_LOAD then */
+    bool backdoor_set;
+    /* what ran in cycle `cur_cycle`: sub-units with a scheduled op, their VD == 16 */
+    uint64_t cur_cycle;
+    uint8_t cur_subs, cur_vd16, cur_valid;
+    uint16_t cur_form[SFPU_SUBS];
+    struct {
+        uint64_t hazards[SFPU_HZ_COUNT];
+        uint64_t loadmacros, macro_ops[SFPU_SUB_LOAD], macro_max_per_cycle;
+    } st;
+    bool warned[SFPU_HZ_COUNT];
+};
+
 struct sfpu_state {
     uint32_t lreg[SFPU_LREGS][SFPU_LANES];
     bool lane_flags[SFPU_LANES];     /* LaneFlags (VectorUnit.md "Lane Predication Masks") */
@@ -58,6 +135,7 @@ struct sfpu_state {
     /* Wormhole's SFPSHFT2 SHFLSHR1 bug (WH:SFPSHFT2.md): what the last SHFLROR1 or
      * SHFLROR1_AND_COPY4 rotated into each lane (units/sfpu_move.c) */
     uint32_t shfl_ror1_latch[SFPU_LANES];
+    struct sfpu_timing tm; /* timing and SFPLOADMACRO (units/sfpu_timing.c, sfpu_macro.c) */
 };
 
 /* `holds`: the thread's "SFPU busy" STALLWAIT condition. */

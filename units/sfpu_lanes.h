@@ -131,5 +131,10 @@ struct tile;
 void sfpu_load(struct tile *t, unsigned th, uint32_t w, bool wh, struct sfpu_fault *f);
 void sfpu_store(struct tile *t, unsigned th, uint32_t w, uint32_t lanes, bool wh, uint64_t ready,
                 struct sfpu_fault *f);
+/* SFPLOADMACRO's load part (returns its Dst address) and its scheduled SFPSTORE. */
+unsigned sfpu_load_fields(struct tile *t, unsigned th, unsigned vd, unsigned mod0, unsigned addr_mod,
+                          unsigned imm10, bool wh, struct sfpu_fault *f);
+void sfpu_store_at(struct tile *t, unsigned th, unsigned vd, unsigned mod0, unsigned addr,
+                   uint32_t lanes, bool wh, uint64_t ready, struct sfpu_fault *f);
 
 #endif

@@ -79,11 +79,16 @@ static unsigned resolve_srcb(const struct tile *t, unsigned bank)
  * MOD0_FMT_INT32_ALL takes the Sp offset in full and only the low 2 bits of the Dst offset
  * (Wormhole's INT32_ALL: the low 2 bits of the Dst offset alone). RWC.Sp is not modelled: it
  * reads 0, which is exact while SFPU_STACK_Incr is 0 (sfpu_store refuses the rest). */
+static unsigned cfg_bank(const struct tile *t, unsigned th)
+{
+    return thcfg_get(&t->cfg, th, THCFG_DESC(tile_arch_bit(t), CFG_STATE_ID_StateID));
+}
+
 static struct ldst_cfg ldst_cfg(const struct tile *t, unsigned th, struct ldst in)
 {
     const unsigned ab = tile_arch_bit(t);
     const struct tt_config *c = &t->cfg;
-    const unsigned bank = thcfg_get(c, th, THCFG_DESC(ab, CFG_STATE_ID_StateID));
+    const unsigned bank = cfg_bank(t, th);
     struct ldst_cfg k;
     k.mod0 = in.mod0 == FMT_SRCB ? resolve_srcb(t, bank) : in.mod0;
     uint32_t rwc[4] = {0};
@@ -168,10 +173,9 @@ static uint32_t load_datum(unsigned mod0, uint32_t cell, uint32_t old, bool fp16
  * blocked by BLOCK_SFPU_RD_FROM_DEST and enabled (INT32_ALL: all). Reading a row that is not
  * valid is undefined (WH:ZEROACC.md): the run stops before anything changes. Then the RWCs
  * advance (ApplyPartialAddrMod), whatever VD is. */
-void sfpu_load(struct tile *t, unsigned th, uint32_t w, bool wh, struct sfpu_fault *f)
+static unsigned load(struct tile *t, unsigned th, struct ldst in, bool wh, struct sfpu_fault *f)
 {
     struct sfpu_state *s = &t->sfpu;
-    const struct ldst in = fields(w, wh);
     const struct ldst_cfg k = ldst_cfg(t, th, in);
     const bool d32 = load_is_32b(k.mod0);
     uint32_t cells[SFPU_LANES] = {0};
@@ -184,7 +188,7 @@ void sfpu_load(struct tile *t, unsigned th, uint32_t w, bool wh, struct sfpu_fau
             f->kind = ERR_UNDEF_BEHAVIOUR;
             snprintf(f->why, sizeof f->why, "lane %u reads Dst%s row %u, which is not valid", lane,
                      d32 ? "32b" : "16b", row);
-            return;
+            return k.addr;
         }
     }
     SFPU_FOR_EACH_LANE(lane, m) {
@@ -197,6 +201,20 @@ void sfpu_load(struct tile *t, unsigned th, uint32_t w, bool wh, struct sfpu_fau
                                        lane_col(s, k.addr, lane, SFPU_LC_DEST_RD_COL_EXCHANGE);
     }
     tile_signal(t, SIG_PARTIAL_ADDR_MOD, th, in.addr_mod);
+    return k.addr;
+}
+
+void sfpu_load(struct tile *t, unsigned th, uint32_t w, bool wh, struct sfpu_fault *f)
+{
+    load(t, th, fields(w, wh), wh, f);
+}
+
+/* SFPLOADMACRO.md: its load part is SFPLOAD with these fields; the address is kept for the
+ * SFPSTORE it may schedule. */
+unsigned sfpu_load_fields(struct tile *t, unsigned th, unsigned vd, unsigned mod0, unsigned addr_mod,
+                          unsigned imm10, bool wh, struct sfpu_fault *f)
+{
+    return load(t, th, (struct ldst){vd, mod0, addr_mod, imm10}, wh, f);
 }
 
 /* ---- SFPSTORE ---- */
@@ -257,12 +275,10 @@ static uint32_t store_cell(unsigned mod0, uint32_t x, bool wh)
  * enabled (INT32_ALL: all) write LReg[VD] (any of 0..15: the constants may be stored) to Dst.
  * Then the RWCs advance. `ready`: the first cycle the matrix unit and packers may read the
  * written blocks. */
-void sfpu_store(struct tile *t, unsigned th, uint32_t w, uint32_t lanes, bool wh, uint64_t ready,
-                struct sfpu_fault *f)
+static void store(struct tile *t, unsigned th, unsigned vd, struct ldst_cfg k, uint32_t lanes, bool wh,
+                  uint64_t ready, struct sfpu_fault *f)
 {
     struct sfpu_state *s = &t->sfpu;
-    const struct ldst in = fields(w, wh);
-    const struct ldst_cfg k = ldst_cfg(t, th, in);
     if (!wh && k.mod0 == FMT_INT32_ALL &&
         thcfg_get(&t->cfg, th, &thcfg_fields_bh[THCFGF_BH_SFPU_STACK_Incr]) != 0) {
         f->kind = ERR_UNIMPLEMENTED;
@@ -273,7 +289,28 @@ void sfpu_store(struct tile *t, unsigned th, uint32_t w, uint32_t lanes, bool wh
     const uint32_t m = ldst_lanes(s, lanes, k.mod0, SFPU_LC_BLOCK_DEST_WR_FROM_SFPU);
     SFPU_FOR_EACH_LANE(lane, m) {
         const unsigned row = lane_row(k.addr, lane), col = lane_col(s, k.addr, lane, SFPU_LC_DEST_WR_COL_EXCHANGE);
-        dest_sfpu_write(&t->dest, k.map, d32, row, col, store_cell(k.mod0, s->lreg[in.vd][lane], wh), ready);
+        dest_sfpu_write(&t->dest, k.map, d32, row, col, store_cell(k.mod0, s->lreg[vd][lane], wh), ready);
     }
-    tile_signal(t, SIG_PARTIAL_ADDR_MOD, th, in.addr_mod);
+}
+
+void sfpu_store(struct tile *t, unsigned th, uint32_t w, uint32_t lanes, bool wh, uint64_t ready,
+                struct sfpu_fault *f)
+{
+    const struct ldst in = fields(w, wh);
+    store(t, th, in.vd, ldst_cfg(t, th, in), lanes, wh, ready, f);
+    if (f->kind == ERR_NONE)
+        tile_signal(t, SIG_PARTIAL_ADDR_MOD, th, in.addr_mod);
+}
+
+/* SFPLOADMACRO.md: a scheduled SFPSTORE of LReg[vd] (16 included) at the address its
+ * SFPLOADMACRO computed, whatever the RWCs did since; no ApplyPartialAddrMod. Mod0 resolves
+ * (MOD0_FMT_SRCB) against the configuration of now. */
+void sfpu_store_at(struct tile *t, unsigned th, unsigned vd, unsigned mod0, unsigned addr,
+                   uint32_t lanes, bool wh, uint64_t ready, struct sfpu_fault *f)
+{
+    struct ldst_cfg k;
+    k.mod0 = mod0 == FMT_SRCB ? resolve_srcb(t, cfg_bank(t, th)) : mod0;
+    k.addr = addr & 0x3FF;
+    k.map = dest_map_of(t);
+    store(t, th, vd, k, lanes, wh, ready, f);
 }

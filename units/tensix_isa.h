@@ -109,6 +109,23 @@ enum tt_field_bit {
 #undef TT_INSN
 #undef TT_FIELD
 
+/* TT_SET_<form>_<Field>(w, v): word w with the field replaced by the low bits of v (the vector
+ * unit rewrites operand fields of SFPLOADMACRO's instruction templates, SFPLOADMACRO.md). */
+static inline uint32_t tt_set_bits(uint32_t w, unsigned hi, unsigned lo, uint32_t v)
+{
+    const uint32_t m = (0xFFFFFFFFu >> (31 - (hi - lo))) << lo;
+    return (w & ~m) | ((v << lo) & m);
+}
+#define TT_INSN(form, mnemonic, opcode, unit, archs, mask, match)
+#define TT_FIELD(form, field, hi, lo)                                                             \
+    static inline uint32_t TT_SET_##form##_##field(uint32_t w, uint32_t v)                         \
+    {                                                                                             \
+        return tt_set_bits(w, hi, lo, v);                                                         \
+    }
+#include "tensix.def"
+#undef TT_INSN
+#undef TT_FIELD
+
 /* Value of field i of form f in word (unsigned; sign-extend where the ISA says signed). */
 static inline uint32_t tt_field_get(const struct tt_form *f, unsigned i, uint32_t word)
 {

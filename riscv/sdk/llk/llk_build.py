@@ -14,9 +14,11 @@ Two toolchains:
         link are two steps because gcc picks picolibc's multilib only for the plain rv32im
         spelling at link time;
       - no '.ttinsn' directive: shim/ttinsn.h defines it as an assembler macro;
-      - no sfpi/include: shim/include/lltt.h gives the replay-buffer helpers; SFPU code cannot
-        be built, so ckernel_sfpu.h is replaced (in a symlink overlay of the user's tree, never
-        the tree itself) by a stub with just its non-SFPU includes;
+      - no sfpi/include: shim/include/lltt.h gives the replay-buffer helpers; SFPI's vector
+        code cannot be built, so ckernel_sfpu.h is replaced (in a symlink overlay of the user's
+        tree, never the tree itself) by a stub with just its non-SFPU includes, or, for SFPU
+        variants, by one that includes the SFPU headers written with TTI_ macros alone
+        (llk_sfpu.py), with shim/include/sfpi.h for the little they take from SFPI;
       - no C++ library for riscv64-unknown-elf: the headers of Debian's
         libstdc++-12-dev-riscv64-cross (header-only use) over picolibc, with shim/sys/features.h
         standing in for the one glibc header they include;
@@ -29,6 +31,7 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import llk_sfpu
 from llk_formats import FORMAT_FIELDS, FORMAT_CODE
 
 HERE = Path(__file__).resolve().parent
@@ -138,14 +141,16 @@ class Tree:
             _symlink(self.metal / rel, link)
         return d
 
-    def llk_root(self, stock):
+    def llk_root(self, stock, tti=False):
         """The tt-llk root the includes name: the checkout itself for SFPI; for the stock
         compiler a symlink overlay whose common/inc has our ckernel_sfpu.h stub (cmath_common.h
         includes it by a quoted name, which finds the including file's own directory first, so
-        only a file in that directory can stand in for it)."""
+        only a file in that directory can stand in for it). `tti`: the stub for SFPU builds,
+        generated from the tree's own SFPU headers (llk_sfpu.py), which includes those written
+        with TTI_ macros alone."""
         if not stock:
             return self.llk
-        root = self.out / ".llk-overlay"
+        root = self.out / (".llk-overlay-tti" if tti else ".llk-overlay")
         bh = root / "tt_llk_blackhole"
         inc = bh / "common" / "inc"
         inc.mkdir(parents=True, exist_ok=True)
@@ -156,7 +161,15 @@ class Tree:
         for entry in real_inc.iterdir():
             if entry.name != "ckernel_sfpu.h":
                 _symlink(entry, inc / entry.name)
-        _symlink(SHIM / "nosfpu" / "ckernel_sfpu.h", inc / "ckernel_sfpu.h")
+        if tti:
+            stub = inc / "ckernel_sfpu.h"
+            if stub.is_symlink():
+                stub.unlink()
+            text = llk_sfpu.tti_stub(llk_sfpu.Survey(self.llk))
+            if not stub.exists() or stub.read_text() != text:
+                stub.write_text(text)
+        else:
+            _symlink(SHIM / "nosfpu" / "ckernel_sfpu.h", inc / "ckernel_sfpu.h")
         return root
 
 
@@ -245,11 +258,20 @@ struct FormatConfig
 """
 
 
+# The names the harness gives each format constant of a compile-time-formats build (some
+# sources, ttnn_where_test.cpp for one, read them directly), in FORMAT_FIELDS order.
+FORMAT_CONSTANTS = ["UNPACK_A_IN", "UNPACK_B_IN", "UNPACK_S_IN", "UNPACK_A_OUT", "UNPACK_B_OUT",
+                    "UNPACK_S_OUT", "MATH_FORMAT", "PACK_IN", "PACK_OUT", "PACK_S_IN", "PACK_S_OUT"]
+
+
 def compile_time_formats(spec):
     """The formats as constants (the harness's compile-time-formats build; one iteration)."""
     cfg = format_configs(spec)[0]
-    args = ", ".join(f"ckernel::to_underlying(DataFormat::{cfg[f]})" for f in FORMAT_FIELDS)
-    return ["// Data formats (compile-time)", f"constexpr FormatConfig formats = FormatConfig({args});"]
+    lines = ["// Data formats (compile-time)"]
+    lines += [f"constexpr auto {n} = ckernel::to_underlying(DataFormat::{cfg[f]});"
+              for n, f in zip(FORMAT_CONSTANTS, FORMAT_FIELDS)]
+    lines.append(f"constexpr FormatConfig formats = FormatConfig({', '.join(FORMAT_CONSTANTS)});")
+    return lines
 
 
 def build_header(spec):
@@ -297,8 +319,8 @@ class Builder:
         self.stock = toolchain.sfpi is None
         self.commands = []  # every command run, for the report
 
-    def includes(self):
-        root = self.tree.llk_root(self.stock)
+    def includes(self, tti=False):
+        root = self.tree.llk_root(self.stock, tti)
         tests = self.tree.tests
         sfpi_inc = (self.tc.sfpi / "include") if self.tc.sfpi else (SHIM / "include")
         inc = [
@@ -333,8 +355,8 @@ class Builder:
         self.commands.append(cmd)
         run(cmd)
 
-    def options_compile(self, profiler):
-        opts = f"{self.includes()} {INITIAL_OPTIONS_COMPILE} {BOOT_DEFINE[self.boot]}"
+    def options_compile(self, profiler, tti=False):
+        opts = f"{self.includes(tti)} {INITIAL_OPTIONS_COMPILE} {BOOT_DEFINE[self.boot]}"
         if profiler:
             opts += " -DLLK_PROFILER"
         return opts
@@ -369,7 +391,7 @@ class Builder:
         lds = tests / "helpers" / "ld"
         tu = f"#include  <{spec.source}>\n#include  <trisc.cpp>\n"
         (vdir / "kernel.cpp").write_text(tu)
-        opts = self.options_compile(spec.profiler)
+        opts = self.options_compile(spec.profiler, spec.sfpu_tti)
 
         formats_flag = "" if spec.compile_time_formats else "-DRUNTIME_FORMATS "
 

@@ -17,6 +17,7 @@ FormatConfig per run (formats as a list).
 import math
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 
@@ -411,6 +412,7 @@ class Spec:
     header_operands: bool = False  # build.h also names the operands as constants
     l1_writes: list = field(default_factory=list)  # (addr, bytes) the test writes besides stimuli
     raw_check: tuple = None      # ([(addr, length)], [bytes] -> (ok, why)): L1 read back, judged
+    sfpu_tti: bool = False       # built against the TTI-only ckernel_sfpu.h (llk_sfpu.py)
 
     @property
     def final_formats(self):
@@ -1351,6 +1353,204 @@ def unpack_untilize_perf(name, p, rng):
 
 
 # ---------------------------------------------------------------------------------------------
+# tt-llk's SFPU kernels written with TTI_ macros alone, through tensim's own test sources
+# (riscv/sdk/llk/sources), shaped like tt-llk's sfpu_binary_test and eltwise_unary_sfpu_test,
+# whose own op switches also reach SFPI kernels. Built against the TTI-only ckernel_sfpu.h.
+
+OWN_SOURCES = Path(__file__).resolve().parent / "sources"
+
+
+def _u32(raw):
+    return np.asarray(raw, dtype=np.int64) & 0xFFFFFFFF
+
+
+def _sm_bits(values):
+    """The L1 (and so Dst) bit patterns of Int32 values: sign-magnitude."""
+    v = np.asarray(values, dtype=np.int64)
+    return np.where(v < 0, 0x80000000 | -v, v) & 0xFFFFFFFF
+
+
+def _sm_value(bits):
+    """The Int32 value the host reads back from bit patterns (sign-magnitude)."""
+    b = _u32(bits)
+    return np.where(b & 0x80000000, -(b & 0x7FFFFFFF), b)
+
+
+def _i32(bits):
+    """Two's complement view of 32-bit patterns, as the SFPU's integer instructions take them."""
+    b = _u32(bits)
+    return np.where(b & 0x80000000, b - (1 << 32), b)
+
+
+def tti_binary_golden(op, a_bits, b_bits):
+    """The kernels' results as bit patterns: they load Dst with InstrModLoadStore::INT32 (no
+    conversion), so they compute on the sign-magnitude patterns as if they were two's
+    complement (SIGN_MAGNITUDE_FORMAT false, the mode tt-llk's own test uses)."""
+    a, b = _i32(a_bits), _i32(b_bits)
+    if op == "ADD_INT":
+        r = a + b
+    elif op == "SUB_INT":
+        r = a - b
+    elif op == "AND":
+        r = a_bits & b_bits
+    elif op == "OR":
+        r = a_bits | b_bits
+    elif op == "XOR":
+        r = a_bits ^ b_bits
+    elif op == "LEFT_SHIFT":  # 0 for an amount outside 0..31 (the kernel's comment)
+        r = np.where((b >= 0) & (b < 32), a_bits << np.clip(b, 0, 31), 0)
+    elif op == "LOGICAL_RIGHT_SHIFT":
+        r = np.where((b >= 0) & (b < 32), a_bits >> np.clip(b, 0, 31), 0)
+    elif op == "RIGHT_SHIFT":  # arithmetic; the stimuli keep the amount in 0..31
+        r = a >> np.clip(b, 0, 31)
+    else:
+        raise ValueError(f"unknown TTI binary op {op}")
+    return _u32(r)
+
+
+def tti_binary(name, p, rng):
+    """tti_sfpu_binary_test.cpp, as test_zzz_sfpu_binary.py configures sfpu_binary_test.cpp for
+    Int32: operand A is two tiles (64x32), unpacked straight into a 32-bit Dst; tile 0 op tile 1
+    goes to tile 0; both tiles come back. Values: A in -2^30..2^30 (sign-magnitude in L1, so
+    negatives exercise the kernels' two's complement view of the bits); shift amounts in
+    -8..39 (0..31 for the arithmetic right shift, whose kernel leaves negative amounts
+    undefined)."""
+    op = p["op"]
+    tiles = 2
+    formats = F.infer_formats("Int32", "Int32", True, True)
+    a = rng.integers(-(1 << 30), 1 << 30, tiles * 1024)
+    if op == "SUB_INT" or op == "ADD_INT":
+        a[1024:] = rng.integers(-(1 << 29), 1 << 29, 1024)
+    elif op.endswith("SHIFT"):
+        lo, hi = (0, 32) if op == "RIGHT_SHIFT" else (-8, 40)
+        a[1024:] = rng.integers(lo, hi, 1024)
+    bits = _sm_bits(a)
+    res = bits.copy()
+    res[:1024] = tti_binary_golden(op, bits[:1024], bits[1024:])
+    golden = _sm_value(res)
+    b = np.zeros(tiles * 1024, dtype=np.int64)
+    spec = Spec(
+        name, str(OWN_SOURCES / "tti_sfpu_binary_test.cpp"), formats,
+        [Template(f"constexpr TtiBinaryOp TTI_BINARY_OP = TtiBinaryOp::{op};", [("mathop", op)])],
+        [TILE_COUNT(tiles)],
+        Stimuli(a, "Int32", b, "Int32", "Int32", tiles, tiles, tiles),
+        golden, "Int32", True, unpack_to_dest=True, compile_time_formats=True, exact=True)
+    spec.sfpu_tti = True
+    return spec
+
+
+def tti_unary(name, p, rng):
+    """tti_sfpu_unary_test.cpp, as test_zzz_eltwise_unary_sfpu.py configures
+    eltwise_unary_sfpu_test.cpp: tiles of A copied into Dst and put through the kernel one by
+    one. SQUARE: x * x. DROPOUT: each datum scaled by `scale`, or zeroed where the lane's PRNG
+    draw (31 bits) is at most the probability (0: none in practice, 2^31 - 1: all)."""
+    op, tiles = p["op"], p["tiles"]
+    dest_acc, formats = formats_for(p)
+    nb, tib = blocks_for(tiles, dest_acc, p["in"], p["out"])
+    a = random_values(rng, p["in"], tiles * 1024, negative=True)
+    x = quantize_input(a, p["in"]).astype(np.float64)
+    prob, scale = p.get("probability", 0), p.get("scale", 1.0)
+    if op == "SQUARE":
+        golden = x * x
+    elif op == "DROPOUT":
+        golden = x * scale if prob < (1 << 31) - 1 else np.zeros_like(x)
+    else:
+        raise ValueError(f"unknown TTI unary op {op}")
+    scale_bits = int(np.float32(scale).view(np.uint32))
+    templates = [Template(f"constexpr TtiUnaryOp TTI_UNARY_OP = TtiUnaryOp::{op};", [("mathop", op)]),
+                 Template(f"constexpr std::uint32_t DROPOUT_PROBABILITY = {prob}u;\n"
+                          f"constexpr std::uint32_t DROPOUT_SCALE = {scale_bits:#x}u;\n"
+                          f"constexpr std::uint32_t DROPOUT_SEED = {p.get('seed', 0)}u;")]
+    to_dest = p["in"] in F.THIRTY_TWO_BIT and dest_acc
+    spec = Spec(
+        name, str(OWN_SOURCES / "tti_sfpu_unary_test.cpp"), formats, templates,
+        [TILE_COUNT(tiles), NUM_BLOCKS(nb), NUM_TILES_IN_BLOCK(tib)],
+        Stimuli(a, p["in"], a, p["in"], p["out"], tiles, tiles, tiles),
+        quantize_output(golden.astype(np.float32), p["out"]), p["out"], dest_acc,
+        unpack_to_dest=to_dest)
+    spec.sfpu_tti = True
+    return spec
+
+
+def _tile_row0(tiles):
+    """Indices of row 0 of each 32x32 tile in face layout (faces 0 and 1 hold it)."""
+    return np.array([t * 1024 + (c // 16) * 256 + c % 16 for t in range(tiles) for c in range(32)])
+
+
+def sfpu_reduce(name, p, rng):
+    """test_zzz_sfpu_reduce.py (tt-llk's own sfpu_reduce_test.cpp, which calls only TTI_
+    kernels: _init_reduce_, _calculate_reduce_): column reduction of each tile in a 32-bit Dst,
+    the result in the tile's row 0, which alone is compared. Values in -1000..1000."""
+    tiles, pool = p["tiles"], p["pool"]
+    formats = F.infer_formats(p["in"], p["out"], True, True)
+    nb, tib = blocks_for(tiles, True, p["in"], p["out"])
+    a = F.as_format(rng.uniform(-1000, 1000, tiles * 1024).astype(np.float32), p["in"])
+    cols = a.reshape(tiles, 4, 16, 16).transpose(0, 2, 1, 3)  # [tile][face row][face][col]
+    cols = np.concatenate([np.concatenate([cols[:, :, 0], cols[:, :, 1]], axis=2),
+                           np.concatenate([cols[:, :, 2], cols[:, :, 3]], axis=2)], axis=1)
+    red = {"max": np.max, "min": np.min, "sum": np.sum,
+           "avg": np.mean}[pool](cols.astype(np.float64), axis=1)  # [tile][col]
+    golden = np.zeros(tiles * 1024, dtype=np.float32)
+    golden[_tile_row0(tiles)] = red.astype(np.float32).reshape(-1)
+    dims = (32, 32 * tiles)
+    spec = Spec(
+        name, "sources/sfpu_reduce_test.cpp", formats,
+        [INPUT_DIMENSIONS_TEMPLATE(dims, dims),
+         Template("constexpr bool APPROX_MODE = false;"),
+         Template(f"constexpr auto REDUCE_DIM = ckernel::ReduceDim::REDUCE_COL;\n"
+                  f"constexpr auto POOL_TYPE = ckernel::PoolType::{pool.upper()};")],
+        [NUM_BLOCKS(nb), NUM_TILES_IN_BLOCK(tib), TILE_COUNT(tiles)],
+        Stimuli(a, p["in"], np.zeros_like(a), p["in"], p["out"], tiles, 1, tiles),
+        golden[_tile_row0(tiles)], p["out"], True, unpack_to_dest=True,
+        compile_time_formats=True, select=lambda r, n=tiles: r[_tile_row0(n)])
+    spec.sfpu_tti = True
+    return spec
+
+
+def sfpu_reduce_sdpa(name, p, rng):
+    """test_sfpu_reduce_sdpa.py (tt-llk's own sfpu_reduce_sdpa_test.cpp, TTI_ kernels of
+    ckernel_sfpu_reduce_custom.h): BF16 128x64 (4x2 tiles), the maximum of each column into row 0
+    of the top tiles, which alone is compared."""
+    rows, cols = 128, 64
+    tiles = (rows // 32) * (cols // 32)
+    a = random_values(rng, "Float16_b", rows * cols)
+    a_t = F.tilize(a.reshape(rows, cols))
+    col_max = np.max(F.untilize(a_t, rows, cols), axis=0)
+    sel = _tile_row0(cols // 32)
+    spec = Spec(
+        name, "sources/sfpu_reduce_sdpa_test.cpp", F.infer_formats("Float16_b", "Float16_b", False),
+        [INPUT_DIMENSIONS_TEMPLATE((rows, cols), (rows, cols)),
+         Template("constexpr auto REDUCE_DIM = ckernel::ReduceDim::REDUCE_COL;\n"
+                  "constexpr auto POOL_TYPE = ckernel::PoolType::MAX;")],
+        [TILE_COUNT(tiles)],
+        Stimuli(a_t, "Float16_b", a_t, "Float16_b", "Float16_b", tiles, tiles, tiles),
+        col_max, "Float16_b", False, select=lambda r, s=sel: r[s])
+    spec.sfpu_tti = True
+    return spec
+
+
+def ttnn_where(name, p, rng):
+    """test_zzz_ttnn_where.py (tt-llk's own ttnn_where_test.cpp, TTI_ kernels of
+    ckernel_sfpu_where.h): one tile each of a condition A, B and C; the result is B where A is
+    not zero and C elsewhere, compared bit for bit. The condition is half zeros ("mixed")."""
+    fmt = p["in"]
+    dest_acc = fmt in F.THIRTY_TWO_BIT
+    formats = F.infer_formats(fmt, fmt, dest_acc, dest_acc)
+    a = random_values(rng, fmt, 1024, sfpu=False, negative=True)
+    a[rng.random(1024) < 0.5] = 0
+    b = random_values(rng, fmt, 1024, sfpu=False, negative=True)
+    c = random_values(rng, fmt, 1024, sfpu=False, negative=True)
+    golden = np.where(a != 0, b, c)
+    spec = Spec(
+        name, "sources/ttnn_where_test.cpp", formats,
+        [Template("constexpr bool disable_src_zero_flag = true;")], [],
+        Stimuli(a, fmt, b, fmt, fmt, 1, 1, 1, c=c, fmt_c=fmt, tiles_c=1),
+        golden, fmt, dest_acc, unpack_to_dest=dest_acc, compile_time_formats=True, exact=True)
+    spec.sfpu_tti = True
+    return spec
+
+
+# ---------------------------------------------------------------------------------------------
 # The table: variant name -> (family, default parameters, what it stands for).
 
 BF16 = {"in": "Float16_b", "out": "Float16_b", "dest_acc": False}
@@ -1594,23 +1794,57 @@ VARIANTS = {
                               "perf: FP16 unpack transpose (faces and within), 16 tiles"),
     "unpack_untilize_perf": (unpack_untilize_perf, dict(BF16, rt=2, ct=3),
                              "perf: BF16 unpack untilize 2x3 tiles"),
+
+    # tt-llk's TTI_-only SFPU kernels through tensim's own sources (riscv/sdk/llk/sources).
+    "tti_add_int": (tti_binary, dict(op="ADD_INT"), "Int32 _add_int_, Dst tile 0 + tile 1"),
+    "tti_sub_int": (tti_binary, dict(op="SUB_INT"), "Int32 _sub_int_, Dst tile 0 - tile 1"),
+    "tti_bitwise_and": (tti_binary, dict(op="AND"), "Int32 _calculate_sfpu_binary_bitwise_ AND"),
+    "tti_bitwise_or": (tti_binary, dict(op="OR"), "Int32 _calculate_sfpu_binary_bitwise_ OR"),
+    "tti_bitwise_xor": (tti_binary, dict(op="XOR"), "Int32 _calculate_sfpu_binary_bitwise_ XOR"),
+    "tti_left_shift": (tti_binary, dict(op="LEFT_SHIFT"),
+                       "Int32 _calculate_binary_left_shift_, amounts -8..39"),
+    "tti_right_shift": (tti_binary, dict(op="RIGHT_SHIFT"),
+                        "Int32 _calculate_binary_right_shift_ (arithmetic), amounts 0..31"),
+    "tti_logical_right_shift": (tti_binary, dict(op="LOGICAL_RIGHT_SHIFT"),
+                                "Int32 _calculate_logical_right_shift_, amounts -8..39"),
+    "tti_square": (tti_unary, dict(BF16, op="SQUARE", tiles=4), "BF16 _calculate_square_, 4 tiles"),
+    "tti_square_fp32": (tti_unary, dict(FP32, op="SQUARE", tiles=2),
+                        "FP32 _calculate_square_, 32-bit Dst (unpack to Dst), 2 tiles"),
+    "tti_dropout_keep": (tti_unary, dict(BF16, op="DROPOUT", tiles=2, probability=0, scale=2.0,
+                                         seed=7),
+                         "BF16 _calculate_dropout_, probability 0: every datum times 2"),
+    "sfpu_reduce_test_col_max": (sfpu_reduce, dict(FP32, pool="max", tiles=2),
+                                 "FP32 column max in Dst (SFPU), 2 tiles"),
+    "sfpu_reduce_test_col_sum": (sfpu_reduce, dict(FP32, pool="sum", tiles=2),
+                                 "FP32 column sum in Dst (SFPU), 2 tiles"),
+    "sfpu_reduce_sdpa_test": (sfpu_reduce_sdpa, dict(BF16),
+                              "BF16 column max of a 128x64 block (SFPU, SDPA sub-blocks)"),
+    "ttnn_where_test": (ttnn_where, dict(FP32), "FP32 where(A != 0, B, C), one tile each"),
+    "ttnn_where_test_bf16": (ttnn_where, dict(BF16), "BF16 where(A != 0, B, C), one tile each"),
+    "tti_dropout_all": (tti_unary, dict(BF16, op="DROPOUT", tiles=2, probability=(1 << 31) - 1,
+                                        scale=2.0, seed=7),
+                        "BF16 _calculate_dropout_, probability 2^31 - 1: every datum dropped"),
 }
 
 
 # Blackhole test sources (tests/sources, not quasar/) with no variant, and why.
 NEEDS_SFPI = "calls SFPU kernels written with SFPI vector types: needs SFPI's riscv-tt-elf-g++"
+VIA_OPERATIONS = ("reaches its SFPU kernels through sfpu_operations.h, which includes SFPI kernels: "
+                  "needs SFPI's riscv-tt-elf-g++; the TTI_-only kernels it can call run through "
+                  "tensim's own sources instead (the tti_* variants)")
 NOT_COVERED = {
-    "eltwise_binary_sfpu_perf.cpp": NEEDS_SFPI,
-    "eltwise_unary_sfpu_perf.cpp": NEEDS_SFPI,
-    "eltwise_unary_sfpu_test.cpp": NEEDS_SFPI,
-    "matmul_and_unary_sfpu_test.cpp": NEEDS_SFPI + "; its test is also skipped on Blackhole",
-    "sfpu_binary_test.cpp": NEEDS_SFPI,
-    "sfpu_reduce_row_max_perf.cpp": NEEDS_SFPI,
-    "sfpu_reduce_sdpa_perf.cpp": NEEDS_SFPI + "; its test is also skipped on Blackhole",
-    "sfpu_reduce_sdpa_test.cpp": NEEDS_SFPI,
-    "sfpu_reduce_test.cpp": NEEDS_SFPI,
-    "topk_test.cpp": NEEDS_SFPI,
-    "ttnn_where_test.cpp": NEEDS_SFPI,
+    "eltwise_binary_sfpu_perf.cpp": VIA_OPERATIONS,
+    "eltwise_unary_sfpu_perf.cpp": VIA_OPERATIONS,
+    "eltwise_unary_sfpu_test.cpp": VIA_OPERATIONS,
+    "matmul_and_unary_sfpu_test.cpp": VIA_OPERATIONS + "; its test is also skipped on Blackhole",
+    "sfpu_binary_test.cpp": VIA_OPERATIONS,
+    "sfpu_reduce_row_max_perf.cpp": "its kernels are TTI_-only and build, but its one run type, "
+                                    "MATH_ISOLATE, has SFPLOAD read Dst rows nothing wrote: "
+                                    "undefined behaviour (WH:ZEROACC.md), which stops tensim",
+    "sfpu_reduce_sdpa_perf.cpp": "its test is skipped on Blackhole",
+    "topk_test.cpp": "its kernels (ckernel_sfpu_topk.h) are TTI_-only, but it includes tt-metal's "
+                     "llk_math_eltwise_unary_sfpu_topk.h, which the harness fetches apart from the "
+                     "six headers (hw_specific/blackhole/metal_sfpu)",
     "ai_gen/*.cpp": NEEDS_SFPI + " (all four combine an SFPU op with an FPU one)",
     "fast_tilize_test.cpp": "test_fast_tilize.py, test_fast_tilize_tiny_tiles.py and "
                             "perf_fast_tilize.py are all skipped on Blackhole",
