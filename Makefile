@@ -5,7 +5,7 @@
 #   make bench      simulator speed benchmarks
 #   make kernels    the SDK examples and test programs (RISC-V)
 #   make fuzz       random inputs against the sanitizer build (FUZZ_SECONDS, default 60)
-#   make difftest   the matrix unit, unpackers and packer against ttsim (see below)
+#   make difftest   the matrix unit, unpackers, packer and vector unit against ttsim (see below)
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
@@ -16,7 +16,7 @@ ASAN    := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 B       := build
 LIBSRC  := $(wildcard core/*.c riscv/*.c mem/*.c sync/*.c units/*.c trace/*.c)
 LIBSRC  := $(filter-out core/main.c,$(LIBSRC))
-TESTSRC := $(wildcard test/*.c) test/fuzz/oracle.c test/diff/cases.c
+TESTSRC := $(wildcard test/*.c) test/fuzz/oracle.c test/diff/cases.c test/diff/sfpu.c
 
 OBJ      := $(LIBSRC:%.c=$(B)/obj/%.o)
 ASAN_OBJ := $(LIBSRC:%.c=$(B)/asan/%.o)
@@ -256,7 +256,8 @@ fuzz: $(B)/.deps $(B)/fuzz $(B)/tensim-asan kernels
 TTSIM_BH ?=
 TTSIM_WH ?=
 DIFFTEST_ARGS ?=
-$(B)/difftest: $(B)/obj/test/diff/main.o $(B)/obj/test/diff/cases.o $(B)/obj/test/diff/ttsim.o $(B)/libtensim.a
+$(B)/difftest: $(B)/obj/test/diff/main.o $(B)/obj/test/diff/cases.o $(B)/obj/test/diff/sfpu.o \
+               $(B)/obj/test/diff/ttsim.o $(B)/libtensim.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) -ldl -lm
 difftest: $(B)/.deps $(B)/difftest $(B)/kernels/difftest-bh.elf $(B)/kernels/difftest-wh.elf
 	$(B)/difftest $(if $(TTSIM_BH)$(TTSIM_WH),$(if $(TTSIM_BH),--ttsim-bh $(TTSIM_BH)) \

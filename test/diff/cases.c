@@ -29,7 +29,7 @@ static uint8_t native16(struct dt_fmt f)
     return f.src == DT_FP16 || f.src == DT_FP8 ? DT_FP16 : DT_BF16;
 }
 
-#define MAX_CASES 512
+#define MAX_CASES 1024
 static struct dt_case matrix[MAX_CASES];
 static unsigned nmatrix;
 
@@ -38,7 +38,7 @@ static void add(enum dt_op op, struct dt_fmt a, struct dt_fmt b, enum dt_bspec b
 {
     if (nmatrix < MAX_CASES)
         matrix[nmatrix++] = (struct dt_case){op, a, b, bs, dst, (uint8_t)phases, (uint8_t)flags, pre,
-                                             0, 0, 0, DT_PACK_ROWS, 0};
+                                             0, 0, 0, DT_PACK_ROWS, 0, 0};
 }
 
 /* A case of the tt-llk-shaped kernels (test/diff/llk.c): tiles rt x ct, a pack mode, where. */
@@ -47,7 +47,7 @@ static void add_llk(enum dt_op op, struct dt_fmt a, struct dt_fmt b, enum dt_bsp
 {
     if (nmatrix < MAX_CASES)
         matrix[nmatrix++] = (struct dt_case){op, a, b, bs, dst, (uint8_t)phases, 0, PRE_NONE,
-                                             (uint8_t)rt, (uint8_t)ct, 0, (uint8_t)pack, (uint8_t)archs};
+                                             (uint8_t)rt, (uint8_t)ct, 0, (uint8_t)pack, (uint8_t)archs, 0};
 }
 
 /* A matmul accumulating over kt tiles of the inner dimension. */
@@ -218,6 +218,10 @@ static void build_matrix(void)
         }
     build_formats();
     build_llk();
+    for (unsigned i = 0; i < dt_sfpu_rows() && nmatrix < MAX_CASES; i++) /* the vector unit's */
+        matrix[nmatrix++] = (struct dt_case){.op = DT_OP_SFPU, .dst = dt_sfpu_dst(i), .phases = 1,
+                                             .pack = DT_PACK_ROWS, .archs = (uint8_t)dt_sfpu_archs(i),
+                                             .sfpu = (uint16_t)i};
 }
 
 unsigned dt_matrix(const struct dt_case **cases)
@@ -291,6 +295,10 @@ static void llk_suffix(const struct dt_case *c, char *buf, size_t n)
 void dt_case_name(const struct dt_case *c, char *buf, size_t n)
 {
     char a[16], b[16], llk[32];
+    if (c->op == DT_OP_SFPU) {
+        snprintf(buf, n, "sfpu/%s", dt_sfpu_name(c->sfpu));
+        return;
+    }
     fmt_str(a, sizeof a, c->a);
     llk_suffix(c, llk, sizeof llk);
     if (c->op == DT_OP_TILIZE)
@@ -335,20 +343,17 @@ int dt_data_by_name(const char *s)
 /* ---- seeded data -------------------------------------------------------------------------- */
 
 /* splitmix64: small, fast, and the same stream on every host */
-struct rng {
-    uint64_t s;
-};
-static uint64_t next(struct rng *r)
+uint64_t dt_next(struct dt_rng *r)
 {
     uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
-static uint32_t below(struct rng *r, uint32_t n) { return (uint32_t)(next(r) % n); }
-static int range(struct rng *r, int lo, int hi) { return lo + (int)below(r, (uint32_t)(hi - lo + 1)); }
+uint32_t dt_below(struct dt_rng *r, uint32_t n) { return (uint32_t)(dt_next(r) % n); }
+static int range(struct dt_rng *r, int lo, int hi) { return lo + (int)dt_below(r, (uint32_t)(hi - lo + 1)); }
 /* true with probability p/1000 */
-static bool chance(struct rng *r, unsigned p) { return below(r, 1000) < p; }
+static bool chance(struct dt_rng *r, unsigned p) { return dt_below(r, 1000) < p; }
 
 #define N 1024 /* datums in a tile: 64 Src rows of 16 */
 
@@ -400,11 +405,11 @@ static uint32_t encode_exact(int v, unsigned eb, unsigned mb)
 }
 
 /* A biased exponent: edge data favours the ends of the range. */
-static unsigned pick_exp(struct rng *r, enum dt_data d, unsigned eb)
+static unsigned pick_exp(struct dt_rng *r, enum dt_data d, unsigned eb)
 {
     unsigned emax = (1u << eb) - 1, bias = emax / 2;
     if (d == DATA_EDGE) {
-        unsigned x = below(r, 1000);
+        unsigned x = dt_below(r, 1000);
         if (x < 60) return 0;                          /* zero, denormal */
         if (x < 100) return emax;                      /* the all-ones exponent */
         if (x < 140) return emax - 1;                  /* the largest finite binade */
@@ -416,7 +421,7 @@ static unsigned pick_exp(struct rng *r, enum dt_data d, unsigned eb)
     return (unsigned)(e < 1 ? 1 : e > (int)emax - 1 ? (int)emax - 1 : e);
 }
 
-static void gen_tile(struct rng *r, enum dt_data d, enum dt_bspec spec, unsigned f,
+static void gen_tile(struct dt_rng *r, enum dt_data d, enum dt_bspec spec, unsigned f,
                      struct tile_data *t)
 {
     memset(t, 0, sizeof *t);
@@ -433,7 +438,7 @@ static void gen_tile(struct rng *r, enum dt_data d, enum dt_bspec spec, unsigned
                     int lim = (int)(bits - 2 >= 3 ? 8 : 1u << (bits - 2)), v = range(r, -lim, lim);
                     t->d[i] = (v < 0 ? top : 0) | (unsigned)(v < 0 ? -v : v);
                 } else {
-                    t->d[i] = (uint32_t)next(r) & ((1u << bits) - 1);
+                    t->d[i] = (uint32_t)dt_next(r) & ((1u << bits) - 1);
                     if (d == DATA_EDGE && chance(r, 80))
                         t->d[i] &= top; /* +0, or the sign with magnitude 0 */
                 }
@@ -446,8 +451,8 @@ static void gen_tile(struct rng *r, enum dt_data d, enum dt_bspec spec, unsigned
         for (unsigned i = 0; i < N; i++) {
             int v = d == DATA_INT ? range(r, -8, 8) : 0;
             t->d[i] = d == DATA_INT ? (v < 0 ? 0x80u | (unsigned)-v : (unsigned)v)
-                    : d == DATA_EDGE && chance(r, 300) ? edge[below(r, sizeof edge)]
-                                                       : (uint32_t)next(r) & 0xFF;
+                    : d == DATA_EDGE && chance(r, 300) ? edge[dt_below(r, sizeof edge)]
+                                                       : (uint32_t)dt_next(r) & 0xFF;
         }
         return;
     }
@@ -462,10 +467,10 @@ static void gen_tile(struct rng *r, enum dt_data d, enum dt_bspec spec, unsigned
             t->d[i] = encode_exact(range(r, -8, 8), eb, mb);
             continue;
         }
-        uint32_t s = (uint32_t)next(r) & 1, e = pick_exp(r, d, eb);
-        uint32_t m = (uint32_t)next(r) & ((1u << mb) - 1);
+        uint32_t s = (uint32_t)dt_next(r) & 1, e = pick_exp(r, d, eb);
+        uint32_t m = (uint32_t)dt_next(r) & ((1u << mb) - 1);
         if (d == DATA_EDGE) {
-            unsigned x = below(r, 1000);
+            unsigned x = dt_below(r, 1000);
             if (x < 50)
                 m = 0;
             else if (x < 80)
@@ -631,7 +636,7 @@ static void reference(const struct dt_case *c, const double A[64][16], const dou
 
 /* ---- inputs --------------------------------------------------------------------------- */
 
-static void put_words(struct dt_load *l, uint32_t addr, const uint32_t *w, unsigned n)
+void dt_put_words(struct dt_load *l, uint32_t addr, const uint32_t *w, unsigned n)
 {
     l->addr = addr;
     l->len = 4 * n;
@@ -726,7 +731,7 @@ static void llk_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, b
     const unsigned rt = c->rt ? c->rt : 1, ct = c->ct ? c->ct : 1, kt = c->kt ? c->kt : 1;
     const unsigned tiles = c->op == DT_OP_MATMUL ? rt * ct : ct;
     const unsigned na = c->op == DT_OP_MATMUL ? kt * ct : ct, nb = c->op == DT_OP_MATMUL ? rt * kt : 0;
-    struct rng r = {.s = seed * 0x100000001B3ull + 1};
+    struct dt_rng r = {.s = seed * 0x100000001B3ull + 1};
     memset(in, 0, sizeof *in);
     for (unsigned t = 0; t < na; t++)
         gen_tile(&r, d, B_DATA, c->a.l1, &ta[t]);
@@ -742,7 +747,7 @@ static void llk_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, b
     st[offsetof(struct dt_stage, rt) / 4] = rt;
     st[offsetof(struct dt_stage, ct) / 4] = ct;
     st[offsetof(struct dt_stage, kt) / 4] = kt;
-    put_words(&in->load[in->nload++], DT_PARAMS, p, sizeof p / 4);
+    dt_put_words(&in->load[in->nload++], DT_PARAMS, p, sizeof p / 4);
 
     struct dt_load *l = &in->load[in->nload++];
     l->addr = DT_BLK_A;
@@ -770,11 +775,15 @@ void dt_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, bool ecal
                struct dt_inputs *in)
 {
     static struct tile_data A, B, C; /* the host side of a run is single-threaded */
+    if (c->op == DT_OP_SFPU) {
+        dt_sfpu_inputs(c->sfpu, d, seed, ecall, in);
+        return;
+    }
     if (is_llk(c)) {
         llk_inputs(c, d, seed, ecall, in);
         return;
     }
-    struct rng r = {.s = seed * 0x100000001B3ull + 1};
+    struct dt_rng r = {.s = seed * 0x100000001B3ull + 1};
     memset(in, 0, sizeof *in);
     gen_tile(&r, d, B_DATA, c->a.l1, &A);
     gen_tile(&r, d, c->bspec, c->b.l1, &B);
@@ -803,7 +812,7 @@ void dt_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, bool ecal
                 c->flags | (c->prefill == PRE_NONE ? DT_ZERO_DST : 0));
     p[1] = ns;
 
-    put_words(&in->load[in->nload++], DT_PARAMS, p, sizeof p / 4);
+    dt_put_words(&in->load[in->nload++], DT_PARAMS, p, sizeof p / 4);
     struct dt_load *l = &in->load[in->nload++];
     l->addr = DT_TILE_A, l->len = tile_bytes(c->a.l1, &A, l->bytes);
     l = &in->load[in->nload++];
@@ -931,6 +940,9 @@ const char *const dt_tile_runs[][3] = {
     {"tilize/bf16/-/bf16/ct1", "rand", "1"},
     {"mova2d/bf16/zero/bf16/ct1/untilize", "rand", "1"},
     {"matmul/bf16/bf16/fp32/1x1", "rand", "1"},
+    {"sfpu/iadd/add-cc", "int", "1"},
+    {"sfpu/compc/nested", "edge", "1"},
+    {"sfpu/ldst/srcb-srcb/fp16", "edge", "1"},
     {NULL, NULL, NULL}, /* single-tile outputs only: a record holds 1024 datums */
 };
 

@@ -1,8 +1,9 @@
-/* The differential test of the matrix unit, unpackers and packer: a matrix of cases, each one
- * kernel run (test/diff/kernel.c) over seeded operand tiles, whose packed Dst output is compared
- * bit for bit between tensim and Tenstorrent's functional simulator ttsim, or with a recorded
- * hash of ttsim's output (test/diff/expected.txt), or with exact arithmetic (int data).
- * docs/numerics.md "Checking against ttsim". */
+/* The differential test of the matrix unit, unpackers, packer and vector unit: a matrix of
+ * cases, each one kernel run (test/diff/kernel.c) over seeded operand tiles (or a list of SFPU
+ * words, test/diff/sfpu.c), whose packed Dst output is compared bit for bit between tensim and
+ * Tenstorrent's functional simulator ttsim, or with a recorded hash of ttsim's output
+ * (test/diff/expected.txt), or with exact arithmetic (int data). docs/numerics.md "Checking
+ * against ttsim"; docs/sfpu.md "Checking against ttsim". */
 #ifndef TENSIM_TEST_DIFF_CASES_H
 #define TENSIM_TEST_DIFF_CASES_H
 
@@ -38,6 +39,7 @@ struct dt_case {
     uint8_t kt;      /* MATMUL inner dimension in tiles (0: 1) */
     uint8_t pack;    /* enum dt_pack */
     uint8_t archs;   /* DT_ARCH_BH, DT_ARCH_WH; 0: both */
+    uint16_t sfpu;   /* DT_OP_SFPU: the row of test/diff/sfpu.c's table */
 };
 
 /* The case matrix; dt_case_on says whether a case runs on an architecture. */
@@ -67,6 +69,14 @@ struct dt_inputs {
     bool has_exact;     /* int data: `exact` holds the exact result (Dst format bits) */
     uint32_t exact[DT_MAX_TILES * 1024];
 };
+/* The seeded stream every input comes from (splitmix64), and n words into a load at addr. */
+struct dt_rng {
+    uint64_t s;
+};
+uint64_t dt_next(struct dt_rng *r);
+uint32_t dt_below(struct dt_rng *r, uint32_t n); /* 0..n-1 */
+void dt_put_words(struct dt_load *l, uint32_t addr, const uint32_t *w, unsigned n);
+
 /* Builds the inputs of case c with data d and seed; `ecall` goes into the parameter block. */
 void dt_inputs(const struct dt_case *c, enum dt_data d, uint32_t seed, bool ecall,
                struct dt_inputs *in);
@@ -84,6 +94,14 @@ void dt_run_tensim(bool wormhole, const char *elf, const struct dt_inputs *in, s
  * NULL (test/test_golden.c). */
 void dt_run_tensim_report(bool wormhole, const char *elf, const struct dt_inputs *in,
                           struct dt_result *r, FILE *stats, FILE *trace);
+
+/* The vector-unit cases (test/diff/sfpu.c): the rows of its table, each a DT_OP_SFPU case named
+ * "sfpu/" + its name, with the Dst format it packs and the architectures it runs on. */
+unsigned dt_sfpu_rows(void);
+const char *dt_sfpu_name(unsigned row);
+unsigned dt_sfpu_archs(unsigned row);
+uint8_t dt_sfpu_dst(unsigned row);
+void dt_sfpu_inputs(unsigned row, enum dt_data d, uint32_t seed, bool ecall, struct dt_inputs *in);
 
 /* 64-bit FNV-1a of the output (what expected.txt records). */
 uint64_t dt_hash(const uint8_t *b, size_t n);

@@ -4,7 +4,8 @@
  * SrcA/SrcB (or A straight into Dst), runs one matrix-unit operation over a 64-row tile (or a
  * few tiles one after the other into consecutive Dst tiles); at the end it packs Dst rows to L1
  * in Dst's own format. The tt-llk-shaped stages and packs (tilize, matmul over several tiles,
- * the tile, tilize and untilize packs) are in llk.c.
+ * the tile, tilize and untilize packs) are in llk.c. A vector-unit stage pushes a list of
+ * words the host wrote (run_sfpu).
  *
  * Everything is issued from one core and Tensix thread T0, in program order, so nothing races.
  * It is written to satisfy both simulators: whole Config words from an image kept here (the
@@ -210,6 +211,34 @@ static int run_tile(const struct dt_params *p, const struct dt_stage *s, unsigne
     return 0;
 }
 
+/* DT_OP_SFPU: the vector unit's Config (MOD0_FMT_SRCB resolves by SFPU_Fp32_enabled and the
+ * SrcB format; the PRNG seed when asked), the RWCs cleared, ADDR_MOD slots 0 (nothing moves:
+ * the program's own SFPLOAD/SFPSTORE), 1 (Dst += 2) and 2 (Dst cleared) for the words under
+ * test, then the host's words in order (test/diff/sfpu.c builds them; Dst was filled by the
+ * stage before). */
+static int run_sfpu(const struct dt_stage *s, unsigned idx)
+{
+    const volatile uint32_t *prog = (const volatile uint32_t *)s->a_addr;
+    const uint32_t n = prog[0];
+    if (n > DT_SFPU_MAX_WORDS)
+        return 50 + idx;
+    wait_idle();
+    SETF(ALU_ACC_CTRL_SFPU_Fp32_enabled, (s->flags & DT_SFPU_FP32) ? 1 : 0);
+    SETF(ALU_FORMAT_SPEC_REG1_SrcB, s->b_out);
+    if (s->flags & DT_SFPU_SEED)
+        SETF(PRNG_SEED_Seed_Val, s->prng_seed);
+    flush_cfg();
+    addr_mod0(0, 0);
+    push(TT_OP_SETC16(ADDR_MOD_AB_SEC1_SrcAIncr_ADDR32, 0));
+    push(TT_OP_SETC16(ADDR_MOD_DST_SEC1_DestIncr_ADDR32, FIELD(ADDR_MOD_DST_SEC1_DestIncr, 2)));
+    push(TT_OP_SETC16(ADDR_MOD_AB_SEC2_SrcAIncr_ADDR32, 0));
+    push(TT_OP_SETC16(ADDR_MOD_DST_SEC2_DestIncr_ADDR32, FIELD(ADDR_MOD_DST_SEC2_DestClear, 1)));
+    push(TT_OP_SETRWC(0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1));
+    for (uint32_t i = 1; i <= n; i++)
+        push(prog[i]);
+    return 0;
+}
+
 static int run_stage(const struct dt_params *p, const struct dt_stage *s, unsigned idx)
 {
     const unsigned op = s->op, n = s->ct ? s->ct : 1;
@@ -220,6 +249,8 @@ static int run_stage(const struct dt_params *p, const struct dt_stage *s, unsign
         rc = run_tilize(p, s, idx);
     else if (op == DT_OP_MATMUL)
         rc = run_matmul(p, s, idx);
+    else if (op == DT_OP_SFPU)
+        rc = run_sfpu(s, idx);
     else if (n > DT_MAX_TILES || (n > 1 && op != DT_OP_MOVA2D && op != DT_OP_UNPACK && op != DT_OP_ELWADD))
         return 40 + idx;
     else

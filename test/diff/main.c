@@ -1,5 +1,6 @@
-/* build/difftest: the differential test of the matrix unit, unpackers and packer against
- * Tenstorrent's functional simulator ttsim (docs/numerics.md "Checking against ttsim").
+/* build/difftest: the differential test of the matrix unit, unpackers, packer and vector unit
+ * against Tenstorrent's functional simulator ttsim (docs/numerics.md, docs/sfpu.md "Checking
+ * against ttsim").
  *
  *   difftest --ttsim-bh LIB --ttsim-wh LIB [options]   compare tensim with ttsim, case by case
  *   difftest --ttsim-bh LIB --ttsim-wh LIB --record F  the same, writing ttsim's output hashes

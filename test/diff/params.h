@@ -17,13 +17,15 @@
 #define DT_OUT 0x40000u        /* Dst rows packed in Dst's own format (up to DT_MAX_TILES tiles) */
 #define DT_BLK_A 0x48000u      /* multi-tile operands: 16-byte header, then tile after tile */
 #define DT_BLK_B 0x50000u
+#define DT_SFPU_PROG 0x20000u  /* DT_OP_SFPU: a word count, then the Tensix words to push */
+#define DT_SFPU_MAX_WORDS 1000u
 #define DT_MAX_TILES 4         /* Dst tiles a case may fill and pack (64 rows each) */
 #define DT_MAGIC 0x46494454u   /* "TDIF" */
 #define DT_MAX_STAGES 2
 
 /* Tensix data format field codes (WH:Unpackers/FormatConversion.md) */
 enum { DT_FP32 = 0, DT_FP16 = 1, DT_TF32 = 4, DT_BF16 = 5, DT_BFP8 = 6, DT_BFP4 = 7, DT_INT32 = 8,
-       DT_FP8 = 10, DT_INT8 = 14, DT_BFP2 = 15 };
+       DT_INT16 = 9, DT_FP8 = 10, DT_INT8 = 14, DT_BFP2 = 15 };
 
 /* dt_stage.op: what one stage asks of the matrix unit (rows are SrcA / SrcB / Dst) */
 enum dt_op {
@@ -39,6 +41,7 @@ enum dt_op {
     DT_OP_UNPACK, /* unpacker 0 writes tile A straight into Dst (FP32 Dst only) */
     DT_OP_TILIZE, /* tt-llk tilize: tile t of a row-major 32 x 32ct matrix A -> Dst tile t */
     DT_OP_MATMUL, /* tt-llk matmul: Dst tile (i, j) = sum over k of B_ik @ A_kj (B: SrcB) */
+    DT_OP_SFPU,   /* the vector unit: push the program at a_addr (test/diff/sfpu.c) */
     DT_OP_COUNT
 };
 
@@ -47,6 +50,8 @@ enum dt_op {
 #define DT_BCAST_COL0 (1u << 1) /* ELW*: SrcB column 0 broadcast */
 #define DT_BCAST_ROW (1u << 2)  /* ELW*: SrcB row broadcast (SrcB row counter stays 0) */
 #define DT_ZERO_DST (1u << 3)   /* ZEROACC (all of Dst) before the stage's math */
+#define DT_SFPU_FP32 (1u << 4)  /* DT_OP_SFPU: ALU_ACC_CTRL_SFPU_Fp32_enabled */
+#define DT_SFPU_SEED (1u << 5)  /* DT_OP_SFPU: write prng_seed to PRNG_SEED_Seed_Val first */
 
 /* dt_params.pack_mode: how Dst is packed to DT_OUT */
 enum dt_pack {
@@ -65,7 +70,9 @@ struct dt_stage {
     uint32_t rt, ct;              /* tiles: MATMUL rt x ct; TILIZE, MOVA2D, UNPACK, ELWADD ct
                                    * (consecutive tiles into Dst tiles 0..ct-1); 0 means 1 */
     uint32_t kt;                  /* MATMUL inner dimension in tiles (B: rt x kt, A: kt x ct) */
-    uint32_t reserved[4];
+    uint32_t prng_seed;           /* SFPU with DT_SFPU_SEED: the value for PRNG_SEED_Seed_Val;
+                                   * b_out there is the SrcB format MOD0_FMT_SRCB resolves by */
+    uint32_t reserved[3];
 };
 
 struct dt_params {
