@@ -34,9 +34,11 @@
  * interlock). Per sub-unit the cycles are distinct mod 5 (simple c + 1; MAD c + 3, c + 5, c + 7;
  * store c + 3, c + 9), so consecutive vectors never meet in a sub-unit.
  *
- * Domain: 2^-126 <= |x| < 2^118. Above, y0 s falls below 2^-126 and the MAD drops the product
- * (BH:SFPMAD.md), leaving SFPARECIP's 0.56% up to 2^126. +-0 and denormals (SFPARECIP: Inf),
- * Inf and NaN (0) meet 0 * Inf in e: NaN. */
+ * Domain: 2^-126 <= |x| < 2^102. Above, the product y0 s can fall below 2^-126, where the MAD
+ * drops it (its exponent is below 0, BH:SFPMAD.md): the correction is lost for the small |s|
+ * first, so the error grows towards SFPARECIP's 0.56% as |x| nears 2^126. Keeping full accuracy
+ * there takes more work per vector (the "6 cycles with full-range accuracy" of A.8). +-0 and
+ * denormals (SFPARECIP: Inf), Inf and NaN (SFPARECIP: 0) meet 0 * Inf in e: NaN. */
 #include "sfpu_macro.h"
 
 #define Y 0 /* x, then y0 */
