@@ -364,3 +364,209 @@ Test(sfpu_kernels, sort)
     /* four passes of 144 instructions (60 SFPSWAPs each followed by its SFPNOP) */
     expect_tile_cycles("sort", x, &r, 144 * 4);
 }
+
+/* ---- the SFPLOADMACRO examples (sfpu_macro.h) ---- */
+
+/* Blackhole's SFPMAD on 2 x + 0 (BH:SFPMAD.md), written out: operands with exponent 0 read as
+ * zero and a zero result is +0 (2 * +-0 + +0); NaN gives 0x7FC00000; otherwise the exponent goes
+ * up by one, Inf from exponent 254 up (2 x is exact, so there is nothing to round). */
+static uint32_t twice(uint32_t x)
+{
+    const uint32_t exp = x >> 23 & 0xFF, sign = x & 0x80000000u;
+    if (exp == 0)
+        return 0;
+    if (exp == 255)
+        return x & 0x7FFFFF ? 0x7FC00000u : x;
+    if (exp >= 254)
+        return sign | 0x7F800000u;
+    return x + (1u << 23);
+}
+
+Test(sfpu_kernels, scale2)
+{
+    static float x[N];
+    static struct result r;
+    const unsigned tiles = 2;
+    static const uint32_t edge[] = {0, 0x80000000u, 0x00000001u, 0x807FFFFFu, 0x00800000u,
+                                    0x7F000000u, 0x7EFFFFFFu, 0xFF7FFFFFu, 0x7F800000u,
+                                    0xFF800000u, 0x7FC00001u, 0xFF800001u, 0x3F800000u,
+                                    0xC0490FDBu};
+    uint32_t s = 7;
+    for (unsigned i = 0; i < 1024 * tiles; i++)
+        x[i] = float_of(next(&s)); /* any bit pattern: every exponent, sign, NaN */
+    for (unsigned i = 0; i < sizeof edge / 4; i++)
+        x[i] = float_of(edge[i]);
+    run_kernel("scale2", x, tiles, &r);
+    unsigned bad = 0;
+    for (unsigned i = 0; i < 1024 * tiles; i++) {
+        const uint32_t want = twice(bits_of(x[i])), got = bits_of(r.y[i]);
+        if (got != want && bad++ < 5)
+            cr_log_error("2 * 0x%08x = 0x%08x, want 0x%08x", bits_of(x[i]), got, want);
+    }
+    cr_expect_eq(bad, 0);
+    cr_expect_eq(bits_of(r.y[12]), 0x40000000u, "2 * 1 = 2");
+    cr_expect_eq(bits_of(r.y[1]), 0u, "2 * -0 = +0 (+0 added)");
+    /* one SFPLOADMACRO per 32 datums: its MAD and store go to the MAD and store sub-units */
+    expect_tile_cycles("scale2", x, &r, 32);
+}
+
+/* Inputs for the reciprocals: |x| = m 2^e, m in [1, 2), e in [lo, hi), two thirds negative */
+static void recip_inputs(float *x, unsigned n, uint32_t seed, int lo, int hi)
+{
+    uint32_t s = seed;
+    for (unsigned i = 0; i < n; i++) {
+        const double m = uniform(&s, 1.0, 2.0);
+        const int e = lo + (int)(next(&s) % (unsigned)(hi - lo));
+        x[i] = (float)ldexp(i % 3 ? -m : m, e);
+    }
+}
+/* How many of x[from..to) have a reciprocal further than `bound` (relative) from 1/x */
+static unsigned recip_bad(const float *x, const struct result *r, unsigned from, unsigned to,
+                          double bound, double *worst)
+{
+    unsigned bad = 0;
+    for (unsigned i = from; i < to; i++) {
+        const double e = rel_err(r->y[i], 1.0 / (double)x[i]);
+        *worst = e > *worst ? e : *worst;
+        if (e > bound && bad++ < 5)
+            cr_log_error("1/%a = %a (%g)", (double)x[i], (double)r->y[i], e);
+    }
+    return bad;
+}
+/* Edge values shared by the three: below the range, its ends, above it */
+static const float recip_edge[] = {0.0f, -0.0f, 0x1p-140f, -0x1p-140f, INFINITY, -INFINITY,
+                                   0x1p-126f, -0x1p-126f, 0x1p126f, -0x1p126f, 1.0f, -1.0f};
+#define RECIP_EDGES (sizeof recip_edge / sizeof recip_edge[0])
+
+Test(sfpu_kernels, arecip)
+{
+    static float x[N];
+    static struct result r;
+    const unsigned tiles = 2;
+    recip_inputs(x, 1024 * tiles, 11, -126, 126);
+    memcpy(x, recip_edge, sizeof recip_edge);
+    x[RECIP_EDGES] = float_of(0x7FC00000u);
+    x[RECIP_EDGES + 1] = float_of(0xFFC00000u);
+    run_kernel("arecip", x, tiles, &r);
+    /* BH:SFPARECIP.md: 0.9944 / x < y < 1.0054 / x for 2^-126 <= |x| < 2^126 */
+    unsigned bad = 0;
+    for (unsigned i = RECIP_EDGES + 2; i < 1024 * tiles; i++) {
+        const double q = (double)r.y[i] * (double)x[i];
+        if (!(q > 0.9944 && q < 1.0054) && bad++ < 5)
+            cr_log_error("1/%a ~ %a (x y = %.6f)", (double)x[i], (double)r.y[i], q);
+    }
+    cr_expect_eq(bad, 0);
+    /* the page's cases: Inf of x's sign below 2^-126, 0 of x's sign from 2^126 (Inf, NaN),
+     * 1.0 -> 0.99609375 */
+    static const uint32_t want[] = {0x7F800000u, 0xFF800000u, 0x7F800000u, 0xFF800000u,
+                                    0,           0x80000000u, 0x7E7F0000u, 0xFE7F0000u,
+                                    0,           0x80000000u, 0x3F7F0000u, 0xBF7F0000u,
+                                    0,           0x80000000u};
+    for (unsigned i = 0; i < sizeof want / 4; i++)
+        cr_expect_eq(bits_of(r.y[i]), want[i], "edge %u: 1/%a ~ 0x%08x, want 0x%08x", i,
+                     (double)x[i], bits_of(r.y[i]), want[i]);
+    /* (1/2^-126 is 2^126 times the mantissa 1.0 gives; 2^126 is past the range) */
+    expect_tile_cycles("arecip", x, &r, 32);
+}
+
+Test(sfpu_kernels, recip3)
+{
+    static float x[N];
+    static struct result r;
+    const unsigned tiles = 2;
+    recip_inputs(x, 1024 * tiles, 12, -126, 126);
+    memcpy(x, recip_edge, sizeof recip_edge);
+    x[RECIP_EDGES] = float_of(0x7FC00000u);
+    x[RECIP_EDGES + 1] = 0x1.fffffep125f; /* the top of the domain */
+    run_kernel("recip3", x, tiles, &r);
+    /* one Newton step from SFPARECIP's 0.56%: e^2 < 3.2e-5 */
+    double worst = 0;
+    cr_expect_eq(recip_bad(x, &r, 6, 8, 3.2e-5, &worst), 0);
+    cr_expect_eq(recip_bad(x, &r, 10, 12, 3.2e-5, &worst), 0);
+    cr_expect_eq(recip_bad(x, &r, RECIP_EDGES + 1, 1024 * tiles, 3.2e-5, &worst), 0, "worst %g",
+                 worst);
+    /* 1.0: y0 = 0.99609375 (BH:SFPARECIP.md), e = 2^-8, t = 1 + 2^-8, y = 1 - 2^-16 */
+    cr_expect_eq(bits_of(r.y[10]), 0x3F7FFF00u);
+    /* outside the domain: y0 is +-Inf or +-0 and the product meets 0 * Inf */
+    for (unsigned i = 0; i < 6; i++)
+        cr_expect_eq(bits_of(r.y[i]), 0x7FC00000u, "1/%a: 0x%08x", (double)x[i], bits_of(r.y[i]));
+    cr_expect_eq(bits_of(r.y[8]), 0u, "1/2^126: y0 = 0, 0 * (2 - 0) = 0");
+    cr_expect_eq(bits_of(r.y[RECIP_EDGES]), 0x7FC00000u);
+    /* three SFPLOADMACROs per 32 datums */
+    expect_tile_cycles("recip3", x, &r, 3 * 32);
+}
+
+Test(sfpu_kernels, recip5)
+{
+    static float x[N];
+    static struct result r;
+    const unsigned tiles = 2;
+    /* the first tile over the full-accuracy domain, the second half of the second tile above it */
+    recip_inputs(x, 1024 + 512, 13, -126, 102);
+    recip_inputs(x + 1536, 512, 14, 102, 126);
+    memcpy(x, recip_edge, sizeof recip_edge);
+    x[RECIP_EDGES] = float_of(0x7FC00000u);
+    x[RECIP_EDGES + 1] = 0x1.fffffep101f; /* the top of the domain */
+    x[RECIP_EDGES + 2] = 3.0f;
+    run_kernel("recip5", x, tiles, &r);
+    /* e^3 / (1 - e) < 1.8e-7 and the last rounding: two ulp */
+    double worst = 0;
+    cr_expect_eq(recip_bad(x, &r, 6, 8, 2.5e-7, &worst), 0);
+    cr_expect_eq(recip_bad(x, &r, 10, 12, 2.5e-7, &worst), 0);
+    cr_expect_eq(recip_bad(x, &r, RECIP_EDGES + 1, 1536, 2.5e-7, &worst), 0, "worst %g", worst);
+    /* above 2^102 the dropped correction leaves at worst SFPARECIP's 0.56% */
+    double top = 0;
+    cr_expect_eq(recip_bad(x, &r, 1536, 2048, 0.0056, &top), 0);
+    cr_expect_gt(top, 2.5e-7, "the correction is lost somewhere above 2^102 (%g)", top);
+    /* 1.0: y0 = 0.99609375, e = 2^-8, s = 2^-8 + 2^-16, y = y0 + y0 s = 1 - 2^-24 */
+    cr_expect_eq(bits_of(r.y[10]), 0x3F7FFFFFu);
+    cr_expect_eq(bits_of(r.y[11]), 0xBF7FFFFFu);
+    for (unsigned i = 0; i < 6; i++)
+        cr_expect_eq(bits_of(r.y[i]), 0x7FC00000u, "1/%a: 0x%08x", (double)x[i], bits_of(r.y[i]));
+    cr_expect_eq(bits_of(r.y[RECIP_EDGES]), 0x7FC00000u);
+    /* four SFPLOADMACROs and an SFPNOP per 32 datums */
+    expect_tile_cycles("recip5", x, &r, 5 * 32);
+}
+
+/* where: n cond tiles, n b tiles, n c tiles; the result over the b tiles, bit for bit */
+Test(sfpu_kernels, where)
+{
+    static float x[N];
+    static struct result r, r1;
+    const unsigned n = 2;
+    uint32_t s = 21;
+    static const uint32_t cond_edge[] = {0, 0x80000000u, 0x7FC00000u, 0x00000001u, 0x3F800000u,
+                                         0xFF800000u, 0, 0};
+    static const uint32_t val_edge[] = {0x7FC00123u, 0xFFC00001u, 0x00000001u, 0x807FFFFFu,
+                                        0x80000000u, 0x7F800000u, 0x00400000u, 0xFF800000u};
+    for (unsigned i = 0; i < 1024 * n; i++) {
+        x[i] = next(&s) % 2 ? 0.0f : (float)uniform(&s, -4.0, 4.0);
+        x[1024 * n + i] = float_of(next(&s));
+        x[2048 * n + i] = float_of(next(&s));
+    }
+    for (unsigned i = 0; i < 8; i++) {
+        x[i] = float_of(cond_edge[i]);
+        x[1024 * n + i] = float_of(val_edge[i]);
+        x[2048 * n + i] = float_of(val_edge[7 - i]);
+    }
+    run_kernel("where", x, 3 * n, &r);
+    unsigned bad = 0;
+    for (unsigned i = 0; i < 1024 * n; i++) {
+        const uint32_t want = bits_of(x[i]) ? bits_of(x[1024 * n + i]) : bits_of(x[2048 * n + i]);
+        const uint32_t got = bits_of(r.y[1024 * n + i]);
+        if (got != want && bad++ < 5)
+            cr_log_error("datum %u: cond 0x%08x: 0x%08x, want 0x%08x", i, bits_of(x[i]), got, want);
+    }
+    cr_expect_eq(bad, 0);
+    cr_expect_eq(bits_of(r.y[1024 * n + 1]), 0xFFC00001u, "-0.0 is a true condition");
+    cr_expect_eq(bits_of(r.y[1024 * n + 3]), 0x807FFFFFu, "a denormal condition is true; b's denormal kept");
+    cr_expect_eq(bits_of(r.y[1024 * n + 7]), 0x7FC00123u, "c's NaN payload comes through");
+    /* the cond and c tiles are left as they were */
+    for (unsigned i = 0; i < 1024 * n; i++)
+        if (bits_of(r.y[i]) != bits_of(x[i]) || bits_of(r.y[2048 * n + i]) != bits_of(x[2048 * n + i]))
+            cr_assert_fail("datum %u of cond or c changed", i);
+    /* three loads per 32 datums: one output tile more costs 96 cycles */
+    run_kernel("where", x, 3, &r1);
+    cr_expect_eq(r.cycles - r1.cycles, 3 * 32, "%u cycles for two tiles, %u for one", r.cycles,
+                 r1.cycles);
+}
