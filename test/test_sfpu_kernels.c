@@ -50,8 +50,10 @@ struct result {
     uint32_t cycles, tiles;
 };
 
-/* Run kernel `name` (build/kernels/sfpu-NAME.elf on TRISC1) over `tiles` tiles of `x`. */
-static void run_kernel(const char *name, const float *x, unsigned tiles, struct result *r)
+/* Run kernel `name` (build/kernels/sfpu-NAME.elf on TRISC1) over `tiles` tiles of `x`, with
+ * more options `extra` ("" for none). */
+static void run_kernel_with(const char *name, const float *x, unsigned tiles, struct result *r,
+                            const char *extra)
 {
     char in[64], param[64], res[64], outf[64], args[1024];
     const int pid = (int)getpid();
@@ -73,8 +75,8 @@ static void run_kernel(const char *name, const float *x, unsigned tiles, struct 
     snprintf(args, sizeof args,
              "run -q --load %s@0x%x --load %s@0x%x --trisc0 build/kernels/sfpu-unpack.elf "
              "--trisc1 build/kernels/sfpu-%s.elf --trisc2 build/kernels/sfpu-pack.elf "
-             "--dump 0x%x:%u:%s --dump 0x%x:8:%s",
-             in, SK_IN, param, SK_PARAM, name, SK_OUT, 4096 * tiles, outf, SK_RESULT, res);
+             "--dump 0x%x:%u:%s --dump 0x%x:8:%s %s",
+             in, SK_IN, param, SK_PARAM, name, SK_OUT, 4096 * tiles, outf, SK_RESULT, res, extra);
     cr_assert_eq(run_tensim(args, out, sizeof out), 0, "%s: %s", name, out);
     size_t len;
     char *y = read_whole_file(outf, &len);
@@ -88,6 +90,20 @@ static void run_kernel(const char *name, const float *x, unsigned tiles, struct 
     free(w);
     cr_expect_eq(r->tiles, tiles);
     unlink(in), unlink(param), unlink(res), unlink(outf);
+}
+
+static void run_kernel(const char *name, const float *x, unsigned tiles, struct result *r)
+{
+    run_kernel_with(name, x, tiles, r, "");
+}
+
+/* Occurrences of `needle` in `hay`. */
+static unsigned count_of(const char *hay, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
 }
 
 /* What one more tile costs the SFPU pass: the same kernel over the first tiles-1 tiles, run
@@ -408,6 +424,37 @@ Test(sfpu_kernels, scale2)
     cr_expect_eq(bits_of(r.y[1]), 0u, "2 * -0 = +0 (+0 added)");
     /* one SFPLOADMACRO per 32 datums: its MAD and store go to the MAD and store sub-units */
     expect_tile_cycles("scale2", x, &r, 32);
+}
+
+/* --trace gives the vector unit one track per sub-unit, and SFPLOADMACRO's scheduled
+ * instructions appear on theirs: scale2 over one tile is 32 SFPLOADMACROs (load track), each
+ * scheduling an SFPMUL (MAD track) and an SFPSTORE (store track); the SFPMUL with VD 12 that
+ * writes the template issues once more on the MAD track. */
+Test(sfpu_kernels, trace_shows_sub_units)
+{
+    static float x[N];
+    static struct result r;
+    char path[64], extra[96];
+    snprintf(path, sizeof path, "/tmp/tensim-sk-trace-%d.json", (int)getpid());
+    snprintf(extra, sizeof extra, "--trace %s", path);
+    for (unsigned i = 0; i < 1024; i++)
+        x[i] = (float)i;
+    run_kernel_with("scale2", x, 1, &r, extra);
+    size_t len;
+    char *json = read_whole_file(path, &len);
+    cr_assert(json);
+    static const char *const tracks[] = {"vector unit: simple", "vector unit: MAD", "vector unit: round",
+                                         "vector unit: store", "vector unit: load"};
+    for (unsigned i = 0; i < 5; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "\"args\":{\"name\":\"%s\"}", tracks[i]);
+        cr_expect(strstr(json, want) != NULL, "track %s", tracks[i]);
+    }
+    cr_expect_eq(count_of(json, "{\"name\":\"SFPLOADMACRO\",\"cat\":\"unit\""), 32);
+    cr_expect_eq(count_of(json, "{\"name\":\"SFPMUL\",\"cat\":\"unit\""), 33);
+    cr_expect_eq(count_of(json, "{\"name\":\"SFPSTORE\",\"cat\":\"unit\""), 32);
+    free(json);
+    unlink(path);
 }
 
 /* Inputs for the reciprocals: |x| = m 2^e, m in [1, 2), e in [lo, hi), two thirds negative */

@@ -43,7 +43,9 @@ void trace_begin(struct tracer *tr, FILE *f, const struct tile *t)
         const struct unit_row *r = &unit_rows[u];
         for (unsigned i = 0; i < r->tracks; i++) {
             char name[64];
-            if (r->tracks == 1)
+            if (r->desc && r->desc->track_label)
+                snprintf(name, sizeof name, "%s", r->desc->track_label(i));
+            else if (r->tracks == 1)
                 snprintf(name, sizeof name, "%s", r->track_name);
             else
                 snprintf(name, sizeof name, "%s %u", r->track_name, i);

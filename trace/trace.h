@@ -2,7 +2,8 @@
  * chrome://tracing). One track per Tensix thread (what held it, and every issued instruction) and
  * one per core (the cycles it was blocked on the coprocessor), and one per backend unit that
  * holds instructions over time (the unpackers: start-up, bank waits, fetches; the matrix unit:
- * each instruction from issue to the end of its latency). Timestamps are cycles: one
+ * each instruction from issue to the end of its latency; the vector unit: one track per sub-unit,
+ * a one-cycle slice for each instruction it ran, SFPLOADMACRO's scheduled ones included). Timestamps are cycles: one
  * microsecond in the viewer is one simulated cycle. Tracing is off unless a tracer is attached;
  * the simulator then only tests a pointer. */
 #ifndef TENSIM_TRACE_TRACE_H

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/tile.h"
+#include "../trace/trace.h"
 #include "dest.h"
 #include "sfpu_lanes.h"
 #include "sfpu_timing.h"
@@ -269,6 +270,21 @@ void sfpu_busy(struct tile *t, unsigned th, unsigned latency)
         s->thread_busy_until[th] = done;
 }
 
+void sfpu_trace(struct tile *t, unsigned th, unsigned form, unsigned sub)
+{
+    if (t->tracer)
+        trace_unit(t->tracer, &sfpu_unit_desc, sub, tt_forms[form].mnemonic, th, t->now, t->now + 1);
+}
+
+/* One track per sub-unit (VectorUnit.md "Sub-units"), in enum sfpu_sub's order. */
+static const char *track_label(unsigned i)
+{
+    static const char *const name[SFPU_SUBS] = {"vector unit: simple", "vector unit: MAD",
+                                                "vector unit: round", "vector unit: store",
+                                                "vector unit: load"};
+    return i < SFPU_SUBS ? name[i] : "vector unit";
+}
+
 static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
 {
     struct sfpu_state *s = &t->sfpu;
@@ -319,6 +335,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         return tile_error(t, fault.kind, -1, 0, "%s (sfpu), thread T%u: %s", f->mnemonic, th, fault.why);
     sfpu_note(t, th, form, w, false, rg);
     sfpu_busy(t, th, sfpu_latency(form, w));
+    sfpu_trace(t, th, form, sfpu_form_timing(form)->sub);
     s->st.insns++;
     return true;
 }
@@ -430,5 +447,6 @@ static void stats_json(const struct tile *t, FILE *f)
 const struct unit_desc sfpu_unit_desc = {
     .name = "sfpu", .reset = reset, .can_accept = can_accept, .resource = resource,
     .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
-    .holds = holds, .report = report, .signal = on_signal, .stats_json = stats_json,
+    .track_label = track_label, .holds = holds, .report = report, .signal = on_signal,
+    .stats_json = stats_json,
 };

@@ -406,6 +406,7 @@ static bool run_store(struct tile *t, struct sfpu_macro_op *op, bool wh)
         return fail(t, op, &f);
     s->dest_blocked_until = t->now + SFPU_STORE_DST_BUSY;
     sfpu_busy(t, op->th, 1);
+    sfpu_trace(t, op->th, op->form, SFPU_SUB_STORE);
     return true;
 }
 
@@ -431,6 +432,7 @@ static bool run_swap(struct tile *t, struct sfpu_macro_op *op, unsigned u, uint3
         return fail(t, op, &f);
     sfpu_note(t, op->th, TT_FORM_SFPSWAP, w, true, rg);
     sfpu_busy(t, op->th, sfpu_latency(TT_FORM_SFPSWAP, w));
+    sfpu_trace(t, op->th, TT_FORM_SFPSWAP, u);
     return true;
 }
 _Static_assert(TT_SAME_BITS(SFPMAD_VC, SFPSWAP_VC), "SFPSWAP's VC where SFPMAD's is");
@@ -446,6 +448,7 @@ static bool run_template(struct tile *t, struct sfpu_macro_op *op, unsigned u, b
         if (!sfpu_check(t, op->th, form, 0, true, u, (struct sfpu_regs){0, 0}, false, &discard))
             return false;
         sfpu_busy(t, op->th, 1);
+        sfpu_trace(t, op->th, form, u);
         return true;
     }
     uint32_t w = op->word;
@@ -535,6 +538,7 @@ static bool run_template(struct tile *t, struct sfpu_macro_op *op, unsigned u, b
     }
     sfpu_note(t, op->th, form, w, true, rg);
     sfpu_busy(t, op->th, sfpu_latency(form, w));
+    sfpu_trace(t, op->th, form, u);
     return true;
 }
 

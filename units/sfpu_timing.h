@@ -101,5 +101,7 @@ bool sfpu_run(struct tile *t, unsigned th, unsigned form, uint32_t w, uint32_t l
               struct sfpu_fault *f);
 /* Latency bookkeeping of an instruction of thread th that ran in cycle t->now. */
 void sfpu_busy(struct tile *t, unsigned th, unsigned latency);
+/* Sub-unit `sub` ran `form` for thread th in cycle t->now: a slice on its trace track. */
+void sfpu_trace(struct tile *t, unsigned th, unsigned form, unsigned sub);
 
 #endif

@@ -127,6 +127,8 @@ struct unit_desc {
     unsigned nregions;
     /* Its fields of the stats JSON "units" entry, after "instructions" (each ", \"key\": ..."). */
     void (*stats_json)(const struct tile *t, FILE *f);
+    /* The name of its trace track i, when its tracks are not "<track name> <i>" (NULL). */
+    const char *(*track_label)(unsigned i);
 };
 
 /* STALLWAIT conditions by meaning ("keep waiting while ..."); each architecture numbers them
