@@ -10,14 +10,15 @@
  * Error. y / 2^w = (1 + f) / 2^f with f = frac(w) in [0, 1): 1 at f = 0, at most 1.0614757 at
  * f = 1/ln 2 - 1. n is an integer, so w = x / ln 2 - C / 256 + d with |d| <= 1/512 (rounding to
  * nearest; the MAD's own rounding and A's adds under 1e-5 of that). Then
- *   y / e^x = 2^(d - C/256) (1 + f) / 2^f, between 2^(-1/512 - C/256) and 2^(1/512 - C/256) 1.0614757.
- * C = 11.25 puts the two ends at -3.134% and +3.103%: the bound is 3.15% for every x whose e^x is
- * a normal FP32 (2^-126 <= e^x, x >= -87.30; x <= 88.72).
+ *   y / e^x = 2^(d - C/256) (1 + f) / 2^f,
+ * between 2^(-1/512 - C/256) and 2^(1/512 - C/256) 1.0614757.
+ * C = 11.25 puts the two ends at -3.132% and +3.103%: the bound is 3.15% for -87.30 <= x <= 88.72
+ * (n >= 258: a normal result; e^x <= the largest FP32).
  *
  * The lower end clamps itself: n comes from z = B - A x with A = 256 / ln 2 and B = 65535 - 32512
  * + C, rounded by SFPSTOCHRND to an unsigned 16-bit integer, which saturates at 65535 (and turns
  * NaN and Inf into 65535, BH:SFPSTOCHRND_FloatInt.md), and n = 65535 - round(z). Every x below
- * -88.0 (z >= 65535.5) therefore gives n = 0, and every x below -87.3 an n < 256, a denormal that
+ * -88.0 (z >= 65535.5) therefore gives n = 0, and every x below -87.307 an n < 256, a denormal that
  * Blackhole's FP32 SFPSTORE flushes (BH:SFPSTORE.md): y = +0 from -87.3 down to -Inf. (Counting n
  * up from x instead, the unsigned conversion would drop the sign of a negative z and turn very
  * negative x into large results; clamping x first with SFPSWAP against -88.5 costs the simple
@@ -27,16 +28,16 @@
  * 89.44 z turns negative and the result is meaningless (+Inf and NaN inputs give +0).
  * Denormal x reads as 0 in the MAD (BH:SFPMAD.md).
  *
- * Per vector (x in LReg[r], r = v % 4, loaded at cycle t by SFPLOADMACRO; A, B, 65535 in LReg[4],
- * [5], [6]):
+ * Per vector v (x in LReg[r], r = v % 4, loaded at cycle t by SFPLOADMACRO; -A, B and 65535 in
+ * LReg[4], [5], [6]; "issued" marks the one instruction the thread issues besides it):
  *
- *   cycle | load (issued)     | simple                     | MAD                  | round              | store
- *   t     | SFPLOADMACRO: x   | (issued SFPIADD, v - 2)    |                      |                    |
- *   t + 1 | (issued SFPIADD of vector v - 2)              | LReg[r] = -A x + B   |                    |
- *   t + 4 |                   | (SFPSHFT of v - 1)         |                      | LReg[r] = u16(z)   |
- *   t + 5 | SFPIADD: LReg[r] = 65535 - LReg[r] (issued)    |                      |                    |
- *   t + 6 |                   | LReg[16] = LReg[r] << 15   |                      |                    |
- *   t + 7 |                   |                            |                      |                    | Dst = LReg[16]
+ *   cycle | load, issued       | simple              | MAD              | round         | store
+ *   t     | SFPLOADMACRO: x    |                     |                  |               |
+ *   t + 1 | (SFPIADD of v - 2) |                     | L[r] = -A L[r]+B |               |
+ *   t + 4 |                    | (SFPSHFT of v - 1)  |                  | L[r] = u16(z) |
+ *   t + 5 | SFPIADD (issued):  | L[r] = 65535 - L[r] |                  |               |
+ *   t + 6 |                    | L[16] = L[r] << 15  |                  |               |
+ *   t + 7 |                    |                     |                  |               | Dst=L[16]
  *
  * One vector every two cycles: the SFPLOADMACRO, then one SFPIADD issued by the thread (a
  * template names its registers for good, and the SFPLOADMACRO's one simple slot goes to the
