@@ -138,7 +138,7 @@ $(eval $(call kernel,eltwise-t2,trisc2,$(EX)/eltwise/t2.c))
 $(eval $(call kernel,tt-push,trisc0,test/kernels/tt_push.c))
 # The vector-unit examples (riscv/sdk/examples/sfpu): one unpacker and one packer program, and
 # one SFPU kernel for TRISC1 each.
-SFPU_KERNELS := exp recip sqrt silu gelu sort scale2 arecip recip3 recip5 where
+SFPU_KERNELS := exp recip sqrt silu gelu sort scale2 arecip recip3 recip5 where aexp
 $(eval $(call kernel,sfpu-unpack,trisc0,$(EX)/sfpu/unpack.c))
 $(eval $(call kernel,sfpu-pack,trisc2,$(EX)/sfpu/pack.c))
 $(foreach k,$(SFPU_KERNELS),$(eval $(call kernel,sfpu-$(k),trisc1,$(EX)/sfpu/$(k).c)))

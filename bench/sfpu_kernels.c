@@ -39,6 +39,10 @@ static const struct kernel kernels[] = {
     {"recip3", 0.001, 1000.0, "3 cy per 32 datums: 96 cy/tile (tt-llk #834, BF16)", 1},
     {"recip5", 0.001, 1000.0, "5 cy per 32 datums: 160 cy/tile (tt-llk #834, FP32)", 1},
     {"where", -2.0, 2.0, "28 cy per face (4 + 8 x 3): 112 cy/tile (tt-llk #822)", 3},
+    {"aexp", -87.0, 88.0,
+     "~68 cy per 32 vectors: tt-llk's approximate exp, macro + SFPSHFT2 (BH); ~70 cy/tile in SDPA "
+     "(tt-metal #55760)",
+     1},
 };
 
 /* One run over `tiles` tiles: the pass's cycles (0 after an error) and the run's. */

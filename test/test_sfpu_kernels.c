@@ -575,6 +575,84 @@ Test(sfpu_kernels, recip5)
     expect_tile_cycles("recip5", x, &r, 5 * 32);
 }
 
+/* aexp, the method by itself (Schraudolph), written from its description in aexp.c: z = B - A x
+ * rounded once to FP32 (A x is exact in double, 24 x 24 bits), rounded to the nearest integer
+ * with ties away from zero and the sign dropped, saturating at 65535 (NaN and Inf too);
+ * n = 65535 - that; the bits n << 15, flushed to +0 when n < 256 (a denormal, FP32 SFPSTORE). */
+static uint32_t aexp_model(float x)
+{
+    const double a = 369.329925537109375, b = 33034.25; /* 0x43B8AA3B, 0x47010A40 */
+    uint32_t xb = bits_of(x);
+    if ((xb & 0x7F800000u) == 0)
+        x = 0.0f; /* the MAD reads a denormal as 0 */
+    const float z = (float)(b - a * (double)x);
+    const double m = fabs((double)z);
+    const uint32_t i = isnan(z) || m >= 65535.0 ? 65535u : (uint32_t)floor(m + 0.5);
+    const uint32_t n = 65535u - (i > 65535u ? 65535u : i);
+    return n < 256 ? 0u : n << 15;
+}
+
+Test(sfpu_kernels, aexp)
+{
+    static float x[N];
+    static struct result r;
+    const unsigned tiles = 2;
+    static const float edge[] = {0.0f, -0.0f, 1.0f, -1.0f, 10.0f, -10.0f, 0.5f, 1e-40f,
+                                 /* 8..: clamped (below -87.3: n < 256, +0) */
+                                 -87.5f, -88.0f, -88.5f, -89.0f, -100.0f, -1e30f, -FLT_MAX,
+                                 -INFINITY,
+                                 /* 16..: the ends of the domain */
+                                 -87.25f, 88.72f, 88.75f};
+    uint32_t s = 31;
+    for (unsigned i = 0; i < 1024 * tiles; i++)
+        x[i] = (float)uniform(&s, -87.30, 88.72);
+    memcpy(x, edge, sizeof edge);
+    x[19] = float_of(0xFFC00001u); /* -NaN */
+    x[20] = float_of(0x7FC00000u); /* +NaN */
+    x[21] = INFINITY;
+    run_kernel("aexp", x, tiles, &r);
+    /* the bound of aexp.c: |y / e^x - 1| <= 3.15% for -87.30 <= x <= 88.72 */
+    unsigned bad = 0, off = 0;
+    double worst = 0;
+    for (unsigned i = 0; i < 1024 * tiles; i++) {
+        const uint32_t got = bits_of(r.y[i]), want = aexp_model(x[i]);
+        if (got != want && off++ < 5)
+            cr_log_error("aexp(%a) = 0x%08x, the method gives 0x%08x", (double)x[i], got, want);
+        if (i >= 8 && i < 22 && i != 16 && i != 17)
+            continue; /* clamped, NaN, Inf, or e^x past FLT_MAX (88.75) */
+        const double e = rel_err(r.y[i], exp((double)x[i]));
+        worst = e > worst ? e : worst;
+        if (e > 0.0315 && bad++ < 5)
+            cr_log_error("aexp(%a) = %a, e^x %a (%g)", (double)x[i], (double)r.y[i],
+                         exp((double)x[i]), e);
+    }
+    cr_expect_eq(off, 0);
+    cr_expect_eq(bad, 0, "worst %g", worst);
+    cr_expect_gt(worst, 0.03, "the bound is nearly reached (%g)", worst);
+    /* worked by hand: x = 0: z = 33034.25, n = 65535 - 33034 = 32501 = 126 * 256 + 245:
+     * 2^-1 (1 + 245/256) = 0.978515625; x = 1: z = 32664.92 (FP32 32664.919921875), n = 32870
+     * = 128 * 256 + 102: 2 (1 + 102/256) = 2.796875; x = -1: z = 33403.578125, n = 32131 = 125
+     * * 256 + 131; x = 10: z = 29340.951171875, n = 36194 */
+    cr_expect_eq(bits_of(r.y[0]), 0x3F7A8000u);
+    cr_expect_eq(bits_of(r.y[1]), 0x3F7A8000u, "-0 as 0");
+    cr_expect_eq(bits_of(r.y[2]), 0x40330000u);
+    cr_expect_eq(bits_of(r.y[3]), 0x3EC18000u);
+    cr_expect_eq(bits_of(r.y[4]), 0x46B10000u);
+    cr_expect_eq(bits_of(r.y[7]), 0x3F7A8000u, "a denormal reads as 0");
+    /* clamped: every x below -87.3 down to -Inf, and NaN, give +0; +Inf too (outside the
+     * domain: z = -Inf saturates like the bottom end) */
+    for (unsigned i = 8; i < 16; i++)
+        cr_expect_eq(bits_of(r.y[i]), 0u, "aexp(%a) = 0x%08x", (double)x[i], bits_of(r.y[i]));
+    cr_expect_eq(bits_of(r.y[19]), 0u);
+    cr_expect_eq(bits_of(r.y[20]), 0u);
+    cr_expect_eq(bits_of(r.y[21]), 0u);
+    /* -87.25: z = 65258.285..., n = 277, just normal; 88.75: z = 256.22, n = 65279, exponent 254 */
+    cr_expect(r.y[16] > 0.0f && bits_of(r.y[16]) < 0x01000000u, "0x%08x", bits_of(r.y[16]));
+    cr_expect_eq(bits_of(r.y[18]) >> 23, 254u, "0x%08x", bits_of(r.y[18]));
+    /* one SFPLOADMACRO and one SFPIADD per 32 datums */
+    expect_tile_cycles("aexp", x, &r, 64);
+}
+
 /* where: n cond tiles, n b tiles, n c tiles; the result over the b tiles, bit for bit */
 Test(sfpu_kernels, where)
 {
