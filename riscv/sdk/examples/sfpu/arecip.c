@@ -30,15 +30,7 @@ int main(void)
     SET_SEQUENCE(0, SEQUENCE(SQ(SQ_T(0), 0, 0), 0, 0, SQ(SQ_STORE, 1, 0)));
     SET_MISC(MISC(SK_FP32, 0));
 
-    REPLAY_RECORD(32);
-    for (unsigned v = 0; v < 8; v++) {
-        LOADMACRO(0, 0, SK_AM_NEXT, 0);
-        LOADMACRO(0, 1, SK_AM_NEXT, 0);
-        LOADMACRO(0, 2, SK_AM_NEXT, 0);
-        LOADMACRO(0, 3, SK_AM_NEXT, 0);
-    }
-    for (unsigned t = 1; t < tiles; t++)
-        REPLAY_PLAY(32);
+    sk_macro_pass(tiles);
 
     sk_end(start, tiles);
     return 0;

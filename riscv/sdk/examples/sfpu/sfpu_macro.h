@@ -47,4 +47,20 @@
 #define LOADMACRO(m, vd, am, imm)                                                                  \
     TTI_INSN(TT_OP_SFPLOADMACRO_BH(m, (vd) & 3, SK_FP32, am, (imm) >> 1, (vd) >> 2))
 
+/* The whole pass when one SFPLOADMACRO of macro 0 does everything for 32 datums: LReg[0..3] in
+ * turn, 32 of them recorded into the replay buffer while the first tile goes through, then
+ * replayed once per further tile. One per cycle. */
+static inline void sk_macro_pass(unsigned tiles)
+{
+    REPLAY_RECORD(32);
+    for (unsigned v = 0; v < 8; v++) {
+        LOADMACRO(0, 0, SK_AM_NEXT, 0);
+        LOADMACRO(0, 1, SK_AM_NEXT, 0);
+        LOADMACRO(0, 2, SK_AM_NEXT, 0);
+        LOADMACRO(0, 3, SK_AM_NEXT, 0);
+    }
+    for (unsigned t = 1; t < tiles; t++)
+        REPLAY_PLAY(32);
+}
+
 #endif
