@@ -3,6 +3,7 @@
 #   make demo       run the example kernels, check their results and print the reports
 #   make test       Criterion tests, plain and under ASan+UBSan (with the fuzzing corpus)
 #   make bench      simulator speed benchmarks
+#   make calibrate  RISC-V and push figures measured on tensim next to silicon's (bench/calib)
 #   make kernels    the SDK examples and test programs (RISC-V)
 #   make fuzz       random inputs against the sanitizer build (FUZZ_SECONDS, default 60)
 #   make difftest   the matrix unit, unpackers, packer and vector unit against ttsim (see below)
@@ -29,7 +30,7 @@ PKGS := gcc make libcriterion-dev libhwloc-dev libjemalloc-dev libjansson-dev \
 # libtensim's own libraries (jansson reads run descriptions)
 LIBS := -ljansson
 
-.PHONY: all sdk deps demo test test-plain test-asan bench kernels fuzz difftest clean FORCE
+.PHONY: all sdk deps demo test test-plain test-asan bench calibrate kernels fuzz difftest clean FORCE
 all: $(B)/.deps $(B)/tensim sdk
 sdk: $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h
 
@@ -136,6 +137,8 @@ $(eval $(call kernel,eltwise-t0,trisc0,$(EX)/eltwise/t0.c))
 $(eval $(call kernel,eltwise-t1,trisc1,$(EX)/eltwise/t1.c))
 $(eval $(call kernel,eltwise-t2,trisc2,$(EX)/eltwise/t2.c))
 $(eval $(call kernel,tt-push,trisc0,test/kernels/tt_push.c))
+# The calibration kernel of `make calibrate` (bench/calib).
+$(eval $(call kernel,calib,trisc0,bench/calib/calib.c))
 # The vector-unit examples (riscv/sdk/examples/sfpu): one unpacker and one packer program, and
 # one SFPU kernel for TRISC1 each.
 SFPU_KERNELS := exp recip sqrt silu gelu sort scale2 arecip recip3 recip5 where aexp
@@ -271,6 +274,13 @@ $(B)/bench/%: bench/%.c bench/bench.h $(B)/libtensim.a
 
 bench: $(B)/.deps $(BENCHSRC:bench/%.c=$(B)/bench/%) $(B)/tensim kernels
 	@for b in $(BENCHSRC:bench/%.c=$(B)/bench/%); do $$b || exit 1; done
+
+# The calibration report (issue 16): the kernel times each figure, the runner prints the table.
+$(B)/calibrate: bench/calib/calibrate.c | $(B)/.deps
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -o $@ $<
+calibrate: $(B)/.deps $(B)/calibrate $(B)/tensim $(B)/kernels/calib.elf
+	@$(B)/calibrate $(B)/tensim $(B)/kernels/calib.elf
 
 clean:
 	rm -rf $(B)
