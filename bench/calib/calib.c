@@ -40,7 +40,7 @@
 
 static volatile uint32_t *const out = (volatile uint32_t *)CALIB_OUT;
 
-/* Cycles per operation x100 from a loop's count and the empty loop's; the body holds k operations. */
+/* Cycles per operation x100 from a loop's count and the empty loop's; a body holds k operations. */
 static uint32_t per_op(uint32_t loop, uint32_t empty, uint32_t k)
 {
     return (uint32_t)(((loop - empty) * 100u + k * N_OPS / 2) / (k * N_OPS));

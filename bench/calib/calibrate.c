@@ -75,7 +75,7 @@ int main(int argc, char **argv)
     }
     qsort(err, N_FIG, sizeof err[0], cmp_double);
     const double median = N_FIG % 2 ? err[N_FIG / 2] : (err[N_FIG / 2 - 1] + err[N_FIG / 2]) / 2;
-    printf("\nabsolute error over %u figures: median %.0f%%, worst %.0f%%\n", (unsigned)N_FIG, median,
-           err[N_FIG - 1]);
+    printf("\nabsolute error over %u figures: median %.0f%%, worst %.0f%%\n", (unsigned)N_FIG,
+           median, err[N_FIG - 1]);
     return 0;
 }
