@@ -17,8 +17,6 @@ enum { ENCC_MOD1_EC = 1, ENCC_MOD1_EI = 2, ENCC_MOD1_RI = 8, ENCC_IMM2_E = 1, EN
 enum { STACK_PLAIN = 0, STACK_BOOL_LAST = 12, STACK_INVERT = 13, STACK_TRUE = 14,
        STACK_FALSE = 15 };
 
-static bool has(uint32_t lanes, unsigned lane) { return lanes >> lane & 1; }
-
 /* SFPSETCC.md: on enabled lanes only. Without flags in use it clears LaneFlags; otherwise
  * CLEAR, then the immediate, then a sign or zero test of LReg[VC] as a two's complement
  * integer (so FP -0.0 is "< 0" and "!= 0"). */
@@ -27,9 +25,7 @@ void sfpu_setcc(struct sfpu_state *s, uint32_t w, uint32_t lanes)
     const unsigned mod1 = TT_GET_SFPSETCC_Mod1(w), vc = TT_GET_SFPSETCC_VC(w);
     const bool imm = TT_GET_SFPSETCC_Imm1(w) != 0;
     const uint32_t en = sfpu_enabled_lanes(s, lanes);
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
-        if (!has(en, lane))
-            continue;
+    SFPU_FOR_EACH_LANE(lane, en) {
         const int32_t c = (int32_t)s->lreg[vc][lane];
         bool f;
         if (!s->use_lane_flags[lane] || (mod1 & SETCC_CLEAR))
@@ -52,9 +48,7 @@ void sfpu_setcc(struct sfpu_state *s, uint32_t w, uint32_t lanes)
 void sfpu_encc(struct sfpu_state *s, uint32_t w, uint32_t lanes)
 {
     const unsigned imm2 = TT_GET_SFPENCC_Imm2(w), mod1 = TT_GET_SFPENCC_Mod1(w);
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
-        if (!has(lanes, lane))
-            continue;
+    SFPU_FOR_EACH_LANE(lane, lanes) {
         if (mod1 & ENCC_MOD1_EI)
             s->use_lane_flags[lane] = (imm2 & ENCC_IMM2_E) != 0;
         else if (mod1 & ENCC_MOD1_EC)
@@ -86,8 +80,8 @@ static bool boolean_op(unsigned mod1, bool a, bool b)
  * UndefinedBehaviour() cases need before anything changes. */
 static int lane_at_depth(const struct sfpu_state *s, uint32_t lanes, unsigned depth)
 {
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++)
-        if (has(lanes, lane) && s->flag_depth[lane] == depth)
+    SFPU_FOR_EACH_LANE(lane, lanes)
+        if (s->flag_depth[lane] == depth)
             return (int)lane;
     return -1;
 }
@@ -110,9 +104,7 @@ void sfpu_pushc(struct sfpu_state *s, unsigned mod1, uint32_t lanes, struct sfpu
                                           : "SFPPUSHC Mod1 != 0 on an empty flag stack");
         return;
     }
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
-        if (!has(lanes, lane))
-            continue;
+    SFPU_FOR_EACH_LANE(lane, lanes) {
         if (mod1 == STACK_PLAIN) {
             unsigned d = s->flag_depth[lane]++;
             s->flag_stack[lane][d].lane_flags = s->lane_flags[lane];
@@ -145,9 +137,7 @@ void sfpu_popc(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh, struct
         fault(f, bad, "SFPPOPC on an empty flag stack");
         return;
     }
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
-        if (!has(lanes, lane))
-            continue;
+    SFPU_FOR_EACH_LANE(lane, lanes) {
         const unsigned depth = s->flag_depth[lane];
         struct sfpu_flag_entry top = {false, false};
         if (depth)
@@ -176,9 +166,7 @@ void sfpu_popc(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh, struct
  * and the current state use flags, else false; an empty stack reads {true, true}. */
 void sfpu_compc(struct sfpu_state *s, uint32_t lanes)
 {
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
-        if (!has(lanes, lane))
-            continue;
+    SFPU_FOR_EACH_LANE(lane, lanes) {
         struct sfpu_flag_entry top = {true, true};
         if (s->flag_depth[lane])
             top = s->flag_stack[lane][s->flag_depth[lane] - 1];
@@ -204,12 +192,10 @@ void sfpu_cmp(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool gt)
 {
     const unsigned vc = TT_GET_SFPLE_VC(w), vd = TT_GET_SFPLE_VD(w), mod1 = TT_GET_SFPLE_Mod1(w);
     const uint32_t en = sfpu_enabled_lanes(s, lanes);
-    for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
-        if (!has(lanes, lane))
-            continue;
+    SFPU_FOR_EACH_LANE(lane, lanes) {
         const bool smaller = sfpu_sign_mag_smaller(s->lreg[vc][lane], s->lreg[vd][lane]);
         const bool r = gt ? smaller : !smaller;
-        if (has(en, lane)) {
+        if (en >> lane & 1) {
             if ((mod1 & CMP_SET_VD) && vd < 8)
                 s->lreg[vd][lane] = r ? 0xFFFFFFFFu : 0;
             if (mod1 & CMP_SET_CC)
