@@ -196,7 +196,7 @@ void sfpu_cmp(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool gt)
         const bool smaller = sfpu_sign_mag_smaller(s->lreg[vc][lane], s->lreg[vd][lane]);
         const bool r = gt ? smaller : !smaller;
         if (en >> lane & 1) {
-            if ((mod1 & CMP_SET_VD) && vd < 8)
+            if ((mod1 & CMP_SET_VD) && sfpu_vd_writable(vd))
                 s->lreg[vd][lane] = r ? 0xFFFFFFFFu : 0;
             if (mod1 & CMP_SET_CC)
                 s->lane_flags[lane] = r;

@@ -32,6 +32,11 @@ static inline uint32_t sfpu_enabled_lanes(const struct sfpu_state *s, uint32_t l
     for (unsigned lane = 0; lane < SFPU_LANES; lane++)                                             \
         if ((en) >> lane & 1)
 
+/* The pages write LReg[VD] only "if (VD < 8 || VD == 16)" (LReg.md): LReg[8..15] are read-only
+ * to the instructions, so VD 8..11 (and 12..15 with the backdoor disabled) change nothing. 16 has
+ * no 4-bit encoding: only SFPLOADMACRO's redirect reaches it (sfpu_mad_write). */
+static inline bool sfpu_vd_writable(unsigned vd) { return vd < 8; }
+
 /* An instruction that the pages leave undefined, or that tensim does not model, stops the run:
  * kind ERR_UNDEF_BEHAVIOUR or ERR_UNIMPLEMENTED with a reason; ERR_NONE when it ran. A model
  * that can fault checks every lane before it changes anything. */

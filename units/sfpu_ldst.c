@@ -179,7 +179,9 @@ static unsigned load(struct tile *t, unsigned th, struct ldst in, bool wh, struc
     const struct ldst_cfg k = ldst_cfg(t, th, in);
     const bool d32 = load_is_32b(k.mod0);
     uint32_t cells[SFPU_LANES] = {0};
-    const uint32_t m = in.vd < 8 ? ldst_lanes(s, SFPU_ALL_LANES, k.mod0, SFPU_LC_BLOCK_SFPU_RD_FROM_DEST) : 0;
+    const uint32_t m = sfpu_vd_writable(in.vd)
+                           ? ldst_lanes(s, SFPU_ALL_LANES, k.mod0, SFPU_LC_BLOCK_SFPU_RD_FROM_DEST)
+                           : 0;
     for (unsigned lane = 0; lane < SFPU_LANES && k.mod0 != FMT_ZERO; lane++) {
         if (!(m >> lane & 1))
             continue;

@@ -162,7 +162,7 @@ static unsigned lreg7_index(const struct sfpu_state *s, unsigned lane)
 void sfpu_mad_write(struct sfpu_state *s, unsigned vd, bool indirect, unsigned lane, uint32_t v)
 {
     const unsigned d = indirect && vd != 16 ? lreg7_index(s, lane) : vd;
-    if (d < 8 || d == 16)
+    if (sfpu_vd_writable(d) || d == 16)
         s->lreg[d][lane] = v;
 }
 

@@ -26,10 +26,6 @@ enum { SHFT2_COPY4 = 0, SHFT2_CHAINED_COPY4 = 1, SHFT2_SHFLROR1_AND_COPY4 = 2, S
 
 #define LANES_PER_ROW 8
 
-/* LReg[VD] is written only "if (VD < 8 || VD == 16)" (LReg.md: 8..15 are read-only to these
- * instructions; 16 is SFPLOADMACRO's alone, not reachable through a 4-bit VD). */
-static bool writable(unsigned vd) { return vd < 8; }
-
 static bool has(uint32_t mask, unsigned lane) { return mask >> lane & 1; }
 
 /* ---- SFPSWAP ---- */
@@ -86,9 +82,9 @@ void sfpu_swap(struct sfpu_state *s, uint32_t w, uint32_t lanes)
             s->lreg[ic][lane] = di;
             s->lreg[id][lane] = ci;
         } else {
-            if (writable(vc))
+            if (sfpu_vd_writable(vc))
                 s->lreg[vc][lane] = d;
-            if (writable(vd))
+            if (sfpu_vd_writable(vd))
                 s->lreg[vd][lane] = c;
         }
     }
@@ -178,7 +174,7 @@ void sfpu_shft2(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh, struc
         if (mod1 == SHFT2_SHFLROR1_AND_COPY4) {
             SFPU_FOR_EACH_LANE(lane, en)
                 copy4_lane(s, lane, src[ror1_source(lane)]);
-        } else if (writable(vd)) {
+        } else if (sfpu_vd_writable(vd)) {
             SFPU_FOR_EACH_LANE(lane, en)
                 s->lreg[vd][lane] = src[ror1_source(lane)];
         }
@@ -187,7 +183,7 @@ void sfpu_shft2(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh, struc
         /* Each row's first lane should take 0. WH:SFPSHFT2.md: a hardware bug gives it instead
          * what the last SHFLROR1 / SHFLROR1_AND_COPY4 rotated into it (0 from reset in
          * tensim, the page giving no initial value); Blackhole fixed it. */
-        if (!writable(vd))
+        if (!sfpu_vd_writable(vd))
             break;
         memcpy(src, s->lreg[vc], sizeof src);
         SFPU_FOR_EACH_LANE(lane, en)
@@ -196,13 +192,13 @@ void sfpu_shft2(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh, struc
                                                       : 0;
         break;
     case SHFT2_SHFT_LREG: /* LReg[VB] shifted by the signed integer in LReg[VC] */
-        if (!writable(vd))
+        if (!sfpu_vd_writable(vd))
             break;
         SFPU_FOR_EACH_LANE(lane, en)
             s->lreg[vd][lane] = shift_by(s->lreg[vb][lane], (int32_t)s->lreg[vc][lane]);
         break;
     case SHFT2_SHFT_IMM: { /* LReg[Imm12 & 15] shifted by the signed Imm12 itself */
-        if (!writable(vd))
+        if (!sfpu_vd_writable(vd))
             break;
         const int32_t amount = sign_extend12(imm12);
         SFPU_FOR_EACH_LANE(lane, en)

@@ -28,10 +28,6 @@ enum { ARECIP_RECIP = 0, ARECIP_COND_RECIP = 1 };
 #define FRAC23 0x7FFFFFu   /* the 23 bits below the binary point the rounding compares */
 #define HALF23 0x400000u   /* 0.5 in those bits: round to nearest, ties away from zero */
 
-/* LReg[8..15] are read-only to these instructions (their pages write "if (VD < 8 || VD ==
- * 16)"); 16 has no 4-bit encoding. */
-static bool writable(unsigned vd) { return vd < 8; }
-
 /* ---- SFPSTOCHRND ---- */
 
 /* The value the discarded fraction (as 23 bits) is compared with: the magnitude rounds up when
@@ -126,7 +122,7 @@ void sfpu_stochrnd(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh)
             break;
         }
         }
-        if (writable(vd))
+        if (sfpu_vd_writable(vd))
             s->lreg[vd][lane] = r;
     }
 }
@@ -177,7 +173,7 @@ void sfpu_cast(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh)
         case CAST_INT32_SM32: r = c & SIGN ? SIGN | (0u - c) : c; break;
         default: r = sm32_to_fp32(c, false, 0); break;
         }
-        if (writable(vd))
+        if (sfpu_vd_writable(vd))
             s->lreg[vd][lane] = r;
     }
 }
@@ -298,7 +294,7 @@ void sfpu_arecip(struct sfpu_state *s, uint32_t w, uint32_t lanes)
 {
     const unsigned vb = TT_GET_SFPARECIP_VB(w), vc = TT_GET_SFPARECIP_VC(w);
     const unsigned vd = TT_GET_SFPARECIP_VD(w), mod1 = TT_GET_SFPARECIP_Mod1(w);
-    if (!writable(vd))
+    if (!sfpu_vd_writable(vd))
         return;
     const uint32_t en = sfpu_enabled_lanes(s, lanes);
     SFPU_FOR_EACH_LANE(lane, en) {

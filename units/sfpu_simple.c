@@ -30,11 +30,6 @@ enum { DIVP2_ADD = 1 };                                      /* SFPDIVP2.md */
 #define FP32_EXP 0x7F800000u
 #define FP32_MAN 0x007FFFFFu
 
-/* The pages write LReg[VD] only "if (VD < 8 || VD == 16)": LReg[8..15] are read-only to these
- * instructions (LReg.md), so VD 8..11 (and 12..15 with the backdoor disabled) change nothing;
- * VD is 4 bits, so 16 is reachable only through SFPLOADMACRO (not built). */
-static bool writable(unsigned vd) { return vd < 8; }
-
 static int32_t sign_extend(uint32_t x, unsigned bits)
 {
     const uint32_t m = 1u << (bits - 1);
@@ -46,7 +41,7 @@ typedef uint32_t lane_fn(const struct sfpu_state *s, uint32_t w, unsigned vd, un
 
 static void lanewise(struct sfpu_state *s, uint32_t w, unsigned vd, uint32_t lanes, lane_fn *fn)
 {
-    if (!writable(vd))
+    if (!sfpu_vd_writable(vd))
         return;
     const uint32_t en = sfpu_enabled_lanes(s, lanes);
     SFPU_FOR_EACH_LANE(lane, en)
@@ -69,7 +64,7 @@ void sfpu_loadi(struct sfpu_state *s, uint32_t w, struct sfpu_fault *f)
     const unsigned vd = TT_GET_SFPLOADI_VD(w), mod0 = TT_GET_SFPLOADI_Mod0(w);
     const uint32_t imm = TT_GET_SFPLOADI_Imm16(w);
     const uint32_t en = sfpu_enabled_lanes(s, SFPU_ALL_LANES);
-    if (!writable(vd) || !en)
+    if (!sfpu_vd_writable(vd) || !en)
         return;
     uint32_t keep = 0, v;
     switch (mod0) {
@@ -115,12 +110,12 @@ void sfpu_mov(struct sfpu_state *s, uint32_t w, uint32_t lanes)
     if (special && vc == MOV_SPECIAL_PRNG) { /* every lane that runs advances its PRNG */
         SFPU_FOR_EACH_LANE(lane, en) {
             uint32_t x = sfpu_prng_advance(s, lane);
-            if (writable(vd))
+            if (sfpu_vd_writable(vd))
                 s->lreg[vd][lane] = x;
         }
         return;
     }
-    if (!writable(vd))
+    if (!sfpu_vd_writable(vd))
         return;
     SFPU_FOR_EACH_LANE(lane, en) {
         uint32_t x = special ? mov_special(s, vc, lane) : s->lreg[vc][lane];
@@ -147,7 +142,7 @@ void sfpu_not(struct sfpu_state *s, uint32_t w, uint32_t lanes)
 void sfpu_and_or(struct sfpu_state *s, unsigned vb, unsigned vc, unsigned vd, bool is_or,
                  uint32_t lanes)
 {
-    if (!writable(vd))
+    if (!sfpu_vd_writable(vd))
         return;
     const uint32_t en = sfpu_enabled_lanes(s, lanes);
     SFPU_FOR_EACH_LANE(lane, en)
@@ -173,7 +168,7 @@ void sfpu_iadd(struct sfpu_state *s, uint32_t w, uint32_t lanes)
 {
     const unsigned vc = TT_GET_SFPIADD_VC(w), vd = TT_GET_SFPIADD_VD(w), mod1 = TT_GET_SFPIADD_Mod1(w);
     const uint32_t imm = (uint32_t)sign_extend(TT_GET_SFPIADD_Imm12(w), 12);
-    if (!writable(vd))
+    if (!sfpu_vd_writable(vd))
         return;
     const uint32_t en = sfpu_enabled_lanes(s, lanes);
     SFPU_FOR_EACH_LANE(lane, en) {
@@ -198,7 +193,7 @@ void sfpu_shft(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh)
     const unsigned vc = TT_GET_SFPSHFT_VC(w), vd = TT_GET_SFPSHFT_VD(w);
     const unsigned mod1 = TT_GET_SFPSHFT_Mod1(w) & (wh ? SHFT_ARG_IMM : 0xF);
     const int32_t imm = sign_extend(TT_GET_SFPSHFT_Imm12(w), 12);
-    if (!writable(vd))
+    if (!sfpu_vd_writable(vd))
         return;
     const uint32_t en = sfpu_enabled_lanes(s, lanes);
     SFPU_FOR_EACH_LANE(lane, en) {
@@ -285,7 +280,7 @@ void sfpu_exexp(struct sfpu_state *s, uint32_t w, uint32_t lanes)
 {
     const unsigned vc = TT_GET_SFPEXEXP_VC(w), vd = TT_GET_SFPEXEXP_VD(w), mod1 = TT_GET_SFPEXEXP_Mod1(w);
     const int32_t bias = (mod1 & EXEXP_NODEBIAS) ? 0 : 127;
-    if (!writable(vd))
+    if (!sfpu_vd_writable(vd))
         return;
     const uint32_t en = sfpu_enabled_lanes(s, lanes);
     SFPU_FOR_EACH_LANE(lane, en) {
@@ -318,7 +313,7 @@ void sfpu_exman(struct sfpu_state *s, uint32_t w, uint32_t lanes)
 void sfpu_lz(struct sfpu_state *s, uint32_t w, uint32_t lanes)
 {
     const unsigned vc = TT_GET_SFPLZ_VC(w), vd = TT_GET_SFPLZ_VD(w), mod1 = TT_GET_SFPLZ_Mod1(w);
-    if (!writable(vd))
+    if (!sfpu_vd_writable(vd))
         return;
     const uint32_t en = sfpu_enabled_lanes(s, lanes);
     SFPU_FOR_EACH_LANE(lane, en) {
