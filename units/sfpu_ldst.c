@@ -221,21 +221,7 @@ unsigned sfpu_load_fields(struct tile *t, unsigned th, unsigned vd, unsigned mod
 
 /* ---- SFPSTORE ---- */
 
-/* SFPSTORE.md ToFP16: flush underflow and denormals to signed zero, saturate to exponent 31 with
- * a full mantissa (NaN and Inf too), truncate. ttsim's sfpu_store_to_fp16 agrees. */
-static uint16_t to_fp16(uint32_t x)
-{
-    const uint32_t sign = x >> 31;
-    int32_t exp = (int32_t)((x >> 23) & 0xFF) - 112;
-    uint32_t man = x & 0x7FFFFFu;
-    if (exp <= 0)
-        exp = 0, man = 0;
-    else if (exp > 31)
-        exp = 31, man = 0x7FFFFFu;
-    return (uint16_t)(sign << 15 | (uint32_t)exp << 10 | man >> 13);
-}
-
-/* Denormals to signed zero (BH:SFPSTORE.md ToFP32 and ToBF16; ttsim's denormals_as_zeros). */
+/* Denormals to signed zero (BH:SFPSTORE.md ToFP32; ttsim's denormals_as_zeros). */
 static uint32_t flush_denormal(uint32_t x) { return (x & 0x7F800000u) ? x : x & 0x80000000u; }
 
 static uint32_t twos_to_sm(uint32_t x) /* WH:SFPSTORE.md ToSignMag (-2^31 becomes -0) */
@@ -253,8 +239,11 @@ static uint16_t int8_cell(uint32_t x)
 static uint32_t store_cell(unsigned mod0, uint32_t x, bool wh)
 {
     switch (mod0) {
-    case FMT_FP16: return fmt_dst_from_fp16(to_fp16(x));
-    case FMT_BF16: return fmt_dst_from_bf16((uint16_t)(flush_denormal(x) >> 16));
+    /* SFPSTORE.md ToFP16 (flush below 2^-14, saturate to 0x7FFF with the sign, NaN and Inf
+     * too, truncate; ttsim's sfpu_store_to_fp16 agrees) and ToBF16 (denormals to a signed zero,
+     * truncate) are the unpackers' FP32->FP16 and FP32->BF16 conversions (units/formats.h). */
+    case FMT_FP16: return fmt_dst_from_fp16(fmt_fp32_to_fp16(x));
+    case FMT_BF16: return fmt_dst_from_bf16(fmt_fp32_to_bf16_flush(x));
     /* WH:SFPSTORE.md keeps FP32 denormals ("functionally identical to MOD0_FMT_INT32"), and
      * BH:SFPSTORE.md lists the flush as Blackhole's change: the pages say so outright, so tensim
      * follows them where ttsim flushes on both (docs/sfpu.md). */
