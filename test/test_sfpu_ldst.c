@@ -181,18 +181,18 @@ static void load_srcb(void)
     all_rows_valid();
     dest_write32(t, 0, 0, cell_fp32(0x3F812345)); /* Dst32b row 0 col 0 */
     dest_write16(t, 0, 0, cell_fp16(0x3C01));     /* Dst16b row 0 col 0 (DstBits row 0 too) */
-    const uint16_t raw16 = dest_read16(t, 0, 0);
     setc(CFG_DESC(AB, ALU_ACC_CTRL_SFPU_Fp32_enabled), 1);
     RUN(ld(1, SRCB, 0, 0));
-    cr_expect_eq(t->sfpu.lreg[1][0], (uint32_t)fmt_dst_to_fp32(dest_read32(t, 0, 0)));
-    cr_expect_eq(t->sfpu.lreg[1][0] & 0xFFFF, 0x2345u); /* the low half came along: FP32 */
+    /* Dst32b row 0 is now the Dst16b cell 0x002F (FP16 0x3C01: Man10 1 << 5, Exp5 15) over the
+     * low half 0x2345: its Sign,ManHi7,Exp8 unshuffle is exponent 0x2F, mantissa 0, sign 0 */
+    cr_expect_eq(t->sfpu.lreg[1][0], 0x17802345u); /* the low half came along: FP32 */
     setc(CFG_DESC(AB, ALU_ACC_CTRL_SFPU_Fp32_enabled), 0);
     setc(CFG_DESC(AB, ALU_FORMAT_SPEC_REG1_SrcB), DF_FP16);
     RUN(ld(1, SRCB, 0, 0));
     cr_expect_eq(t->sfpu.lreg[1][0], 0x3F802000u); /* FP16 0x3C01 */
     setc(CFG_DESC(AB, ALU_FORMAT_SPEC_REG1_SrcB), DF_BFP8);
     RUN(ld(1, SRCB, 0, 0));
-    cr_expect_eq(t->sfpu.lreg[1][0], (uint32_t)((raw16 & 0x8000) | (raw16 & 0xFF) << 7 | (raw16 >> 8 & 0x7F)) << 16);
+    cr_expect_eq(t->sfpu.lreg[1][0], 0x17800000u); /* the same cell 0x002F read as BF16 */
     /* the override wins over REG1 */
     setc(CFG_DESC(AB, ALU_FORMAT_SPEC_REG_SrcB_override), 1);
     setc(CFG_DESC(AB, ALU_FORMAT_SPEC_REG_SrcB_val), DF_FP16);
