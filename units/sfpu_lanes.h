@@ -71,6 +71,13 @@ static inline bool sfpu_sign_mag_smaller(uint32_t c, uint32_t d)
     return (int32_t)c < (int32_t)d;
 }
 
+/* Two's complement to sign-magnitude (WH:SFPSTORE.md ToSignMag, BH:SFPCAST_IntInt.md): -2^31
+ * has no magnitude and becomes -0. The way back is fmt_sm32_value (units/formats.h). */
+static inline uint32_t sfpu_twos_to_sm(uint32_t x)
+{
+    return x & 0x80000000u ? 0x80000000u | (0u - x) : x;
+}
+
 /* Condition codes (sfpu_cc.c). `wh`: the Wormhole B0 page where the two differ. */
 void sfpu_setcc(struct sfpu_state *s, uint32_t w, uint32_t lanes);
 void sfpu_encc(struct sfpu_state *s, uint32_t w, uint32_t lanes);

@@ -140,11 +140,8 @@ static uint32_t read_fp16(uint16_t x, bool fp16a_inf)
     return sign << 31 | exp << 23 | man << 13;
 }
 
-static uint32_t sm_to_twos(uint32_t x) /* WH:SFPLOAD.md SignMagToTwosComp */
-{
-    const uint32_t mag = x & 0x7FFFFFFFu;
-    return x >> 31 ? 0u - mag : mag;
-}
+/* WH:SFPLOAD.md SignMagToTwosComp (-0 becomes 0) */
+static uint32_t sm_to_twos(uint32_t x) { return (uint32_t)fmt_sm32_value(x); }
 
 static uint32_t load_datum(unsigned mod0, uint32_t cell, uint32_t old, bool fp16a_inf, bool wh)
 {
@@ -224,12 +221,6 @@ unsigned sfpu_load_fields(struct tile *t, unsigned th, unsigned vd, unsigned mod
 /* Denormals to signed zero (BH:SFPSTORE.md ToFP32; ttsim's denormals_as_zeros). */
 static uint32_t flush_denormal(uint32_t x) { return (x & 0x7F800000u) ? x : x & 0x80000000u; }
 
-static uint32_t twos_to_sm(uint32_t x) /* WH:SFPSTORE.md ToSignMag (-2^31 becomes -0) */
-{
-    const uint32_t sign = x & 0x80000000u;
-    return sign | ((sign ? 0u - x : x) & 0x7FFFFFFFu);
-}
-
 /* SignMag11ToFP16: "Integer 8", fixed exponent 16 (SFPSTORE.md), then the FP16 shuffle. */
 static uint16_t int8_cell(uint32_t x)
 {
@@ -249,9 +240,9 @@ static uint32_t store_cell(unsigned mod0, uint32_t x, bool wh)
      * follows them where ttsim flushes on both (docs/sfpu.md). */
     case FMT_FP32: return fmt_dst_from_fp32(wh ? x : flush_denormal(x));
     case FMT_INT32: case FMT_INT32_ALL: return fmt_dst_from_fp32(x);
-    case FMT_INT32_SM: return fmt_dst_from_fp32(wh ? twos_to_sm(x) : x); /* BH: deprecated */
+    case FMT_INT32_SM: return fmt_dst_from_fp32(wh ? sfpu_twos_to_sm(x) : x); /* BH: deprecated */
     case FMT_INT8: return int8_cell(x);
-    case FMT_INT8_COMP: return int8_cell(wh ? twos_to_sm(x) : x);
+    case FMT_INT8_COMP: return int8_cell(wh ? sfpu_twos_to_sm(x) : x);
     case FMT_LO16_ONLY: case FMT_UINT16: return x & 0xFFFFu;
     case FMT_HI16_ONLY: return x >> 16;
     case FMT_INT16: return (x >> 31) << 15 | (x & 0x7FFFu);

@@ -170,7 +170,7 @@ void sfpu_cast(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh)
         switch (mode) {
         case CAST_SM32_TO_FP32_RNS: r = sm32_to_fp32(c, true, sfpu_prng_advance(s, lane)); break;
         case CAST_INT32_ABS: r = c & SIGN ? 0u - c : c; break;
-        case CAST_INT32_SM32: r = c & SIGN ? SIGN | (0u - c) : c; break;
+        case CAST_INT32_SM32: r = sfpu_twos_to_sm(c); break;
         default: r = sm32_to_fp32(c, false, 0); break;
         }
         if (sfpu_vd_writable(vd))
