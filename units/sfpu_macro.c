@@ -472,10 +472,8 @@ static bool run_template(struct tile *t, struct sfpu_macro_op *op, unsigned u, b
     if (vbr == ROLE_IMM && op->use_vb && sfpu_shft2_vb(w) != op->vb)
         imm_vb = sfpu_shft2_vb(w);
     unsigned d = NO_REG, lend_from = NO_REG;
-    if (src != NO_REG && src == op->vd) {
-        d = src;
-    } else if (src != NO_REG && src < 8) {
-        d = src; /* reads its own value; the write goes to op->vd */
+    if (src != NO_REG && (src == op->vd || src < 8)) {
+        d = src; /* reads its own value; a write goes to op->vd */
     } else if (src == NO_REG && op->vd < 8) {
         d = op->vd;
     } else {
@@ -505,10 +503,12 @@ static bool run_template(struct tile *t, struct sfpu_macro_op *op, unsigned u, b
     /* lend, run, give back */
     const uint32_t en = sfpu_enabled_lanes(s, SFPU_ALL_LANES);
     uint32_t keep_d[SFPU_LANES], old_out[SFPU_LANES], keep_imm[SFPU_LANES];
-    memcpy(old_out, s->lreg[op->vd], sizeof old_out);
-    memcpy(keep_d, s->lreg[d], sizeof keep_d);
+    if (divert) { /* only a diverted result needs them back */
+        memcpy(old_out, s->lreg[op->vd], sizeof old_out);
+        memcpy(keep_d, s->lreg[d], sizeof keep_d);
+    }
     if (lend_from != NO_REG)
-        memcpy(s->lreg[d], s->lreg[lend_from], sizeof keep_d);
+        memcpy(s->lreg[d], s->lreg[lend_from], sizeof s->lreg[d]);
     if (imm_vb != NO_REG) {
         memcpy(keep_imm, s->lreg[imm_vb], sizeof keep_imm);
         memcpy(s->lreg[imm_vb], s->lreg[op->vb], sizeof keep_imm);
@@ -552,14 +552,17 @@ void sfpu_macro_tick(struct tile *t)
     if (!tm->nlive)
         return;
     const bool wh = tile_is_wormhole(t);
-    for (unsigned u = 0; u < SFPU_SUB_LOAD; u++)
-        for (unsigned i = 0; i < SFPU_MACRO_QUEUE; i++) {
+    /* the state as the cycle began, once, and only in a cycle where a scheduled one runs */
+    bool due = false;
+    for (unsigned u = 0; u < SFPU_SUB_LOAD && !due; u++)
+        for (unsigned i = 0; i < SFPU_MACRO_QUEUE && !due; i++) {
             const struct sfpu_macro_op *op = &tm->q[u][i];
-            if (op->live && op->armed && op->at <= t->now && tm->cycle_start_at != t->now + 1) {
-                memcpy(t->sfpu.cycle_start, &t->sfpu, SFPU_ARCH_BYTES);
-                tm->cycle_start_at = t->now + 1;
-            }
+            due = op->live && op->armed && op->at <= t->now;
         }
+    if (due && tm->cycle_start_at != t->now + 1) {
+        memcpy(t->sfpu.cycle_start, &t->sfpu, SFPU_ARCH_BYTES);
+        tm->cycle_start_at = t->now + 1;
+    }
     /* SFPSTORE first (it reads what the cycle before left), then simple, MAD, round */
     static const unsigned order[SFPU_SUB_LOAD] = {SFPU_SUB_STORE, SFPU_SUB_SIMPLE, SFPU_SUB_MAD,
                                                  SFPU_SUB_ROUND};
