@@ -31,17 +31,13 @@ static const char *const sub_name[SFPU_SUBS] = {"simple", "MAD", "round", "store
 /* ---- the queues ---- */
 
 /* The counters all move by instructions while a waiting (not yet armed) instruction asks so. */
-static bool by_insns(const struct sfpu_timing *tm)
-{
-    for (unsigned u = 0; u < SFPU_SUB_LOAD; u++)
-        for (unsigned i = 0; i < SFPU_MACRO_QUEUE; i++)
-            if (tm->q[u][i].live && !tm->q[u][i].armed && tm->q[u][i].by_insns)
-                return true;
-    return false;
-}
+static bool by_insns(const struct sfpu_timing *tm) { return tm->nby_insns != 0; }
 
-static void arm(struct sfpu_macro_op *op, uint64_t at)
+/* A live instruction's counter reached zero: it runs at cycle `at`. */
+static void arm(struct sfpu_timing *tm, struct sfpu_macro_op *op, uint64_t at)
 {
+    if (op->by_insns)
+        tm->nby_insns--;
     op->armed = true;
     op->count = 0;
     op->at = at;
@@ -61,7 +57,7 @@ static void sync(struct sfpu_timing *tm, uint64_t now)
                 if (!op->live || op->armed)
                     continue;
                 if (op->count <= k)
-                    arm(op, tm->q_synced + op->count + 1);
+                    arm(tm, op, tm->q_synced + op->count + 1);
                 else
                     op->count = (uint8_t)(op->count - k);
             }
@@ -79,7 +75,7 @@ void sfpu_macro_issued(struct tile *t)
         for (unsigned i = 0; i < SFPU_MACRO_QUEUE; i++) {
             struct sfpu_macro_op *op = &tm->q[u][i];
             if (op->live && !op->armed && --op->count == 0)
-                arm(op, t->now + 1);
+                arm(tm, op, t->now + 1);
         }
 }
 
@@ -349,6 +345,8 @@ bool sfpu_loadmacro(struct tile *t, unsigned th, uint32_t w, bool wh, struct sfp
         if (old) {
             old->live = false;
             tm->nlive--;
+            if (!old->armed && old->by_insns)
+                tm->nby_insns--;
         }
         struct sfpu_macro_op *slot = NULL;
         for (unsigned i = 0; i < SFPU_MACRO_QUEUE && !slot; i++)
@@ -363,8 +361,10 @@ bool sfpu_loadmacro(struct tile *t, unsigned th, uint32_t w, bool wh, struct sfp
         *slot = p[u].op;
         slot->addr = (uint16_t)addr;
         tm->nlive++;
+        if (slot->by_insns)
+            tm->nby_insns++;
         if (p[u].delay == 0)
-            arm(slot, t->now + 1);
+            arm(tm, slot, t->now + 1);
         else
             slot->count = (uint8_t)p[u].delay;
     }
