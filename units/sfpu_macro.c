@@ -379,12 +379,12 @@ static bool fail(struct tile *t, const struct sfpu_macro_op *op, struct sfpu_fau
                       tt_forms[op->form].mnemonic, op->th, (unsigned long long)op->lm_cycle, f->why);
 }
 
-/* A register of LReg[0..7] the instruction neither reads nor writes besides through VD, to lend
- * a value to (the model names it in VD), or NO_REG. */
-static unsigned free_reg(const struct sfpu_state *s, unsigned form, uint32_t w, bool wh, unsigned avoid)
+/* A register of LReg[0..7] the instruction neither reads nor writes besides through VD, nor in
+ * `avoid` (bit r: LReg[r]), to lend a value to (the model names it in VD), or NO_REG. */
+static unsigned free_reg(const struct sfpu_state *s, unsigned form, uint32_t w, bool wh, uint32_t avoid)
 {
     const struct sfpu_regs r = sfpu_regs_of(s, form, sfpu_field_set_vd(form, w, 8), wh);
-    const uint32_t used = (r.rd | r.wr | (avoid < 8 ? R(avoid) : 0)) & 0xFFu;
+    const uint32_t used = (r.rd | r.wr | avoid) & 0xFFu;
     for (unsigned x = 8; x-- > 0;)
         if (!(used >> x & 1))
             return x;
@@ -477,7 +477,8 @@ static bool run_template(struct tile *t, struct sfpu_macro_op *op, unsigned u, b
     } else if (src == NO_REG && op->vd < 8) {
         d = op->vd;
     } else {
-        d = free_reg(s, form, w, wh, imm_vb);
+        /* not op->vd: lent there, its lanes the model leaves would keep the lent value */
+        d = free_reg(s, form, w, wh, (imm_vb < 8 ? R(imm_vb) : 0) | (op->vd < 8 ? R(op->vd) : 0));
         lend_from = src != NO_REG ? src : 16;
     }
     if (d == NO_REG || (imm_vb != NO_REG && imm_vb == d)) {
