@@ -928,3 +928,32 @@ Test(sfpu_macro, special_values_through_a_scheduled_mad)
         cr_expect_eq(t->sfpu.lreg[2][l], l == 3 ? 0x12345678u : out[l], "lane %u", l);
     }
 }
+
+/* bit 7 set on a template whose model reads "VC = VD" (SFPMULI): VC is the template's VD
+ * (LReg[10] = 1.0), the result goes to the loaded register; a disabled lane's loaded register
+ * keeps its value (neither the load nor the SFPMULI writes it), not LReg[10]'s. */
+static void vb_loaded_vc_from_template_vd_keeps_disabled_lanes(void)
+{
+    fill_dst();
+    for (unsigned l = 0; l < 32; l++) {
+        t->sfpu.use_lane_flags[l] = true;
+        t->sfpu.lane_flags[l] = !(l & 1);
+        t->sfpu.lreg[7][l] = 0x11110000u + l;
+    }
+    tmpl(0, TT_OP_SFPMULI(0x4000, 10, 0)); /* LReg[VD] * 2.0 (BF16 0x4000) */
+    config(0, SEQUENCE(0, SEQ(TMPL0, 0, USE_VB), 0, 0), MISC(FP32, 0, 0));
+    RUN(lm(0, 7, FP32, 0, 16 | 1));
+    for (unsigned l = 0; l < 32; l++) {
+        const uint32_t want = l & 1 ? 0x11110000u + l : 0x40000000u; /* 1.0 * 2.0 */
+        cr_expect_eq(t->sfpu.lreg[7][l], want, "lane %u: 0x%08x want 0x%08x", l, t->sfpu.lreg[7][l], want);
+        cr_expect_eq(t->sfpu.lreg[10][l], 0x3F800000u, "LReg[10] lane %u", l);
+    }
+}
+Test(sfpu_macro, vb_loaded_vc_from_template_vd_keeps_disabled_lanes)
+{
+    vb_loaded_vc_from_template_vd_keeps_disabled_lanes();
+}
+Test(sfpu_macro_wh, vb_loaded_vc_from_template_vd_keeps_disabled_lanes)
+{
+    vb_loaded_vc_from_template_vd_keeps_disabled_lanes();
+}

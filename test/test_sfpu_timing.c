@@ -90,6 +90,39 @@ Test(sfpu_timing, every_sfpu_form_has_its_sub_unit_and_latency)
     cr_expect_eq(n, 50, "SFPU forms: %u", n); /* 42 Blackhole and 38 Wormhole opcodes in 50 forms */
 }
 
+static bool has_field(unsigned form, const char *name)
+{
+    for (unsigned i = 0; i < tt_forms[form].nfields; i++)
+        if (!strcmp(tt_forms[form].field[i].name, name))
+            return true;
+    return false;
+}
+
+/* The TT_SFPU operand letters restate which operand fields the form's encoding has (A: VA,
+ * B: VB, C: VC, D: VD; DD reads VD as VC and has no VC field); units/sfpu_macro.c rewrites the
+ * fields they name, so a letter that disagrees with the form's TT_FIELD rows is a defect. */
+Test(sfpu_timing, operand_letters_match_the_encoded_fields)
+{
+    for (unsigned form = 0; form < TT_FORM_COUNT; form++) {
+        if (tt_forms[form].unit != TT_UNIT_SFPU)
+            continue;
+        const unsigned ops = sfpu_form_timing(form)->ops;
+        const char *nm = tt_forms[form].name;
+        const bool a = ops == SFPU_OPS_ABCD, b = a || ops == SFPU_OPS_BCD;
+        const bool c = b || ops == SFPU_OPS_C || ops == SFPU_OPS_CD || ops == SFPU_OPS_CDD;
+        const bool d = c && ops != SFPU_OPS_C;
+        cr_expect_eq(has_field(form, "VA"), a, "%s VA", nm);
+        if (form != TT_FORM_SFPSHFT2) /* SFPSHFT2's VB is Imm12's low bits (SFPSHFT2.md) */
+            cr_expect_eq(has_field(form, "VB"), b, "%s VB", nm);
+        if (c)
+            cr_expect(has_field(form, "VC"), "%s VC", nm);
+        if (ops == SFPU_OPS_DD)
+            cr_expect(!has_field(form, "VC") && has_field(form, "VD"), "%s VC = VD", nm);
+        if (d)
+            cr_expect(has_field(form, "VD"), "%s VD", nm);
+    }
+}
+
 /* Modes that change the latency: SFPCONFIG of LReg[11..14] takes 1 (VectorUnit.md); SFPSHFT2's
  * lane rotations and shifts (Mod1 2, 3, 4) take 2, its others 1. */
 Test(sfpu_timing, latency_by_mode)

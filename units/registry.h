@@ -55,7 +55,7 @@ enum { U_DRAIN = 1, U_BSTATUS = 2 };
       QS_THCON | QS_B0, WC_THCON_MEM, 1, U_DRAIN, 0, "", 2)                                        \
     X(CFG, TT_UNIT_CFG, &cfg_unit_desc, struct cfg_unit, cfgu, BLK7, QS_CFG, WC_CFG, 1, 0, 0, "", 1) \
     X(SFPU, TT_UNIT_SFPU, &sfpu_unit_desc, struct sfpu_state, sfpu, BLK8, QS_SFPU, WC_SFPU, 1,     \
-      U_DRAIN | U_BSTATUS, SFPU_SUBS, "vector unit", 5)                                                             \
+      U_DRAIN | U_BSTATUS, SFPU_SUBS, "vector unit", 5)                                            \
     X(XMOV, TT_UNIT_XMOV, NULL, char, xmov_unused, BLK0 | BLK4, QS_MOVER | QS_B0, WC_MOVER, 1, 0,  \
       0, "", 8)
 

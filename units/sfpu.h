@@ -103,6 +103,7 @@ struct sfpu_timing {
     struct sfpu_macro_op q[SFPU_SUB_LOAD][SFPU_MACRO_QUEUE]; /* simple, MAD, round, store */
     uint64_t q_synced; /* the counters are as of this cycle */
     unsigned nlive;    /* instructions in the queues */
+    unsigned nby_insns; /* of them, not armed and counting SFPU instructions (UnitDelayKind) */
     struct sfpu_last mad, shuffle, swap;
     uint64_t backdoor_cycle; /* an SFPCONFIG changed some lane's DISABLE_BACKDOOR_LOAD then */
     bool backdoor_set;

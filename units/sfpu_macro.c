@@ -31,17 +31,13 @@ static const char *const sub_name[SFPU_SUBS] = {"simple", "MAD", "round", "store
 /* ---- the queues ---- */
 
 /* The counters all move by instructions while a waiting (not yet armed) instruction asks so. */
-static bool by_insns(const struct sfpu_timing *tm)
-{
-    for (unsigned u = 0; u < SFPU_SUB_LOAD; u++)
-        for (unsigned i = 0; i < SFPU_MACRO_QUEUE; i++)
-            if (tm->q[u][i].live && !tm->q[u][i].armed && tm->q[u][i].by_insns)
-                return true;
-    return false;
-}
+static bool by_insns(const struct sfpu_timing *tm) { return tm->nby_insns != 0; }
 
-static void arm(struct sfpu_macro_op *op, uint64_t at)
+/* A live instruction's counter reached zero: it runs at cycle `at`. */
+static void arm(struct sfpu_timing *tm, struct sfpu_macro_op *op, uint64_t at)
 {
+    if (op->by_insns)
+        tm->nby_insns--;
     op->armed = true;
     op->count = 0;
     op->at = at;
@@ -61,7 +57,7 @@ static void sync(struct sfpu_timing *tm, uint64_t now)
                 if (!op->live || op->armed)
                     continue;
                 if (op->count <= k)
-                    arm(op, tm->q_synced + op->count + 1);
+                    arm(tm, op, tm->q_synced + op->count + 1);
                 else
                     op->count = (uint8_t)(op->count - k);
             }
@@ -79,7 +75,7 @@ void sfpu_macro_issued(struct tile *t)
         for (unsigned i = 0; i < SFPU_MACRO_QUEUE; i++) {
             struct sfpu_macro_op *op = &tm->q[u][i];
             if (op->live && !op->armed && --op->count == 0)
-                arm(op, t->now + 1);
+                arm(tm, op, t->now + 1);
         }
 }
 
@@ -349,6 +345,8 @@ bool sfpu_loadmacro(struct tile *t, unsigned th, uint32_t w, bool wh, struct sfp
         if (old) {
             old->live = false;
             tm->nlive--;
+            if (!old->armed && old->by_insns)
+                tm->nby_insns--;
         }
         struct sfpu_macro_op *slot = NULL;
         for (unsigned i = 0; i < SFPU_MACRO_QUEUE && !slot; i++)
@@ -363,8 +361,10 @@ bool sfpu_loadmacro(struct tile *t, unsigned th, uint32_t w, bool wh, struct sfp
         *slot = p[u].op;
         slot->addr = (uint16_t)addr;
         tm->nlive++;
+        if (slot->by_insns)
+            tm->nby_insns++;
         if (p[u].delay == 0)
-            arm(slot, t->now + 1);
+            arm(tm, slot, t->now + 1);
         else
             slot->count = (uint8_t)p[u].delay;
     }
@@ -379,12 +379,12 @@ static bool fail(struct tile *t, const struct sfpu_macro_op *op, struct sfpu_fau
                       tt_forms[op->form].mnemonic, op->th, (unsigned long long)op->lm_cycle, f->why);
 }
 
-/* A register of LReg[0..7] the instruction neither reads nor writes besides through VD, to lend
- * a value to (the model names it in VD), or NO_REG. */
-static unsigned free_reg(const struct sfpu_state *s, unsigned form, uint32_t w, bool wh, unsigned avoid)
+/* A register of LReg[0..7] the instruction neither reads nor writes besides through VD, nor in
+ * `avoid` (bit r: LReg[r]), to lend a value to (the model names it in VD), or NO_REG. */
+static unsigned free_reg(const struct sfpu_state *s, unsigned form, uint32_t w, bool wh, uint32_t avoid)
 {
     const struct sfpu_regs r = sfpu_regs_of(s, form, sfpu_field_set_vd(form, w, 8), wh);
-    const uint32_t used = (r.rd | r.wr | (avoid < 8 ? R(avoid) : 0)) & 0xFFu;
+    const uint32_t used = (r.rd | r.wr | avoid) & 0xFFu;
     for (unsigned x = 8; x-- > 0;)
         if (!(used >> x & 1))
             return x;
@@ -472,14 +472,13 @@ static bool run_template(struct tile *t, struct sfpu_macro_op *op, unsigned u, b
     if (vbr == ROLE_IMM && op->use_vb && sfpu_shft2_vb(w) != op->vb)
         imm_vb = sfpu_shft2_vb(w);
     unsigned d = NO_REG, lend_from = NO_REG;
-    if (src != NO_REG && src == op->vd) {
-        d = src;
-    } else if (src != NO_REG && src < 8) {
-        d = src; /* reads its own value; the write goes to op->vd */
+    if (src != NO_REG && (src == op->vd || src < 8)) {
+        d = src; /* reads its own value; a write goes to op->vd */
     } else if (src == NO_REG && op->vd < 8) {
         d = op->vd;
     } else {
-        d = free_reg(s, form, w, wh, imm_vb);
+        /* not op->vd: lent there, its lanes the model leaves would keep the lent value */
+        d = free_reg(s, form, w, wh, (imm_vb < 8 ? R(imm_vb) : 0) | (op->vd < 8 ? R(op->vd) : 0));
         lend_from = src != NO_REG ? src : 16;
     }
     if (d == NO_REG || (imm_vb != NO_REG && imm_vb == d)) {
@@ -505,10 +504,12 @@ static bool run_template(struct tile *t, struct sfpu_macro_op *op, unsigned u, b
     /* lend, run, give back */
     const uint32_t en = sfpu_enabled_lanes(s, SFPU_ALL_LANES);
     uint32_t keep_d[SFPU_LANES], old_out[SFPU_LANES], keep_imm[SFPU_LANES];
-    memcpy(old_out, s->lreg[op->vd], sizeof old_out);
-    memcpy(keep_d, s->lreg[d], sizeof keep_d);
+    if (divert) { /* only a diverted result needs them back */
+        memcpy(old_out, s->lreg[op->vd], sizeof old_out);
+        memcpy(keep_d, s->lreg[d], sizeof keep_d);
+    }
     if (lend_from != NO_REG)
-        memcpy(s->lreg[d], s->lreg[lend_from], sizeof keep_d);
+        memcpy(s->lreg[d], s->lreg[lend_from], sizeof s->lreg[d]);
     if (imm_vb != NO_REG) {
         memcpy(keep_imm, s->lreg[imm_vb], sizeof keep_imm);
         memcpy(s->lreg[imm_vb], s->lreg[op->vb], sizeof keep_imm);
@@ -552,14 +553,17 @@ void sfpu_macro_tick(struct tile *t)
     if (!tm->nlive)
         return;
     const bool wh = tile_is_wormhole(t);
-    for (unsigned u = 0; u < SFPU_SUB_LOAD; u++)
-        for (unsigned i = 0; i < SFPU_MACRO_QUEUE; i++) {
+    /* the state as the cycle began, once, and only in a cycle where a scheduled one runs */
+    bool due = false;
+    for (unsigned u = 0; u < SFPU_SUB_LOAD && !due; u++)
+        for (unsigned i = 0; i < SFPU_MACRO_QUEUE && !due; i++) {
             const struct sfpu_macro_op *op = &tm->q[u][i];
-            if (op->live && op->armed && op->at <= t->now && tm->cycle_start_at != t->now + 1) {
-                memcpy(t->sfpu.cycle_start, &t->sfpu, SFPU_ARCH_BYTES);
-                tm->cycle_start_at = t->now + 1;
-            }
+            due = op->live && op->armed && op->at <= t->now;
         }
+    if (due && tm->cycle_start_at != t->now + 1) {
+        memcpy(t->sfpu.cycle_start, &t->sfpu, SFPU_ARCH_BYTES);
+        tm->cycle_start_at = t->now + 1;
+    }
     /* SFPSTORE first (it reads what the cycle before left), then simple, MAD, round */
     static const unsigned order[SFPU_SUB_LOAD] = {SFPU_SUB_STORE, SFPU_SUB_SIMPLE, SFPU_SUB_MAD,
                                                  SFPU_SUB_ROUND};

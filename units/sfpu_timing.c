@@ -141,7 +141,7 @@ static bool cdd_reads_vc(unsigned form, unsigned m, bool wh)
 }
 
 /* The LRegs the functional model reads and writes (its page's model, per mode). */
-static struct sfpu_regs regs(const struct sfpu_state *s, unsigned form, uint32_t w, bool wh)
+struct sfpu_regs sfpu_regs_of(const struct sfpu_state *s, unsigned form, uint32_t w, bool wh)
 {
     struct sfpu_regs r = {0, 0};
     const unsigned vd = sfpu_field_vd(form, w), m = mod1(w);
@@ -235,11 +235,6 @@ static struct sfpu_regs regs(const struct sfpu_state *s, unsigned form, uint32_t
     return r;
 }
 
-struct sfpu_regs sfpu_regs_of(const struct sfpu_state *s, unsigned form, uint32_t w, bool wh)
-{
-    return regs(s, form, w, wh);
-}
-
 /* What Blackhole's interlock sees a consumer read (BH:SFPMAD.md "Instruction scheduling", its
  * list of cases the stalling logic does not detect), given what it really reads. */
 static uint32_t stall_view_rd(unsigned form, uint32_t w, uint32_t rd)
@@ -299,7 +294,7 @@ enum gate_stall sfpu_interlock(const struct tile *t, unsigned form, uint32_t w, 
         return GS_UNIT_BUSY;
     /* BH:SFPMAD.md: a regular MAD-class result, read the next cycle as the interlock sees it */
     if (!wh && just_before(&tm->mad, t->now) && !tm->mad.macro) {
-        const uint32_t rd = regs(s, form, w, wh).rd;
+        const uint32_t rd = sfpu_regs_of(s, form, w, wh).rd;
         if (stall_view_rd(form, w, rd) & tm->mad.wr_view)
             return GS_HAZARD;
     }
