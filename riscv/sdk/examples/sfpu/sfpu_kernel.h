@@ -59,13 +59,6 @@
 #define REPLAY_RECORD(n) TTI_INSN(TT_OP_REPLAY(0, n, 1, 1))
 #define REPLAY_PLAY(n) TTI_INSN(TT_OP_REPLAY(0, n, 0, 0))
 
-/* The tile count the host asked for (0 when out of range). */
-static inline unsigned sk_tiles(void)
-{
-    const unsigned tiles = *(volatile uint32_t *)SK_PARAM;
-    return tiles >= 1 && tiles <= SK_MAX_TILES ? tiles : 0;
-}
-
 /* Set the ADDR_MOD slots, wait until TRISC0 has every tile in Dst, and start the clock. */
 static inline uint32_t sk_begin(void)
 {
