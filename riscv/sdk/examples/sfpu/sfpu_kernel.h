@@ -39,6 +39,11 @@
 #define NMAD(a, b, c, d) TTI_INSN(TT_OP_SFPMAD(a, b, c, d, 1))
 #define NOP() TTI_INSN(TT_OP_SFPNOP)
 
+/* Lane flags into use with every flag true (EI | RI, BH:SFPENCC.md), and out of use again.
+ * SFPSETCC only sets flags while they are in use (BH:SFPSETCC.md). */
+#define LANE_FLAGS_ON() TTI_INSN(TT_OP_SFPENCC(3, 0, 10))
+#define LANE_FLAGS_OFF() TTI_INSN(TT_OP_SFPENCC(0, 0, 2))
+
 /* An FP32 constant into LReg `reg`: low half then high half (SFPLOADI Mod0 10 and 8 each keep
  * the other half, BH:SFPLOADI.md). */
 #define LOADI32(reg, bits)                                                                         \
