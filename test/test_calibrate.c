@@ -7,11 +7,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../bench/calib/calib.h"
 #include "harness.h"
-
-/* Slot 5 of the kernel's results (bench/calib/calib.c) is independent local data RAM lw. */
-#define CALIB_OUT 0x3F000u
-#define SLOT_LOCAL_LW 5u
 
 Test(calibrate, local_ram_lw_is_one_cycle_per_load)
 {
@@ -21,7 +18,7 @@ Test(calibrate, local_ram_lw_is_one_cycle_per_load)
     close(fd);
     char args[512], out[4096];
     snprintf(args, sizeof args, "run -q --dump=0x%X:4:%s build/kernels/calib.elf",
-             CALIB_OUT + 4 * SLOT_LOCAL_LW, dump);
+             CALIB_OUT + 4 * CALIB_SLOT_LOCAL_LW, dump);
     cr_assert_eq(run_tensim(args, out, sizeof out), 0, "%s", out);
     unsigned char b[4] = {0};
     FILE *f = fopen(dump, "rb");

@@ -78,12 +78,9 @@ static void replay(const char *arch, bool sfpu)
         }
     }
     fclose(f);
-    const struct dt_case *cs;
-    unsigned n = dt_matrix(&cs), cases = 0;
-    for (unsigned i = 0; i < n; i++)
-        cases += dt_case_on(&cs[i], wh) && (cs[i].op == DT_OP_SFPU) == sfpu;
-    cr_expect_eq(runs, cases * 3 * (sfpu ? SFPU_SEEDS : 3), "%s: %u records for %u cases x 3 data kinds x %u seeds",
-                 arch, runs, cases, sfpu ? SFPU_SEEDS : 3);
+    const unsigned cases = dt_cases_on(wh, sfpu), seeds = sfpu ? SFPU_SEEDS : 3;
+    cr_expect_eq(runs, cases * 3 * seeds, "%s: %u records for %u cases x 3 data kinds x %u seeds",
+                 arch, runs, cases, seeds);
     cr_expect_eq(bad, 0, "%s: %u of %u outputs differ from ttsim's", arch, bad, runs);
     if (!sfpu)
         cr_expect_gt(exact, 300, "%s: only %u runs had an exact result", arch, exact);

@@ -2,14 +2,14 @@
  * of shared/calibration.md the way the silicon numbers were taken: a loop of N operations between
  * two reads of the cycle CSR, minus the same loop with an empty body, divided by N.
  *
- * Runs on TRISC0 of a Blackhole tile. Result i (cycles per operation times 100) is the word at
- * CALIB_OUT + 4 * i; bench/calibrate.c names the slots (keep the two lists in the same order). */
+ * Runs on TRISC0 of a Blackhole tile. Results as calib.h says; bench/calib/calibrate.c names the
+ * slots (keep the two lists in the same order). */
 #include <stdint.h>
 
+#include "calib.h"
 #include "tensim.h"
 #include "tensix_ops.h"
 
-#define CALIB_OUT 0x3F000u   /* results, in L1 above every core's window */
 #define CALIB_L1 0x3F800u    /* the fixed L1 word the L1 rows load and store */
 #define CALIB_LOCAL 0xFFB00100u /* a local data RAM word well below the stack */
 

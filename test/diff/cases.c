@@ -237,13 +237,13 @@ bool dt_case_on(const struct dt_case *c, bool wormhole)
     return !c->archs || (c->archs & (wormhole ? DT_ARCH_WH : DT_ARCH_BH));
 }
 
-unsigned dt_cases_on(bool wormhole)
+unsigned dt_cases_on(bool wormhole, bool sfpu)
 {
     const struct dt_case *cs;
     unsigned n = dt_matrix(&cs), k = 0;
     for (unsigned i = 0; i < n; i++)
-        k += dt_case_on(&cs[i], wormhole);
-    return k * 3 * 3;
+        k += dt_case_on(&cs[i], wormhole) && (cs[i].op == DT_OP_SFPU) == sfpu;
+    return k;
 }
 
 /* ---- names -------------------------------------------------------------------------------- */

@@ -45,8 +45,8 @@ struct dt_case {
 /* The case matrix; dt_case_on says whether a case runs on an architecture. */
 unsigned dt_matrix(const struct dt_case **cases);
 bool dt_case_on(const struct dt_case *c, bool wormhole);
-/* Records each architecture should have in expected.txt: its cases x 3 data kinds x 3 seeds. */
-unsigned dt_cases_on(bool wormhole);
+/* How many cases run on an architecture: the vector unit's (op DT_OP_SFPU), or the others. */
+unsigned dt_cases_on(bool wormhole, bool sfpu);
 /* "mvmul/bf16/bf16/fp32/p4/pre-unpack": op, A, B, Dst, then what is not the default. */
 void dt_case_name(const struct dt_case *c, char *buf, size_t n);
 /* The case of that name, or NULL. */

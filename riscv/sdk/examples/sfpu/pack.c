@@ -16,8 +16,8 @@
 
 int main(void)
 {
-    const unsigned tiles = *(volatile uint32_t *)SK_PARAM;
-    if (tiles < 1 || tiles > SK_MAX_TILES)
+    const unsigned tiles = sk_tiles();
+    if (!tiles)
         return 1;
     tensim_cfg_set(PCK_DEST_RD_CTRL_Read_32b_data_RMW, 1);
     /* the Dst format (FP32) is set by TRISC0, the one core that writes Config word 1 */

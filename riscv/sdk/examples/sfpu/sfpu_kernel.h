@@ -39,6 +39,11 @@
 #define NMAD(a, b, c, d) TTI_INSN(TT_OP_SFPMAD(a, b, c, d, 1))
 #define NOP() TTI_INSN(TT_OP_SFPNOP)
 
+/* Lane flags into use with every flag true (EI | RI, BH:SFPENCC.md), and out of use again.
+ * SFPSETCC only sets flags while they are in use (BH:SFPSETCC.md). */
+#define LANE_FLAGS_ON() TTI_INSN(TT_OP_SFPENCC(3, 0, 10))
+#define LANE_FLAGS_OFF() TTI_INSN(TT_OP_SFPENCC(0, 0, 2))
+
 /* An FP32 constant into LReg `reg`: low half then high half (SFPLOADI Mod0 10 and 8 each keep
  * the other half, BH:SFPLOADI.md). */
 #define LOADI32(reg, bits)                                                                         \
@@ -58,13 +63,6 @@
  * and play them back. */
 #define REPLAY_RECORD(n) TTI_INSN(TT_OP_REPLAY(0, n, 1, 1))
 #define REPLAY_PLAY(n) TTI_INSN(TT_OP_REPLAY(0, n, 0, 0))
-
-/* The tile count the host asked for (0 when out of range). */
-static inline unsigned sk_tiles(void)
-{
-    const unsigned tiles = *(volatile uint32_t *)SK_PARAM;
-    return tiles >= 1 && tiles <= SK_MAX_TILES ? tiles : 0;
-}
 
 /* Set the ADDR_MOD slots, wait until TRISC0 has every tile in Dst, and start the clock. */
 static inline uint32_t sk_begin(void)

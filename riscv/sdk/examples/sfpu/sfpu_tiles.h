@@ -21,6 +21,16 @@
 #define SK_SEM_UNPACKED 0     /* TRISC0 -> TRISC1: every tile is in Dst */
 #define SK_SEM_DONE 1         /* TRISC1 -> TRISC2: the SFPU pass has finished */
 
+#ifdef __riscv
+/* The tile count the host asked for, as each of the three programs reads it (0 when out of
+ * range) */
+static inline unsigned sk_tiles(void)
+{
+    const unsigned tiles = *(volatile uint32_t *)SK_PARAM;
+    return tiles >= 1 && tiles <= SK_MAX_TILES ? tiles : 0;
+}
+#endif
+
 /* Each tile is stored as the unpacker reads it and the packer writes it: 64 rows of 16 datums,
  * i.e. the four 16x16 faces one after the other (rows 0-15 x cols 0-15, rows 0-15 x cols 16-31,
  * rows 16-31 x cols 0-15, rows 16-31 x cols 16-31), each row-major. Element (r, c) of a tile: */

@@ -13,7 +13,8 @@
  *    of x. Multiplied into x at once, which frees z's register.
  *  - 1/d: the reciprocal example's seed and three Newton-Raphson steps.
  *  - x * numerator * (1/d).
- * The caller has set the constants below (SIG_CONSTANTS) and enabled the lane flags (SFPENCC).
+ * The caller has set the constants below (SIG_CONSTANTS) and put the lane flags in use
+ * (LANE_FLAGS_ON).
  *
  * Registers: L0 x then x * numerator, `u` (the caller's), L1-L3 work. */
 #ifndef SIGMOID_H

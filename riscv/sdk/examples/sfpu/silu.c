@@ -16,14 +16,14 @@ int main(void)
         return 1;
     const uint32_t start = sk_begin();
     SIG_CONSTANTS();
-    TTI_INSN(TT_OP_SFPENCC(3, 0, 10)); /* lane flags in use, all true (EI | RI, BH:SFPENCC.md) */
+    LANE_FLAGS_ON();
 
     for (unsigned v = 0; v < 32 * tiles; v++) {
         LOAD(0, 0);
         X_SIGMOID(0);
         STORE(0, SK_AM_NEXT, 0);
     }
-    TTI_INSN(TT_OP_SFPENCC(0, 0, 2)); /* lane flags out of use again */
+    LANE_FLAGS_OFF();
 
     sk_end(start, tiles);
     return 0;

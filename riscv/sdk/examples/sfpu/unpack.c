@@ -9,8 +9,8 @@
 
 int main(void)
 {
-    const unsigned tiles = *(volatile uint32_t *)SK_PARAM;
-    if (tiles < 1 || tiles > SK_MAX_TILES)
+    const unsigned tiles = sk_tiles();
+    if (!tiles)
         return 1;
 
     /* Config word 1 (the ALU formats and Dst mode) belongs to this core alone: two cores

@@ -41,7 +41,7 @@ int main(void)
     SET_SEQUENCE(0, SEQUENCE(SQ(SQ_T(0), 0, 0), 0, 0, 0));
     SET_SEQUENCE(1, SEQUENCE(SQ(SQ_T(1), 0, 0), 0, 0, SQ(SQ_STORE, 1, 0)));
     SET_MISC(MISC(SK_INT32, 0));
-    TTI_INSN(TT_OP_SFPENCC(3, 0, 10)); /* lane flags in use, all true (EI | RI, BH:SFPENCC.md) */
+    LANE_FLAGS_ON();
 
     /* one face (8 rows of 32) recorded, then played */
     REPLAY_RECORD(24);
@@ -52,7 +52,7 @@ int main(void)
     }
     for (unsigned f = 1; f < 4 * n; f++)
         REPLAY_PLAY(24);
-    TTI_INSN(TT_OP_SFPENCC(0, 0, 2)); /* lane flags out of use again */
+    LANE_FLAGS_OFF();
 
     sk_end(start, tiles);
     return 0;
