@@ -199,7 +199,7 @@ static bool execute(struct sfpu_state *s, unsigned form, uint32_t w, uint32_t la
         sfpu_mad_imm(s, w, TT_GET_SFPMULI_VD(w), form == TT_FORM_SFPADDI, lanes, wh);
         break;
     case TT_FORM_SFPMUL24: sfpu_mul24(s, w, TT_GET_SFPMUL24_VD(w), lanes); break;
-    case TT_FORM_SFPLUT: sfpu_lut_issue(s, w, lanes, wh, fault); break;
+    case TT_FORM_SFPLUT: sfpu_lut(s, w, TT_GET_SFPLUT_VD(w), lanes, wh); break;
     case TT_FORM_SFPLUTFP32_BH: case TT_FORM_SFPLUTFP32_WH:
         sfpu_lutfp32(s, w, TT_GET_SFPLUTFP32_BH_VD(w), lanes, wh);
         break;
@@ -322,7 +322,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         if (fault.kind == ERR_NONE && lanes != SFPU_ALL_LANES)
             write_templates(s, vd, w, lanes);
     } else {
-        const unsigned vd = TT_GET_SFPIADD_VD(w);
+        const unsigned vd = sfpu_field_vd(form, w); /* SFPLUT's is not at SFPIADD's bits */
         const uint32_t lanes = model_lanes(s, vd);
         if (!execute(s, form, w, lanes, wh, &fault))
             return tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (sfpu), thread T%u", f->mnemonic, th);

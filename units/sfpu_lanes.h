@@ -119,11 +119,9 @@ void sfpu_mul24(struct sfpu_state *s, uint32_t w, unsigned vd, uint32_t lanes); 
 /* A MAD sub-unit result v of one lane into LReg[vd], or LReg[LReg[7] & 15] when `indirect` and
  * vd is not 16; only LReg[0..7] and LReg[16] take it. */
 void sfpu_mad_write(struct sfpu_state *s, unsigned vd, bool indirect, unsigned lane, uint32_t v);
-/* SFPLUT and SFPLUTFP32 (sfpu_lut.c). SFPLUT's VD is not at SFPIADD's bits: sfpu_lut_issue
- * does its own backdoor, then runs sfpu_lut. */
+/* SFPLUT and SFPLUTFP32 (sfpu_lut.c). SFPLUT's VD is in bits 23..20: the dispatch reads it
+ * with sfpu_field_vd for the VD >= 12 backdoor like any other form's. */
 void sfpu_lut(struct sfpu_state *s, uint32_t w, unsigned vd, uint32_t lanes, bool wh);
-void sfpu_lut_issue(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh,
-                    struct sfpu_fault *f);
 void sfpu_lutfp32(struct sfpu_state *s, uint32_t w, unsigned vd, uint32_t lanes, bool wh);
 
 /* Rounding and conversions (sfpu_round.c). */

@@ -69,31 +69,6 @@ void sfpu_lut(struct sfpu_state *s, uint32_t w, unsigned vd, uint32_t lanes, boo
     }
 }
 
-/* SFPLUT keeps VD in bits 23..20, not where the dispatch's backdoor check reads it (bits 7..4,
- * zero in every SFPLUT the page encodes), so it routes its own VD >= 12 words into
- * LoadMacroConfig.InstructionTemplate[VD - 12] (SFPCONFIG.md, DISABLE_BACKDOOR_LOAD per lane)
- * and runs the model on the other lanes. `lanes` are the dispatch's, from bits 7..4: when
- * those would have sent the word to a template, tensim cannot honour both and stops. */
-void sfpu_lut_issue(struct sfpu_state *s, uint32_t w, uint32_t lanes, bool wh,
-                    struct sfpu_fault *f)
-{
-    if (lanes != SFPU_ALL_LANES) {
-        f->kind = ERR_UNIMPLEMENTED;
-        snprintf(f->why, sizeof f->why, "SFPLUT with bits 7..4 >= 12 (outside its encoding)");
-        return;
-    }
-    const unsigned vd = TT_GET_SFPLUT_VD(w);
-    uint32_t model = SFPU_ALL_LANES;
-    if (vd >= 12) {
-        for (unsigned lane = 0; lane < SFPU_LANES; lane++)
-            if (!(s->lane_config[lane] & SFPU_LC_DISABLE_BACKDOOR_LOAD)) {
-                model &= ~(1u << lane);
-                s->macro[lane].instruction_template[vd - 12] = w;
-            }
-    }
-    sfpu_lut(s, w, vd, model, wh);
-}
-
 /* ---- SFPLUTFP32 ---- */
 
 /* SFPLUTFP32.md, both arches (Blackhole's Mod1Mirror only steers its stall logic): i is 0, 1, 2
