@@ -19,23 +19,12 @@ enum core_id { CORE_TRISC0, CORE_TRISC1, CORE_TRISC2, CORE_BRISC, NUM_CORES };
 const char *core_name(int id);
 #define NUM_THREADS 3
 
-/* RISC-V core timing, in core cycles. "extra" values are cycles added to the one-cycle issue. */
+/* RISC-V core and memory-path timing, in core cycles: one field per row of core/timing.def, which
+ * gives each its source. */
 struct rv_timing {
-    unsigned mispredict_penalty; /* bubble after a mispredicted branch/jump */
-    unsigned mul_latency;        /* result latency of mul*, issue is 1/cycle */
-    unsigned div_cycles;         /* div/rem occupancy, general case */
-    unsigned div_fast_cycles;    /* div/rem by 0, by 1, INT_MIN/-1 */
-    unsigned csr_cycles;         /* any Zicsr instruction */
-    unsigned fence_cycles;       /* fence with an empty store queue */
-    unsigned load_local;         /* local data RAM at 0xFFB00000 */
-    unsigned load_l1_hit;        /* L1 load that hits the L0 data cache (0 = no cache) */
-    unsigned load_l1;            /* L1 load, cache miss or no cache */
-    unsigned amo_l1;             /* Zaamo on L1 */
-    unsigned store_l1_cycles;    /* L1 drain cost of one non-full store-queue entry */
-    unsigned store_l1_full;      /* L1 drain cost of an entry covering a whole 16-byte line */
-    unsigned store_queue_depth;
-    unsigned store_merge_window; /* cfg0.StMergeTimer reset value */
-    unsigned l0d_lines;          /* L0 data cache lines of 16 bytes (0 = none) */
+#define TIMING(field, bh, wh, min, max, source, checked) unsigned field;
+#include "timing.def"
+#undef TIMING
 };
 
 struct arch {
@@ -44,6 +33,7 @@ struct arch {
     uint32_t l1_size;
     uint32_t local_ram_size[NUM_CORES];
     uint32_t reset_pc[NUM_CORES];
+    uint8_t l1_port[NUM_CORES]; /* which of the tile's L1_RISC_PORTS each core's L1 accesses use */
     unsigned fifo1_depth[NUM_THREADS];
     /* Blackhole FIFO1 accepts a push only while it holds at most this many entries, so a single
      * push fills it to fifo1_accept_limit + 1 and a fused group of 4 to fifo1_accept_limit + 4. */

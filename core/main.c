@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "hostio.h"
 #include "sim.h"
+#include "timing.h"
 #include "version.h"
 
 /* The one mutable global: a signal handler can reach nothing else. It holds the signal that asked
@@ -42,7 +43,8 @@ static void catch_stop_signals(void)
 /* ---- tensim run ---- */
 
 enum run_opt { O_TRISC0, O_TRISC1, O_TRISC2, O_BRISC, O_RUN, O_ARCH, O_LOADER, O_MAX_CYCLES,
-               O_LOAD, O_DUMP, O_STATS, O_TRACE, O_ZONES, O_UNPREDICTABLE, O_QUIET, O_HELP };
+               O_LOAD, O_DUMP, O_STATS, O_TRACE, O_ZONES, O_UNPREDICTABLE, O_TIMING, O_QUIET,
+               O_HELP };
 
 /* O_TRISC0..O_BRISC are in core order (enum core_id). */
 static const struct cli_opt run_opts[] = {
@@ -69,6 +71,9 @@ static const struct cli_opt run_opts[] = {
     {O_UNPREDICTABLE, "unpredictable", 0, "WHAT",
      "error (default) stops where the hardware's values are unpredictable;\nwarn goes on with a "
      "stand-in value and one warning (docs/numerics.md)"},
+    {O_TIMING, "timing", 0, "KEY=VALUE",
+     "change a timing parameter for this run (what-if studies); may be\ngiven up to 32 times; "
+     "--timing=list shows every parameter, its value\nand its source (docs/timing-model.md)"},
     {O_QUIET, "quiet", 'q', 0, "no end-of-run report"},
     {O_HELP, "help", 'h', 0, "show this help and exit"},
 };
@@ -97,6 +102,8 @@ struct run_args {
     uint64_t max_cycles;
     bool quiet;
     int unpredictable_warn; /* -1: not given */
+    struct timing_override timing[TIMING_MAX_OVERRIDES];
+    unsigned ntiming;
 };
 
 /* FILE@ADDR (the last '@', so a file name may hold one) */
@@ -181,6 +188,19 @@ static int parse_run(int argc, char **argv, struct run_args *a)
                 return cli_usage_error(&run_cmd, "--unpredictable wants error or warn, not '%s'", v);
             a->unpredictable_warn = !strcmp(v, "warn");
             break;
+        case O_TIMING: {
+            if (!strcmp(v, "list")) {
+                timing_list(stdout);
+                return -1;
+            }
+            char err[200];
+            if (a->ntiming == TIMING_MAX_OVERRIDES)
+                return cli_usage_error(&run_cmd, "at most %d --timing options", TIMING_MAX_OVERRIDES);
+            if (timing_parse(v, &a->timing[a->ntiming], err, sizeof err))
+                return cli_usage_error(&run_cmd, "%s", err);
+            a->ntiming++;
+            break;
+        }
         case O_QUIET: a->quiet = true; break;
         case O_HELP: cli_help(&run_cmd, stdout); return -1;
         }
@@ -369,8 +389,10 @@ static int cmd_run(int argc, char **argv)
         return r;
     }
 
+    struct arch tuned; /* the architecture with this run's --timing changes */
+    timing_apply(a.arch, a.timing, a.ntiming, &tuned);
     struct sim sim = {.max_cycles = a.max_cycles};
-    struct tile *t = sim_add_tile(&sim, a.arch);
+    struct tile *t = sim_add_tile(&sim, &tuned);
     if (!t) {
         fprintf(stderr, "tensim: %s: out of memory\n", err_kind_text(ERR_HOST));
         return err_kind_exit_code(ERR_HOST);

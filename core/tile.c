@@ -93,6 +93,7 @@ void tile_reset(struct tile *t)
         if (unit_rows[u].desc && unit_rows[u].desc->reset)
             unit_rows[u].desc->reset(t);
     memset(t->pcbuf, 0, sizeof t->pcbuf);
+    memset(t->l1_port, 0, sizeof t->l1_port);
     memset(&t->mbox, 0, sizeof t->mbox);
     t->pcbuf_override = 0;
     memset(&t->src, 0, sizeof t->src); /* unpackers own every bank, all bank indices 0 */

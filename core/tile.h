@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "../mem/l1.h"
+#include "../mem/l1_port.h"
 #include "../mem/map.h"
 #include "../riscv/core.h"
 #include "../riscv/mailbox.h"
@@ -40,6 +41,7 @@ struct tile {
 
     struct mem_map map; /* address rows registered by their owners (tile_create) */
     struct rv_core core[NUM_CORES];
+    struct l1_port l1_port[L1_RISC_PORTS]; /* the cores' shared L1 access ports (mem/l1_port.h) */
     struct tensix_thread thread[NUM_THREADS];
     /* The backend units' state, one member per row of units/registry.h */
 #define X(id, kind, desc, type, member, ...) type member;

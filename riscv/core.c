@@ -57,21 +57,30 @@ static bool l0_enabled(const struct tile *t, const struct rv_core *c)
     return t->arch->rv.l0d_lines && !(c->cfg0 & CFG0_DIS_LOW_CACHE);
 }
 
-/* Load through the L0: returns the latency; *val comes from the cached copy on a hit, which may
- * be stale if another agent wrote L1 since the line was filled (as on silicon). */
-static unsigned l1_load(struct tile *t, struct rv_core *c, uint32_t addr, unsigned size,
-                        uint32_t *val)
+/* Does a load of the line holding addr hit the L0? (No side effects: the caller decides whether
+ * the load can go before it changes anything.) */
+static bool l0_hits(const struct tile *t, const struct rv_core *c, uint32_t addr)
+{
+    if (!l0_enabled(t, c))
+        return false;
+    for (unsigned i = 0; i < t->arch->rv.l0d_lines; i++)
+        if (c->l0[i].valid && c->l0[i].tag == (addr & ~15u))
+            return true;
+    return false;
+}
+
+/* Load through the L0: the value, from the cached copy on a hit (which may be stale if another
+ * agent wrote L1 since the line was filled, as on silicon); a miss fills a line. */
+static uint32_t l1_load(struct tile *t, struct rv_core *c, uint32_t addr, unsigned size)
 {
     const struct rv_timing *tm = &t->arch->rv;
-    if (!l0_enabled(t, c)) {
-        *val = le_get(t->l1 + addr, size);
-        return tm->load_l1;
-    }
+    if (!l0_enabled(t, c))
+        return le_get(t->l1 + addr, size);
     uint32_t line = addr & ~15u;
     for (unsigned i = 0; i < tm->l0d_lines; i++) {
         struct l0_line *l = &c->l0[i];
         if (l->valid && l->tag == line) {
-            *val = le_get(l->data + (addr & 15), size);
+            uint32_t v = le_get(l->data + (addr & 15), size);
             c->st.l0_hits++;
             /* Each hit flushes the whole cache with probability ~0.8 % unless
              * cfg0.DisLowCachePeriodicFlush is set; a per-core xorshift keeps it deterministic. */
@@ -84,7 +93,7 @@ static unsigned l1_load(struct tile *t, struct rv_core *c, uint32_t addr, unsign
                 if (x % 125 == 0)
                     l0_flush(c);
             }
-            return tm->load_l1_hit;
+            return v;
         }
     }
     struct l0_line *l = &c->l0[c->l0_victim];
@@ -93,17 +102,36 @@ static unsigned l1_load(struct tile *t, struct rv_core *c, uint32_t addr, unsign
     l->tag = line;
     memcpy(l->data, t->l1 + line, 16);
     c->st.l0_misses++;
-    *val = le_get(t->l1 + addr, size);
-    return tm->load_l1;
+    return le_get(t->l1 + addr, size);
+}
+
+/* ---- loads beyond the LSU (WH:L1.md "Baby RISCV cores", BHR:README.md "Load/Store Unit") ----
+ * A load that leaves the Load/Store Unit (L1 without an L0 hit, every MMIO region) holds one of
+ * rv.load_slots in-flight slots from the cycle it enters the LSU until its response returns,
+ * the cycle before its result can be used: with latency 8, four slots give WH:L1.md's four
+ * loads every seven cycles. A load that finds every slot taken waits in EX1. */
+
+/* The slot that frees first. */
+static unsigned load_slot(const struct tile *t, const struct rv_core *c)
+{
+    unsigned best = 0;
+    for (unsigned i = 1; i < t->arch->rv.load_slots; i++)
+        if (c->load_free[i] < c->load_free[best])
+            best = i;
+    return best;
 }
 
 /* ---- store queue (BHR:README.md "Load/Store Unit"; cfg0.StMergeTimer, DisStMerge) ---- */
 
-static void sq_seal(struct rv_core *c, const struct rv_timing *tm, struct store_entry *e,
-                    uint64_t when)
+/* The entry goes to L1 after the one before it, holding the core's L1 port for its write: five
+ * cycles for a narrow write's read-modify-write, one for a whole line (WH:L1.md). */
+static void sq_seal(struct tile *t, struct rv_core *c, struct store_entry *e, uint64_t when)
 {
-    uint64_t start = max64(c->sq_last_finish, when);
-    e->finish = start + (e->mask == 0xFFFF ? tm->store_l1_full : tm->store_l1_cycles);
+    const struct rv_timing *tm = &t->arch->rv;
+    unsigned cost = e->mask == 0xFFFF ? tm->store_l1_full : tm->store_l1_cycles;
+    uint64_t start = l1_port_book(&t->l1_port[t->arch->l1_port[c->id]],
+                                  max64(c->sq_last_finish, when), cost);
+    e->finish = start + cost;
     e->sealed = true;
     c->sq_last_finish = e->finish;
 }
@@ -126,7 +154,7 @@ static void sq_advance(struct tile *t, struct rv_core *c, uint64_t now)
 {
     struct store_entry *tail = sq_tail(c);
     if (tail && !tail->sealed && now >= tail->created + merge_window(t, c))
-        sq_seal(c, &t->arch->rv, tail, tail->created + merge_window(t, c));
+        sq_seal(t, c, tail, tail->created + merge_window(t, c));
     while (c->sq_count && c->sq[c->sq_head].sealed && c->sq[c->sq_head].finish <= now) {
         c->sq_head = (c->sq_head + 1) % SQ_MAX;
         c->sq_count--;
@@ -139,7 +167,7 @@ static uint64_t sq_drain(struct tile *t, struct rv_core *c, uint64_t now)
     sq_advance(t, c, now);
     struct store_entry *tail = sq_tail(c);
     if (tail && !tail->sealed)
-        sq_seal(c, &t->arch->rv, tail, now);
+        sq_seal(t, c, tail, now);
     return c->sq_count ? c->sq_last_finish : now;
 }
 
@@ -167,13 +195,12 @@ static uint64_t sq_ready(struct tile *t, struct rv_core *c, uint64_t now, uint32
     if (c->sq_count < t->arch->rv.store_queue_depth)
         return now;
     if (tail && !tail->sealed)
-        sq_seal(c, &t->arch->rv, tail, now);
+        sq_seal(t, c, tail, now);
     return c->sq[c->sq_head].finish;
 }
 
 static void sq_store(struct tile *t, struct rv_core *c, uint64_t now, uint32_t addr, unsigned size)
 {
-    const struct rv_timing *tm = &t->arch->rv;
     uint32_t off = addr & 15;
     uint16_t bytes = (uint16_t)(((1u << size) - 1) << off);
     struct store_entry *tail = sq_tail(c);
@@ -185,12 +212,12 @@ static void sq_store(struct tile *t, struct rv_core *c, uint64_t now, uint32_t a
         return;
     }
     if (tail && !tail->sealed)
-        sq_seal(c, tm, tail, now);
+        sq_seal(t, c, tail, now);
     struct store_entry *e = &c->sq[(c->sq_head + c->sq_count) % SQ_MAX];
     c->sq_count++;
     *e = (struct store_entry){.line = addr & ~15u, .last_off = off, .mask = bytes, .created = now};
     if (!merge_window(t, c))
-        sq_seal(c, tm, e, now);
+        sq_seal(t, c, e, now);
 }
 
 /* ---- host interface (ecall) ---- */
@@ -288,9 +315,13 @@ static void undefined(struct tile *t, struct rv_core *c, uint32_t word)
     tile_error(t, ERR_UNDEF_INSN, c->id, c->pc, "%s", dis);
 }
 
+/* A result lands in rd at `when`. Instructions retire in order (BHR:README.md "Retire Unit"), so
+ * a younger write never waits for an older one to the same register; but while two writes to a
+ * register are in flight a reader cannot take either from the forwarding network, so it waits
+ * for the later of the two. */
 static inline void set_ready(struct rv_core *c, unsigned rd, uint64_t when)
 {
-    if (rd) {
+    if (rd && when > c->ready[rd]) {
         c->ready[rd] = when;
         if (when > c->pending_until)
             c->pending_until = when;
@@ -347,9 +378,10 @@ void rv_run(struct tile *t, struct rv_core *c)
             *slot = rv_decode(le_get(l1 + pc, 4));
         const struct rv_insn in = *slot;
 
-        /* Scoreboard: wait for pending results this instruction reads or overwrites. */
+        /* Scoreboard: wait for pending results this instruction reads (BHR:MemoryOrdering.md:
+         * an instruction enters EX1 once its register operands are available). */
         if (__builtin_expect(now < c->pending_until, 0)) {
-            uint64_t r = max64(max64(c->ready[in.rs1], c->ready[in.rs2]), c->ready[in.rd]);
+            uint64_t r = max64(c->ready[in.rs1], c->ready[in.rs2]);
             if (r > now) {
                 c->st.stall[STALL_OPERAND] += r - now;
                 c->last_stall = STALL_OPERAND;
@@ -484,29 +516,59 @@ void rv_run(struct tile *t, struct rv_core *c)
             unsigned size = size_of[in.op];
             /* Unaligned addresses are rounded down (WHR:README.md "Faults"). */
             uint32_t addr = (a + (uint32_t)imm) & ~(size - 1);
-            unsigned lat;
-            c->st.loads++;
-            if (addr < l1_size) {
-                uint64_t after = now;
-                if (c->sq_count && sq_overlaps(c, addr, size))
-                    after = sq_drain(t, c, now); /* overlapping loads drain the queue first */
-                lat = l1_load(t, c, addr, size, &v) + (unsigned)(after - now);
-            } else if (addr - MEM_LOCAL_BASE < local_size) {
+            uint64_t when; /* the cycle the result can be used */
+            if (addr - MEM_LOCAL_BASE < local_size) {
                 v = le_get(local + (addr - MEM_LOCAL_BASE), size);
-                lat = tm->load_local;
+                when = now + tm->load_local;
+            } else if (addr < l1_size && l0_hits(t, c, addr)) {
+                uint64_t after = c->sq_count && sq_overlaps(c, addr, size) ? sq_drain(t, c, now) : now;
+                v = l1_load(t, c, addr, size);
+                when = after + tm->load_l1_hit;
             } else {
-                enum mmio_status s = mmio_load(t, c->id, addr, size, &v, &lat);
-                if (s == MMIO_ERROR)
-                    return;
-                if (s == MMIO_BLOCK) { /* retried from the start when the condition holds */
-                    c->state = CORE_BLOCKED;
-                    c->blocked_since = now;
-                    return;
+                /* Beyond the LSU: wait in EX1 for an in-flight slot before anything happens. */
+                unsigned slot = 0;
+                if (tm->load_slots) {
+                    slot = load_slot(t, c);
+                    if (c->load_free[slot] > now) {
+                        c->st.stall[STALL_MEMORY] += c->load_free[slot] - now;
+                        c->last_stall = STALL_MEMORY;
+                        c->wake = c->load_free[slot];
+                        continue;
+                    }
                 }
+                if (addr < l1_size) {
+                    /* Overlapping queued stores drain first (BHR:README.md); then the request
+                     * takes the core's L1 port for a cycle and returns load_l1 - 1 later. */
+                    uint64_t after = c->sq_count && sq_overlaps(c, addr, size) ? sq_drain(t, c, now) : now;
+                    v = l1_load(t, c, addr, size);
+                    uint64_t grant = l1_port_book(&t->l1_port[t->arch->l1_port[c->id]], after + 1, 1);
+                    when = grant + tm->load_l1 - 1;
+                } else {
+                    unsigned lat;
+                    enum mmio_status s = mmio_load(t, c->id, addr, size, &v, &lat);
+                    if (s == MMIO_ERROR)
+                        return;
+                    if (s == MMIO_BLOCK) { /* retried from the start when the condition holds */
+                        c->state = CORE_BLOCKED;
+                        c->blocked_since = now;
+                        return;
+                    }
+                    when = now + lat;
+                    /* A load may not enter the LSU (now + 1) while a store it overlaps is still
+                     * in the store queue (BHR:MemoryOrdering.md), so a load right behind a store
+                     * to the same device word enters a cycle late: the store-then-load pair of a
+                     * Manual TTSync wait, a semaphore written then read. */
+                    if (c->io_store_out > now + 1 && addr < c->io_store_addr + c->io_store_size &&
+                        c->io_store_addr < addr + size)
+                        when += c->io_store_out - (now + 1);
+                }
+                if (tm->load_slots)
+                    c->load_free[slot] = when - 1;
             }
+            c->st.loads++;
             if (in.op == RV_LB) v = (uint32_t)(int32_t)(int8_t)v;
             else if (in.op == RV_LH) v = (uint32_t)(int32_t)(int16_t)v;
-            set_ready(c, in.rd, now + lat);
+            set_ready(c, in.rd, when);
             break;
         }
         case RV_SB: case RV_SH: case RV_SW: {
@@ -543,6 +605,9 @@ void rv_run(struct tile *t, struct rv_core *c)
                     c->blocked_since = now;
                     return;
                 }
+                /* Appended to the store queue in its LSU cycle (now + 1), emitted as a write
+                 * request in the next (a device store is never coalesced), gone after that. */
+                c->io_store_addr = addr, c->io_store_size = size, c->io_store_out = now + 3;
             }
             c->st.stores++;
             goto no_write;

@@ -66,6 +66,7 @@ struct core_stats {
 #define BHT_SIZE 256 /* 2-bit counters, indexed by pc bits [9:2] */
 #define SQ_MAX 4
 #define L0_MAX 4
+#define LOAD_SLOTS_MAX 8
 
 struct store_entry {
     uint32_t line;     /* 16-byte aligned L1 address */
@@ -112,6 +113,10 @@ struct rv_core {
     struct store_entry sq[SQ_MAX];
     unsigned sq_head, sq_count;
     uint64_t sq_last_finish; /* finish of the most recently sealed entry */
+    /* the last store to a region other than L1 and the cycle it leaves the store queue */
+    uint32_t io_store_addr, io_store_size;
+    uint64_t io_store_out;
+    uint64_t load_free[LOAD_SLOTS_MAX]; /* cycle each in-flight load slot frees (its response) */
     struct l0_line l0[L0_MAX];
     unsigned l0_victim;
     uint32_t rng; /* xorshift32 state for the L0 periodic flush; fixed seed => deterministic */

@@ -123,6 +123,10 @@ static const struct { const char *args, *says; } usage_errors[] = {
     {"run a.elf b.elf", "more than one program for TRISC0: 'b.elf'"},
     {"run --trisc1 a.elf --trisc1 b.elf", "two programs for TRISC1"},
     {"run --stats /tmp/same.json --trace /tmp/same.json a.elf", "two outputs go to /tmp/same.json"},
+    {"run --timing rv.load_l1 a.elf", "--timing wants KEY=VALUE, not 'rv.load_l1'"},
+    {"run --timing rv.lode_l1=9 a.elf", "--timing: no parameter 'rv.lode_l1' (--timing=list"},
+    {"run --timing rv.load_l1=0 a.elf", "--timing rv.load_l1 wants a whole number from 1 to 64, not '0'"},
+    {"run --timing rv.load_slots=-1 a.elf", "from 0 to 8, not '-1'"},
 };
 
 Test(cli, usage_errors)
@@ -217,6 +221,35 @@ Test(cli, stats_record_the_guest_exit)
     free(json);
     unlink("/tmp/tensim-gx.json");
     unlink(f);
+}
+
+/* --timing changes a parameter for one run and the stats record every parameter's value: the
+ * guest's four loads each feed the next instruction, so 12 more cycles of L1 latency cost 48.
+ * The default run's stats record the table's values. */
+static uint64_t timed_cycles(const char *timing, const char *expect)
+{
+    cr_assert_eq(run("run -q --stats /tmp/tensim-timing.json %s %s", timing, guest("guest/copy_l1.elf")), 0,
+                 "%s", out);
+    char *json = read_whole_file("/tmp/tensim-timing.json", NULL);
+    cr_assert(json);
+    cr_expect(strstr(json, expect) != NULL, "missing %s in %s", expect, json);
+    unsigned long long cycles = 0;
+    const char *c = strstr(json, "\"cycles\": ");
+    cr_assert(c && sscanf(c, "\"cycles\": %llu", &cycles) == 1);
+    free(json);
+    unlink("/tmp/tensim-timing.json");
+    return cycles;
+}
+
+Test(cli, timing_changes_one_run_and_is_recorded)
+{
+    /* without the L0 data cache every load goes to L1 */
+    uint64_t base = timed_cycles("--timing=rv.l0d_lines=0", "\"rv.load_l1\": 8, \"rv.load_slots\": 4");
+    uint64_t slow = timed_cycles("--timing rv.load_l1=20 --timing=rv.l0d_lines=0",
+                                 "\"rv.load_l1\": 20, \"rv.load_slots\": 4");
+    cr_expect_eq(slow, base + 48);
+    cr_expect_eq(run("run --timing=list"), 0);
+    EXPECT_OUT("rv.load_l1                  8    8   1-64   BHR:README.md");
 }
 
 /* ---- outputs that cannot be written ---- */

@@ -214,3 +214,107 @@ Test(rv_timing, run_ending_inside_a_division)
     cr_expect_eq(c->st.stall[STALL_DIV], 6, "cycles 4..9 of the division");
     cr_expect_eq(core_cycles(c), 10);
 }
+
+/* ---- the load path beyond the LSU (issue 16; docs/timing-model.md "RISC-V loads and L1") ---- */
+
+/* Four loads in flight (WH:L1.md): each holds its slot until the cycle before its result, so the
+ * fifth waits in EX1 for the first one's slot. Wormhole: no L0 to hit. */
+Test(rv_timing, fifth_load_waits_for_a_slot)
+{
+    tile_destroy(t);
+    t = test_tile(ARCH_WORMHOLE);
+    p = prog_at(t, BASE);
+    E(&p, LUI, 5, 0, 0, 0x20000); /* 0 */
+    E(&p, LW, 6, 5, 0, 0);        /* 1: result at 9, slot free at 8 */
+    E(&p, LW, 7, 5, 0, 16);       /* 2 */
+    E(&p, LW, 8, 5, 0, 32);       /* 3 */
+    E(&p, LW, 9, 5, 0, 48);       /* 4 */
+    E(&p, LW, 10, 5, 0, 64);      /* 8 (waits 3 for a slot): result at 16 */
+    E(&p, ADDI, 11, 10, 0, 1);    /* 16 (waits 7) */
+    const struct rv_core *c = run(); /* exit at 17, 18 */
+    cr_expect_eq(c->halt_cycle, 19);
+    cr_expect_eq(c->st.stall[STALL_MEMORY], 3);
+    cr_expect_eq(c->st.stall[STALL_OPERAND], 7);
+}
+
+/* In-order retire: overwriting the destination of a load in flight does not wait, but a reader
+ * of that register then waits for the load too (no forwarding while two writes are pending). */
+Test(rv_timing, younger_write_does_not_wait_for_a_load)
+{
+    tile_destroy(t);
+    t = test_tile(ARCH_WORMHOLE);
+    p = prog_at(t, BASE);
+    E(&p, LUI, 5, 0, 0, 0x20000); /* 0 */
+    E(&p, LW, 6, 5, 0, 0);        /* 1: result at 9 */
+    E(&p, ADDI, 6, 0, 0, 7);      /* 2: no wait */
+    E(&p, LW, 6, 5, 0, 4);        /* 3: no wait, result at 11 */
+    E(&p, ADDI, 7, 0, 0, 1);      /* 4 */
+    E(&p, ADD, 8, 6, 7, 0);       /* 11: waits for the later load */
+    const struct rv_core *c = run(); /* exit at 12, 13 */
+    cr_expect_eq(c->halt_cycle, 14);
+    cr_expect_eq(c->st.stall[STALL_OPERAND], 6);
+    cr_expect_eq(c->x[8], 1 + 0); /* L1 is zero: the second load's value */
+}
+
+/* A load right behind a store to the same device word waits for the store to leave the store
+ * queue (BHR:MemoryOrdering.md): one cycle. A semaphore's load latency is 3. */
+Test(rv_timing, load_behind_a_device_store_waits_a_cycle)
+{
+    E(&p, LUI, 5, 0, 0, (int32_t)0xFFE80000); /* 0 */
+    E(&p, SW, 0, 5, 0, 4);                    /* 1: Manual TTSync word (the thread is idle) */
+    E(&p, LW, 6, 5, 0, 4);                    /* 2: enters the LSU at 4, not 3: result at 6 */
+    E(&p, ADDI, 7, 6, 0, 1);                  /* 6 */
+    const struct rv_core *c = run();          /* exit at 7, 8 */
+    cr_expect_eq(c->halt_cycle, 9);
+    cr_expect_eq(c->st.stall[STALL_OPERAND], 3);
+}
+
+/* Two cores on one L1 port (TRISC1 and TRISC2 share WH:L1.md's port #3): loads issued in the
+ * same cycle reach the port together and the second core's waits a cycle; TRISC0's own port is
+ * free. Each core: lui at 0, lw at 1 (port at 2), addi waits for the result. */
+static void port_prog(unsigned core)
+{
+    struct prog q = prog_at(t, 0x6000 + 0x4000 * core);
+    E(&q, LUI, 5, 0, 0, 0x20000);
+    E(&q, LW, 6, 5, 0, (int32_t)(16 * core));
+    E(&q, ADDI, 7, 6, 0, 1);
+    emit_exit(&q);
+    tile_start_core(t, (int)core, q.base);
+}
+
+Test(rv_timing, cores_sharing_an_l1_port_take_turns)
+{
+    tile_destroy(t);
+    t = test_tile(ARCH_WORMHOLE);
+    port_prog(0);
+    port_prog(1);
+    port_prog(2);
+    cr_assert_eq(tile_run(t, 1000), ERR_NONE, "%s", t->err.text);
+    /* TRISC0 and TRISC1 get the port at 2: result 9, addi 9, exit 10, 11, halt 12. TRISC2 gets
+     * it at 3: one cycle later. */
+    cr_expect_eq(t->core[0].halt_cycle, 12);
+    cr_expect_eq(t->core[1].halt_cycle, 12);
+    cr_expect_eq(t->core[2].halt_cycle, 13);
+}
+
+/* A narrow store's read-modify-write holds the port five cycles (WH:L1.md): TRISC2's load waits
+ * behind TRISC1's store drain. Wormhole does not merge stores, so the store drains at once. */
+Test(rv_timing, narrow_store_holds_the_port_five_cycles)
+{
+    tile_destroy(t);
+    t = test_tile(ARCH_WORMHOLE);
+    struct prog q = prog_at(t, 0xA000);
+    E(&q, LUI, 5, 0, 0, 0x20000); /* 0 */
+    E(&q, SW, 0, 5, 0, 0);        /* 1: port 1..5 */
+    emit_exit(&q);                /* 2, 3 */
+    tile_start_core(t, CORE_TRISC1, q.base);
+    struct prog r = prog_at(t, 0xE000);
+    E(&r, LUI, 5, 0, 0, 0x20000); /* 0 */
+    E(&r, ADDI, 0, 0, 0, 0);      /* 1 */
+    E(&r, LW, 6, 5, 0, 64);       /* 2: the port is free at 6: result at 13 */
+    E(&r, ADDI, 7, 6, 0, 1);      /* 13 */
+    emit_exit(&r);                /* 14, 15 */
+    tile_start_core(t, CORE_TRISC2, r.base);
+    cr_assert_eq(tile_run(t, 1000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(t->core[2].halt_cycle, 16);
+}

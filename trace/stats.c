@@ -6,6 +6,7 @@
 
 #include "../core/sim.h"
 #include "../core/tile.h"
+#include "../core/timing.h"
 #include "../sync/gate.h"
 
 static uint64_t core_cycles(const struct rv_core *c)
@@ -105,6 +106,9 @@ void stats_json(const struct tile *t, const struct sim_outcome *o, FILE *f)
 {
     fprintf(f, "{\n  \"schema\": \"tensim-stats\",\n  \"version\": 1,\n");
     fprintf(f, "  \"arch\": \"%s\",\n  \"cycles\": %" PRIu64 ",\n", t->arch->name, t->cycles);
+    fprintf(f, "  \"timing\": {");
+    timing_json(t->arch, f);
+    fprintf(f, "},\n");
     fprintf(f, "  \"error\": ");
     if (t->err.kind == ERR_NONE) {
         fprintf(f, "null,\n");

@@ -17,7 +17,7 @@ static const struct figure {
 } figures[] = {
     {"ALU add (dependent chain)", 1.0},
     {"independent mul", 1.0},
-    {"divu (dividend 1000, divisor 7)", 6.0},
+    {"divu (0x12345679 / 3, repeated)", 6.0},
     {"fence", 4.0},
     {"csrr 0x7C0", 4.0},
     {"local data RAM lw", 1.0},
@@ -26,8 +26,10 @@ static const struct figure {
     {"L1 lbu, one fixed address", 2.6},
     {"L1 lhu, one fixed address", 2.6},
     {"L1 sw", 1.0},
+    {"another core's local data RAM lw", 2.5},
     {"Tensix push by sw (NOP)", 1.0},
     {"STALLWAIT push", 1.5},
+    {"Tensix push by sw (SEMINIT)", 1.0},
     {"PC-buffer round trip (store, load, use)", 6.0},
 };
 #define N_FIG (sizeof figures / sizeof figures[0])
