@@ -12,6 +12,6 @@
  * (0x40000 and up). Words are raw cycles, or cycles x100 where calibrate.c says so. */
 #define CALIB_WK_PACK 0x3F400u   /* 6 words: pack rows, cycles */
 #define CALIB_WK_UNPACK 0x3F440u /* 2 words: unpack rows, cycles x100 */
-#define CALIB_WK_MATH 0x3F480u   /* 4 words: math rows, cycles */
+#define CALIB_WK_MATH 0x3F480u   /* 5 words: math rows, cycles */
 
 #endif

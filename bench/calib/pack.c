@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "calib.h"
+#include "wk.h"
 #include "tensim.h"
 #include "tensix_cfg.h"
 #include "tensix_ops.h"
@@ -27,22 +28,12 @@
 #define OUT 0x40000u /* output tile (4 KiB of FP32) in L1 */
 #define MOP_CFG ((volatile uint32_t *)0xFFB80000u)
 #define MOP_DONE ((volatile uint32_t *)0xFFE80008u) /* MOPExpanderDoneCheck */
-#define COPROC_DONE ((volatile uint32_t *)TENSIM_TTSYNC_COPROC_DONE)
 
 /* PACR_BH(CfgContext, RowPadZero, DstAccessMode, AddrMod, AddrCntContext, ZeroWrite,
  * ReadIntfSel, OvrdThreadId, Concat, CtxtCtrl, Flush, Last): one read interface */
 #define PACR_ROW TT_OP_PACR_BH(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0)
 #define PACR_LAST TT_OP_PACR_BH(0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1)
 
-/* The CoprocessorDoneCheck round trip of blackhole-py's pc_sync: store (discarded), load, use. */
-static inline void pc_sync(void)
-{
-    uint32_t v;
-    __asm__ volatile("sw zero, 0(%1)\n\tlw %0, 0(%1)\n\tand zero, zero, %0"
-                     : "=&r"(v)
-                     : "r"(COPROC_DONE)
-                     : "memory");
-}
 
 static uint32_t pack_row(unsigned out_format, unsigned passes, unsigned accumulate)
 {
@@ -63,18 +54,18 @@ static uint32_t pack_row(unsigned out_format, unsigned passes, unsigned accumula
     MOP_CFG[7] = PACR_LAST;
     MOP_CFG[8] = PACR_LAST;
 
-    pc_sync();
+    wk_ttsync(WK_COPROC_DONE);
     const uint32_t t0 = tensim_cycle();
     for (unsigned p = 0; p < passes; p++) {
         TTI_INSN(TT_OP_SETADC(1, 0, 0, 0, 1, 0));
         TTI_INSN(TT_OP_SETADC(1, 0, 0, 0, 2, 0));
         TTI_INSN(TT_OP_SETADC(1, 0, 0, 0, 3, 0));
-        TENSIM_CFG_WORD(THCON_SEC0_REG1_L1_Dest_addr_ADDR32) = OUT / 16 - 1;
-        TENSIM_CFG_WORD(DEST_TARGET_REG_CFG_PACK_SEC0_Offset_ADDR32) = 0;
+        WK_WRITE32(0xFFEF0000u + 4 * THCON_SEC0_REG1_L1_Dest_addr_ADDR32, OUT / 16 - 1);
+        WK_WRITE32(0xFFEF0000u + 4 * DEST_TARGET_REG_CFG_PACK_SEC0_Offset_ADDR32, 0);
         TTI_INSN(TT_OP_SETADCXX(1, 0, 0, 15, 0));
         TTI_INSN(TT_OP_MOP(1, 0, 0));
         TTI_INSN(TT_OP_STALLWAIT(1u << 1, 1u << 3)); /* B1 Sync, C3 packer */
-        pc_sync();
+        wk_ttsync(WK_COPROC_DONE);
     }
     const uint32_t t1 = tensim_cycle();
     return t1 - t0;
