@@ -61,8 +61,9 @@ static inline __attribute__((always_inline)) void row(uint32_t in0, uint32_t in1
     volatile uint32_t *sem = (volatile uint32_t *)TENSIM_SEMAPHORE(SEM_UNPACK_SYNC);
     while (*sem & 0xFEu)
         tensim_fence();
-    const uint32_t a0 = opaque(in0) * (TILE_BYTES / 16) + SCRATCH0 / 16 - 1;
-    const uint32_t a1 = opaque(in1) * (TILE_BYTES / 16) + SCRATCH1 / 16 - 1;
+    const uint32_t size = opaque(TILE_BYTES / 16); /* a register, as silicon's a4 / a5 */
+    const uint32_t a0 = opaque(in0) * size + SCRATCH0 / 16 - 1;
+    const uint32_t a1 = opaque(in1) * size + SCRATCH1 / 16 - 1;
     const uint32_t ctx = *CTX_WORD;
     CFG_WORDS[THCON_SEC0_REG3_Base_address_ADDR32 + (ctx ? 1 : 0)] = a1;
     CFG_WORDS[THCON_SEC1_REG3_Base_address_ADDR32 + (ctx ? 1 : 0)] = a0;
