@@ -139,6 +139,13 @@ $(eval $(call kernel,eltwise-t2,trisc2,$(EX)/eltwise/t2.c))
 $(eval $(call kernel,tt-push,trisc0,test/kernels/tt_push.c))
 # The calibration kernel of `make calibrate` (bench/calib).
 $(eval $(call kernel,calib,trisc0,bench/calib/calib.c))
+# The whole-kernel figures of `make calibrate` (issue 16 item 3): pack on TRISC2 alone, unpack
+# on TRISC0 with a TRISC1 companion that hands the source banks back, math on TRISC1 alone.
+$(eval $(call kernel,calib-pack,trisc2,bench/calib/pack.c))
+$(eval $(call kernel,calib-unpack-t0,trisc0,bench/calib/unpack.c))
+$(eval $(call kernel,calib-unpack-t1,trisc1,bench/calib/unpack_t1.c))
+$(eval $(call kernel,calib-math,trisc1,bench/calib/math.c))
+WK_ELF := $(addprefix $(B)/kernels/calib-,pack.elf unpack-t0.elf unpack-t1.elf math.elf)
 # The vector-unit examples (riscv/sdk/examples/sfpu): one unpacker and one packer program, and
 # one SFPU kernel for TRISC1 each.
 SFPU_KERNELS := exp recip sqrt silu gelu sort scale2 arecip recip3 recip5 where aexp
@@ -279,7 +286,7 @@ bench: $(B)/.deps $(BENCHSRC:bench/%.c=$(B)/bench/%) $(B)/tensim kernels
 $(B)/calibrate: bench/calib/calibrate.c | $(B)/.deps
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -o $@ $<
-calibrate: $(B)/.deps $(B)/calibrate $(B)/tensim $(B)/kernels/calib.elf
+calibrate: $(B)/.deps $(B)/calibrate $(B)/tensim $(B)/kernels/calib.elf $(WK_ELF)
 	@$(B)/calibrate $(B)/tensim $(B)/kernels/calib.elf
 
 clean:

@@ -33,3 +33,39 @@ Test(calibrate, local_ram_lw_is_one_cycle_per_load)
     const unsigned centi = b[0] | b[1] << 8 | b[2] << 16 | (unsigned)b[3] << 24;
     cr_expect_eq(centi, 100u, "local data RAM lw: %u hundredths of a cycle", centi);
 }
+
+/* whole-kernel figures (issue 16 item 3): bench/calib/pack.c packs one 32x32 tile from Dst with
+ * 64 one-interface PACRs (ReadIntfSel 0b0001: one 16-value Dst row each) from a MOP, timed from
+ * after a CoprocessorDoneCheck round trip to after the STALLWAIT(packer) + round trip that
+ * drains it (silicon: BF16 116, FP32 180). */
+Test(calibrate, whole_kernel_pack_one_tile)
+{
+    char dump[] = "/tmp/test-calibrate-XXXXXX";
+    int fd = mkstemp(dump);
+    cr_assert(fd >= 0);
+    close(fd);
+    char args[512], out[4096];
+    snprintf(args, sizeof args, "run -q --dump=0x%X:8:%s --trisc2=build/kernels/calib-pack.elf",
+             CALIB_WK_PACK, dump);
+    cr_assert_eq(run_tensim(args, out, sizeof out), 0, "%s", out);
+    unsigned char b[8] = {0};
+    FILE *f = fopen(dump, "rb");
+    cr_assert(f);
+    cr_assert_eq(fread(b, 1, 8, f), 8u);
+    fclose(f);
+    unlink(dump);
+    const unsigned bf16 = b[0] | b[1] << 8 | b[2] << 16 | (unsigned)b[3] << 24;
+    const unsigned fp32 = b[4] | b[5] << 8 | b[6] << 16 | (unsigned)b[7] << 24;
+    /* The packer writes 16 bytes per cycle per enabled Dst read interface (docs/timing-model.md
+     * "Packers"): a BF16 row (32 bytes) takes 2 cycles, an FP32 row (64 bytes) 4, so the 64 rows
+     * cost 128 and 256 cycles and FP32 is exactly 128 cycles dearer. The rest of the FP32 figure
+     * (27 cycles, the same for BF16: 155 = 128 + 27) is the fixed path: the MOP pushed by the core
+     * reaches the gate 3 cycles later (TRISC push latency), the first PACR's 2-cycle start-up,
+     * the latched STALLWAIT's release cycle, the CoprocessorDoneCheck load (latency 3 after the
+     * thread is idle), the closing csrr (4, serialising) and the core's own set-up instructions
+     * (three fused SETADC, two li/li/sw Config writes, SETADCXX, MOP, STALLWAIT). Silicon's
+     * 116 / 180 say 32 bytes per cycle and a longer fixed path (docs/timing-model.md
+     * "Whole-kernel figures"). */
+    cr_expect_eq(fp32 - bf16, 128u, "FP32 - BF16 = %u cycles", fp32 - bf16);
+    cr_expect_eq(fp32, 283u, "pack one FP32 tile: %u cycles", fp32);
+}

@@ -3,6 +3,7 @@
  * "RISC-V cores" and "RISC-V memory and push paths"), with the error and its median and worst.
  *
  * Usage: calibrate [TENSIM [KERNEL]]  (defaults build/tensim, build/kernels/calib.elf) */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,9 @@ static int cmp_double(const void *a, const void *b)
     const double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
+
+/* whole-kernel figures (issue 16 item 3): defined at the end of this file */
+static int whole_kernel_figures(const char *tensim, const char *kernel);
 
 int main(int argc, char **argv)
 {
@@ -80,5 +84,100 @@ int main(int argc, char **argv)
     const double median = N_FIG % 2 ? err[N_FIG / 2] : (err[N_FIG / 2 - 1] + err[N_FIG / 2]) / 2;
     printf("\nabsolute error over %u figures: median %.0f%%, worst %.0f%%\n", (unsigned)N_FIG,
            median, err[N_FIG - 1]);
+    return whole_kernel_figures(tensim, kernel);
+}
+
+/* whole-kernel figures (issue 16 item 3)
+ *
+ * shared/calibration.md "Whole-kernel figures (BH, measured)": pack, unpack and math kernels of
+ * our own (bench/calib/pack.c, unpack.c + unpack_t1.c, math.c) time what blackhole-py timed on
+ * silicon, the same way (see each kernel's header). Each runs in its own tensim run and leaves
+ * its words at its CALIB_WK_* address; the rows below name them. The ELFs are looked for next
+ * to the calibration kernel (build/kernels). */
+static const struct wk_run {
+    const char *elfs;   /* tensim run arguments: --triscN=FILE ..., FILE relative to the dir */
+    unsigned addr, words;
+} wk_runs[] = {
+    {"--trisc2=%s/calib-pack.elf", CALIB_WK_PACK, 6},
+    {"--trisc0=%s/calib-unpack-t0.elf --trisc1=%s/calib-unpack-t1.elf", CALIB_WK_UNPACK, 2},
+    {"--trisc1=%s/calib-math.elf", CALIB_WK_MATH, 3},
+};
+#define N_WK_RUNS (sizeof wk_runs / sizeof wk_runs[0])
+
+static const struct wk_figure {
+    const char *name;
+    double silicon;
+    unsigned run, word, scale; /* value = word / scale */
+} wk_figures[] = {
+    {"pack 32x32 BF16, one pass (set-up, MOP, drain)", 116, 0, 0, 1},
+    {"pack 32x32 FP32, one pass", 180, 0, 1, 1},
+    {"pack 32x32 BF16, four passes", 428, 0, 2, 1},
+    {"pack 32x32 FP32, four passes", 684, 0, 3, 1},
+    {"pack 32x32 BF16, one pass, L1 accumulate", 116, 0, 4, 1},
+    {"pack 32x32 FP32, one pass, L1 accumulate", 180, 0, 5, 1},
+    {"unpack matmul row, steady (2x2 subblock, bw 4)", 37.5, 1, 0, 100},
+    {"unpack matmul row, standalone", 51.3, 1, 1, 100},
+    {"math tile-K step, unthrottled MOP (one-shot)", 54, 2, 0, 1},
+    {"math tile-K step, throttle0 MOP (one-shot)", 49, 2, 1, 1},
+    {"math MOP programming", 101, 2, 2, 100},
+};
+#define N_WK (sizeof wk_figures / sizeof wk_figures[0])
+
+/* Runs one kernel set; fills words[] from its dump. Returns 0 on success. */
+static int wk_run_one(const char *tensim, const char *dir, const struct wk_run *r, uint32_t *words)
+{
+    char dump[] = "/tmp/calibrate-wk-XXXXXX";
+    int fd = mkstemp(dump);
+    if (fd < 0) {
+        perror("calibrate: mkstemp");
+        return 1;
+    }
+    close(fd);
+    char elfs[512], cmd[1024];
+    snprintf(elfs, sizeof elfs, r->elfs, dir, dir);
+    snprintf(cmd, sizeof cmd, "%s run -q --arch=blackhole --dump=0x%X:%u:%s %s", tensim, r->addr,
+             4 * r->words, dump, elfs);
+    int rc = system(cmd);
+    unsigned char raw[64];
+    FILE *f = fopen(dump, "rb");
+    size_t got = f ? fread(raw, 1, 4 * r->words, f) : 0;
+    if (f)
+        fclose(f);
+    unlink(dump);
+    if (rc != 0 || got != 4 * r->words) {
+        fprintf(stderr, "calibrate: '%s' failed (status %d, %zu bytes of results)\n", cmd, rc, got);
+        return 1;
+    }
+    for (unsigned i = 0; i < r->words; i++)
+        words[i] = raw[4 * i] | raw[4 * i + 1] << 8 | raw[4 * i + 2] << 16 |
+                   (uint32_t)raw[4 * i + 3] << 24;
+    return 0;
+}
+
+static int whole_kernel_figures(const char *tensim, const char *kernel)
+{
+    char dir[512];
+    const char *slash = strrchr(kernel, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - kernel) : 1, slash ? kernel : ".");
+    uint32_t words[N_WK_RUNS][16];
+    for (unsigned r = 0; r < N_WK_RUNS; r++)
+        if (wk_run_one(tensim, dir, &wk_runs[r], words[r]))
+            return 1;
+
+    double err[N_WK];
+    printf("\nWhole-kernel figures (Blackhole, cycles)\n\n");
+    printf("| figure | silicon | tensim | error %% |\n|---|---|---|---|\n");
+    for (unsigned i = 0; i < N_WK; i++) {
+        const struct wk_figure *g = &wk_figures[i];
+        const double model = words[g->run][g->word] / (double)g->scale;
+        err[i] = 100.0 * (model - g->silicon) / g->silicon;
+        printf("| %s | %.1f | %.1f | %+.0f |\n", g->name, g->silicon, model, err[i]);
+        err[i] = err[i] < 0 ? -err[i] : err[i];
+    }
+    printf("| math init (not reproduced: needs blackhole-py's math._local_state) | 266.0 | - | - |\n");
+    qsort(err, N_WK, sizeof err[0], cmp_double);
+    const double median = N_WK % 2 ? err[N_WK / 2] : (err[N_WK / 2 - 1] + err[N_WK / 2]) / 2;
+    printf("\nabsolute error over %u whole-kernel figures: median %.0f%%, worst %.0f%%\n",
+           (unsigned)N_WK, median, err[N_WK - 1]);
     return 0;
 }
