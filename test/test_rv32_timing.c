@@ -40,8 +40,15 @@ Test(rv_timing, alu_one_per_cycle)
     cr_expect_eq(c->st.active, 14);
 }
 
+/* The L0 data cache is off by default (core/timing.def); `--timing rv.l0d_lines=4` turns on the
+ * documented one, which this tile does by hand. */
 Test(rv_timing, l1_load_miss_then_l0_hit)
 {
+    tile_destroy(t);
+    struct arch with_l0 = *arch_get(ARCH_BLACKHOLE);
+    with_l0.rv.l0d_lines = 4;
+    t = tile_create(&with_l0);
+    p = prog_at(t, BASE);
     E(&p, LUI, 5, 0, 0, 0x20000); /* 0 */
     E(&p, LW, 6, 5, 0, 0);        /* 1: L0 miss, result at 9 */
     E(&p, LW, 8, 5, 0, 4);        /* 2: same 16-byte line, L0 hit, result at 4 */
@@ -52,6 +59,20 @@ Test(rv_timing, l1_load_miss_then_l0_hit)
     cr_expect_eq(c->st.stall[STALL_OPERAND], 5);
     cr_expect_eq(c->st.l0_misses, 1);
     cr_expect_eq(c->st.l0_hits, 1);
+    tile_destroy(t); /* before with_l0 goes out of scope; teardown gets a fresh tile */
+    t = test_tile(ARCH_BLACKHOLE);
+}
+
+/* Without it (the default), the second load of the line goes to L1 like the first. */
+Test(rv_timing, l1_loads_without_the_l0_by_default)
+{
+    E(&p, LUI, 5, 0, 0, 0x20000); /* 0 */
+    E(&p, LW, 6, 5, 0, 0);        /* 1: result at 9 */
+    E(&p, LW, 8, 5, 0, 4);        /* 2: result at 10 */
+    E(&p, ADDI, 9, 8, 0, 1);      /* 10 */
+    const struct rv_core *c = run(); /* exit at 11, 12 */
+    cr_expect_eq(c->halt_cycle, 13);
+    cr_expect_eq(c->st.l0_hits + c->st.l0_misses, 0);
 }
 
 Test(rv_timing, l1_load_without_l0_on_wormhole)

@@ -114,5 +114,21 @@ int main(void)
     PUSH_ROW(8, REP8("sw s4, 0(s3)"), ib, stall, 0);
     PUSH_ROW(4, REP4("sw s4, 0(s3)"), ib, seminit, 0);
     PUSH_ROW(1, "sw zero, 0(s3)\n\tlw s1, 0(s3)\n\tand zero, zero, s1", tts, 0, 0);
+
+    /* 16..: patterns without a silicon figure in calibration.md: what the model predicts
+     * (docs/timing-model.md "What the load model predicts"). Cycles per load (per pair for the
+     * store-load rows), the same loop and subtraction. */
+    *(volatile uint32_t *)l1 = l1; /* the pointer-chase word points at itself */
+    ROW(1, "lw s3, 0(s3)", l1, 0, 0);                                  /* pointer chase */
+    ROW(1, "lw s5, 0(s3)\n\tadd s1, s1, s5", l1, 0, 0);                /* load-use distance 0 */
+    ROW(1, "lw s5, 0(s3)\n\taddi t0, t0, 1\n\tadd s1, s1, s5", l1, 0, 0); /* distance 1 */
+    ROW(1, "lw s5, 0(s3)\n\taddi t0, t0, 1\n\taddi t1, t1, 1\n\tadd s1, s1, s5", l1, 0, 0);
+    ROW(1, "lw s5, 0(s3)\n\taddi t0, t0, 1\n\taddi t1, t1, 1\n\taddi t2, t2, 1\n\t"
+           "addi t3, t3, 1\n\tadd s1, s1, s5", l1, 0, 0);                    /* distance 4 */
+    ROW(4, "lw t0, 0(s3)\n\tlw t1, 4(s3)\n\tlw t2, 8(s3)\n\tlw t3, 12(s3)", l1, 0, 0);
+    ROW(4, "lw t0, 0(s3)\n\tlw t1, 16(s3)\n\tlw t2, 32(s3)\n\tlw t3, 48(s3)", l1 - 64, 0, 0);
+    ROW(1, "sw s1, 4(s3)\n\tlw s5, 4(s3)", l1, 0, 0);                   /* store, load same word */
+    ROW(1, "sw s1, 4(s3)\n\tlw s5, 0(s3)", l1 - 16, 0, 0);               /* different lines */
+    ROW(1, "sw s1, 4(s3)\n\tlw s5, 4(s3)", loc, 0, 0);                  /* local data RAM */
     return 0;
 }

@@ -32,6 +32,17 @@ static const struct figure {
     {"STALLWAIT push", 1.5},
     {"Tensix push by sw (SEMINIT)", 1.0},
     {"PC-buffer round trip (store, load, use)", 6.0},
+    /* predictions: no silicon figure in calibration.md (silicon 0: not in the error) */
+    {"L1 pointer chase (lw s3, 0(s3))", 0},
+    {"L1 lw then its use, distance 0", 0},
+    {"L1 lw then its use, distance 1", 0},
+    {"L1 lw then its use, distance 2", 0},
+    {"L1 lw then its use, distance 4", 0},
+    {"L1 4 independent lw, one line", 0},
+    {"L1 4 independent lw, four lines", 0},
+    {"L1 sw then lw, same word (per pair)", 0},
+    {"L1 sw then lw, other lines (per pair)", 0},
+    {"local sw then lw, same word (per pair)", 0},
 };
 #define N_FIG (sizeof figures / sizeof figures[0])
 
@@ -71,19 +82,24 @@ int main(int argc, char **argv)
     }
 
     double err[N_FIG];
+    unsigned n_err = 0;
     printf("| figure | silicon | tensim | error %% |\n|---|---|---|---|\n");
     for (unsigned i = 0; i < N_FIG; i++) {
         const unsigned centi = raw[4 * i] | raw[4 * i + 1] << 8 | raw[4 * i + 2] << 16 |
                                (unsigned)raw[4 * i + 3] << 24;
         const double model = centi / 100.0, si = figures[i].silicon;
-        err[i] = 100.0 * (model - si) / si;
-        printf("| %s | %.2f | %.2f | %+.0f |\n", figures[i].name, si, model, err[i]);
-        err[i] = err[i] < 0 ? -err[i] : err[i];
+        if (si == 0) {
+            printf("| %s (prediction) | - | %.2f | - |\n", figures[i].name, model);
+            continue;
+        }
+        double e = 100.0 * (model - si) / si;
+        printf("| %s | %.2f | %.2f | %+.0f |\n", figures[i].name, si, model, e);
+        err[n_err++] = e < 0 ? -e : e;
     }
-    qsort(err, N_FIG, sizeof err[0], cmp_double);
-    const double median = N_FIG % 2 ? err[N_FIG / 2] : (err[N_FIG / 2 - 1] + err[N_FIG / 2]) / 2;
-    printf("\nabsolute error over %u figures: median %.0f%%, worst %.0f%%\n", (unsigned)N_FIG,
-           median, err[N_FIG - 1]);
+    qsort(err, n_err, sizeof err[0], cmp_double);
+    const double median = n_err % 2 ? err[n_err / 2] : (err[n_err / 2 - 1] + err[n_err / 2]) / 2;
+    printf("\nabsolute error over %u figures: median %.0f%%, worst %.0f%%\n", n_err, median,
+           err[n_err - 1]);
     return whole_kernel_figures(tensim, kernel);
 }
 
