@@ -24,18 +24,22 @@ struct l1_port {
 };
 
 /* Books `len` (1..8) consecutive cycles from `at` on: returns the first cycle of the booking. An
- * access older than the calendar (a store queue drain booked late) is taken as arriving at its
- * start; bookings past the 64-cycle window are granted at once (a window that full only arises
- * from a store queue backlog, which its own drain order already serialises). */
+ * access older than the calendar (a store-queue entry whose merge timer ran out while its core
+ * was busy elsewhere, sealed when the core next touches its queue) is granted as asked, without
+ * a look at those past cycles: a conflict there goes unseen (an approximation). Bookings past the
+ * 64-cycle window are granted at once (a window that full only arises from a store queue
+ * backlog, which its own drain order already serialises). */
 static inline uint64_t l1_port_book(struct l1_port *p, uint64_t at, unsigned len)
 {
+    if (at < p->base)
+        return at;
     if (at > p->base) {
         uint64_t shift = at - p->base;
         p->busy = shift >= 64 ? 0 : p->busy >> shift;
         p->base = at;
     }
     const uint64_t want = (1ull << len) - 1;
-    unsigned off = 0; /* the calendar starts at `at` now, or later for a late booking */
+    unsigned off = 0; /* the calendar starts at `at` now */
     while (off + len <= 64 && (p->busy >> off) & want)
         off++;
     if (off + len <= 64)
