@@ -52,13 +52,11 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* whole-kernel figures (issue 16 item 3): defined at the end of this file */
-static int whole_kernel_figures(const char *tensim, const char *kernel);
-
-int main(int argc, char **argv)
+/* Runs `tensim run -q --arch=blackhole --dump=ADDR:4*WORDS:TMP PROGRAMS` and reads the WORDS
+ * little-endian words it leaves. 0 on success; otherwise says why on stderr. */
+static int run_and_read(const char *tensim, const char *programs, unsigned addr, unsigned n,
+                        uint32_t *words)
 {
-    const char *tensim = argc > 1 ? argv[1] : "build/tensim";
-    const char *kernel = argc > 2 ? argv[2] : "build/kernels/calib.elf";
     char dump[] = "/tmp/calibrate-XXXXXX";
     int fd = mkstemp(dump);
     if (fd < 0) {
@@ -67,27 +65,41 @@ int main(int argc, char **argv)
     }
     close(fd);
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s run -q --arch=blackhole --dump=0x%X:%u:%s %s", tensim, CALIB_OUT,
-             (unsigned)(4 * N_FIG), dump, kernel);
+    snprintf(cmd, sizeof cmd, "%s run -q --arch=blackhole --dump=0x%X:%u:%s %s", tensim, addr,
+             4 * n, dump, programs);
     int rc = system(cmd);
-    unsigned char raw[4 * N_FIG];
-    FILE *f = fopen(dump, "rb");
-    size_t got = f ? fread(raw, 1, sizeof raw, f) : 0;
+    unsigned char raw[4 * 64];
+    FILE *f = n <= 64 ? fopen(dump, "rb") : 0;
+    size_t got = f ? fread(raw, 1, 4 * n, f) : 0;
     if (f)
         fclose(f);
     unlink(dump);
-    if (rc != 0 || got != sizeof raw) {
+    if (rc != 0 || got != 4 * n) {
         fprintf(stderr, "calibrate: '%s' failed (status %d, %zu bytes of results)\n", cmd, rc, got);
         return 1;
     }
+    for (unsigned i = 0; i < n; i++)
+        words[i] = raw[4 * i] | raw[4 * i + 1] << 8 | raw[4 * i + 2] << 16 |
+                   (uint32_t)raw[4 * i + 3] << 24;
+    return 0;
+}
+
+/* whole-kernel figures (issue 16 item 3): defined at the end of this file */
+static int whole_kernel_figures(const char *tensim, const char *kernel);
+
+int main(int argc, char **argv)
+{
+    const char *tensim = argc > 1 ? argv[1] : "build/tensim";
+    const char *kernel = argc > 2 ? argv[2] : "build/kernels/calib.elf";
+    uint32_t raw[N_FIG];
+    if (run_and_read(tensim, kernel, CALIB_OUT, N_FIG, raw))
+        return 1;
 
     double err[N_FIG];
     unsigned n_err = 0;
     printf("| figure | silicon | tensim | error %% |\n|---|---|---|---|\n");
     for (unsigned i = 0; i < N_FIG; i++) {
-        const unsigned centi = raw[4 * i] | raw[4 * i + 1] << 8 | raw[4 * i + 2] << 16 |
-                               (unsigned)raw[4 * i + 3] << 24;
-        const double model = centi / 100.0, si = figures[i].silicon;
+        const double model = raw[i] / 100.0, si = figures[i].silicon;
         if (si == 0) {
             printf("| %s (prediction) | - | %.2f | - |\n", figures[i].name, model);
             continue;
@@ -142,32 +154,9 @@ static const struct wk_figure {
 /* Runs one kernel set; fills words[] from its dump. Returns 0 on success. */
 static int wk_run_one(const char *tensim, const char *dir, const struct wk_run *r, uint32_t *words)
 {
-    char dump[] = "/tmp/calibrate-wk-XXXXXX";
-    int fd = mkstemp(dump);
-    if (fd < 0) {
-        perror("calibrate: mkstemp");
-        return 1;
-    }
-    close(fd);
-    char elfs[512], cmd[1024];
+    char elfs[512];
     snprintf(elfs, sizeof elfs, r->elfs, dir, dir);
-    snprintf(cmd, sizeof cmd, "%s run -q --arch=blackhole --dump=0x%X:%u:%s %s", tensim, r->addr,
-             4 * r->words, dump, elfs);
-    int rc = system(cmd);
-    unsigned char raw[64];
-    FILE *f = fopen(dump, "rb");
-    size_t got = f ? fread(raw, 1, 4 * r->words, f) : 0;
-    if (f)
-        fclose(f);
-    unlink(dump);
-    if (rc != 0 || got != 4 * r->words) {
-        fprintf(stderr, "calibrate: '%s' failed (status %d, %zu bytes of results)\n", cmd, rc, got);
-        return 1;
-    }
-    for (unsigned i = 0; i < r->words; i++)
-        words[i] = raw[4 * i] | raw[4 * i + 1] << 8 | raw[4 * i + 2] << 16 |
-                   (uint32_t)raw[4 * i + 3] << 24;
-    return 0;
+    return run_and_read(tensim, elfs, r->addr, r->words, words);
 }
 
 static int whole_kernel_figures(const char *tensim, const char *kernel)
