@@ -44,6 +44,15 @@ struct arch {
     unsigned stall_cond_bits;
     unsigned stall_cond_default;
     uint8_t stall_cond_map[16];
+    /* Packer timing (docs/timing-model.md "Packers"; units/pack_timing.c). A PACR's write time
+     * is ceil(writes * pack_acc_cost / (lanes * pack_write_bytes / 16)) cycles for its 16-byte
+     * L1 writes, lanes = 1 per Wormhole packer or per enabled Blackhole Dst read interface. */
+    unsigned pack_write_bytes; /* L1 bytes one packer lane writes per cycle (a multiple of 16) */
+    unsigned pack_acc_cost;    /* write slots one 16-byte L1 accumulate takes (1: as a write) */
+    /* cycles a PACR stays in the packer pipeline after its last L1 write slot (it frees its
+     * queue entry at the write slot, so PACRs overlap it): STALLWAIT's packer condition and the
+     * thread's drain wait for it */
+    unsigned pack_latency;
     struct rv_timing rv;
 };
 

@@ -8,9 +8,11 @@
  * accept it (room in their queues); the input and output address generators run and the ADCs
  * advance at acceptance; after a start-up the instruction reaches the head of its packer, reads
  * Dst, converts, and writes L1 (the functional effect, all at once); it then keeps the packer
- * busy for its L1 write time: one 16-byte write per cycle per packer (per enabled read interface
- * on Blackhole), one per five cycles when accumulating. STALLWAIT's packer-busy condition holds
- * while the thread has an instruction in a packer. */
+ * busy for its L1 write time: Wormhole one 16-byte write per cycle per packer, one per five cycles
+ * when accumulating; Blackhole 32 bytes per cycle per enabled read interface, accumulating as
+ * fast (struct arch's pack_* parameters), and stays in the pipeline pack_latency cycles more
+ * (Blackhole 16, overlapping the next PACR's writes). STALLWAIT's packer-busy condition holds
+ * while the thread has an instruction in a packer, or one still in that latency. */
 #ifndef TENSIM_UNITS_PACK_H
 #define TENSIM_UNITS_PACK_H
 
@@ -22,6 +24,7 @@
 #define NUM_PACKERS 4
 #define PACK_QUEUE 4 /* instructions one packer holds; not documented (docs/timing-model.md) */
 #define PACK_STARTUP 2 /* cycles from acceptance to the first L1 write; not documented */
+#define PACK_THREADS 3 /* Tensix threads that give packers work (drain tracking) */
 
 /* One output stream: 16 bytes collected before each aligned write to L1. */
 struct pack_stream {
@@ -38,7 +41,7 @@ struct pack_job {
     uint8_t adc;    /* the thread whose packer ADCs address it */
     uint8_t lanes;  /* Blackhole: enabled read interfaces (write rate); Wormhole: 1 */
     bool zero_write, flush, last;
-    bool acc;           /* set when it runs: L1 accumulation (five cycles per write) */
+    bool acc;           /* set when it runs: L1 accumulation (arch->pack_acc_cost per write) */
     bool compress, concat; /* zero compression; the next PACR continues this compression row */
     uint32_t out_rsi;   /* row start index stream address (16-byte units), when compressing */
     uint32_t src_addr;  /* datum index into Dst (or L1 byte address) */
@@ -77,6 +80,9 @@ struct packer {
     /* tile position generator (WH:Packers/EdgeMasking.md) */
     unsigned tpg_x, tpg_y, tpg_z;
     uint64_t busy_since;
+    /* per thread: the cycle its last PACR leaves the packer pipeline, arch->pack_latency after
+     * its last L1 write slot (STALLWAIT C3 "any stage of the Packer pipeline"; drain) */
+    uint64_t drain_until[PACK_THREADS];
     struct {
         uint64_t insns, busy_cycles, write_cycles, l1_writes, datums, acc_writes;
     } st;

@@ -7,9 +7,14 @@
  * (`unit_busy`, detail pack) and until the Dst blocks it reads are past their write latency
  * (`dest_hazard`, WH:Dst.md). An accepted PACR starts PACK_STARTUP cycles later, or when the
  * packer's previous instruction is done if that is later; it then writes L1 for
- * ceil(writes / lanes) cycles, 16 bytes per write and per lane (a Wormhole packer has one lane,
- * Blackhole's packer one per enabled Dst read interface; WH:L1.md, calibration.md), five cycles
- * per write when accumulating into L1. */
+ * ceil(slots / (lanes * pack_write_bytes / 16)) cycles,
+ * one slot per 16-byte write and pack_acc_cost per 16-byte accumulate (a Wormhole packer has one
+ * lane writing 16 bytes per cycle and accumulates in five, WH:L1.md; Blackhole's packer one lane
+ * per enabled Dst read interface writing 32 bytes per cycle and accumulates at write speed,
+ * calibrated: core/arch.c, docs/timing-model.md "Whole-kernel figures"). It then frees its
+ * queue entry but stays in the pipeline for arch->pack_latency more cycles (BH 16, WH 0), which
+ * STALLWAIT's packer condition and the thread's drain (TTSync, end of run) wait out; the next
+ * PACR's writes overlap it. */
 #include "pack_internal.h"
 
 #include <inttypes.h>
@@ -24,6 +29,8 @@ static struct pack_job *head_of(struct packer *p) { return p->count ? &p->q[p->h
 static bool holds(const struct tile *t, unsigned th, unsigned i)
 {
     const struct packer *p = &t->pack.p[i];
+    if (th < PACK_THREADS && p->drain_until[th] > t->now)
+        return true; /* a PACR of th is still in the pipeline past its last write */
     for (unsigned k = 0; k < p->count; k++)
         if (p->q[(p->head + k) % PACK_QUEUE].thread == th)
             return true;
@@ -54,11 +61,15 @@ static bool settle(struct tile *t, unsigned i, uint64_t x)
         if (j->started) {
             if (j->done_at > x)
                 return true;
+            /* the rest of the pipeline (arch->pack_latency) overlaps the next PACR's writes */
+            const uint64_t out = j->done_at + t->arch->pack_latency;
+            if (j->thread < PACK_THREADS && out > p->drain_until[j->thread])
+                p->drain_until[j->thread] = out;
             p->head = (p->head + 1) % PACK_QUEUE;
             if (--p->count == 0)
                 p->st.busy_cycles += x - p->busy_since;
-            if (x > t->pack.last_busy)
-                t->pack.last_busy = x;
+            if (out > t->pack.last_busy)
+                t->pack.last_busy = out;
             continue;
         }
         if (j->ready_at > x || setreg_waits(t, j))
@@ -66,9 +77,13 @@ static bool settle(struct tile *t, unsigned i, uint64_t x)
         uint64_t before = p->st.l1_writes;
         if (!pack_run_job(t, i, j))
             return false;
-        uint64_t writes = p->st.l1_writes - before, lanes = j->lanes;
-        uint64_t per = j->acc ? 5 : 1; /* WH:L1.md: atomic accumulate blocks the port 5 cycles */
-        uint64_t cyc = (writes * per + lanes - 1) / lanes;
+        /* Write slots: each 16-byte write takes one, an accumulate pack_acc_cost (WH:L1.md:
+         * the atomic accumulate blocks the port five cycles; Blackhole accumulates at write
+         * speed); each lane offers pack_write_bytes / 16 slots per cycle. */
+        const struct arch *a = t->arch;
+        uint64_t slots = (p->st.l1_writes - before) * (j->acc ? a->pack_acc_cost : 1);
+        uint64_t rate = (uint64_t)j->lanes * (a->pack_write_bytes / 16);
+        uint64_t cyc = (slots + rate - 1) / rate;
         j->started = true;
         j->done_at = x + (cyc ? cyc : 1);
         p->st.write_cycles += j->done_at - x;
@@ -90,6 +105,9 @@ static uint64_t next_event(const struct tile *t)
     uint64_t next = CYCLE_NEVER;
     for (unsigned i = 0; i < NUM_PACKERS; i++) {
         const struct packer *p = &t->pack.p[i];
+        for (unsigned th = 0; th < PACK_THREADS; th++) /* a drain ends: C3 clears */
+            if (p->drain_until[th] > t->now && p->drain_until[th] < next)
+                next = p->drain_until[th];
         if (!p->count)
             continue;
         const struct pack_job *j = &p->q[p->head];
