@@ -24,30 +24,10 @@ static const struct arch blackhole = {
     .stall_cond_map = {WC_THCON_MEM, WC_UNPACK0, WC_UNPACK1, WC_PACK0, WC_FPU, WC_SRCA_UNPACK,
                        WC_SRCB_UNPACK, WC_SRCA_FPU, WC_SRCB_FPU, WC_MOVER, WC_RISCV_MMIO, WC_SFPU,
                        WC_CFG},
-    /* Packer. Blackhole's packer and L1 pages are not published (BlackholeA0 has no PACR,
-     * Packers or L1 page; its README only says Blackhole has "more L1 bandwidth"), so all three
-     * values are calibrated on blackhole-py's whole-kernel pack figures (shared/calibration.md
-     * "Whole-kernel figures": 64 one-interface PACRs per 32x32 tile, BF16 116 / FP32 180 cycles
-     * one pass, 428 / 684 four passes, L1 accumulate the same; docs/timing-model.md
-     * "Whole-kernel figures" has the fit):
-     *  - 32 bytes per cycle per Dst read interface: each extra pass costs BF16 104 and FP32 168
-     *    cycles, 64 apart = 2048 extra bytes / 32;
-     *  - accumulate as fast as a write: silicon's accumulate figures equal the plain ones (at 16,
-     *    256 and 1024 values), where Wormhole's five-cycle atomic rule would multiply the time;
-     *  - pipeline latency 16: what the per-pass figures leave once the write time and tensim's
-     *    own set-up path are taken out (least squares over the four figures with the first
-     *    pass's unexplained extra as a free term: 15.3); the packer's pipeline (Dst read, early
-     *    conversion, edge mask, ReLU, thresholds, downsample, compression, late conversion, the
-     *    128-bit output buffers, the accumulate adder: Diagrams/Src/PackerPipeline.lua) is where
-     *    STALLWAIT C3 ("any stage of the Packer pipeline", BH:STALLWAIT.md) waits. */
-    .pack_write_bytes = 32,
-    .pack_acc_cost = 1,
-    .pack_latency = 16,
-    .rv = {
-#define TIMING(field, bh, wh, min, max, source, checked) .field = bh,
+    /* the timing parameters: core/timing.def */
+#define TIMING(g, f, bh, wh, min, max, source, checked) .g.f = bh,
 #include "timing.def"
 #undef TIMING
-    },
 };
 
 /* Wormhole B0: spec/memory-map.md §1 (WH column), spec/sync-timing.md §1 (FIFO1 32/16/16) and §16. */
@@ -72,14 +52,10 @@ static const struct arch wormhole = {
     /* WH:L1.md: each packer "one 128-bit write per cycle, or one 128-bit atomic accumulate ...
      * every five cycles" (tensim takes the atomic form); no latency beyond the 2-cycle start-up
      * (PACK_STARTUP, tensim's choice): Wormhole has no silicon figure to calibrate one on. */
-    .pack_write_bytes = 16,
-    .pack_acc_cost = 5,
-    .pack_latency = 0,
-    .rv = {
-#define TIMING(field, bh, wh, min, max, source, checked) .field = wh,
+    /* the timing parameters: core/timing.def */
+#define TIMING(g, f, bh, wh, min, max, source, checked) .g.f = wh,
 #include "timing.def"
 #undef TIMING
-    },
 };
 
 const struct arch *arch_get(enum arch_id id)

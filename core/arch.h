@@ -19,10 +19,22 @@ enum core_id { CORE_TRISC0, CORE_TRISC1, CORE_TRISC2, CORE_BRISC, NUM_CORES };
 const char *core_name(int id);
 #define NUM_THREADS 3
 
-/* RISC-V core and memory-path timing, in core cycles: one field per row of core/timing.def, which
- * gives each its source. */
+/* The timing parameters of core/timing.def, one struct per group; each row gives its source. */
+#define TIMING_rv_rv(f) unsigned f;
+#define TIMING_rv_pack(f)
+#define TIMING_pack_rv(f)
+#define TIMING_pack_pack(f) unsigned f;
+
+/* RISC-V core and memory path, in core cycles (group rv) */
 struct rv_timing {
-#define TIMING(field, bh, wh, min, max, source, checked) unsigned field;
+#define TIMING(g, f, bh, wh, min, max, source, checked) TIMING_rv_##g(f)
+#include "timing.def"
+#undef TIMING
+};
+
+/* Packer (group pack): see core/timing.def for how a PACR's time follows from them */
+struct pack_timing {
+#define TIMING(g, f, bh, wh, min, max, source, checked) TIMING_pack_##g(f)
 #include "timing.def"
 #undef TIMING
 };
@@ -44,16 +56,8 @@ struct arch {
     unsigned stall_cond_bits;
     unsigned stall_cond_default;
     uint8_t stall_cond_map[16];
-    /* Packer timing (docs/timing-model.md "Packers"; units/pack_timing.c). A PACR's write time
-     * is ceil(writes * pack_acc_cost / (lanes * pack_write_bytes / 16)) cycles for its 16-byte
-     * L1 writes, lanes = 1 per Wormhole packer or per enabled Blackhole Dst read interface. */
-    unsigned pack_write_bytes; /* L1 bytes one packer lane writes per cycle (a multiple of 16) */
-    unsigned pack_acc_cost;    /* write slots one 16-byte L1 accumulate takes (1: as a write) */
-    /* cycles a PACR stays in the packer pipeline after its last L1 write slot (it frees its
-     * queue entry at the write slot, so PACRs overlap it): STALLWAIT's packer condition and the
-     * thread's drain wait for it */
-    unsigned pack_latency;
     struct rv_timing rv;
+    struct pack_timing pack;
 };
 
 const struct arch *arch_get(enum arch_id id);

@@ -12,8 +12,7 @@ static const struct timing_row {
     unsigned bh, wh, min, max;
     const char *source, *checked;
 } rows[] = {
-#define TIMING(field, b, w, lo, hi, src, chk)                                                   \
-    {"rv." #field, offsetof(struct rv_timing, field), b, w, lo, hi, src, chk},
+#define TIMING(g, f, b, w, lo, hi, src, chk) {#g "." #f, offsetof(struct arch, g.f), b, w, lo, hi, src, chk},
 #include "timing.def"
 #undef TIMING
 };
@@ -49,14 +48,14 @@ void timing_apply(const struct arch *base, const struct timing_override *o, unsi
 {
     *out = *base;
     for (unsigned i = 0; i < n; i++)
-        *(unsigned *)((char *)&out->rv + rows[o[i].row].offset) = o[i].value;
+        *(unsigned *)((char *)out + rows[o[i].row].offset) = o[i].value;
 }
 
 void timing_json(const struct arch *a, FILE *f)
 {
     for (unsigned i = 0; i < N_ROWS; i++)
         fprintf(f, "%s\"%s\": %u", i ? ", " : "", rows[i].key,
-                *(const unsigned *)((const char *)&a->rv + rows[i].offset));
+                *(const unsigned *)((const char *)a + rows[i].offset));
 }
 
 void timing_list(FILE *f)

@@ -50,8 +50,8 @@ Test(calibrate, whole_kernel_pack_one_tile)
     run_and_read("--trisc2=build/kernels/calib-pack.elf", CALIB_WK_PACK, 2, w);
     const unsigned bf16 = w[0], fp32 = w[1];
     /* The Blackhole packer writes 32 bytes per cycle per enabled Dst read interface and a PACR
-     * stays 16 cycles in the pipeline after its last write (core/arch.c pack_write_bytes,
-     * pack_latency; docs/timing-model.md "Packers"): a BF16 row (32 bytes) takes 1 cycle, an
+     * stays 16 cycles in the pipeline after its last write (core/timing.def pack.write_bytes,
+     * pack.latency; docs/timing-model.md "Packers"): a BF16 row (32 bytes) takes 1 cycle, an
      * FP32 row (64 bytes) 2, so the 64 rows cost 64 and 128 cycles and FP32 is exactly 64
      * cycles dearer. The rest of the FP32 figure, 171 - 128 = 43 (the same for BF16:
      * 107 = 64 + 43), is the last PACR's 16 cycles of pipeline latency (the STALLWAIT C3 and

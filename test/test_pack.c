@@ -105,10 +105,10 @@ static uint16_t bf16_normal(uint32_t i) { return (uint16_t)((hash(i) >> 16 & 0xB
 /* ---- whole tiles: bytes and cycles ---- */
 
 /* One 32x32 tile held as 64 Dst rows of 16. Blackhole: 16 PACRs of four rows; the packer writes
- * 32 bytes (two 16-byte writes) per cycle per read interface (core/arch.c pack_write_bytes,
+ * 32 bytes (two 16-byte writes) per cycle per read interface (core/timing.def pack.write_bytes,
  * calibrated), 8 writes per cycle over four interfaces, so a BF16 tile (2048 bytes, 128 writes)
  * takes 16 write cycles and an FP32 tile 32, after the 2-cycle start-up; the last PACR then
- * stays pack_latency (16) cycles in the pipeline, which the run's end waits out. */
+ * stays pack.latency (16) cycles in the pipeline, which the run's end waits out. */
 /* Pack a 32x32 BF16 tile (64 Dst rows) and check every datum lands unchanged. */
 static void pack_bf16_tile(void)
 {
@@ -535,7 +535,7 @@ Test(pack, l1_accumulation_fp32_and_its_cost)
         cr_expect_eq(l1_32(OUT + 4 * i), s.u, "datum %u", i);
     }
     /* 256 bytes = 16 accumulating writes; Blackhole accumulates as fast as it writes
-     * (pack_acc_cost 1, calibrated: silicon's accumulate figures equal the plain ones), 2 per
+     * (pack.acc_cost 1, calibrated: silicon's accumulate figures equal the plain ones), 2 per
      * cycle per interface over 4 interfaces: 2 cycles, as a plain pack of the same rows */
     cr_expect_eq(t->pack.p[0].st.acc_writes, 16);
     cr_expect_eq(t->pack.p[0].st.write_cycles, 2);
@@ -613,7 +613,7 @@ Test(pack, stallwait_on_packer_busy)
 {
     /* BH C3: the thread's instruction is in any stage of the packer pipeline. One BF16 PACR
      * accepted at c starts at c + 2 and writes 8 x 16 bytes over 4 interfaces at 2 writes per
-     * cycle each: its writes end at c + 3; it leaves the pipeline pack_latency (16) cycles later,
+     * cycle each: its writes end at c + 3; it leaves the pipeline pack.latency (16) cycles later,
      * at c + 19, the cycle the latched STALLWAIT sees C3 clear; DMANOP issues at c + 20. */
     config(DF_BF16, DF_BF16, DF_BF16, false);
     uint32_t w[] = {pacr(true), TT_OP_STALLWAIT_BH(1, 1u << 3), TT_OP_DMANOP};

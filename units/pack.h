@@ -10,7 +10,7 @@
  * Dst, converts, and writes L1 (the functional effect, all at once); it then keeps the packer
  * busy for its L1 write time: Wormhole one 16-byte write per cycle per packer, one per five cycles
  * when accumulating; Blackhole 32 bytes per cycle per enabled read interface, accumulating as
- * fast (struct arch's pack_* parameters), and stays in the pipeline pack_latency cycles more
+ * fast (struct arch's pack_* parameters), and stays in the pipeline pack.latency cycles more
  * (Blackhole 16, overlapping the next PACR's writes). STALLWAIT's packer-busy condition holds
  * while the thread has an instruction in a packer, or one still in that latency. */
 #ifndef TENSIM_UNITS_PACK_H
@@ -41,7 +41,7 @@ struct pack_job {
     uint8_t adc;    /* the thread whose packer ADCs address it */
     uint8_t lanes;  /* Blackhole: enabled read interfaces (write rate); Wormhole: 1 */
     bool zero_write, flush, last;
-    bool acc;           /* set when it runs: L1 accumulation (arch->pack_acc_cost per write) */
+    bool acc;           /* set when it runs: L1 accumulation (arch->pack.acc_cost per write) */
     bool compress, concat; /* zero compression; the next PACR continues this compression row */
     uint32_t out_rsi;   /* row start index stream address (16-byte units), when compressing */
     uint32_t src_addr;  /* datum index into Dst (or L1 byte address) */
@@ -80,7 +80,7 @@ struct packer {
     /* tile position generator (WH:Packers/EdgeMasking.md) */
     unsigned tpg_x, tpg_y, tpg_z;
     uint64_t busy_since;
-    /* per thread: the cycle its last PACR leaves the packer pipeline, arch->pack_latency after
+    /* per thread: the cycle its last PACR leaves the packer pipeline, arch->pack.latency after
      * its last L1 write slot (STALLWAIT C3 "any stage of the Packer pipeline"; drain) */
     uint64_t drain_until[PACK_THREADS];
     struct {

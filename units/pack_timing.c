@@ -7,12 +7,12 @@
  * (`unit_busy`, detail pack) and until the Dst blocks it reads are past their write latency
  * (`dest_hazard`, WH:Dst.md). An accepted PACR starts PACK_STARTUP cycles later, or when the
  * packer's previous instruction is done if that is later; it then writes L1 for
- * ceil(slots / (lanes * pack_write_bytes / 16)) cycles,
- * one slot per 16-byte write and pack_acc_cost per 16-byte accumulate (a Wormhole packer has one
+ * ceil(slots / (lanes * pack.write_bytes / 16)) cycles,
+ * one slot per 16-byte write and pack.acc_cost per 16-byte accumulate (a Wormhole packer has one
  * lane writing 16 bytes per cycle and accumulates in five, WH:L1.md; Blackhole's packer one lane
  * per enabled Dst read interface writing 32 bytes per cycle and accumulates at write speed,
  * calibrated: core/arch.c, docs/timing-model.md "Whole-kernel figures"). It then frees its
- * queue entry but stays in the pipeline for arch->pack_latency more cycles (BH 16, WH 0), which
+ * queue entry but stays in the pipeline for arch->pack.latency more cycles (BH 16, WH 0), which
  * STALLWAIT's packer condition and the thread's drain (TTSync, end of run) wait out; the next
  * PACR's writes overlap it. */
 #include "pack_internal.h"
@@ -61,8 +61,8 @@ static bool settle(struct tile *t, unsigned i, uint64_t x)
         if (j->started) {
             if (j->done_at > x)
                 return true;
-            /* the rest of the pipeline (arch->pack_latency) overlaps the next PACR's writes */
-            const uint64_t out = j->done_at + t->arch->pack_latency;
+            /* the rest of the pipeline (arch->pack.latency) overlaps the next PACR's writes */
+            const uint64_t out = j->done_at + t->arch->pack.latency;
             if (j->thread < PACK_THREADS && out > p->drain_until[j->thread])
                 p->drain_until[j->thread] = out;
             p->head = (p->head + 1) % PACK_QUEUE;
@@ -77,12 +77,12 @@ static bool settle(struct tile *t, unsigned i, uint64_t x)
         uint64_t before = p->st.l1_writes;
         if (!pack_run_job(t, i, j))
             return false;
-        /* Write slots: each 16-byte write takes one, an accumulate pack_acc_cost (WH:L1.md:
+        /* Write slots: each 16-byte write takes one, an accumulate pack.acc_cost (WH:L1.md:
          * the atomic accumulate blocks the port five cycles; Blackhole accumulates at write
-         * speed); each lane offers pack_write_bytes / 16 slots per cycle. */
+         * speed); each lane offers pack.write_bytes / 16 slots per cycle. */
         const struct arch *a = t->arch;
-        uint64_t slots = (p->st.l1_writes - before) * (j->acc ? a->pack_acc_cost : 1);
-        uint64_t rate = (uint64_t)j->lanes * (a->pack_write_bytes / 16);
+        uint64_t slots = (p->st.l1_writes - before) * (j->acc ? a->pack.acc_cost : 1);
+        uint64_t rate = (uint64_t)j->lanes * (a->pack.write_bytes / 16);
         uint64_t cyc = (slots + rate - 1) / rate;
         j->started = true;
         j->done_at = x + (cyc ? cyc : 1);
