@@ -447,6 +447,7 @@ static int cmd_run(int argc, char **argv)
         sim_host_error(&oc, "cannot write the cores' output to standard output: %s", strerror(out_errno));
     if (!a.quiet && ran) {
         stats_report(t, stderr);
+        timing_report(t->arch, stderr);
         if (rd && host_ended(t))
             fprintf(stderr, "the run ended when its end condition (%s) held, at cycle %" PRIu64 "\n",
                     rd->end_kernel_complete ? "kernel_complete" : "\"end\"", t->cycles);

@@ -65,3 +65,18 @@ void timing_list(FILE *f)
         fprintf(f, "%-24s %4u %4u %3u-%-3u  %s; %s\n", rows[i].key, rows[i].bh, rows[i].wh,
                 rows[i].min, rows[i].max, rows[i].source, rows[i].checked);
 }
+
+void timing_report(const struct arch *a, FILE *f)
+{
+    const char *sep = "tensim: timing changed by --timing: ";
+    for (unsigned i = 0; i < N_ROWS; i++) {
+        unsigned v = *(const unsigned *)((const char *)a + rows[i].offset);
+        unsigned d = a->id == ARCH_WORMHOLE ? rows[i].wh : rows[i].bh;
+        if (v != d) {
+            fprintf(f, "%s%s=%u (model %u)", sep, rows[i].key, v, d);
+            sep = ", ";
+        }
+    }
+    if (*sep == ',')
+        fputc('\n', f);
+}

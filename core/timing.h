@@ -25,6 +25,10 @@ void timing_apply(const struct arch *base, const struct timing_override *o, unsi
 /* Every row as JSON object members ("rv.load_l1": 8, ...), for the stats file. */
 void timing_json(const struct arch *a, FILE *f);
 
+/* One line naming every row whose value differs from the model's (nothing when none does), for
+ * the end-of-run report: a what-if result must not pass for the model's. */
+void timing_report(const struct arch *a, FILE *f);
+
 /* The table as text, one "KEY  BH  WH  max  source" line per row (tensim run --timing=list). */
 void timing_list(FILE *f);
 

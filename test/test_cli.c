@@ -248,6 +248,8 @@ Test(cli, timing_changes_one_run_and_is_recorded)
     uint64_t slow = timed_cycles("--timing rv.load_l1=20 --timing=rv.l0d_lines=0",
                                  "\"rv.load_l1\": 20, \"rv.load_slots\": 4");
     cr_expect_eq(slow, base + 48);
+    cr_expect_eq(run("run --timing rv.load_l1=9 --timing pack.latency=16 %s", guest("guest/copy_l1.elf")), 0);
+    EXPECT_OUT("tensim: timing changed by --timing: rv.load_l1=9 (model 8)\n"); /* pack.latency is BH's own */
     cr_expect_eq(run("run --timing=list"), 0);
     EXPECT_OUT("rv.load_l1                  8    8   1-64   BHR:README.md");
 }
