@@ -49,6 +49,9 @@ struct arch {
      * unpacker holds no other UNPACR: true when the unpacker's input address generator cannot
      * work out the next instruction's first address while it streams the previous one's. */
     bool unpack_startup_serial;
+    /* The replay expander passes over plain NOPs in playback instead of emitting them
+     * (sync/replay.h). */
+    bool replay_skips_nops;
     /* STALLWAIT: ConditionMask width, the mask used when it is 0, and bit -> enum wait_cond */
     unsigned stall_cond_bits;
     unsigned stall_cond_default;
