@@ -1,7 +1,7 @@
 /* The replay expander of one Tensix thread: between FIFO2 and FIFO3 (spec/sync-timing.md §1).
  *
- * Source: WH:REPLAY.md (functional model and performance); BH:REPLAY.md only points at the
- * Wormhole page, so both architectures share this model.
+ * Source: WH:REPLAY.md (functional model and performance). The BlackholeA0 tree has no REPLAY
+ * page, so both architectures share this model, except for skip_nops below (calibrated).
  *
  * REPLAY fields: Index [18:14], Count [9:4] (0 means 64), Exec [1], Load [0]. Buffer slots are
  * Index, Index+1, ... modulo 32.
