@@ -25,8 +25,8 @@ static const struct arch blackhole = {
      * unpacker 0: 32 bytes per cycle at x1 (128 at x4, twice Wormhole's port), no slow-down
      * while unpacker 1 fetches, and each UNPACR's 2 start-up cycles after the previous fetch
      * (2 x (2 + 16) = 36 cycles per row). tensim gives 35.5 (-5 %); without the serial
-     * start-up 30.5, with Wormhole's interference 47.4 (docs/timing-model.md "Whole-kernel
-     * figures"). */
+     * start-up 30.5, with Wormhole's interference added 49.5 (docs/timing-model.md
+     * "Whole-kernel figures"). */
     .unpack_reads_x1 = 2,
     .unpack_interference = false,
     .unpack_startup_serial = true,
