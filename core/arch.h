@@ -52,6 +52,18 @@ struct arch {
     unsigned fifo1_accept_limit;
     unsigned ttinsn_fuse_max; /* adjacent .ttinsn words pushed in one cycle (1 = no fusion) */
     bool has_zaamo;
+    /* Unpacker L1 fetch (docs/timing-model.md "Unpackers"): 128-bit reads per cycle at
+     * Throttle_mode x1 (x2 and x4 take 2 and 4 times as many), and whether two unpackers
+     * fetching at once cut each other's rate by WH:UNPACR_Regular.md's interference table. */
+    unsigned unpack_reads_x1;
+    bool unpack_interference;
+    /* An UNPACR issues (and spends its start-up, the input address calculation) only when its
+     * unpacker holds no other UNPACR: true when the unpacker's input address generator cannot
+     * work out the next instruction's first address while it streams the previous one's. */
+    bool unpack_startup_serial;
+    /* The replay expander passes over plain NOPs in playback instead of emitting them
+     * (sync/replay.h). */
+    bool replay_skips_nops;
     /* STALLWAIT: ConditionMask width, the mask used when it is 0, and bit -> enum wait_cond */
     unsigned stall_cond_bits;
     unsigned stall_cond_default;

@@ -15,10 +15,11 @@ static void fail(struct replay_expander *r, const char *what, uint32_t word)
     snprintf(r->err, sizeof r->err, "replay expander: %s (0x%08X)", what, (unsigned)word);
 }
 
-void replay_reset(struct replay_expander *r)
+void replay_reset(struct replay_expander *r, bool skip_nops)
 {
     memset(r, 0, sizeof *r);
     r->phase = REPLAY_PHASE_PASS;
+    r->skip_nops = skip_nops;
 }
 
 bool replay_busy(const struct replay_expander *r)
@@ -31,6 +32,22 @@ static void push1(struct tt_fifo *out, uint32_t w)
     tt_fifo_push(out, &w, 1); /* callers checked tt_fifo_has_room */
 }
 
+/* With skip_nops (Blackhole, calibrated: replay.h), pass over the plain NOPs at buffer[index]
+ * within the cycle, as the MOP expander passes over its NOP slots; back to pass-through when
+ * nothing is left. */
+static void skip_nops(struct replay_expander *r)
+{
+    if (!r->skip_nops)
+        return;
+    while (r->remaining && tt_opcode(r->buf[r->index]) == TT_OPC_NOP) {
+        r->index = (r->index + 1) % REPLAY_BUF_WORDS;
+        r->remaining--;
+        r->skipped++;
+    }
+    if (!r->remaining)
+        r->phase = REPLAY_PHASE_PASS;
+}
+
 /* Emit buffer[index] and move on; back to pass-through after the last one. */
 static void play_one(struct replay_expander *r, struct tt_fifo *out)
 {
@@ -39,6 +56,8 @@ static void play_one(struct replay_expander *r, struct tt_fifo *out)
     r->index = (r->index + 1) % REPLAY_BUF_WORDS;
     if (--r->remaining == 0)
         r->phase = REPLAY_PHASE_PASS;
+    else
+        skip_nops(r);
 }
 
 static enum pipe_step record_one(struct replay_expander *r, struct tt_fifo *in,
@@ -115,7 +134,9 @@ enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct
         r->index = TT_GET_REPLAY_Index(w);
         r->remaining = count;
         r->phase = REPLAY_PHASE_PLAY;
-        play_one(r, out);
+        skip_nops(r);
+        if (r->remaining) /* else only NOPs, skipped: consuming the REPLAY took the cycle */
+            play_one(r, out);
         return PIPE_PROGRESS;
     }
     /* Load: this cycle only consumes the REPLAY; recording starts next cycle. */

@@ -1,7 +1,7 @@
 /* The replay expander of one Tensix thread: between FIFO2 and FIFO3 (spec/sync-timing.md §1).
  *
- * Source: WH:REPLAY.md (functional model and performance); BH:REPLAY.md only points at the
- * Wormhole page, so both architectures share this model.
+ * Source: WH:REPLAY.md (functional model and performance). The BlackholeA0 tree has no REPLAY
+ * page, so both architectures share this model, except for skip_nops below (calibrated).
  *
  * REPLAY fields: Index [18:14], Count [9:4] (0 means 64), Exec [1], Load [0]. Buffer slots are
  * Index, Index+1, ... modulo 32.
@@ -14,7 +14,16 @@
  *      REPLAY, Load=1:       consumed, nothing emitted (does not need room); the next Count
  *                            words are recorded one per cycle as they arrive, and with Exec=1
  *                            each is also emitted in the cycle it is recorded (needs room);
- *  - no extra cycles when switching modes.
+ *  - no extra cycles when switching modes;
+ *  - with skip_nops (Blackhole), playback passes over plain NOPs (opcode 0x02, not DMANOP or
+ *    SFPNOP) in the buffer without emitting them or spending a cycle on them, as the MOP
+ *    expander does with its NOP slots (WH:MOPExpander.md IsNop); a playback of NOPs only
+ *    takes the one cycle that consumes the REPLAY. Blackhole has no REPLAY or NOP page; this
+ *    is calibrated on silicon's matmul tile-K figures (shared/calibration.md "Whole-kernel
+ *    figures": the MOP whose replays hold 64 NOPs besides the 32 MVMULs costs 54 cycles, 5
+ *    more than the 32 MVMULs without NOPs), docs/timing-model.md "Whole-kernel figures".
+ *    Wormhole emits them: WH:NOP.md says a NOP delays its thread's next instruction by one
+ *    cycle.
  * A full `out` stops every move that emits; nothing is dropped or repeated.
  *
  * Undefined cases (PIPE_ERROR): a MOP, MOP_CFG or REPLAY word arriving while recording. The
@@ -46,6 +55,7 @@ struct replay_expander {
     unsigned index;     /* next buffer slot, 0..31 */
     unsigned remaining; /* words left in the current record or playback */
     bool exec;          /* recording also emits */
+    bool skip_nops;     /* configuration (struct arch replay_skips_nops), kept across resets */
 
     bool failed;
     char err[PIPE_ERR_MAX];
@@ -54,9 +64,11 @@ struct replay_expander {
     uint64_t emitted;  /* words put into `out` */
     uint64_t replays;  /* REPLAY instructions consumed */
     uint64_t recorded; /* words written to the buffer */
+    uint64_t skipped;  /* NOPs passed over in playback (skip_nops) */
 };
 
-void replay_reset(struct replay_expander *r);
+/* Power-on state; skip_nops as given. */
+void replay_reset(struct replay_expander *r, bool skip_nops);
 enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct tt_fifo *out);
 /* A playback or a recording is in progress. */
 bool replay_busy(const struct replay_expander *r);

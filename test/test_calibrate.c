@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "../bench/calib/calib.h"
@@ -64,4 +65,68 @@ Test(calibrate, whole_kernel_pack_one_tile)
      * (docs/timing-model.md "Whole-kernel figures" has the remaining first-pass gap). */
     cr_expect_eq(fp32 - bf16, 64u, "FP32 - BF16 = %u cycles", fp32 - bf16);
     cr_expect_eq(fp32, 171u, "pack one FP32 tile: %u cycles", fp32);
+}
+
+/* Run tensim with `args` plus a dump of n words at addr; the words into w. */
+static void run_dump(const char *elfs, unsigned addr, unsigned n, unsigned *w, const char *stats)
+{
+    char dump[] = "/tmp/test-calibrate-XXXXXX";
+    int fd = mkstemp(dump);
+    cr_assert(fd >= 0);
+    close(fd);
+    char args[768], out[4096];
+    snprintf(args, sizeof args, "run -q --dump=0x%X:%u:%s%s%s %s", addr, 4 * n, dump,
+             stats ? " --stats=" : "", stats ? stats : "", elfs);
+    cr_assert_eq(run_tensim(args, out, sizeof out), 0, "%s", out);
+    unsigned char b[64] = {0};
+    FILE *f = fopen(dump, "rb");
+    cr_assert(f);
+    cr_assert_eq(fread(b, 1, 4 * n, f), 4u * n);
+    fclose(f);
+    unlink(dump);
+    for (unsigned i = 0; i < n; i++)
+        w[i] = b[4 * i] | b[4 * i + 1] << 8 | b[4 * i + 2] << 16 | (unsigned)b[4 * i + 3] << 24;
+}
+
+/* Whole-kernel unpack row (bench/calib/unpack.c, silicon 37.5 steady): Blackhole's calibrated
+ * unpacker (docs/timing-model.md "Unpackers", core/arch.c) fetches a BF16 tile (2048 bytes) at
+ * x4 = 128 bytes per cycle in 16 cycles, with no interference from unpacker 1, and issues an
+ * UNPACR only when its unpacker holds no other, so each of unpacker 0's 180 UNPACRs (two per row,
+ * 90 rows) costs its 2 start-up cycles plus 16, back to back: busy 180 x 18 = 3240, fetching
+ * 2880; unpacker 1's 90: 90 x 18 = 1620. The steady row is unpacker-0-bound at 2 x 18 = 36
+ * cycles; semaphore 5 (max 2) lets the core read the clock while up to two rows are still in
+ * the Tensix pipeline, so the 80 steady rows read between (80 x 36 - 2 x 36) / 80 = 35.10 and
+ * 36.00. */
+Test(calibrate, whole_kernel_unpack_row_is_unpacker_bound)
+{
+    char stats[] = "/tmp/test-calibrate-stats-XXXXXX";
+    int fd = mkstemp(stats);
+    cr_assert(fd >= 0);
+    close(fd);
+    unsigned w[2];
+    run_dump("--trisc0=build/kernels/calib-unpack-t0.elf "
+             "--trisc1=build/kernels/calib-unpack-t1.elf",
+             CALIB_WK_UNPACK, 2, w, stats);
+    char *json = read_whole_file(stats, NULL);
+    unlink(stats);
+    cr_assert(json);
+    cr_expect(strstr(json, "\"unpackers\": [{\"instructions\": 180, \"busy_cycles\": 3240, "
+                           "\"startup_cycles\": 360, \"fetch_cycles\": 2880") != NULL,
+              "%s", json);
+    cr_expect(strstr(json, "{\"instructions\": 90, \"busy_cycles\": 1620, "
+                           "\"startup_cycles\": 180, \"fetch_cycles\": 1440") != NULL,
+              "%s", json);
+    free(json);
+    cr_expect(w[0] >= 3510 && w[0] <= 3600, "steady row: %u hundredths of a cycle", w[0]);
+}
+
+/* Whole-kernel math tile-K step (bench/calib/math.c, silicon 54 unthrottled, 49 throttle0):
+ * Blackhole's replay expander passes over the plain NOPs of the unthrottled replay (sync/replay.h
+ * skip_nops), so its two MOPs bring the same 32 MVMULs and one SETRWC to the gate, one per
+ * cycle, as throttle0's single MOP: the two one-shot rows cost exactly the same. */
+Test(calibrate, whole_kernel_math_replayed_nops_are_free)
+{
+    unsigned w[2];
+    run_dump("--trisc1=build/kernels/calib-math.elf", CALIB_WK_MATH, 2, w, NULL);
+    cr_expect_eq(w[0], w[1], "unthrottled %u, throttle0 %u cycles", w[0], w[1]);
 }

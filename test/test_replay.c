@@ -6,6 +6,7 @@
 
 #include "../sync/mop.h"
 #include "../sync/replay.h"
+#include "harness.h"
 #include "tensix_ops.h"
 
 /* Hand encoding (units/tensix.def): REPLAY Index[18:14] Count[9:4] Exec[1] Load[0]. */
@@ -38,7 +39,7 @@ struct rig {
 static void rig_init(struct rig *g, unsigned out_depth, const uint32_t *src, unsigned n)
 {
     memset(g, 0, sizeof *g);
-    replay_reset(&g->r);
+    replay_reset(&g->r, false); /* Wormhole's rule; skip_nops has its own tests below */
     tt_fifo_init(&g->in, 8, 0); /* FIFO2 is 8 deep */
     tt_fifo_init(&g->out, out_depth, 0);
     g->src = src;
@@ -143,6 +144,57 @@ Test(replay, load_without_exec_then_playback)
     cr_expect_eq(g.r.ingested, 7);
     cr_expect_eq(g.r.emitted, 5);
     cr_expect_eq(g.r.replays, 2);
+}
+
+#define NOPW 0x02000000u /* plain NOP (opcode 0x02) */
+
+/* skip_nops (Blackhole, calibrated: sync/replay.h). Load of 6 at index 0: N N a N N b (cycles
+ * 1-7, nothing leaves). Playback: cycle 8 takes the REPLAY, passes over the two NOPs and
+ * emits a; cycle 9 emits b (the two NOPs before it passed over in cycle 8, after a); the
+ * playback is over, so X is ingested and emitted in cycle 10: 3 cycles for 6 words, where
+ * emitting the NOPs (Wormhole) takes 6 and X comes in cycle 14. */
+static void nops_in_playback(bool skip, const uint32_t *want, unsigned nwant, uint64_t x_at)
+{
+    const uint32_t src[] = {REPLAY(0, 6, 0, 1), NOPW, NOPW, W(0xA), NOPW, NOPW, W(0xB),
+                            REPLAY(0, 6, 0, 0), W(0x100)};
+    struct rig g;
+    rig_init(&g, 2, src, 9);
+    replay_reset(&g.r, skip);
+    run(&g, 100);
+    cr_expect_eq(g.n, nwant);
+    for (unsigned i = 0; i < nwant && i < g.n; i++)
+        cr_expect_eq(g.word[i], want[i], "word %u", i);
+    cr_expect_eq(g.at[g.n - 1], x_at, "X at %llu", (unsigned long long)g.at[g.n - 1]);
+    cr_expect_eq(g.r.skipped, skip ? 4 : 0);
+}
+
+Test(replay, skip_nops_passes_over_them_in_playback)
+{
+    const uint32_t want[] = {W(0xA), W(0xB), W(0x100)};
+    nops_in_playback(true, want, 3, 10);
+}
+
+/* Wormhole unchanged (WH:NOP.md): every NOP is emitted, one per cycle: 8..13, X at 14. */
+Test(replay, nops_emitted_without_skip_nops)
+{
+    const uint32_t want[] = {NOPW, NOPW, W(0xA), NOPW, NOPW, W(0xB), W(0x100)};
+    nops_in_playback(false, want, 7, 14);
+}
+
+/* A playback of NOPs only: the REPLAY is consumed in cycle 3 (after the load in 1-2), nothing
+ * is emitted, and X follows in cycle 4. */
+Test(replay, skip_nops_only_nops_takes_one_cycle)
+{
+    const uint32_t src[] = {REPLAY(4, 1, 0, 1), NOPW, REPLAY(4, 1, 0, 0), W(0x100)};
+    struct rig g;
+    rig_init(&g, 2, src, 4);
+    replay_reset(&g.r, true);
+    run(&g, 100);
+    cr_expect_eq(g.n, 1);
+    cr_expect_eq(g.word[0], W(0x100));
+    cr_expect_eq(g.at[0], 4);
+    cr_expect_eq(g.r.skipped, 1);
+    cr_expect_not(replay_busy(&g.r));
 }
 
 /* Load+Exec: the REPLAY costs cycle 1, then each word is recorded and emitted as it arrives
@@ -327,7 +379,7 @@ Test(replay, reset_clears_buffer)
     rig_init(&g, 2, src, 2);
     run(&g, 10);
     cr_expect_eq(g.r.buf[0], W(0xA));
-    replay_reset(&g.r);
+    replay_reset(&g.r, false);
     cr_expect_eq(g.r.buf[0], 0);
     cr_expect_eq(g.r.ingested, 0);
     cr_expect_not(replay_busy(&g.r));
@@ -342,7 +394,7 @@ static void two_stages(uint32_t a0, const uint32_t *want, const uint64_t *want_a
     struct replay_expander r;
     struct tt_fifo f1, f2, f3;
     mop_reset(&m);
-    replay_reset(&r);
+    replay_reset(&r, false);
     tt_fifo_init(&f1, 32, 0);
     tt_fifo_init(&f2, 8, 0);
     tt_fifo_init(&f3, 2, 0);
@@ -387,3 +439,27 @@ Test(replay, plain_mop_shows_the_bubble)
     const uint64_t want_at[] = {5, 6, 8, 9};
     two_stages(W(0xA0), want, want_at, 4);
 }
+
+/* The whole thread on a tile: REPLAY Load+Exec of NOP NOP DMANOP (the DMANOP issues at d1),
+ * then a playback of the three. The recorded DMANOP leaves the replay expander in cycle r and
+ * issues at r+1 = d1; the playback REPLAY is taken in r+1. Blackhole (skip_nops, calibrated)
+ * passes over the NOPs and emits the DMANOP in r+1: it issues at d1 + 1. Wormhole emits NOP,
+ * NOP, DMANOP in r+1 .. r+3 (WH:NOP.md: each NOP takes the thread a cycle): d1 + 3, with
+ * nothing passed over. (The recording with Exec emits its NOPs on both.) */
+static void replayed_nops_on(enum arch_id arch, uint64_t gap, uint64_t skipped)
+{
+    struct tile *t = test_tile(arch);
+    struct issue_log log;
+    issue_log_attach(t, &log);
+    const uint32_t w[] = {REPLAY(0, 3, 1, 1), NOPW, NOPW, TT_OP_DMANOP, REPLAY(0, 3, 0, 0)};
+    cr_assert_eq(run_tensix(t, w, 5, 10000), ERR_NONE, "%s", t->err.text);
+    uint64_t d1 = issue_log_cycle(&log, 0, TT_OP_DMANOP, 0);
+    uint64_t d2 = issue_log_cycle(&log, 0, TT_OP_DMANOP, 1);
+    cr_expect_eq(d2, d1 + gap, "%s: DMANOP at %llu then %llu", t->arch->name,
+                 (unsigned long long)d1, (unsigned long long)d2);
+    cr_expect_eq(t->thread[0].replay.skipped, skipped, "NOPs passed over in playback");
+    tile_destroy(t);
+}
+
+Test(replay, blackhole_tile_skips_replayed_nops) { replayed_nops_on(ARCH_BLACKHOLE, 1, 2); }
+Test(replay, wormhole_tile_issues_replayed_nops) { replayed_nops_on(ARCH_WORMHOLE, 3, 0); }

@@ -6,9 +6,12 @@
  * the layouts of WH:SrcASrcB.md and WH:Dst.md, the conversions of seed 001 §3.3 and §3.4
  * (BFP8ToBF16, BFP8aToFP16) and the addressing of WH:UNPACR_Regular.md.
  * Expected cycles come from docs/timing-model.md "Unpackers": an UNPACR issued at c starts
- * fetching at c + 2 (c + 4 for compressed input), fetches 16 bytes per cycle per throttle step
- * (x1/x2/x4), shares L1 with the other unpacker per the table of WH:UNPACR_Regular.md
- * "Performance", and leaves the unpacker at the end of its last fetch cycle. */
+ * fetching at c + 2 (c + 4 for compressed input) and leaves the unpacker at the end of its last
+ * fetch cycle. Wormhole fetches 16 bytes per cycle per throttle step (x1/x2/x4), shares L1 with
+ * the other unpacker per the table of WH:UNPACR_Regular.md "Performance" and overlaps an
+ * UNPACR's start-up with the previous fetch; Blackhole (calibrated, core/arch.c) fetches 32
+ * bytes per cycle per step, without interference, and issues an UNPACR only when its unpacker
+ * holds no other UNPACR. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -633,7 +636,7 @@ Test(unpack, throttle_mode_3_is_undefined)
 /* ---- timing ---- */
 
 /* One 32x32 BF16 tile (2048 bytes = 128 reads of 16 bytes) into SrcB at a throttle setting:
- * the unpacker is busy for 2 start-up cycles plus 128 / (1, 2, 4) fetch cycles. */
+ * the unpacker is busy for 2 start-up cycles plus 128 / (reads per cycle) fetch cycles. */
 static void bf16_tile_at(unsigned throttle, uint64_t want_busy)
 {
     plain(1, DF_BF16, DF_BF16, 1024);
@@ -652,21 +655,27 @@ static void bf16_tile_at(unsigned throttle, uint64_t want_busy)
                  (unsigned long long)c);
 }
 
-Test(unpack, bf16_tile_throttle_x1) { bf16_tile_at(0, 2 + 128); }
-Test(unpack, bf16_tile_throttle_x2) { bf16_tile_at(1, 2 + 64); }
-Test(unpack, bf16_tile_throttle_x4) { bf16_tile_at(2, 2 + 32); }
+/* Blackhole: 2 reads (32 bytes) per cycle at x1, 4 at x2, 8 at x4 (128 bytes): 128 reads take
+ * 64 / 32 / 16 cycles (was 128 / 64 / 32 with Wormhole's 16 bytes per step). */
+Test(unpack, bf16_tile_throttle_x1) { bf16_tile_at(0, 2 + 64); }
+Test(unpack, bf16_tile_throttle_x2) { bf16_tile_at(1, 2 + 32); }
+Test(unpack, bf16_tile_throttle_x4) { bf16_tile_at(2, 2 + 16); }
+/* Wormhole unchanged: 1, 2, 4 reads per cycle (WH:UNPACR_Regular.md 16/32/64 bytes). */
+Test(unpack_wh, bf16_tile_throttle_x1) { bf16_tile_at(0, 2 + 128); }
 Test(unpack_wh, bf16_tile_throttle_x2) { bf16_tile_at(1, 2 + 64); }
+Test(unpack_wh, bf16_tile_throttle_x4) { bf16_tile_at(2, 2 + 32); }
 
 Test(unpack, forced_speeds_win_over_throttle)
 {
     /* BFP2 always fetches at x1: 1024 datums = 256 bytes + 64 exponent bytes, but only the
-     * datums use the limited port: 16 reads -> 16 cycles even at throttle x4. */
+     * datums use the limited port: 16 reads -> 8 cycles even at throttle x4 (Blackhole's x1 is
+     * 2 reads per cycle). */
     plain(1, DF_BFP2, DF_BFP2, 1024);
     set(SEC(1, REG2_Throttle_mode), 2);
     uint32_t w[] = {UNPACR_PLAIN(1)};
     cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
     cr_expect_eq(t->unpack.u[1].st.l1_reads, 16);
-    cr_expect_eq(t->unpack.u[1].st.fetch_cycles, 16);
+    cr_expect_eq(t->unpack.u[1].st.fetch_cycles, 8);
     cr_expect_eq(t->unpack.u[1].st.exp_reads, 4, "64 exponent bytes, 16 per read");
 }
 
@@ -678,15 +687,17 @@ Test(unpack, tilize_forces_x4)
     set(SEC(1, REG2_Throttle_mode), 0);
     uint32_t w[] = {UNPACR_PLAIN(1)};
     cr_assert_eq(run(w, 1), ERR_NONE, "%s", t->err.text);
+    /* x4 despite Throttle_mode 0: Blackhole's 8 reads per cycle, 32 reads in 4 cycles */
     cr_expect_eq(t->unpack.u[1].st.l1_reads, 32);
-    cr_expect_eq(t->unpack.u[1].st.fetch_cycles, 8);
+    cr_expect_eq(t->unpack.u[1].st.fetch_cycles, 4);
 }
 
 Test(unpack, stallwait_on_unpacker_busy_releases_the_cycle_after)
 {
     /* BH: C2 = unpacker 1 busy for this thread; STALLWAIT blocks B0 (everything but Sync, FPU,
-     * Config, SFPU). The UNPACR issued at c leaves the unpacker at c + 66 (x2); the wait is
-     * seen satisfied in that cycle and released the cycle after, when DMANOP (ThCon: B0) issues. */
+     * Config, SFPU). The UNPACR issued at c leaves the unpacker at c + 2 + 32 (x2: Blackhole's 4
+     * reads per cycle, 128 reads); the wait is seen satisfied in that cycle and released the
+     * cycle after, when DMANOP (ThCon: B0) issues. */
     plain(1, DF_BF16, DF_BF16, 1024);
     set(SEC(1, REG2_Throttle_mode), 1);
     uint32_t sw = ab == TT_ARCH_WH ? TT_OP_STALLWAIT_WH(1, 1u << 2) : TT_OP_STALLWAIT_BH(1, 1u << 2);
@@ -694,7 +705,7 @@ Test(unpack, stallwait_on_unpacker_busy_releases_the_cycle_after)
     cr_assert_eq(run(w, 3), ERR_NONE, "%s", t->err.text);
     uint64_t c = issue_log_cycle(&ilog, 0, UNPACR_PLAIN(1), 0);
     cr_expect_eq(issue_log_cycle(&ilog, 0, sw, 0), c + 2, "the thread is held for start-up");
-    cr_expect_eq(issue_log_cycle(&ilog, 0, TT_OP_DMANOP, 0), c + 66 + 1);
+    cr_expect_eq(issue_log_cycle(&ilog, 0, TT_OP_DMANOP, 0), c + 34 + 1);
     cr_expect_eq(t->thread[0].st.stall[GS_UNIT_BUSY], 1, "start-up cycle c+1");
     cr_expect_eq(t->thread[0].st.stall_detail[GS_UNIT_BUSY][TT_UNIT_UNPACK], 1);
 }
@@ -703,7 +714,7 @@ Test(unpack, flushdma_waits_for_the_unpacker)
 {
     /* FLUSHDMA with ConditionMask C2 (unpacker 1 busy for this thread) holds ThCon, and so the
      * thread's next ThCon instruction, until the UNPACR issued at c has left the unpacker at
-     * c + 2 + 32 (x4). FLUSHDMA finishes in the first cycle its conditions no longer hold, and
+     * c + 2 + 16 (x4: Blackhole's 8 reads per cycle, 128 reads). FLUSHDMA finishes in the first cycle its conditions no longer hold, and
      * ThCon takes the next instruction in that same cycle (docs/timing-model.md, ThCon). */
     plain(1, DF_BF16, DF_BF16, 1024);
     set(SEC(1, REG2_Throttle_mode), 2);
@@ -711,8 +722,8 @@ Test(unpack, flushdma_waits_for_the_unpacker)
     cr_assert_eq(run(w, 3), ERR_NONE, "%s", t->err.text);
     uint64_t c = issue_log_cycle(&ilog, 0, w[0], 0);
     cr_expect_eq(issue_log_cycle(&ilog, 0, w[1], 0), c + 2);
-    cr_expect_eq(issue_log_cycle(&ilog, 0, TT_OP_DMANOP, 0), c + 34);
-    cr_expect_eq(t->thread[0].st.stall[GS_THCON], 34 - 3, "c+3 .. c+33");
+    cr_expect_eq(issue_log_cycle(&ilog, 0, TT_OP_DMANOP, 0), c + 18);
+    cr_expect_eq(t->thread[0].st.stall[GS_THCON], 18 - 3, "c+3 .. c+17");
 }
 
 Test(unpack, startup_blocks_other_threads_unpacr)
@@ -733,7 +744,8 @@ Test(unpack, startup_blocks_other_threads_unpacr)
                  (unsigned long long)b);
 }
 
-Test(unpack, both_unpackers_share_l1_bandwidth)
+/* Wormhole's interference table (unchanged) */
+Test(unpack_wh, both_unpackers_share_l1_bandwidth)
 {
     /* Both want x2 and get x1 each while both fetch. Unpacker 0 (issued at c) fetches alone at
      * x2 in c+2, c+3 (4 reads); unpacker 1 (issued at c+2) joins at c+4; both then read one per
@@ -752,7 +764,7 @@ Test(unpack, both_unpackers_share_l1_bandwidth)
     cr_expect_eq(t->cycles, c0 + 130);
 }
 
-Test(unpack, x4_and_x1_share_without_loss)
+Test(unpack_wh, x4_and_x1_share_without_loss)
 {
     /* Unpacker 0 wants x4 and unpacker 1 x1: the table gives x4 and x1 (no conflict). */
     plain(0, DF_BF16, DF_BF16, 1024);
@@ -765,7 +777,48 @@ Test(unpack, x4_and_x1_share_without_loss)
     cr_expect_eq(t->unpack.u[1].st.busy_cycles, 2 + 128);
 }
 
-Test(unpack, back_to_back_unpacrs_hide_startup)
+/* Blackhole has no interference (calibrated, core/arch.c): both want x2 (4 reads per cycle)
+ * and keep it. Unpacker 0, issued at c, fetches 128 reads in c+2 .. c+33 and leaves at c+34;
+ * unpacker 1, issued at c+2 (the start-up rule), fetches in c+4 .. c+35 and leaves at c+36. */
+Test(unpack, both_unpackers_fetch_independently)
+{
+    plain(0, DF_BF16, DF_BF16, 1024);
+    plain(1, DF_BF16, DF_BF16, 1024);
+    set(SEC(0, REG2_Throttle_mode), 1);
+    set(SEC(1, REG2_Throttle_mode), 1);
+    uint32_t w[] = {UNPACR_PLAIN(0), UNPACR_PLAIN(1)};
+    cr_assert_eq(run(w, 2), ERR_NONE, "%s", t->err.text);
+    uint64_t c0 = issue_log_cycle(&ilog, 0, w[0], 0), c1 = issue_log_cycle(&ilog, 0, w[1], 0);
+    cr_expect_eq(c1, c0 + 2);
+    cr_expect_eq(t->unpack.u[0].st.busy_cycles, 2 + 32);
+    cr_expect_eq(t->unpack.u[1].st.busy_cycles, 2 + 32);
+    cr_expect_eq(t->unpack.u[0].st.fetch_cycles, 32);
+    cr_expect_eq(t->unpack.u[1].st.fetch_cycles, 32);
+    cr_expect_eq(t->cycles, c0 + 36);
+}
+
+/* Blackhole (calibrated): an UNPACR issues only when its unpacker holds no other UNPACR, so the
+ * start-up of each of four back-to-back tiles follows the previous fetch: the first issues at
+ * c and leaves at c + 2 + 16 (x4, 8 reads per cycle); the second issues then, and so on: the
+ * fourth at c + 3 * 18, done at c + 4 * 18. The thread waits at the gate (unit_busy) for
+ * the 16 fetch cycles of each of the first three besides the 2 start-up cycles. */
+Test(unpack, back_to_back_unpacrs_serialise_startup)
+{
+    plain(1, DF_BF16, DF_BF16, 1024);
+    set(SEC(1, REG2_Throttle_mode), 2);
+    uint32_t w[] = {UNPACR_PLAIN(1), UNPACR_PLAIN(1), UNPACR_PLAIN(1), UNPACR_PLAIN(1)};
+    set(UNP(1, ADDR_CTRL_XY_REG_1_Ystride), 0);
+    cr_assert_eq(run(w, 4), ERR_NONE, "%s", t->err.text);
+    uint64_t c = issue_log_cycle(&ilog, 0, w[0], 0);
+    cr_expect_eq(issue_log_cycle(&ilog, 0, w[0], 1), c + 18);
+    cr_expect_eq(issue_log_cycle(&ilog, 0, w[0], 3), c + 3 * 18);
+    cr_expect_eq(t->cycles, c + 4 * 18);
+    cr_expect_eq(t->unpack.u[1].st.busy_cycles, 4 * 18);
+    cr_expect_eq(t->unpack.u[1].st.fetch_cycles, 4 * 16);
+}
+
+/* Wormhole unchanged: the start-up overlaps the previous fetch. */
+Test(unpack_wh, back_to_back_unpacrs_hide_startup)
 {
     /* Four tiles into SrcB at x4 from one thread: each start-up holds the thread 2 cycles, the
      * fetches (32 cycles each) follow each other: done at c + 2 + 4 * 32. */
@@ -826,6 +879,7 @@ Test(unpack, stats_json_lists_both_unpackers)
     stats_json(t, NULL, f);
     fclose(f);
     cr_expect(strstr(buf, "\"unpackers\": [{\"instructions\": 0, \"busy_cycles\": 0") != 0);
-    cr_expect(strstr(buf, "{\"instructions\": 1, \"busy_cycles\": 130, \"startup_cycles\": 2, "
-                          "\"fetch_cycles\": 128, \"l1_reads\": 128") != 0, "%s", buf);
+    /* x1 on Blackhole: 128 reads at 2 per cycle, 64 cycles, + 2 start-up */
+    cr_expect(strstr(buf, "{\"instructions\": 1, \"busy_cycles\": 66, \"startup_cycles\": 2, "
+                          "\"fetch_cycles\": 64, \"l1_reads\": 128") != 0, "%s", buf);
 }

@@ -13,8 +13,9 @@
  *    head and its start-up is over; a regular UNPACR (or ZEROSRC) that needs a SrcA/SrcB bank
  *    the Matrix Unit owns waits there (counted as an ownership wait). When it starts, its datums
  *    are read from L1, converted and written (SrcA/SrcB/Dst change then); it then keeps the
- *    unpacker busy for its L1 fetch time: 128-bit reads at 1, 2 or 4 per cycle, the two
- *    unpackers sharing L1 per the documented interference table.
+ *    unpacker busy for its L1 fetch time: 128-bit reads at x1, x2 or x4 (Wormhole 1, 2, 4 per
+ *    cycle, the two unpackers sharing L1 per the documented interference table; Blackhole,
+ *    calibrated, 2, 4, 8 with no interference: struct arch unpack_reads_x1).
  *  - at completion, FlipSrc hands the bank to the Matrix Unit, and the instruction leaves the
  *    pipeline (STALLWAIT C1/C2 and FLUSHDMA stop seeing it).
  * No allocation: the queues and the scratch below are part of struct tile. */
@@ -76,7 +77,7 @@ enum unpack_state_kind {
 
 struct unpack_entry {
     uint8_t kind, state, thread;
-    uint8_t want;           /* reads per cycle it asks for: 1, 2 or 4 (UNPACR) */
+    uint8_t want;           /* speed it asks for: x1, x2 or x4 (1, 2, 4; UNPACR) */
     uint64_t started_at;    /* cycle it started (trace) */
     uint64_t ready_at;      /* earliest start: after start-up */
     uint64_t blocked_since; /* US_BLOCKED: since when */

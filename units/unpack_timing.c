@@ -48,8 +48,8 @@ static void on_signal(struct tile *t, enum unit_signal s, unsigned unpacker, uns
 
 /* ---- fetch bandwidth ---- */
 
-/* What each unpacker gets when both fetch (WH:UNPACR_Regular.md "Performance" table), in 128-bit
- * reads per cycle, indexed [unpacker 1 wants][unpacker 0 wants] by log2 of the wish. */
+/* What each unpacker gets when both fetch (WH:UNPACR_Regular.md "Performance" table), as speeds
+ * (x1, x2, x4), indexed [unpacker 1 wants][unpacker 0 wants] by log2 of the wish. */
 static const uint8_t shared_grant[3][3][2] = {
     /* u1 x1 */ {{1, 1}, {2, 1}, {4, 1}},
     /* u1 x2 */ {{1, 2}, {1, 1}, {2, 1}},
@@ -58,21 +58,27 @@ static const uint8_t shared_grant[3][3][2] = {
 
 static unsigned log2_small(unsigned x) { return x >= 4 ? 2 : x >= 2 ? 1 : 0; }
 
-/* Reads per cycle each unpacker fetches at now (0 when it is not fetching). */
-static void grants(const struct unpack_state *s, unsigned g[NUM_UNPACKERS])
+/* 128-bit reads per cycle each unpacker fetches at now (0 when it is not fetching): the speed it
+ * gets times the architecture's reads at x1. The interference table applies only where the
+ * architecture has it (Wormhole); Blackhole's calibrated unpackers fetch independently
+ * (core/arch.c). */
+static void grants(const struct tile *t, unsigned g[NUM_UNPACKERS])
 {
+    const struct unpack_state *s = &t->unpack;
     unsigned want[NUM_UNPACKERS];
     for (unsigned u = 0; u < NUM_UNPACKERS; u++) {
         const struct unpacker *up = &s->u[u];
         const struct unpack_entry *e = up->count ? &up->q[up->head] : 0;
         want[u] = e && e->state == US_FETCHING ? e->want : 0;
     }
-    if (want[0] && want[1]) {
+    if (want[0] && want[1] && t->arch->unpack_interference) {
         const uint8_t *p = shared_grant[log2_small(want[1])][log2_small(want[0])];
         g[0] = p[0], g[1] = p[1];
     } else {
         g[0] = want[0], g[1] = want[1];
     }
+    g[0] *= t->arch->unpack_reads_x1;
+    g[1] *= t->arch->unpack_reads_x1;
 }
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
@@ -174,7 +180,7 @@ static void run_until(struct tile *t, uint64_t end)
             if (!settle(t, u, x))
                 return;
         unsigned g[NUM_UNPACKERS];
-        grants(s, g);
+        grants(t, g);
         uint64_t y = end + 1;
         for (unsigned u = 0; u < NUM_UNPACKERS; u++) {
             uint64_t e = head_event(&s->u[u], x, g[u]);
@@ -197,13 +203,28 @@ static void run_until(struct tile *t, uint64_t end)
 
 /* ---- the unit interface ---- */
 
+/* Does unpacker up hold a regular UNPACR (in start-up, queued, waiting for its bank or
+ * fetching)? */
+static bool holds_unpacr(const struct unpacker *up)
+{
+    for (unsigned i = 0; i < up->count; i++)
+        if (up->q[(up->head + i) % UNPACK_QUEUE].kind == UK_UNPACR)
+            return true;
+    return false;
+}
+
 static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
                                   const struct tt_form *f, uint32_t *detail)
 {
     (void)th;
     const struct unpacker *up = &t->unpack.u[which_unpacker(w)];
-    if ((f->opcode == TT_OPC_UNPACR && t->now < t->unpack.startup_until) ||
-        up->count == UNPACK_QUEUE) {
+    const bool unpacr = f->opcode == TT_OPC_UNPACR;
+    /* Blackhole (calibrated, core/arch.c unpack_startup_serial): the unpacker's input address
+     * generator (one per unpacker at the head of its pipeline, WH:Unpackers/README.md diagram)
+     * streams the L1 addresses of the UNPACR it is working on, so it can work out the next
+     * one's first address - the start-up spent at issue - only once that one has left. */
+    if ((unpacr && t->now < t->unpack.startup_until) || up->count == UNPACK_QUEUE ||
+        (unpacr && t->arch->unpack_startup_serial && holds_unpacr(up))) {
         *detail = TT_UNIT_UNPACK;
         return GS_UNIT_BUSY;
     }
@@ -254,7 +275,7 @@ static uint64_t next_event(const struct tile *t)
 {
     const struct unpack_state *s = &t->unpack;
     unsigned g[NUM_UNPACKERS];
-    grants(s, g);
+    grants(t, g);
     uint64_t next = s->startup_until > t->now ? s->startup_until : CYCLE_NEVER;
     for (unsigned u = 0; u < NUM_UNPACKERS; u++) {
         uint64_t e = head_event(&s->u[u], s->credited, g[u]);

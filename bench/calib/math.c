@@ -4,11 +4,12 @@
  * unthrottled, 49 "throttle0", both one-shot including the drain; MOP programming 101).
  *
  * The silicon method, re-expressed with our sdk encoders (TRISC1 alone):
- *  - "program MOP": the HiFi2 ADDR_MOD set-up (15 SETC16: ADDR_MOD_AB/DST/BIAS slots 0, 1, 2, 4,
+ *  - "program MOP": the HiFi2 ADDR_MOD set-up (18 SETC16: ADDR_MOD_AB/DST/BIAS slots 0, 1, 2, 4,
  *    5, 6, then SETRWC resetting every counter), REPLAY-load of the 11-word throttled payload
- *    into slots 16..26 (NOP NOP MVMUL(am0) NOP NOP MVMUL(am1) NOP NOP MVMUL(am0) NOP NOP), nine
- *    MopCfg stores (template 1: outer 2, inner 2, LoopOp REPLAY(16, 11), LoopOp1 MVMUL(am2),
- *    Loop0Last MVMUL(am5), Loop1Last MVMUL(am4)), SETRWC. Timed over 20 iterations minus the
+ *    into slots 16..26 (NOP NOP MVMUL(am0) NOP NOP MVMUL(am1) NOP NOP MVMUL(am0) NOP NOP), the
+ *    MOPExpanderDoneCheck round trip and nine MopCfg stores from one base register (template 1:
+ *    outer 2, inner 2, LoopOp REPLAY(16, 11), LoopOp1 MVMUL(am2), Loop0Last MVMUL(am5),
+ *    Loop1Last MVMUL(am4)), SETRWC. Timed over 20 iterations minus the
  *    empty loop (one li per iteration), per iteration, no drain - as silicon's row.
  *  - "tile-K step", one-shot (one loop iteration, minus the one-iteration empty loop): ZEROSRC,
  *    ZEROACC, SETRWC, drain (STALLWAIT(B1 Sync, C4 matrix unit | C11 SFPU) and the
@@ -75,19 +76,27 @@ static inline __attribute__((always_inline)) void addrmod_init(void)
 }
 
 /* MopCfg may be written only when no expansion is running: the MOPExpanderDoneCheck round
- * trip first, then one write32 per word */
+ * trip first, then, as blackhole-py's write_mop_cfg does, the MopCfg base into a register once
+ * and per word `li` of the value and `sw` at its offset. */
 #define WRITE_MOP_CFG(W0, W1, W2, W3, W4, W5, W6, W7, W8)                                      \
     do {                                                                                       \
         wk_ttsync(WK_MOP_DONE);                                                                \
-        WK_WRITE32(0xFFB80000u, W0);                                                           \
-        WK_WRITE32(0xFFB80004u, W1);                                                           \
-        WK_WRITE32(0xFFB80008u, W2);                                                           \
-        WK_WRITE32(0xFFB8000Cu, W3);                                                           \
-        WK_WRITE32(0xFFB80010u, W4);                                                           \
-        WK_WRITE32(0xFFB80014u, W5);                                                           \
-        WK_WRITE32(0xFFB80018u, W6);                                                           \
-        WK_WRITE32(0xFFB8001Cu, W7);                                                           \
-        WK_WRITE32(0xFFB80020u, W8);                                                           \
+        __asm__ volatile("li t0, %0\n\t"                                                       \
+                         "li t1, %1\n\tsw t1, 0(t0)\n\t"                                       \
+                         "li t1, %2\n\tsw t1, 4(t0)\n\t"                                       \
+                         "li t1, %3\n\tsw t1, 8(t0)\n\t"                                       \
+                         "li t1, %4\n\tsw t1, 12(t0)\n\t"                                      \
+                         "li t1, %5\n\tsw t1, 16(t0)\n\t"                                      \
+                         "li t1, %6\n\tsw t1, 20(t0)\n\t"                                      \
+                         "li t1, %7\n\tsw t1, 24(t0)\n\t"                                      \
+                         "li t1, %8\n\tsw t1, 28(t0)\n\t"                                      \
+                         "li t1, %9\n\tsw t1, 32(t0)"                                          \
+                         :                                                                     \
+                         : "i"((int32_t)0xFFB80000u), "i"((int32_t)(W0)), "i"((int32_t)(W1)),  \
+                           "i"((int32_t)(W2)), "i"((int32_t)(W3)), "i"((int32_t)(W4)),         \
+                           "i"((int32_t)(W5)), "i"((int32_t)(W6)), "i"((int32_t)(W7)),         \
+                           "i"((int32_t)(W8))                                                  \
+                         : "t0", "t1", "memory");                                              \
     } while (0)
 
 static inline __attribute__((always_inline)) void program_mop(int throttle0)
