@@ -18,22 +18,6 @@ static const struct arch blackhole = {
     .fifo1_accept_limit = 28,
     .ttinsn_fuse_max = 4,
     .has_zaamo = true,
-    /* Blackhole's unpacker is not documented (the BlackholeA0 tree has no UNPACR page): these
-     * three are calibrated on silicon's steady matmul unpack row (shared/calibration.md
-     * "Whole-kernel figures", 37.5 cycles per row moving two BF16 tiles, 4 KiB, through
-     * unpacker 0 and one through unpacker 1). That needs at least 122 bytes per cycle on
-     * unpacker 0: 32 bytes per cycle at x1 (128 at x4, twice Wormhole's port), no slow-down
-     * while unpacker 1 fetches, and each UNPACR's 2 start-up cycles after the previous fetch
-     * (2 x (2 + 16) = 36 cycles per row). tensim gives 35.5 (-5 %); without the serial
-     * start-up 30.5, with Wormhole's interference added 49.5 (docs/timing-model.md
-     * "Whole-kernel figures"). */
-    .unpack_reads_x1 = 2,
-    .unpack_interference = false,
-    .unpack_startup_serial = true,
-    /* Calibrated (no Blackhole NOP or REPLAY page): silicon's unthrottled matmul tile-K, whose
-     * replays hold 64 NOPs, costs 54 cycles, only 5 more than throttle0's 49 without them
-     * (shared/calibration.md "Whole-kernel figures"); sync/replay.h. */
-    .replay_skips_nops = true,
     /* BH:STALLWAIT.md: 13 condition bits, default 0x0F (C0-C3) */
     .stall_cond_bits = 13,
     .stall_cond_default = 0x0F,
@@ -59,13 +43,6 @@ static const struct arch wormhole = {
     .fifo1_accept_limit = 0, /* 0: plain FIFO, accepts while not full */
     .ttinsn_fuse_max = 1,
     .has_zaamo = false,
-    /* WH:UNPACR_Regular.md "Performance": x1 = 16 bytes per cycle, and its interference table */
-    .unpack_reads_x1 = 1,
-    .unpack_interference = true,
-    /* tensim's choice since the unpacker model was written: the next UNPACR's start-up
-     * overlaps the previous fetch (WH:UNPACR_Regular.md "pipelined fashion") */
-    .unpack_startup_serial = false,
-    .replay_skips_nops = false, /* WH:NOP.md: a NOP delays its thread's next instruction */
     /* WH:STALLWAIT.md: 15 condition bits, default 0x7F (C0-C6) */
     .stall_cond_bits = 15,
     .stall_cond_default = 0x7F,

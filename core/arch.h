@@ -22,8 +22,20 @@ const char *core_name(int id);
 /* The timing parameters of core/timing.def, one struct per group; each row gives its source. */
 #define TIMING_rv_rv(f) unsigned f;
 #define TIMING_rv_pack(f)
+#define TIMING_rv_unpack(f)
+#define TIMING_rv_replay(f)
 #define TIMING_pack_rv(f)
 #define TIMING_pack_pack(f) unsigned f;
+#define TIMING_pack_unpack(f)
+#define TIMING_pack_replay(f)
+#define TIMING_unpack_rv(f)
+#define TIMING_unpack_pack(f)
+#define TIMING_unpack_unpack(f) unsigned f;
+#define TIMING_unpack_replay(f)
+#define TIMING_replay_rv(f)
+#define TIMING_replay_pack(f)
+#define TIMING_replay_unpack(f)
+#define TIMING_replay_replay(f) unsigned f;
 
 /* RISC-V core and memory path, in core cycles (group rv) */
 struct rv_timing {
@@ -35,6 +47,20 @@ struct rv_timing {
 /* Packer (group pack): see core/timing.def for how a PACR's time follows from them */
 struct pack_timing {
 #define TIMING(g, f, bh, wh, min, max, source, checked) TIMING_pack_##g(f)
+#include "timing.def"
+#undef TIMING
+};
+
+/* Unpacker L1 fetch (group unpack; units/unpack_timing.c) */
+struct unpack_timing {
+#define TIMING(g, f, bh, wh, min, max, source, checked) TIMING_unpack_##g(f)
+#include "timing.def"
+#undef TIMING
+};
+
+/* Replay expander (group replay; sync/replay.c) */
+struct replay_timing {
+#define TIMING(g, f, bh, wh, min, max, source, checked) TIMING_replay_##g(f)
 #include "timing.def"
 #undef TIMING
 };
@@ -52,24 +78,14 @@ struct arch {
     unsigned fifo1_accept_limit;
     unsigned ttinsn_fuse_max; /* adjacent .ttinsn words pushed in one cycle (1 = no fusion) */
     bool has_zaamo;
-    /* Unpacker L1 fetch (docs/timing-model.md "Unpackers"): 128-bit reads per cycle at
-     * Throttle_mode x1 (x2 and x4 take 2 and 4 times as many), and whether two unpackers
-     * fetching at once cut each other's rate by WH:UNPACR_Regular.md's interference table. */
-    unsigned unpack_reads_x1;
-    bool unpack_interference;
-    /* An UNPACR issues (and spends its start-up, the input address calculation) only when its
-     * unpacker holds no other UNPACR: true when the unpacker's input address generator cannot
-     * work out the next instruction's first address while it streams the previous one's. */
-    bool unpack_startup_serial;
-    /* The replay expander passes over plain NOPs in playback instead of emitting them
-     * (sync/replay.h). */
-    bool replay_skips_nops;
     /* STALLWAIT: ConditionMask width, the mask used when it is 0, and bit -> enum wait_cond */
     unsigned stall_cond_bits;
     unsigned stall_cond_default;
     uint8_t stall_cond_map[16];
     struct rv_timing rv;
     struct pack_timing pack;
+    struct unpack_timing unpack;
+    struct replay_timing replay;
 };
 
 const struct arch *arch_get(enum arch_id id);

@@ -38,7 +38,7 @@ void coproc_reset(struct tile *t)
         tt_fifo_init(&th->fifo2, 8, 0); /* spec/sync-timing.md §1 */
         tt_fifo_init(&th->fifo3, 2, 0);
         mop_reset(&th->mop);
-        replay_reset(&th->replay, t->arch->replay_skips_nops);
+        replay_reset(&th->replay, t->arch->replay.skips_nops);
         th->acct_outcome = GATE_EMPTY;
     }
     memset(t->res_next, 0, sizeof t->res_next);

@@ -55,7 +55,7 @@ struct replay_expander {
     unsigned index;     /* next buffer slot, 0..31 */
     unsigned remaining; /* words left in the current record or playback */
     bool exec;          /* recording also emits */
-    bool skip_nops;     /* configuration (struct arch replay_skips_nops), kept across resets */
+    bool skip_nops;     /* configuration (core/timing.def replay.skips_nops), kept across resets */
 
     bool failed;
     char err[PIPE_ERR_MAX];

@@ -15,7 +15,7 @@
  *    are read from L1, converted and written (SrcA/SrcB/Dst change then); it then keeps the
  *    unpacker busy for its L1 fetch time: 128-bit reads at x1, x2 or x4 (Wormhole 1, 2, 4 per
  *    cycle, the two unpackers sharing L1 per the documented interference table; Blackhole,
- *    calibrated, 2, 4, 8 with no interference: struct arch unpack_reads_x1).
+ *    calibrated, 2, 4, 8 with no interference: core/timing.def unpack.reads_x1).
  *  - at completion, FlipSrc hands the bank to the Matrix Unit, and the instruction leaves the
  *    pipeline (STALLWAIT C1/C2 and FLUSHDMA stop seeing it).
  * No allocation: the queues and the scratch below are part of struct tile. */

@@ -71,14 +71,14 @@ static void grants(const struct tile *t, unsigned g[NUM_UNPACKERS])
         const struct unpack_entry *e = up->count ? &up->q[up->head] : 0;
         want[u] = e && e->state == US_FETCHING ? e->want : 0;
     }
-    if (want[0] && want[1] && t->arch->unpack_interference) {
+    if (want[0] && want[1] && t->arch->unpack.interference) {
         const uint8_t *p = shared_grant[log2_small(want[1])][log2_small(want[0])];
         g[0] = p[0], g[1] = p[1];
     } else {
         g[0] = want[0], g[1] = want[1];
     }
-    g[0] *= t->arch->unpack_reads_x1;
-    g[1] *= t->arch->unpack_reads_x1;
+    g[0] *= t->arch->unpack.reads_x1;
+    g[1] *= t->arch->unpack.reads_x1;
 }
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
@@ -219,12 +219,12 @@ static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
     (void)th;
     const struct unpacker *up = &t->unpack.u[which_unpacker(w)];
     const bool unpacr = f->opcode == TT_OPC_UNPACR;
-    /* Blackhole (calibrated, core/arch.c unpack_startup_serial): the unpacker's input address
+    /* Blackhole (calibrated, core/timing.def unpack.startup_serial): the unpacker's input address
      * generator (one per unpacker at the head of its pipeline, WH:Unpackers/README.md diagram)
      * streams the L1 addresses of the UNPACR it is working on, so it can work out the next
      * one's first address - the start-up spent at issue - only once that one has left. */
     if ((unpacr && t->now < t->unpack.startup_until) || up->count == UNPACK_QUEUE ||
-        (unpacr && t->arch->unpack_startup_serial && holds_unpacr(up))) {
+        (unpacr && t->arch->unpack.startup_serial && holds_unpacr(up))) {
         *detail = TT_UNIT_UNPACK;
         return GS_UNIT_BUSY;
     }
