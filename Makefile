@@ -146,6 +146,13 @@ $(eval $(call kernel,calib-unpack-t0,trisc0,bench/calib/unpack.c))
 $(eval $(call kernel,calib-unpack-t1,trisc1,bench/calib/unpack_t1.c))
 $(eval $(call kernel,calib-math,trisc1,bench/calib/math.c))
 WK_ELF := $(addprefix $(B)/kernels/calib-,pack.elf unpack-t0.elf unpack-t1.elf math.elf)
+# Wormhole's documented L1 figures: assembly without a stack (Wormhole's local RAM is smaller).
+$(B)/kernels/calib-wh.elf: bench/calib/calib_wh.S bench/calib/calib.h test/guest/guest.h riscv/sdk/trisc0.ld \
+                           riscv/sdk/common.ld | $(B)/.deps
+	@mkdir -p $(@D)
+	$(RVCC) -march=rv32ima_zicsr_zifencei_zba_zbb -mabi=ilp32 -nostdlib -nostartfiles \
+	  -Wl,--no-warn-rwx-segments -Lriscv/sdk -T riscv/sdk/trisc0.ld -o $@ $<
+KERNELS += $(B)/kernels/calib-wh.elf
 # The vector-unit examples (riscv/sdk/examples/sfpu): one unpacker and one packer program, and
 # one SFPU kernel for TRISC1 each.
 SFPU_KERNELS := exp recip sqrt silu gelu sort scale2 arecip recip3 recip5 where aexp
@@ -286,7 +293,7 @@ bench: $(B)/.deps $(BENCHSRC:bench/%.c=$(B)/bench/%) $(B)/tensim kernels
 $(B)/calibrate: bench/calib/calibrate.c | $(B)/.deps
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -o $@ $<
-calibrate: $(B)/.deps $(B)/calibrate $(B)/tensim $(B)/kernels/calib.elf $(WK_ELF)
+calibrate: $(B)/.deps $(B)/calibrate $(B)/tensim $(B)/kernels/calib.elf $(WK_ELF) $(B)/kernels/calib-wh.elf
 	@$(B)/calibrate $(B)/tensim $(B)/kernels/calib.elf
 
 clean:

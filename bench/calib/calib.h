@@ -14,4 +14,8 @@
 #define CALIB_WK_UNPACK 0x3F440u /* 2 words: unpack rows, cycles x100 */
 #define CALIB_WK_MATH 0x3F480u   /* 5 words: math rows, cycles */
 
+/* Wormhole's documented L1 figures (bench/calib/calib_wh.S, run on a Wormhole tile): 3 words,
+ * cycles per operation x100. An assembler constant too, so no C here. */
+#define CALIB_WH_OUT 0x3F500
+
 #endif

@@ -52,9 +52,10 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Runs `tensim run -q --arch=blackhole --dump=ADDR:4*WORDS:TMP PROGRAMS` and reads the WORDS
+/* Runs `tensim run -q --arch=ARCH --dump=ADDR:4*WORDS:TMP PROGRAMS` and reads the WORDS
  * little-endian words it leaves. 0 on success; otherwise says why on stderr. */
-static int run_and_read(const char *tensim, const char *programs, unsigned addr, unsigned n,
+static int run_and_read(const char *tensim, const char *arch, const char *programs, unsigned addr,
+                        unsigned n,
                         uint32_t *words)
 {
     char dump[] = "/tmp/calibrate-XXXXXX";
@@ -65,8 +66,8 @@ static int run_and_read(const char *tensim, const char *programs, unsigned addr,
     }
     close(fd);
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s run -q --arch=blackhole --dump=0x%X:%u:%s %s", tensim, addr,
-             4 * n, dump, programs);
+    snprintf(cmd, sizeof cmd, "%s run -q --arch=%s --dump=0x%X:%u:%s %s", tensim, arch, addr, 4 * n,
+             dump, programs);
     int rc = system(cmd);
     unsigned char raw[4 * 64];
     FILE *f = n <= 64 ? fopen(dump, "rb") : 0;
@@ -84,6 +85,30 @@ static int run_and_read(const char *tensim, const char *programs, unsigned addr,
     return 0;
 }
 
+/* Wormhole's documented L1 figures (shared/calibration.md "WH L1 from a RISC-V core"), measured
+ * by bench/calib/calib_wh.S (next to KERNEL) on a Wormhole tile. */
+static int wormhole_figures(const char *tensim, const char *kernel)
+{
+    static const struct figure wh[] = {
+        {"WH narrow L1 stores, cycles per store", 5.0},
+        {"WH independent L1 loads sustained (4 per 7 cycles)", 7.0 / 4},
+        {"WH dependent L1 loads (1 per 8 cycles)", 8.0},
+    };
+    enum { N_WH = sizeof wh / sizeof wh[0] };
+    char elf[512];
+    const char *slash = strrchr(kernel, '/');
+    snprintf(elf, sizeof elf, "%.*scalib-wh.elf", slash ? (int)(slash - kernel + 1) : 0, kernel);
+    uint32_t raw[N_WH];
+    if (run_and_read(tensim, "wormhole", elf, CALIB_WH_OUT, N_WH, raw))
+        return 1;
+    printf("\nWormhole L1 from a RISC-V core (documented, WH:L1.md)\n\n"
+           "| figure | documented | tensim | error %% |\n|---|---|---|---|\n");
+    for (unsigned i = 0; i < N_WH; i++)
+        printf("| %s | %.2f | %.2f | %+.0f |\n", wh[i].name, wh[i].silicon, raw[i] / 100.0,
+               100.0 * (raw[i] / 100.0 - wh[i].silicon) / wh[i].silicon);
+    return 0;
+}
+
 /* whole-kernel figures (issue 16 item 3): defined at the end of this file */
 static int whole_kernel_figures(const char *tensim, const char *kernel);
 
@@ -92,7 +117,7 @@ int main(int argc, char **argv)
     const char *tensim = argc > 1 ? argv[1] : "build/tensim";
     const char *kernel = argc > 2 ? argv[2] : "build/kernels/calib.elf";
     uint32_t raw[N_FIG];
-    if (run_and_read(tensim, kernel, CALIB_OUT, N_FIG, raw))
+    if (run_and_read(tensim, "blackhole", kernel, CALIB_OUT, N_FIG, raw))
         return 1;
 
     double err[N_FIG];
@@ -112,7 +137,7 @@ int main(int argc, char **argv)
     const double median = n_err % 2 ? err[n_err / 2] : (err[n_err / 2 - 1] + err[n_err / 2]) / 2;
     printf("\nabsolute error over %u figures: median %.0f%%, worst %.0f%%\n", n_err, median,
            err[n_err - 1]);
-    return whole_kernel_figures(tensim, kernel);
+    return wormhole_figures(tensim, kernel) || whole_kernel_figures(tensim, kernel);
 }
 
 /* whole-kernel figures (issue 16 item 3)
@@ -156,7 +181,7 @@ static int wk_run_one(const char *tensim, const char *dir, const struct wk_run *
 {
     char elfs[512];
     snprintf(elfs, sizeof elfs, r->elfs, dir, dir);
-    return run_and_read(tensim, elfs, r->addr, r->words, words);
+    return run_and_read(tensim, "blackhole", elfs, r->addr, r->words, words);
 }
 
 static int whole_kernel_figures(const char *tensim, const char *kernel)
