@@ -390,6 +390,18 @@ void rv_run(struct tile *t, struct rv_core *c)
                     return;
             }
         }
+        /* Retire-order queue: an instruction enters EX1 only with a free entry, and the entry of
+         * the instruction ROB_SIZE before it frees the cycle after that one retires
+         * (BHR:MemoryOrdering.md, BHR:README.md "Retire Unit"). Only a late finisher (a load,
+         * mul, divide, CSR) can make this wait, so it is checked only in their wake. */
+        if (__builtin_expect(c->rob_track != 0, 0) && c->rob[c->rob_pos] >= now) {
+            uint64_t free = c->rob[c->rob_pos] + 1;
+            c->st.stall[STALL_RETIRE] += free - now;
+            c->last_stall = STALL_RETIRE;
+            c->wake = now = free;
+            if (now >= t->limit)
+                return;
+        }
         t->now = now;
 
         const uint32_t a = c->x[in.rs1], b = c->x[in.rs2];
@@ -397,6 +409,7 @@ void rv_run(struct tile *t, struct rv_core *c)
         uint32_t next = pc + 4;
         uint32_t v = 0;
         unsigned cost = 1;
+        uint64_t done = 0; /* the cycle a result arriving after EX1 is ready, if later */
         enum core_stall why = STALL_OPERAND;
 
         switch ((enum rv_op)in.op) {
@@ -448,10 +461,10 @@ void rv_run(struct tile *t, struct rv_core *c)
             break;
         case RV_REV8: v = __builtin_bswap32(a); break;
 
-        case RV_MUL: v = a * b; set_ready(c, in.rd, now + tm->mul_latency); break;
-        case RV_MULH: v = (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32); set_ready(c, in.rd, now + tm->mul_latency); break;
-        case RV_MULHSU: v = (uint32_t)(((int64_t)(int32_t)a * (int64_t)(uint64_t)b) >> 32); set_ready(c, in.rd, now + tm->mul_latency); break;
-        case RV_MULHU: v = (uint32_t)(((uint64_t)a * b) >> 32); set_ready(c, in.rd, now + tm->mul_latency); break;
+        case RV_MUL: v = a * b; set_ready(c, in.rd, done = now + tm->mul_latency); break;
+        case RV_MULH: v = (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32); set_ready(c, in.rd, done = now + tm->mul_latency); break;
+        case RV_MULHSU: v = (uint32_t)(((int64_t)(int32_t)a * (int64_t)(uint64_t)b) >> 32); set_ready(c, in.rd, done = now + tm->mul_latency); break;
+        case RV_MULHU: v = (uint32_t)(((uint64_t)a * b) >> 32); set_ready(c, in.rd, done = now + tm->mul_latency); break;
         case RV_DIV:
             v = b == 0 ? 0xFFFFFFFFu
                 : (a == 0x80000000u && b == 0xFFFFFFFFu) ? a
@@ -568,7 +581,7 @@ void rv_run(struct tile *t, struct rv_core *c)
             c->st.loads++;
             if (in.op == RV_LB) v = (uint32_t)(int32_t)(int8_t)v;
             else if (in.op == RV_LH) v = (uint32_t)(int32_t)(int16_t)v;
-            set_ready(c, in.rd, when);
+            set_ready(c, in.rd, done = when);
             break;
         }
         case RV_SB: case RV_SH: case RV_SW: {
@@ -629,7 +642,7 @@ void rv_run(struct tile *t, struct rv_core *c)
             v = le_get(l1 + addr, 4);
             l1_store_le(l1, t->predecode, addr, 4, amo((enum rv_op)in.op, v, b));
             l0_flush(c);
-            set_ready(c, in.rd, after + tm->amo_l1);
+            set_ready(c, in.rd, done = after + tm->amo_l1);
             break;
         }
 
@@ -711,6 +724,17 @@ void rv_run(struct tile *t, struct rv_core *c)
             c->last_stall = (uint8_t)why;
         }
         c->wake = now + cost;
+        /* Its retire-order entry is popped once its result is ready and the one before it has
+         * gone, one per cycle. Recorded while any of the last ROB_SIZE finishes late. */
+        if (done < now + cost)
+            done = now + cost;
+        if (__builtin_expect(c->rob_track != 0 || done > now + 1, 0)) {
+            uint64_t pop = max64(done, c->rob_last + 1);
+            c->rob[c->rob_pos] = pop;
+            c->rob_pos = (uint8_t)((c->rob_pos + 1) % ROB_SIZE);
+            c->rob_last = pop;
+            c->rob_track = pop > now + 1 ? ROB_SIZE : (uint8_t)(c->rob_track - 1);
+        }
     }
 }
 

@@ -26,11 +26,12 @@ enum core_state { CORE_OFF, CORE_RUNNING, CORE_BLOCKED, CORE_HALTED };
     X(STALL_BRANCH, "mispredict", "bubble after a mispredicted branch or jump")             \
     X(STALL_SERIAL, "serialise", "CSR/fence/ecall waiting for older instructions to retire") \
     X(STALL_STORE_QUEUE, "store_queue", "store queue full or draining")                     \
-    X(STALL_MEMORY, "memory", "memory port busy (atomics, blocking loads)")                 \
+    X(STALL_MEMORY, "memory", "every in-flight load slot taken, or the Sync slot taken")    \
     X(STALL_FIFO_FULL, "tensix_fifo_full", "Tensix instruction FIFO full")                  \
     X(STALL_TTSYNC, "ttsync", "load held by Manual TTSync until the Tensix thread is done")   \
     X(STALL_PCBUF, "pcbuf", "PCBuf access waiting (empty, full, or BRISC waiting for idle)")   \
-    X(STALL_MAILBOX, "mailbox", "mailbox read waiting for a word, or write for room")
+    X(STALL_MAILBOX, "mailbox", "mailbox read waiting for a word, or write for room")       \
+    X(STALL_RETIRE, "retire_queue", "retire-order queue full behind an unfinished instruction")
 
 enum core_stall {
 #define X(name, key, text) name,
@@ -67,6 +68,7 @@ struct core_stats {
 #define SQ_MAX 4
 #define L0_MAX 4
 #define LOAD_SLOTS_MAX 8
+#define ROB_SIZE 8 /* retire-order queue entries (BHR:README.md "Retire Unit") */
 
 struct store_entry {
     uint32_t line;     /* 16-byte aligned L1 address */
@@ -120,6 +122,11 @@ struct rv_core {
     struct l0_line l0[L0_MAX];
     unsigned l0_victim;
     uint32_t rng; /* xorshift32 state for the L0 periodic flush; fixed seed => deterministic */
+    /* The retire-order queue (BHR:MemoryOrdering.md): the cycle each of the last ROB_SIZE
+     * instructions leaves it, kept only while one of them finishes late (rob_track > 0). */
+    uint64_t rob[ROB_SIZE];
+    uint64_t rob_last; /* the newest recorded instruction's retire cycle */
+    uint8_t rob_pos, rob_track;
 
     struct core_stats st;
 };

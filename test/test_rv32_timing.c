@@ -339,3 +339,20 @@ Test(rv_timing, narrow_store_holds_the_port_five_cycles)
     cr_assert_eq(tile_run(t, 1000), ERR_NONE, "%s", t->err.text);
     cr_expect_eq(t->core[2].halt_cycle, 16);
 }
+
+/* The retire-order queue has 8 entries (BHR:MemoryOrdering.md): an instruction enters EX1 only
+ * with a free one, and an entry frees the cycle after its instruction retires, in order. The load's
+ * result is ready at 9, so it retires at 9 and its entry is free at 10: the eighth instruction
+ * after it, due at 9, waits a cycle. */
+Test(rv_timing, retire_queue_holds_the_eighth_instruction_after_a_load)
+{
+    E(&p, LUI, 5, 0, 0, 0x20000); /* 0 */
+    E(&p, LW, 6, 5, 0, 0);        /* 1: ready at 9, retires at 9 */
+    for (int i = 0; i < 7; i++)
+        E(&p, ADDI, 10 + i, 0, 0, i); /* 2..8: retire at 10..16 */
+    E(&p, ADDI, 17, 0, 0, 7);     /* 10, not 9 */
+    E(&p, ADDI, 18, 0, 0, 8);     /* 11: its entry (the first addi's) is free at 11 */
+    const struct rv_core *c = run(); /* exit at 12, 13 */
+    cr_expect_eq(c->halt_cycle, 14);
+    cr_expect_eq(c->st.stall[STALL_RETIRE], 1);
+}
