@@ -392,9 +392,10 @@ void rv_run(struct tile *t, struct rv_core *c)
         }
         /* Retire-order queue: an instruction enters EX1 only with a free entry, and the entry of
          * the instruction ROB_SIZE before it frees the cycle after that one retires
-         * (BHR:MemoryOrdering.md, BHR:README.md "Retire Unit"). Only a late finisher (a load,
-         * mul, divide, CSR) can make this wait, so it is checked only in their wake. */
-        if (__builtin_expect(c->rob_track != 0, 0) && c->rob[c->rob_pos] >= now) {
+         * (BHR:MemoryOrdering.md, BHR:README.md "Retire Unit"). Entries leave at least a cycle
+         * apart, so that one is at most rob_last - (ROB_SIZE - 1): nothing to look at unless
+         * the newest recorded one leaves that late. */
+        if (__builtin_expect(c->rob_last >= now + ROB_SIZE - 1, 0) && c->rob[c->rob_pos] >= now) {
             uint64_t free = c->rob[c->rob_pos] + 1;
             c->st.stall[STALL_RETIRE] += free - now;
             c->last_stall = STALL_RETIRE;
@@ -724,16 +725,20 @@ void rv_run(struct tile *t, struct rv_core *c)
             c->last_stall = (uint8_t)why;
         }
         c->wake = now + cost;
-        /* Its retire-order entry is popped once its result is ready and the one before it has
-         * gone, one per cycle. Recorded while any of the last ROB_SIZE finishes late. */
+        /* Its retire-order entry leaves once its result is ready and the one before it has
+         * gone, one per cycle. Only an entry that leaves ROB_SIZE or more cycles after its
+         * instruction issued can ever hold up a later one (the instruction ROB_SIZE on issues
+         * that late at the earliest), and only such an entry makes its successors leave late:
+         * so an instruction is recorded when it finishes that late itself (an L1 or device
+         * load, an atomic) or while the one before it has not left yet. Shorter latencies
+         * (mul, divide, CSRs) never fill the queue. */
         if (done < now + cost)
             done = now + cost;
-        if (__builtin_expect(c->rob_track != 0 || done > now + 1, 0)) {
+        if (__builtin_expect(c->rob_last > now || done >= now + ROB_SIZE, 0)) {
             uint64_t pop = max64(done, c->rob_last + 1);
             c->rob[c->rob_pos] = pop;
             c->rob_pos = (uint8_t)((c->rob_pos + 1) % ROB_SIZE);
             c->rob_last = pop;
-            c->rob_track = pop > now + 1 ? ROB_SIZE : (uint8_t)(c->rob_track - 1);
         }
     }
 }

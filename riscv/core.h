@@ -123,10 +123,11 @@ struct rv_core {
     unsigned l0_victim;
     uint32_t rng; /* xorshift32 state for the L0 periodic flush; fixed seed => deterministic */
     /* The retire-order queue (BHR:MemoryOrdering.md): the cycle each of the last ROB_SIZE
-     * instructions leaves it, kept only while one of them finishes late (rob_track > 0). */
+     * recorded instructions leaves it; instructions are recorded only in the wake of a late
+     * finisher (riscv/core.c says when), and every one of those is. */
     uint64_t rob[ROB_SIZE];
     uint64_t rob_last; /* the newest recorded instruction's retire cycle */
-    uint8_t rob_pos, rob_track;
+    uint8_t rob_pos;
 
     struct core_stats st;
 };
