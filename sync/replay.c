@@ -27,19 +27,23 @@ bool replay_busy(const struct replay_expander *r)
     return r->phase != REPLAY_PHASE_PASS;
 }
 
-static void push1(struct tt_fifo *out, uint32_t w)
+static void push1(struct replay_expander *r, struct tt_fifo *out, uint32_t w)
 {
     tt_fifo_push(out, &w, 1); /* callers checked tt_fifo_has_room */
+    unsigned op = tt_opcode(w);
+    r->after_cfg_write = op == TT_OPC_WRCFG || op == TT_OPC_CFGSHIFTMASK;
 }
 
 /* With skip_nops (Blackhole, calibrated: replay.h), pass over the plain NOPs at buffer[index]
  * within the cycle, as the MOP expander passes over its NOP slots; back to pass-through when
- * nothing is left. */
+ * nothing is left. A NOP right after a WRCFG or CFGSHIFTMASK stays: it is the documented way to
+ * keep the next instruction off the configuration being written (BH:WRCFG.md,
+ * BH:CFGSHIFTMASK.md "Instruction scheduling"), so it must take its cycle. */
 static void skip_nops(struct replay_expander *r)
 {
     if (!r->skip_nops)
         return;
-    while (r->remaining && tt_opcode(r->buf[r->index]) == TT_OPC_NOP) {
+    while (r->remaining && !r->after_cfg_write && tt_opcode(r->buf[r->index]) == TT_OPC_NOP) {
         r->index = (r->index + 1) % REPLAY_BUF_WORDS;
         r->remaining--;
         r->skipped++;
@@ -51,7 +55,7 @@ static void skip_nops(struct replay_expander *r)
 /* Emit buffer[index] and move on; back to pass-through after the last one. */
 static void play_one(struct replay_expander *r, struct tt_fifo *out)
 {
-    push1(out, r->buf[r->index]);
+    push1(r, out, r->buf[r->index]);
     r->emitted++;
     r->index = (r->index + 1) % REPLAY_BUF_WORDS;
     if (--r->remaining == 0)
@@ -86,7 +90,7 @@ static enum pipe_step record_one(struct replay_expander *r, struct tt_fifo *in,
     r->recorded++;
     r->index = (r->index + 1) % REPLAY_BUF_WORDS;
     if (r->exec) {
-        push1(out, w);
+        push1(r, out, w);
         r->emitted++;
     }
     if (--r->remaining == 0)
@@ -116,7 +120,7 @@ enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct
         if (!tt_fifo_has_room(out, 1))
             return PIPE_IDLE;
         tt_fifo_pop(in, &w);
-        push1(out, w);
+        push1(r, out, w);
         r->ingested++;
         r->emitted++;
         return PIPE_PROGRESS;

@@ -24,6 +24,15 @@
  *    more than the 32 MVMULs without NOPs), docs/timing-model.md "Whole-kernel figures".
  *    Wormhole emits them: WH:NOP.md says a NOP delays its thread's next instruction by one
  *    cycle.
+ *    Except the NOP right after a WRCFG or CFGSHIFTMASK (the last word this expander put out,
+ *    in any mode): it is emitted and takes its cycle at the gate. BH:WRCFG.md and
+ *    BH:CFGSHIFTMASK.md "Instruction scheduling": the instruction immediately after must not
+ *    consume the configuration written (visible from issue + 2), and "a NOP instruction can be
+ *    inserted to ensure this (any kind of Tensix NOP suffices, though plain NOP is
+ *    conventional)". tt-llk's matmul unpack replays exactly WRCFG(base address), NOP, UNPACR;
+ *    passing over that NOP let the UNPACR read the old address (a silent wrong answer that
+ *    depended on timing). The calibration only measured NOPs between MVMULs, which are still
+ *    passed over.
  * A full `out` stops every move that emits; nothing is dropped or repeated.
  *
  * Undefined cases (PIPE_ERROR): a MOP, MOP_CFG or REPLAY word arriving while recording. The
@@ -56,6 +65,8 @@ struct replay_expander {
     unsigned remaining; /* words left in the current record or playback */
     bool exec;          /* recording also emits */
     bool skip_nops;     /* configuration (core/timing.def replay.skips_nops), kept across resets */
+    bool after_cfg_write; /* the last word put out was a WRCFG or CFGSHIFTMASK: the NOP that
+                           * follows it is emitted (BH:WRCFG.md "Instruction scheduling") */
 
     bool failed;
     char err[PIPE_ERR_MAX];

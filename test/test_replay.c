@@ -463,3 +463,29 @@ static void replayed_nops_on(enum arch_id arch, uint64_t gap, uint64_t skipped)
 
 Test(replay, blackhole_tile_skips_replayed_nops) { replayed_nops_on(ARCH_BLACKHOLE, 1, 2); }
 Test(replay, wormhole_tile_issues_replayed_nops) { replayed_nops_on(ARCH_WORMHOLE, 3, 0); }
+
+/* skip_nops keeps the NOP right after a WRCFG (BH:WRCFG.md "Instruction scheduling": the
+ * documented NOP that keeps the next instruction off the configuration being written), and
+ * still passes over a second one. Load of 5 at index 0: WRCFG N N a, then a NOP-led playback
+ * after a WRCFG that came through in pass-through. Cycles: 1 takes the load REPLAY, 2-6
+ * record (nothing leaves), 7 takes the playback of 4: emits WRCFG; 8 emits the first N; 9
+ * passes over the second N and emits a; 10 passes WRCFG through; 11 takes REPLAY(2, 2): its N
+ * follows a WRCFG, so it is emitted; 12 emits a. */
+Test(replay, skip_nops_keeps_the_nop_after_a_wrcfg)
+{
+    const uint32_t wr = TT_OP_WRCFG(12, 0, 0x7C);
+    const uint32_t src[] = {REPLAY(0, 5, 0, 1), wr, NOPW, NOPW, W(0xA), W(0xB),
+                            REPLAY(0, 4, 0, 0), wr, REPLAY(2, 2, 0, 0)};
+    const uint32_t want[] = {wr, NOPW, W(0xA), wr, NOPW, W(0xA)};
+    const uint64_t want_at[] = {7, 8, 9, 10, 11, 12};
+    struct rig g;
+    rig_init(&g, 2, src, 9);
+    replay_reset(&g.r, true);
+    run(&g, 100);
+    cr_expect_eq(g.n, 6);
+    for (unsigned i = 0; i < 6 && i < g.n; i++) {
+        cr_expect_eq(g.word[i], want[i], "word %u: 0x%08X", i, g.word[i]);
+        cr_expect_eq(g.at[i], want_at[i], "word %u at %llu", i, (unsigned long long)g.at[i]);
+    }
+    cr_expect_eq(g.r.skipped, 1);
+}

@@ -883,3 +883,31 @@ Test(unpack, stats_json_lists_both_unpackers)
     cr_expect(strstr(buf, "{\"instructions\": 1, \"busy_cycles\": 66, \"startup_cycles\": 2, "
                           "\"fetch_cycles\": 64, \"l1_reads\": 128") != 0, "%s", buf);
 }
+
+/* A WRCFG of the unpacker's base address, the NOP that BH:WRCFG.md "Instruction scheduling"
+ * asks for ("any kind of Tensix NOP suffices"), then the UNPACR that consumes the address, all
+ * played back from the replay buffer as tt-llk's matmul unpack does. Blackhole's replay
+ * expander passes over replayed NOPs (calibrated, sync/replay.h) but not the one right after a
+ * WRCFG: the WRCFG issued at c is visible from c + 2 (docs/timing-model.md "Configuration
+ * unit"), so the UNPACR issues at c + 2 and reads the new row (2.0, BF16 0x4000), not the old
+ * one (1.0, 0x3F80). */
+Test(unpack, nop_after_wrcfg_in_a_replay_keeps_the_unpacr_off_the_old_address)
+{
+    const uint32_t data2 = DATA + 0x100;
+    for (unsigned i = 0; i < 16; i++) {
+        put_bits(DATA, i, 16, 0x3F80);  /* 1.0 */
+        put_bits(data2, i, 16, 0x4000); /* 2.0 */
+    }
+    plain(1, DF_BF16, DF_BF16, 16);
+    t->gpr[0][12] = data2 / 16 - 1;
+    const uint32_t wr = TT_OP_WRCFG(12, 0, SEC(1, REG3_Base_address)->word);
+    uint32_t w[] = {TT_OP_REPLAY(0, 3, 0, 1), wr, TT_OP_NOP, UNPACR_PLAIN(1),
+                    TT_OP_REPLAY(0, 3, 0, 0)};
+    cr_assert_eq(run(w, 5), ERR_NONE, "%s", t->err.text);
+    uint64_t c = issue_log_cycle(&ilog, 0, wr, 0);
+    cr_expect_eq(issue_log_cycle(&ilog, 0, UNPACR_PLAIN(1), 0), c + 2);
+    for (unsigned i = 0; i < 16; i++)
+        cr_expect_eq(t->src.bank[1][0].cell[0][i], bf16_cell(0x4000, false), "datum %u: 0x%x", i,
+                     t->src.bank[1][0].cell[0][i]);
+    cr_expect_eq(t->thread[0].replay.skipped, 0, "the NOP after the WRCFG is emitted");
+}
