@@ -29,6 +29,14 @@ static const struct rv_core *run(void)
 
 TestSuite(rv_timing, .init = setup, .fini = teardown);
 
+/* the test's tile becomes a Wormhole one (no L0 data cache, no coalescing) */
+static void use_wormhole(void)
+{
+    tile_destroy(t);
+    t = test_tile(ARCH_WORMHOLE);
+    p = prog_at(t, BASE);
+}
+
 Test(rv_timing, alu_one_per_cycle)
 {
     for (int i = 0; i < 10; i++)
@@ -77,9 +85,7 @@ Test(rv_timing, l1_loads_without_the_l0_by_default)
 
 Test(rv_timing, l1_load_without_l0_on_wormhole)
 {
-    tile_destroy(t);
-    t = test_tile(ARCH_WORMHOLE);
-    p = prog_at(t, BASE);
+    use_wormhole();
     E(&p, LUI, 5, 0, 0, 0x20000); /* 0 */
     E(&p, LW, 6, 5, 0, 0);        /* 1: result at 9 */
     E(&p, LW, 8, 5, 0, 4);        /* 2: result at 10 (no L0 cache on WH) */
@@ -242,9 +248,7 @@ Test(rv_timing, run_ending_inside_a_division)
  * fifth waits in EX1 for the first one's slot. Wormhole: no L0 to hit. */
 Test(rv_timing, fifth_load_waits_for_a_slot)
 {
-    tile_destroy(t);
-    t = test_tile(ARCH_WORMHOLE);
-    p = prog_at(t, BASE);
+    use_wormhole();
     E(&p, LUI, 5, 0, 0, 0x20000); /* 0 */
     E(&p, LW, 6, 5, 0, 0);        /* 1: result at 9, slot free at 8 */
     E(&p, LW, 7, 5, 0, 16);       /* 2 */
@@ -262,9 +266,7 @@ Test(rv_timing, fifth_load_waits_for_a_slot)
  * of that register then waits for the load too (no forwarding while two writes are pending). */
 Test(rv_timing, younger_write_does_not_wait_for_a_load)
 {
-    tile_destroy(t);
-    t = test_tile(ARCH_WORMHOLE);
-    p = prog_at(t, BASE);
+    use_wormhole();
     E(&p, LUI, 5, 0, 0, 0x20000); /* 0 */
     E(&p, LW, 6, 5, 0, 0);        /* 1: result at 9 */
     E(&p, ADDI, 6, 0, 0, 7);      /* 2: no wait */

@@ -744,6 +744,21 @@ Test(unpack, startup_blocks_other_threads_unpacr)
                  (unsigned long long)b);
 }
 
+/* A BF16 tile to each unpacker (1024 datums each) at Throttle_mode m0 / m1, UNPACR(0) then
+ * UNPACR(1) from thread 0: the first's issue cycle; the second issues 2 later (start-up). */
+static uint64_t two_tiles(unsigned m0, unsigned m1)
+{
+    plain(0, DF_BF16, DF_BF16, 1024);
+    plain(1, DF_BF16, DF_BF16, 1024);
+    set(SEC(0, REG2_Throttle_mode), m0);
+    set(SEC(1, REG2_Throttle_mode), m1);
+    uint32_t w[] = {UNPACR_PLAIN(0), UNPACR_PLAIN(1)};
+    cr_assert_eq(run(w, 2), ERR_NONE, "%s", t->err.text);
+    uint64_t c0 = issue_log_cycle(&ilog, 0, w[0], 0), c1 = issue_log_cycle(&ilog, 0, w[1], 0);
+    cr_expect_eq(c1, c0 + 2);
+    return c0;
+}
+
 /* Wormhole's interference table (unchanged) */
 Test(unpack_wh, both_unpackers_share_l1_bandwidth)
 {
@@ -751,14 +766,7 @@ Test(unpack_wh, both_unpackers_share_l1_bandwidth)
      * x2 in c+2, c+3 (4 reads); unpacker 1 (issued at c+2) joins at c+4; both then read one per
      * cycle: unpacker 0's 124 remaining reads end at c+128; unpacker 1 has 124 of 128 by then and
      * fetches its last 4 alone at x2: done at c+130. */
-    plain(0, DF_BF16, DF_BF16, 1024);
-    plain(1, DF_BF16, DF_BF16, 1024);
-    set(SEC(0, REG2_Throttle_mode), 1);
-    set(SEC(1, REG2_Throttle_mode), 1);
-    uint32_t w[] = {UNPACR_PLAIN(0), UNPACR_PLAIN(1)};
-    cr_assert_eq(run(w, 2), ERR_NONE, "%s", t->err.text);
-    uint64_t c0 = issue_log_cycle(&ilog, 0, w[0], 0), c1 = issue_log_cycle(&ilog, 0, w[1], 0);
-    cr_expect_eq(c1, c0 + 2);
+    uint64_t c0 = two_tiles(1, 1);
     cr_expect_eq(t->unpack.u[0].st.busy_cycles, 128);
     cr_expect_eq(t->unpack.u[1].st.busy_cycles, 130 - 2);
     cr_expect_eq(t->cycles, c0 + 130);
@@ -767,12 +775,7 @@ Test(unpack_wh, both_unpackers_share_l1_bandwidth)
 Test(unpack_wh, x4_and_x1_share_without_loss)
 {
     /* Unpacker 0 wants x4 and unpacker 1 x1: the table gives x4 and x1 (no conflict). */
-    plain(0, DF_BF16, DF_BF16, 1024);
-    plain(1, DF_BF16, DF_BF16, 1024);
-    set(SEC(0, REG2_Throttle_mode), 2);
-    set(SEC(1, REG2_Throttle_mode), 0);
-    uint32_t w[] = {UNPACR_PLAIN(0), UNPACR_PLAIN(1)};
-    cr_assert_eq(run(w, 2), ERR_NONE, "%s", t->err.text);
+    two_tiles(2, 0);
     cr_expect_eq(t->unpack.u[0].st.busy_cycles, 2 + 32);
     cr_expect_eq(t->unpack.u[1].st.busy_cycles, 2 + 128);
 }
@@ -782,14 +785,7 @@ Test(unpack_wh, x4_and_x1_share_without_loss)
  * unpacker 1, issued at c+2 (the start-up rule), fetches in c+4 .. c+35 and leaves at c+36. */
 Test(unpack, both_unpackers_fetch_independently)
 {
-    plain(0, DF_BF16, DF_BF16, 1024);
-    plain(1, DF_BF16, DF_BF16, 1024);
-    set(SEC(0, REG2_Throttle_mode), 1);
-    set(SEC(1, REG2_Throttle_mode), 1);
-    uint32_t w[] = {UNPACR_PLAIN(0), UNPACR_PLAIN(1)};
-    cr_assert_eq(run(w, 2), ERR_NONE, "%s", t->err.text);
-    uint64_t c0 = issue_log_cycle(&ilog, 0, w[0], 0), c1 = issue_log_cycle(&ilog, 0, w[1], 0);
-    cr_expect_eq(c1, c0 + 2);
+    uint64_t c0 = two_tiles(1, 1);
     cr_expect_eq(t->unpack.u[0].st.busy_cycles, 2 + 32);
     cr_expect_eq(t->unpack.u[1].st.busy_cycles, 2 + 32);
     cr_expect_eq(t->unpack.u[0].st.fetch_cycles, 32);
