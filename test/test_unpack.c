@@ -793,6 +793,18 @@ Test(unpack, both_unpackers_fetch_independently)
     cr_expect_eq(t->cycles, c0 + 36);
 }
 
+/* Four UNPACR(SrcB)s of the same BF16 tile at x4 from thread 0 (w is the word): the first's
+ * issue cycle. */
+static uint64_t four_tiles_into_srcb(uint32_t w)
+{
+    plain(1, DF_BF16, DF_BF16, 1024);
+    set(SEC(1, REG2_Throttle_mode), 2);
+    set(UNP(1, ADDR_CTRL_XY_REG_1_Ystride), 0);
+    uint32_t ws[] = {w, w, w, w};
+    cr_assert_eq(run(ws, 4), ERR_NONE, "%s", t->err.text);
+    return issue_log_cycle(&ilog, 0, w, 0);
+}
+
 /* Blackhole (calibrated): an UNPACR issues only when its unpacker holds no other UNPACR, so the
  * start-up of each of four back-to-back tiles follows the previous fetch: the first issues at
  * c and leaves at c + 2 + 16 (x4, 8 reads per cycle); the second issues then, and so on: the
@@ -800,14 +812,10 @@ Test(unpack, both_unpackers_fetch_independently)
  * the 16 fetch cycles of each of the first three besides the 2 start-up cycles. */
 Test(unpack, back_to_back_unpacrs_serialise_startup)
 {
-    plain(1, DF_BF16, DF_BF16, 1024);
-    set(SEC(1, REG2_Throttle_mode), 2);
-    uint32_t w[] = {UNPACR_PLAIN(1), UNPACR_PLAIN(1), UNPACR_PLAIN(1), UNPACR_PLAIN(1)};
-    set(UNP(1, ADDR_CTRL_XY_REG_1_Ystride), 0);
-    cr_assert_eq(run(w, 4), ERR_NONE, "%s", t->err.text);
-    uint64_t c = issue_log_cycle(&ilog, 0, w[0], 0);
-    cr_expect_eq(issue_log_cycle(&ilog, 0, w[0], 1), c + 18);
-    cr_expect_eq(issue_log_cycle(&ilog, 0, w[0], 3), c + 3 * 18);
+    uint32_t w = UNPACR_PLAIN(1);
+    uint64_t c = four_tiles_into_srcb(w);
+    cr_expect_eq(issue_log_cycle(&ilog, 0, w, 1), c + 18);
+    cr_expect_eq(issue_log_cycle(&ilog, 0, w, 3), c + 3 * 18);
     cr_expect_eq(t->cycles, c + 4 * 18);
     cr_expect_eq(t->unpack.u[1].st.busy_cycles, 4 * 18);
     cr_expect_eq(t->unpack.u[1].st.fetch_cycles, 4 * 16);
@@ -818,13 +826,9 @@ Test(unpack_wh, back_to_back_unpacrs_hide_startup)
 {
     /* Four tiles into SrcB at x4 from one thread: each start-up holds the thread 2 cycles, the
      * fetches (32 cycles each) follow each other: done at c + 2 + 4 * 32. */
-    plain(1, DF_BF16, DF_BF16, 1024);
-    set(SEC(1, REG2_Throttle_mode), 2);
-    uint32_t w[] = {UNPACR_PLAIN(1), UNPACR_PLAIN(1), UNPACR_PLAIN(1), UNPACR_PLAIN(1)};
-    set(UNP(1, ADDR_CTRL_XY_REG_1_Ystride), 0);
-    cr_assert_eq(run(w, 4), ERR_NONE, "%s", t->err.text);
-    uint64_t c = issue_log_cycle(&ilog, 0, w[0], 0);
-    cr_expect_eq(issue_log_cycle(&ilog, 0, w[0], 3), c + 6);
+    uint32_t w = UNPACR_PLAIN(1);
+    uint64_t c = four_tiles_into_srcb(w);
+    cr_expect_eq(issue_log_cycle(&ilog, 0, w, 3), c + 6);
     cr_expect_eq(t->cycles, c + 2 + 4 * 32);
     cr_expect_eq(t->unpack.u[1].st.busy_cycles, 2 + 4 * 32);
 }
