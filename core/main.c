@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../mem/elf.h"
 #include "host.h"
@@ -355,6 +357,39 @@ static void close_output(struct sim_outcome *oc, struct host_out *o)
         sim_host_error(oc, "cannot write %s: %s", o->path, strerror(o->err));
 }
 
+/* Progress of a long run on a terminal (issue 17): after `after` seconds (2, or the environment's
+ * TENSIM_PROGRESS_AFTER), a line with the cycle reached and the simulation rate, rewritten in
+ * place at most every `every` seconds (0.5, or less when `after` is) and erased at the end.
+ * Nothing when standard error is not a terminal or with -q. */
+struct progress {
+    double after, every;
+    double start, last; /* host seconds */
+    uint64_t last_cycle;
+    bool shown;
+};
+
+static double host_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void show_progress(void *ctx, uint64_t cycle)
+{
+    struct progress *p = ctx;
+    double now = host_seconds();
+    if (now - p->start < p->after || (p->shown && now - p->last < p->every))
+        return;
+    double dt = p->shown ? now - p->last : now - p->start;
+    double rate = dt > 0 ? (double)(cycle - p->last_cycle) / dt : 0;
+    fprintf(stderr, "\rtensim: cycle %" PRIu64 ", %.2f M cycles/s\033[K", cycle, rate / 1e6);
+    fflush(stderr);
+    p->last = now;
+    p->last_cycle = cycle;
+    p->shown = true;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     catch_stop_signals();
@@ -400,6 +435,19 @@ static int cmd_run(int argc, char **argv)
     t->out = stdout;
     t->errout = stderr;
     t->stop = &stop_signal;
+    struct progress progress = {.after = 2.0, .every = 0.5, .start = host_seconds()};
+    if (!a.quiet && isatty(STDERR_FILENO)) {
+        const char *env = getenv("TENSIM_PROGRESS_AFTER");
+        char *end;
+        double after = env ? strtod(env, &end) : -1;
+        if (env && *env && !*end && after >= 0) {
+            progress.after = after;
+            progress.every = after < progress.every ? after : progress.every;
+        }
+        progress.last = progress.start;
+        t->progress = show_progress;
+        t->progress_ctx = &progress;
+    }
     t->unpredictable_warn = a.unpredictable_warn > 0;
     for (unsigned i = 0; i < a.nloads && t->err.kind == ERR_NONE; i++)
         host_load_file(t, ERR_BAD_FILE, "--load ", a.loads[i].file, a.loads[i].addr);
@@ -419,6 +467,11 @@ static int cmd_run(int argc, char **argv)
     }
     if (ran)
         tile_run(t, sim.max_cycles);
+    if (progress.shown) { /* erase the progress line before the report */
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
+    t->progress = 0;
     if (ran && rd)
         host_check_end(&host, t);
     errno = 0;

@@ -94,6 +94,7 @@ void tile_reset(struct tile *t)
             unit_rows[u].desc->reset(t);
     memset(t->pcbuf, 0, sizeof t->pcbuf);
     memset(t->l1_port, 0, sizeof t->l1_port);
+    t->progress_next = 0;
     memset(&t->mbox, 0, sizeof t->mbox);
     t->pcbuf_override = 0;
     memset(&t->src, 0, sizeof t->src); /* unpackers own every bank, all bank indices 0 */
@@ -194,6 +195,7 @@ static void close_accounting(struct tile *t, uint64_t end)
 /* Agents in the order they act within a cycle: the coprocessor (index 0), then the cores. */
 #define COPROC_AGENT 0
 #define RUN_SLICE (1u << 20) /* cycles an agent runs before the scheduler looks at t->stop */
+#define TILE_PROGRESS_CYCLES (1u << 20) /* between calls of t->progress */
 #define NUM_AGENTS (1 + NUM_CORES)
 
 static uint64_t agent_wake(const struct tile *t, int a)
@@ -345,6 +347,10 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
         }
         if (first < 0)
             break;
+        if (__builtin_expect(w0 >= t->progress_next, 0) && t->progress) {
+            t->progress(t->progress_ctx, w0);
+            t->progress_next = w0 + TILE_PROGRESS_CYCLES;
+        }
         if (t->stop && *t->stop && !stopping) {
             stopping = true;
             uint64_t x = stop_cycle(t, w0);

@@ -87,6 +87,11 @@ struct tile {
     /* Set asynchronously (to the signal number, by a signal handler) to end the run at the next
      * cycle boundary as ERR_INTERRUPTED; NULL when nothing can ask. */
     const volatile sig_atomic_t *stop;
+    /* Optional progress observer (tensim run on a terminal): called with the cycle the run has
+     * reached about every TILE_PROGRESS_CYCLES simulated cycles; NULL when nobody watches. */
+    void (*progress)(void *ctx, uint64_t cycle);
+    void *progress_ctx;
+    uint64_t progress_next;
     FILE *out, *errout; /* where guest writes (ecall 64) go */
     int out_errno;      /* errno of the first guest write to them that failed, else 0 */
     uint64_t cycles;    /* total cycles of the finished run */

@@ -254,6 +254,36 @@ Test(cli, timing_changes_one_run_and_is_recorded)
     EXPECT_OUT("rv.load_l1                  8    8   1-64   BHR:README.md");
 }
 
+/* Progress of a long run: a line rewritten in place on a terminal (here a pty from script(1),
+ * with TENSIM_PROGRESS_AFTER=0 so that it shows at once: every 2^20 cycles), erased before the
+ * report; nothing when standard error is not a terminal, or with -q. */
+static void on_a_terminal(const char *opts, char *buf, size_t n)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "TENSIM_PROGRESS_AFTER=0 script -qec '%s run %s --max-cycles=3000000 %s' /dev/null",
+             getenv("TENSIM_BIN") ? getenv("TENSIM_BIN") : "build/tensim", opts, guest("guest/spin.elf"));
+    FILE *f = popen(cmd, "r");
+    cr_assert(f);
+    size_t got = fread(buf, 1, n - 1, f);
+    buf[got] = 0;
+    pclose(f);
+}
+
+Test(cli, progress_only_on_a_terminal)
+{
+    char tty[8192];
+    on_a_terminal("", tty, sizeof tty);
+    cr_expect(strstr(tty, "\rtensim: cycle 1048576, ") && strstr(tty, "\rtensim: cycle 2097152, "),
+              "no progress lines in: %s", tty);
+    const char *erase = strstr(tty, "\r\033[Ktensim: cycle limit");
+    cr_expect(erase != NULL, "the progress line is not erased before the report: %s", tty);
+    on_a_terminal("-q", tty, sizeof tty);
+    cr_expect(strstr(tty, "\rtensim: cycle") == NULL, "progress with -q: %s", tty);
+    cr_expect_eq(run("run --max-cycles=3000000 %s", guest("guest/spin.elf")), 107, "%s", out);
+    EXPECT_NO("\rtensim: cycle");
+}
+
 /* ---- outputs that cannot be written ---- */
 
 Test(cli, unwritable_outputs_stop_before_the_run)
