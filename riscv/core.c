@@ -381,7 +381,14 @@ void rv_run(struct tile *t, struct rv_core *c)
         /* Scoreboard: wait for pending results this instruction reads (BHR:MemoryOrdering.md:
          * an instruction enters EX1 once its register operands are available). */
         if (__builtin_expect(now < c->pending_until, 0)) {
-            uint64_t r = max64(c->ready[in.rs1], c->ready[in.rs2]);
+            uint64_t r1 = c->ready[in.rs1], r2 = c->ready[in.rs2];
+            if (now == c->fwd_at) { /* the very next instruction takes it on its way (WH) */
+                if (in.rs1 == c->fwd_rd)
+                    r1 = 0;
+                if (in.rs2 == c->fwd_rd)
+                    r2 = 0;
+            }
+            uint64_t r = max64(r1, r2);
             if (r > now) {
                 c->st.stall[STALL_OPERAND] += r - now;
                 c->last_stall = STALL_OPERAND;
@@ -462,10 +469,10 @@ void rv_run(struct tile *t, struct rv_core *c)
             break;
         case RV_REV8: v = __builtin_bswap32(a); break;
 
-        case RV_MUL: v = a * b; set_ready(c, in.rd, done = now + tm->mul_latency); break;
-        case RV_MULH: v = (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32); set_ready(c, in.rd, done = now + tm->mul_latency); break;
-        case RV_MULHSU: v = (uint32_t)(((int64_t)(int32_t)a * (int64_t)(uint64_t)b) >> 32); set_ready(c, in.rd, done = now + tm->mul_latency); break;
-        case RV_MULHU: v = (uint32_t)(((uint64_t)a * b) >> 32); set_ready(c, in.rd, done = now + tm->mul_latency); break;
+        case RV_MUL: v = a * b; set_ready(c, in.rd, done = now + tm->mul_latency); cost = tm->mul_cycles, why = STALL_DIV; break;
+        case RV_MULH: v = (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32); set_ready(c, in.rd, done = now + tm->mul_latency); cost = tm->mul_cycles, why = STALL_DIV; break;
+        case RV_MULHSU: v = (uint32_t)(((int64_t)(int32_t)a * (int64_t)(uint64_t)b) >> 32); set_ready(c, in.rd, done = now + tm->mul_latency); cost = tm->mul_cycles, why = STALL_DIV; break;
+        case RV_MULHU: v = (uint32_t)(((uint64_t)a * b) >> 32); set_ready(c, in.rd, done = now + tm->mul_latency); cost = tm->mul_cycles, why = STALL_DIV; break;
         case RV_DIV:
             v = b == 0 ? 0xFFFFFFFFu
                 : (a == 0x80000000u && b == 0xFFFFFFFFu) ? a
@@ -739,6 +746,16 @@ void rv_run(struct tile *t, struct rv_core *c)
             c->rob[c->rob_pos] = pop;
             c->rob_pos = (uint8_t)((c->rob_pos + 1) % ROB_SIZE);
             c->rob_last = pop;
+            /* Wormhole: a result queued in the Load/Store Unit behind a slow load is out of reach
+             * until it leaves (in order), but for the very next instruction, which takes it as it
+             * passes from the Integer Unit (WHR:README.md "Integer Unit"). */
+            if (!tm->forward_queued && in.rd && pop > now + 1) {
+                set_ready(c, in.rd, pop);
+                if (rv_desc((enum rv_op)in.op)->cls != RVC_LOAD) {
+                    c->fwd_rd = in.rd;
+                    c->fwd_at = now + cost;
+                }
+            }
         }
     }
 }

@@ -22,7 +22,7 @@ enum core_state { CORE_OFF, CORE_RUNNING, CORE_BLOCKED, CORE_HALTED };
 /* X(name, json key, description) */
 #define CORE_STALL_REASONS(X)                                                              \
     X(STALL_OPERAND, "operand", "waiting for a load/mul/atomic result (scoreboard)")        \
-    X(STALL_DIV, "div", "divider occupying EX1")                                            \
+    X(STALL_DIV, "div", "divider (or Wormhole's multiplier) occupying EX1")                 \
     X(STALL_BRANCH, "mispredict", "bubble after a mispredicted branch or jump")             \
     X(STALL_SERIAL, "serialise", "CSR/fence/ecall waiting for older instructions to retire") \
     X(STALL_STORE_QUEUE, "store_queue", "store queue full or draining")                     \
@@ -127,6 +127,10 @@ struct rv_core {
      * finisher (riscv/core.c says when), and every one of those is. */
     uint64_t rob[ROB_SIZE];
     uint64_t rob_last; /* the newest recorded instruction's retire cycle */
+    /* rv.forward_queued 0 (Wormhole): the register an instruction queued behind a slow load
+     * wrote, which only the instruction issuing at fwd_at (the very next one) may read early */
+    uint64_t fwd_at;
+    uint8_t fwd_rd;
     uint8_t rob_pos;
 
     struct core_stats st;

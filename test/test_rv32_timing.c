@@ -358,3 +358,44 @@ Test(rv_timing, retire_queue_holds_the_eighth_instruction_after_a_load)
     cr_expect_eq(c->halt_cycle, 14);
     cr_expect_eq(c->st.stall[STALL_RETIRE], 1);
 }
+
+/* Wormhole: a result queued in the Load/Store Unit behind a slow load reaches only the very next
+ * instruction (as it leaves the Integer Unit); later readers wait until it leaves the unit, in
+ * order after the load (WHR:README.md "Integer Unit"). Blackhole's forwarding network has no
+ * such limit (BHR:README.md "Retire Unit"). */
+static const struct rv_core *queued_forwarding(void)
+{
+    E(&p, LUI, 5, 0, 0, 0x20000); /* 0 */
+    E(&p, LW, 6, 5, 0, 0);        /* 1: ready at 9, leaves the LSU at 9 */
+    E(&p, ADDI, 7, 0, 0, 1);      /* 2: leaves at 10 */
+    E(&p, ADDI, 8, 7, 0, 1);      /* 3: the very next: takes x7 at once */
+    E(&p, ADDI, 9, 7, 0, 1);      /* WH: waits for x7 to leave, 10; BH: 4 */
+    return run();
+}
+
+Test(rv_timing, wormhole_forwards_a_queued_result_only_to_the_next_instruction)
+{
+    use_wormhole();
+    const struct rv_core *c = queued_forwarding(); /* exit at 11, 12 */
+    cr_expect_eq(c->halt_cycle, 13);
+    cr_expect_eq(c->st.stall[STALL_OPERAND], 6);
+    cr_expect_eq(c->x[9], 2);
+}
+
+Test(rv_timing, blackhole_forwards_queued_results_to_everyone)
+{
+    const struct rv_core *c = queued_forwarding(); /* exit at 5, 6 */
+    cr_expect_eq(c->halt_cycle, 7);
+    cr_expect_eq(c->st.stall[STALL_OPERAND], 0);
+}
+
+/* A multiply holds Wormhole's Integer Unit two cycles (WHR:README.md), Blackhole's EX1 one. */
+Test(rv_timing, wormhole_mul_holds_the_integer_unit_two_cycles)
+{
+    use_wormhole();
+    E(&p, MUL, 5, 6, 7, 0);  /* 0 */
+    E(&p, ADDI, 8, 0, 0, 1); /* 2 */
+    const struct rv_core *c = run(); /* exit at 3, 4 */
+    cr_expect_eq(c->halt_cycle, 5);
+    cr_expect_eq(c->st.stall[STALL_DIV], 1);
+}
