@@ -20,6 +20,7 @@
 #include "hostio.h"
 #include "sim.h"
 #include "timing.h"
+#include "../riscv/profile.h"
 #include "version.h"
 
 /* The one mutable global: a signal handler can reach nothing else. It holds the signal that asked
@@ -45,8 +46,8 @@ static void catch_stop_signals(void)
 /* ---- tensim run ---- */
 
 enum run_opt { O_TRISC0, O_TRISC1, O_TRISC2, O_BRISC, O_RUN, O_ARCH, O_LOADER, O_MAX_CYCLES,
-               O_LOAD, O_DUMP, O_STATS, O_TRACE, O_ZONES, O_UNPREDICTABLE, O_TIMING, O_QUIET,
-               O_HELP };
+               O_LOAD, O_DUMP, O_STATS, O_TRACE, O_ZONES, O_PROFILE, O_UNPREDICTABLE, O_TIMING,
+               O_QUIET, O_HELP };
 
 /* O_TRISC0..O_BRISC are in core order (enum core_id). */
 static const struct cli_opt run_opts[] = {
@@ -70,6 +71,8 @@ static const struct cli_opt run_opts[] = {
     {O_TRACE, "trace", 0, "FILE", "write a timeline as Chrome trace JSON (opens in Perfetto)"},
     {O_ZONES, "zones", 0, "FILE",
      "write tt-llk's profiler zones as CSV (needs --run with a layout)"},
+    {O_PROFILE, "profile", 0, "FILE",
+     "write where each core's cycles went, by function (the program's\nsymbols) and by instruction"},
     {O_UNPREDICTABLE, "unpredictable", 0, "WHAT",
      "error (default) stops where the hardware's values are unpredictable;\nwarn goes on with a "
      "stand-in value and one warning (docs/numerics.md)"},
@@ -97,7 +100,7 @@ struct run_args {
     enum elf_loader loader;
     const char *prog[NUM_CORES];
     const char *run_file;
-    const char *stats_file, *trace_file, *zones_file;
+    const char *stats_file, *trace_file, *zones_file, *profile_file;
     /* --dump options first, then the run description's reads */
     struct sim_xfer loads[SIM_MAX_XFER], dumps[2 * SIM_MAX_XFER];
     unsigned nloads, ndumps;
@@ -185,6 +188,7 @@ static int parse_run(int argc, char **argv, struct run_args *a)
         case O_STATS: a->stats_file = v; break;
         case O_TRACE: a->trace_file = v; break;
         case O_ZONES: a->zones_file = v; break;
+        case O_PROFILE: a->profile_file = v; break;
         case O_UNPREDICTABLE:
             if (strcmp(v, "error") && strcmp(v, "warn"))
                 return cli_usage_error(&run_cmd, "--unpredictable wants error or warn, not '%s'", v);
@@ -270,8 +274,9 @@ static int check_outputs(const struct run_args *a, const struct run_desc *rd)
             return cli_usage_error(&run_cmd, "--dump range 0x%" PRIx64 "+0x%" PRIx64 " of %s is "
                                    "outside L1 (0x0-0x%x)", a->dumps[i].addr, a->dumps[i].len,
                                    a->dumps[i].file, a->arch->l1_size - 1);
-    const char *outs[3 + 2 * SIM_MAX_XFER] = {a->stats_file, a->trace_file, a->zones_file};
-    unsigned nouts = 3;
+    const char *outs[4 + 2 * SIM_MAX_XFER] = {a->stats_file, a->trace_file, a->zones_file,
+                                              a->profile_file};
+    unsigned nouts = 4;
     for (unsigned i = 0; i < a->ndumps; i++)
         outs[nouts++] = a->dumps[i].file;
     for (unsigned i = 0; i < nouts; i++)
@@ -321,9 +326,34 @@ static void load_and_start(struct tile *t, int core, const char *path, enum elf_
     elf_free(&f);
 }
 
+/* --profile: each core that ran, with its program's symbols (read again: the loader keeps none). */
+static void write_profiles(struct tile *t, const struct run_args *a, const struct run_desc *rd,
+                           FILE *f)
+{
+    for (int k = 0; k < NUM_CORES; k++) {
+        if (!t->prof[k])
+            continue;
+        if (t->prof[k]->last == UINT64_MAX) { /* the core never ran */
+            rv_profile_free(t->prof[k]);
+            t->prof[k] = 0;
+            continue;
+        }
+        const char *path = a->prog[k] ? a->prog[k] : rd ? rd->program[k] : 0;
+        struct elf_file elf = {0};
+        char why[200];
+        if (path)
+            elf.buf = host_read_file(path, 64 << 20, &elf.len, why, sizeof why);
+        elf.name = path;
+        rv_profile_report(t->prof[k], t, k, elf.buf ? &elf : 0, path, f);
+        elf_free(&elf);
+        rv_profile_free(t->prof[k]);
+        t->prof[k] = 0;
+    }
+}
+
 /* The run's outputs, opened before it starts and closed after it ends. */
 struct run_outputs {
-    struct host_out stats, trace, zones, dump[2 * SIM_MAX_XFER];
+    struct host_out stats, trace, zones, profile, dump[2 * SIM_MAX_XFER];
 };
 
 static int open_outputs(const struct run_args *a, struct run_outputs *o)
@@ -336,6 +366,8 @@ static int open_outputs(const struct run_args *a, struct run_outputs *o)
         fail = &o->trace;
     if (!fail && a->zones_file && host_out_open(&o->zones, a->zones_file))
         fail = &o->zones;
+    if (!fail && a->profile_file && host_out_open(&o->profile, a->profile_file))
+        fail = &o->profile;
     for (unsigned i = 0; i < a->ndumps && !fail; i++)
         if (host_out_open(&o->dump[i], a->dumps[i].file))
             fail = &o->dump[i];
@@ -346,6 +378,7 @@ static int open_outputs(const struct run_args *a, struct run_outputs *o)
     host_out_close(&o->stats);
     host_out_close(&o->trace);
     host_out_close(&o->zones);
+    host_out_close(&o->profile);
     for (unsigned i = 0; i < a->ndumps; i++)
         host_out_close(&o->dump[i]);
     return -1;
@@ -460,6 +493,11 @@ static int cmd_run(int argc, char **argv)
         if (a.prog[k])
             load_and_start(t, k, a.prog[k], a.loader);
     bool ran = t->err.kind == ERR_NONE;
+    for (int k = 0; k < NUM_CORES && out.profile.f && ran; k++)
+        if (!(t->prof[k] = rv_profile_new(t->arch->l1_size))) {
+            fprintf(stderr, "tensim: %s: out of memory for --profile\n", err_kind_text(ERR_HOST));
+            ran = false;
+        }
     struct tracer tracer;
     if (out.trace.f) {
         trace_begin(&tracer, out.trace.f, t);
@@ -508,6 +546,10 @@ static int cmd_run(int argc, char **argv)
             zones_report(oc.zones, stderr);
     }
     close_output(&oc, &out.trace);
+    if (out.profile.f) {
+        write_profiles(t, &a, rd, out.profile.f);
+        close_output(&oc, &out.profile);
+    }
     if (out.zones.f) {
         if (oc.zones)
             zones_csv(oc.zones, out.zones.f);

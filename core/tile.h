@@ -90,6 +90,9 @@ struct tile {
     /* Optional progress observer (tensim run on a terminal): called with the cycle the run has
      * reached about every TILE_PROGRESS_CYCLES simulated cycles; NULL when nobody watches. */
     void (*progress)(void *ctx, uint64_t cycle);
+    /* Per-instruction profiles (riscv/profile.h, tensim run --profile), NULL when off; owned by
+     * whoever set them. */
+    struct rv_profile *prof[NUM_CORES];
     void *progress_ctx;
     uint64_t progress_next;
     FILE *out, *errout; /* where guest writes (ecall 64) go */

@@ -503,6 +503,36 @@ bool elf_find_symbol(const struct elf_file *f, const char *name, uint32_t *value
     return false;
 }
 
+unsigned elf_functions(const struct elf_file *f, struct elf_function *out, unsigned max)
+{
+    enum { SHT_SYMTAB = 2, SYM_SIZE = 16, STT_FUNC = 2 };
+    uint32_t shoff;
+    unsigned shnum, n = 0;
+    struct shdr names;
+    if (!section_table(f->buf, f->len, &shoff, &shnum, &names))
+        return 0;
+    for (unsigned i = 0; i < shnum; i++) {
+        struct shdr sym = shdr_at(f->buf, shoff, i);
+        if (sym.type != SHT_SYMTAB || sym.link >= shnum || sym.off > f->len ||
+            sym.size > f->len - sym.off)
+            continue;
+        struct shdr str = shdr_at(f->buf, shoff, sym.link);
+        if (str.off > f->len || str.size > f->len - str.off)
+            continue;
+        for (uint32_t k = 0; k + SYM_SIZE <= sym.size && n < max; k += SYM_SIZE) {
+            const uint8_t *p = f->buf + sym.off + k;
+            uint32_t at = u32(p);
+            if ((p[12] & 15) != STT_FUNC || at >= str.size)
+                continue;
+            const char *name = (const char *)f->buf + str.off + at;
+            if (!memchr(name, 0, str.size - at))
+                continue; /* unterminated name: not ours to read */
+            out[n++] = (struct elf_function){.name = name, .addr = u32(p + 4), .size = u32(p + 8)};
+        }
+    }
+    return n;
+}
+
 int elf_load_file(struct tile *t, int core, const char *path)
 {
     struct elf_file f;

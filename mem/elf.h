@@ -49,6 +49,13 @@ int elf_load_buffer(struct tile *t, int core, const char *name, const uint8_t *b
 bool elf_find_section(const struct elf_file *f, const char *name, uint32_t *addr, uint32_t *size,
                       const uint8_t **bytes);
 bool elf_find_symbol(const struct elf_file *f, const char *name, uint32_t *value);
+/* The function symbols (STT_FUNC) of the file, up to max of them, in file order; names point into
+ * f's buffer. Returns how many. */
+struct elf_function {
+    const char *name;
+    uint32_t addr, size;
+};
+unsigned elf_functions(const struct elf_file *f, struct elf_function *out, unsigned max);
 /* The word the file gives the variable called `symbol` before the program runs. */
 bool elf_initial_word(const struct elf_file *f, const char *symbol, uint32_t *value);
 

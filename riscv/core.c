@@ -12,6 +12,7 @@
 #include "../mem/map.h"
 #include "../sync/push.h"
 #include "csr.h"
+#include "profile.h"
 
 
 
@@ -361,6 +362,7 @@ void rv_run(struct tile *t, struct rv_core *c)
     const uint32_t l1_size = t->arch->l1_size;
     uint8_t *const local = t->local_ram[c->id];
     const uint32_t local_size = t->arch->local_ram_size[c->id];
+    struct rv_profile *const prof = t->prof[c->id];
 
     while (c->state == CORE_RUNNING && c->wake < t->limit) {
         uint64_t now = c->wake;
@@ -691,6 +693,8 @@ void rv_run(struct tile *t, struct rv_core *c)
             c->st.op_count[in.op]++;
             c->st.active++;
             c->wake = now + 1;
+            if (__builtin_expect(prof != 0, 0))
+                rv_profile_account(prof, pc, now, c->wake);
             continue;
         case RV_EBREAK: {
             tile_error(t, ERR_BREAKPOINT, c->id, pc, "ebreak");
@@ -732,6 +736,8 @@ void rv_run(struct tile *t, struct rv_core *c)
             c->last_stall = (uint8_t)why;
         }
         c->wake = now + cost;
+        if (__builtin_expect(prof != 0, 0))
+            rv_profile_account(prof, pc, now, c->wake);
         /* Its retire-order entry leaves once its result is ready and the one before it has
          * gone, one per cycle. Only an entry that leaves ROB_SIZE or more cycles after its
          * instruction issued can ever hold up a later one (the instruction ROB_SIZE on issues

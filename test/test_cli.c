@@ -284,6 +284,34 @@ Test(cli, progress_only_on_a_terminal)
     EXPECT_NO("\rtensim: cycle");
 }
 
+/* --profile charges each instruction the cycles since the previous one ended, so the charges add
+ * up to the core's cycles; `work` (test/guest/profile.S) is 10 divides by zero (2 cycles each) and
+ * 10 returns (the first mispredicted, 5 cycles, then 1): 20 + 14 = 34 cycles, 20 instructions. */
+Test(cli, profile_by_function_and_instruction)
+{
+    cr_assert_eq(run("run --stats=/tmp/tensim-prof.json --profile=/tmp/tensim-prof.txt %s",
+                     guest("guest/profile.elf")), 0, "%s", out);
+    char *prof = read_whole_file("/tmp/tensim-prof.txt", NULL);
+    char *json = read_whole_file("/tmp/tensim-prof.json", NULL);
+    cr_assert(prof && json);
+    unsigned long long cycles = 0, instret = 0;
+    const char *c = strstr(json, "\"TRISC0\"");
+    cr_assert(c && (c = strstr(c, "\"cycles\": ")) && sscanf(c, "\"cycles\": %llu", &cycles) == 1);
+    cr_assert((c = strstr(c, "\"instret\": ")) && sscanf(c, "\"instret\": %llu", &instret) == 1);
+    char head[200];
+    snprintf(head, sizeof head, "TRISC0 (%s): %llu cycles, %llu instructions\n", guest("guest/profile.elf"),
+             cycles, instret);
+    cr_expect(strstr(prof, head) != NULL, "want %s in:\n%s", head, prof);
+    cr_expect(strstr(prof, "            34  ") && strstr(prof, "           20           14  work\n"),
+              "work's line:\n%s", prof);
+    cr_expect(strstr(prof, "_start+0x8 ") != NULL, "instructions named by function:\n%s", prof);
+    cr_expect(strstr(prof, "TRISC1") == NULL, "cores that never ran are left out:\n%s", prof);
+    free(prof);
+    free(json);
+    unlink("/tmp/tensim-prof.txt");
+    unlink("/tmp/tensim-prof.json");
+}
+
 /* ---- outputs that cannot be written ---- */
 
 Test(cli, unwritable_outputs_stop_before_the_run)

@@ -2,6 +2,7 @@
  * .bss cleared, then main(); main's return value becomes the exit code (ecall 93). */
     .section .text.start, "ax"
     .globl _start
+    .type _start, @function /* a function symbol, so profiles (tensim run --profile) name it */
 _start:
     .option push
     .option norelax
@@ -18,3 +19,4 @@ _start:
     li      a7, 93
     ecall
 3:  j       3b
+    .size _start, . - _start

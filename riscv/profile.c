@@ -1,0 +1,163 @@
+/* The per-instruction profile (riscv/profile.h). */
+#include "profile.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "../core/tile.h"
+#include "../mem/elf.h"
+#include "../mem/l1.h"
+#include "../units/tensix_isa.h"
+#include "decode.h"
+
+struct rv_profile *rv_profile_new(uint32_t l1_size)
+{
+    struct rv_profile *p = calloc(1, sizeof *p);
+    if (!p)
+        return 0;
+    p->words = l1_size / 4;
+    p->cycles = calloc(p->words, sizeof *p->cycles);
+    p->count = calloc(p->words, sizeof *p->count);
+    p->last = UINT64_MAX;
+    if (!p->cycles || !p->count) {
+        rv_profile_free(p);
+        return 0;
+    }
+    return p;
+}
+
+void rv_profile_free(struct rv_profile *p)
+{
+    if (p) {
+        free(p->cycles);
+        free(p->count);
+        free(p);
+    }
+}
+
+enum { MAX_FUNCS = 4096, TOP_FUNCS = 20, TOP_PCS = 15 };
+
+struct func_sum {
+    const char *name;
+    uint32_t addr, size;
+    uint64_t cycles, count;
+};
+
+static int by_addr(const void *a, const void *b)
+{
+    const struct func_sum *x = a, *y = b;
+    return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static int by_cycles(const void *a, const void *b)
+{
+    const struct func_sum *x = a, *y = b;
+    if (x->cycles != y->cycles)
+        return x->cycles < y->cycles ? 1 : -1;
+    return (x->addr > y->addr) - (x->addr < y->addr); /* ties: a fixed order */
+}
+
+/* The function holding pc among the n sorted by address (a symbol without a size covers up to
+ * the next one); -1 if none. */
+static int find_func(const struct func_sum *fs, unsigned n, uint32_t pc)
+{
+    int lo = 0, hi = (int)n - 1, best = -1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (fs[mid].addr <= pc)
+            best = mid, lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    if (best >= 0 && fs[best].size && pc - fs[best].addr >= fs[best].size)
+        return -1;
+    return best;
+}
+
+void rv_profile_report(const struct rv_profile *p, const struct tile *t, int core,
+                       const struct elf_file *f, const char *program, FILE *out)
+{
+    struct elf_function *syms = malloc(MAX_FUNCS * sizeof *syms);
+    struct func_sum *fs = malloc((MAX_FUNCS + 1) * sizeof *fs);
+    if (!syms || !fs) {
+        fprintf(out, "%s: out of memory for the profile\n", core_name(core));
+        free(syms);
+        free(fs);
+        return;
+    }
+    unsigned n = f ? elf_functions(f, syms, MAX_FUNCS) : 0;
+    for (unsigned i = 0; i < n; i++)
+        fs[i] = (struct func_sum){.name = syms[i].name, .addr = syms[i].addr, .size = syms[i].size};
+    qsort(fs, n, sizeof fs[0], by_addr);
+    struct func_sum *other = &fs[n];
+    *other = (struct func_sum){.name = "(no symbol)"};
+    uint64_t total = 0, instrs = 0;
+    for (uint32_t w = 0; w < p->words; w++) {
+        if (!p->count[w])
+            continue;
+        int k = find_func(fs, n, w * 4);
+        struct func_sum *s = k >= 0 ? &fs[k] : other;
+        s->cycles += p->cycles[w];
+        s->count += p->count[w];
+        total += p->cycles[w];
+        instrs += p->count[w];
+    }
+    fprintf(out, "%s (%s): %" PRIu64 " cycles, %" PRIu64 " instructions\n", core_name(core),
+            program ? program : "-", total, instrs);
+    if (!total) {
+        fputc('\n', out);
+        free(syms);
+        free(fs);
+        return;
+    }
+    qsort(fs, n + 1, sizeof fs[0], by_cycles);
+    fprintf(out, "  %12s %6s %12s %12s  %s\n", "cycles", "%", "instrs", "stalls", "function");
+    for (unsigned i = 0; i < n + 1 && i < TOP_FUNCS && fs[i].cycles; i++)
+        fprintf(out, "  %12" PRIu64 " %5.1f%% %12" PRIu64 " %12" PRIu64 "  %s\n", fs[i].cycles,
+                100.0 * (double)fs[i].cycles / (double)total, fs[i].count,
+                fs[i].cycles - fs[i].count, fs[i].name);
+    /* the hottest instructions: a fixed order (cycles, then address) */
+    uint32_t top[TOP_PCS];
+    unsigned ntop = 0;
+    for (uint32_t w = 0; w < p->words; w++) {
+        if (!p->count[w])
+            continue;
+        unsigned at;
+        if (ntop < TOP_PCS)
+            at = ntop++;
+        else if (p->cycles[w] > p->cycles[top[TOP_PCS - 1]])
+            at = TOP_PCS - 1;
+        else
+            continue;
+        while (at > 0 && p->cycles[top[at - 1]] < p->cycles[w]) {
+            top[at] = top[at - 1];
+            at--;
+        }
+        top[at] = w;
+    }
+    qsort(fs, n, sizeof fs[0], by_addr); /* the symbols again for the lookups below */
+    fprintf(out, "  hottest instructions:\n  %12s %6s %10s  %-10s  %-24s %s\n", "cycles", "%", "count",
+            "pc", "where", "instruction");
+    for (unsigned i = 0; i < ntop; i++) {
+        uint32_t pc = top[i] * 4;
+        char dis[96], where[64];
+        uint32_t word = le_get(t->l1 + pc, 4);
+        struct rv_insn in = rv_decode(word);
+        if (in.op == RV_TTINSN) { /* the Tensix instruction it pushes */
+            int len = snprintf(dis, sizeof dis, "push ");
+            tt_disasm(tile_arch_bit(t), (uint32_t)in.imm, dis + len, sizeof dis - (size_t)len);
+        } else {
+            rv_disasm(word, pc, dis, sizeof dis);
+        }
+        int k = find_func(fs, n, pc);
+        if (k >= 0)
+            snprintf(where, sizeof where, "%s+0x%x", fs[k].name, pc - fs[k].addr);
+        else
+            snprintf(where, sizeof where, "-");
+        fprintf(out, "  %12" PRIu64 " %5.1f%% %10" PRIu64 "  0x%08x  %-24s %s\n", p->cycles[top[i]],
+                100.0 * (double)p->cycles[top[i]] / (double)total, p->count[top[i]], pc, where, dis);
+    }
+    fputc('\n', out);
+    free(syms);
+    free(fs);
+}
