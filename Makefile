@@ -25,10 +25,10 @@ TEST_OBJ := $(TESTSRC:%.c=$(B)/obj/%.o)
 TEST_ASAN_OBJ := $(TESTSRC:%.c=$(B)/asan/%.o)
 
 # ---- Debian packages ------------------------------------------------------------------------
-PKGS := gcc make libcriterion-dev libhwloc-dev libjemalloc-dev libjansson-dev \
+PKGS := gcc make libcriterion-dev libhwloc-dev libjemalloc-dev libjansson-dev libdw-dev \
         gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf python3-numpy
-# libtensim's own libraries (jansson reads run descriptions)
-LIBS := -ljansson
+# libtensim's own libraries (jansson reads run descriptions; libdw gives profiles source lines)
+LIBS := -ljansson -ldw
 
 .PHONY: all sdk deps demo test test-plain test-asan bench calibrate kernels fuzz difftest clean FORCE
 all: $(B)/.deps $(B)/tensim sdk

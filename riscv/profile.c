@@ -1,8 +1,12 @@
 /* The per-instruction profile (riscv/profile.h). */
 #include "profile.h"
 
+#include <elfutils/libdw.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "../core/tile.h"
 #include "../mem/elf.h"
@@ -74,6 +78,21 @@ static int find_func(const struct func_sum *fs, unsigned n, uint32_t pc)
     return best;
 }
 
+/* "file.c:12" for pc from the program's DWARF line table (libdw), or "" without one. */
+static void source_line(Dwarf *dw, uint32_t pc, char *buf, size_t n)
+{
+    Dwarf_Die cu;
+    Dwarf_Line *line;
+    int lineno;
+    const char *file;
+    buf[0] = 0;
+    if (!dw || !dwarf_addrdie(dw, pc, &cu) || !(line = dwarf_getsrc_die(&cu, pc)) ||
+        !(file = dwarf_linesrc(line, NULL, NULL)) || dwarf_lineno(line, &lineno))
+        return;
+    const char *base = strrchr(file, '/');
+    snprintf(buf, n, "%s:%d", base ? base + 1 : file, lineno);
+}
+
 void rv_profile_report(const struct rv_profile *p, const struct tile *t, int core,
                        const struct elf_file *f, const char *program, FILE *out)
 {
@@ -136,8 +155,10 @@ void rv_profile_report(const struct rv_profile *p, const struct tile *t, int cor
         top[at] = w;
     }
     qsort(fs, n, sizeof fs[0], by_addr); /* the symbols again for the lookups below */
-    fprintf(out, "  hottest instructions:\n  %12s %6s %10s  %-10s  %-24s %s\n", "cycles", "%", "count",
-            "pc", "where", "instruction");
+    int fd = program ? open(program, O_RDONLY) : -1;
+    Dwarf *dw = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
+    fprintf(out, "  hottest instructions:\n  %12s %6s %10s  %-10s  %-24s %-20s %s\n", "cycles", "%",
+            "count", "pc", "where", "source", "instruction");
     for (unsigned i = 0; i < ntop; i++) {
         uint32_t pc = top[i] * 4;
         char dis[96], where[64];
@@ -154,9 +175,16 @@ void rv_profile_report(const struct rv_profile *p, const struct tile *t, int cor
             snprintf(where, sizeof where, "%s+0x%x", fs[k].name, pc - fs[k].addr);
         else
             snprintf(where, sizeof where, "-");
-        fprintf(out, "  %12" PRIu64 " %5.1f%% %10" PRIu64 "  0x%08x  %-24s %s\n", p->cycles[top[i]],
-                100.0 * (double)p->cycles[top[i]] / (double)total, p->count[top[i]], pc, where, dis);
+        char src[64];
+        source_line(dw, pc, src, sizeof src);
+        fprintf(out, "  %12" PRIu64 " %5.1f%% %10" PRIu64 "  0x%08x  %-24s %-20s %s\n",
+                p->cycles[top[i]], 100.0 * (double)p->cycles[top[i]] / (double)total,
+                p->count[top[i]], pc, where, *src ? src : "-", dis);
     }
+    if (dw)
+        dwarf_end(dw);
+    if (fd >= 0)
+        close(fd);
     fputc('\n', out);
     free(syms);
     free(fs);
