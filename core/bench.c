@@ -283,11 +283,13 @@ static bool beyond_tolerance(const struct bench_run *r, uint64_t base, uint64_t 
     return true;
 }
 
-/* One row: run, metric, baseline, now, delta, and what it means. Returns 1 for a regression. */
-static int row(const struct bench_run *r, const char *metric, const uint64_t *base, uint64_t now)
+/* One row: run, metric, baseline, now, delta, and what it means ("new": the baseline has no such
+ * run or core). Returns 1 for a regression. */
+static int row(const struct bench_run *r, const char *metric, const uint64_t *base, uint64_t now,
+               bool have_base)
 {
     char b[24] = "-", d[48] = "";
-    const char *verdict = base ? "" : "new";
+    const char *verdict = base || !have_base ? "" : "new";
     int reg = 0;
     if (base) {
         snprintf(b, sizeof b, "%" PRIu64, *base);
@@ -325,14 +327,14 @@ static unsigned compare(const struct bench_manifest *m, const struct bench_resul
         if (br && strcmp(br->status, "ok"))
             printf("%-32s %-14s %12s %12s %-20s %s\n", r->name, "status", br->status, "ok", "", "fixed");
         bool base_ok = br && !strcmp(br->status, "ok");
-        regressions += (unsigned)row(r, "cycles", base_ok ? &br->cycles : 0, x->cycles);
+        regressions += (unsigned)row(r, "cycles", base_ok ? &br->cycles : 0, x->cycles, b != 0);
         for (int k = 0; r->per_core && k < NUM_CORES; k++) {
             if (!x->core_on[k])
                 continue;
             char metric[32];
             snprintf(metric, sizeof metric, "cycles.%s", core_name(k));
             regressions += (unsigned)row(r, metric, base_ok && br->has_core[k] ? &br->core_cycles[k] : 0,
-                                         x->core_cycles[k]);
+                                         x->core_cycles[k], b != 0);
         }
     }
     for (unsigned i = 0; b && i < b->nruns; i++)

@@ -485,9 +485,17 @@ static int manifest_of(struct mparser *p, json_t *root, struct bench_manifest *m
         axes_of(p, at, o, vals, &count);
         /* Odometer order: the last parameter varies fastest. */
         for (size_t c = 0; c < count; c++) {
-            for (unsigned a = 0; a < p->naxes; a++)
+            char rat[200];
+            int w = snprintf(rat, sizeof rat, "%s", at);
+            for (unsigned a = 0; a < p->naxes; a++) {
                 p->value[a] = value_text(json_array_get(vals[a], pos[a]), num[a]);
-            if (run_of(p, at, o, &m->run[m->nruns++]))
+                if (w > 0 && (size_t)w < sizeof rat) /* "runs[0][level=3]": which run of the sweep */
+                    w += snprintf(rat + w, sizeof rat - (size_t)w, "%s%s=%s", a ? "," : "[",
+                                  p->axis[a], p->value[a]);
+            }
+            if (p->naxes && w > 0 && (size_t)w < sizeof rat - 1)
+                strcat(rat, "]");
+            if (run_of(p, rat, o, &m->run[m->nruns++]))
                 return -1;
             for (int a = (int)p->naxes - 1; a >= 0; a--) {
                 if (++pos[a] < json_array_size(vals[a]))
