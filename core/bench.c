@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,6 +270,21 @@ static struct base_run *baseline_find(struct baseline *b, const char *name)
 
 /* ---- the table ---- */
 
+/* One line of the table, without trailing blanks. */
+static void line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void line(const char *fmt, ...)
+{
+    char buf[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    size_t n = strlen(buf);
+    while (n && buf[n - 1] == ' ')
+        n--;
+    printf("%.*s\n", (int)n, buf);
+}
+
 /* Is a slowdown of delta cycles over base beyond the run's tolerance? With none, any slowdown
  * is; with both, it must exceed both (as "over 2% and 30 cycles"). */
 static bool beyond_tolerance(const struct bench_run *r, uint64_t base, uint64_t now)
@@ -303,7 +319,7 @@ static int row(const struct bench_run *r, const char *metric, const uint64_t *ba
         reg = beyond_tolerance(r, *base, now);
         verdict = reg ? "REGRESSION" : now > *base ? "slower, within tolerance" : now < *base ? "faster" : "";
     }
-    printf("%-32s %-14s %12s %12" PRIu64 " %-20s %s\n", r->name, metric, b, now, d, verdict);
+    line("%-32s %-14s %12s %12" PRIu64 " %-20s %s", r->name, metric, b, now, d, verdict);
     return reg;
 }
 
@@ -311,7 +327,7 @@ static int row(const struct bench_run *r, const char *metric, const uint64_t *ba
 static unsigned compare(const struct bench_manifest *m, const struct bench_result *res, struct baseline *b)
 {
     unsigned regressions = 0;
-    printf("%-32s %-14s %12s %12s %-20s %s\n", "run", "metric", "baseline", "now", "delta", "");
+    line("%-32s %-14s %12s %12s %-20s %s", "run", "metric", "baseline", "now", "delta", "");
     for (unsigned i = 0; i < m->nruns; i++) {
         const struct bench_run *r = &m->run[i];
         const struct bench_result *x = &res[i];
@@ -319,13 +335,13 @@ static unsigned compare(const struct bench_manifest *m, const struct bench_resul
         if (br)
             br->seen = true;
         if (!x->ok) {
-            printf("%-32s %-14s %12s %12s %-20s FAILS: %s\n", r->name, "status", br ? br->status : "-",
+            line("%-32s %-14s %12s %12s %-20s FAILS: %s", r->name, "status", br ? br->status : "-",
                    "failed", "", x->error);
             regressions++;
             continue;
         }
         if (br && strcmp(br->status, "ok"))
-            printf("%-32s %-14s %12s %12s %-20s %s\n", r->name, "status", br->status, "ok", "", "fixed");
+            line("%-32s %-14s %12s %12s %-20s %s", r->name, "status", br->status, "ok", "", "fixed");
         bool base_ok = br && !strcmp(br->status, "ok");
         regressions += (unsigned)row(r, "cycles", base_ok ? &br->cycles : 0, x->cycles, b != 0);
         for (int k = 0; r->per_core && k < NUM_CORES; k++) {
@@ -339,7 +355,7 @@ static unsigned compare(const struct bench_manifest *m, const struct bench_resul
     }
     for (unsigned i = 0; b && i < b->nruns; i++)
         if (!b->run[i].seen)
-            printf("%-32s %-14s %12" PRIu64 " %12s %-20s %s\n", b->run[i].name, "cycles", b->run[i].cycles,
+            line("%-32s %-14s %12" PRIu64 " %12s %-20s %s", b->run[i].name, "cycles", b->run[i].cycles,
                    "-", "", "not in the manifest any more");
     return regressions;
 }
