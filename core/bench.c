@@ -13,21 +13,24 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_pin.h"
 #include "cli.h"
 #include "hostio.h"
 #include "version.h"
 
 enum { BENCH_OK = 0, BENCH_REGRESSION = 1, BENCH_ERROR = 2 };
 
-enum bench_opt { B_JOBS, B_BASELINE, B_UPDATE, B_OUT, B_HELP };
+enum bench_opt { B_JOBS, B_BASELINE, B_UPDATE, B_OUT, B_NO_PIN, B_HELP };
 
 static const struct cli_opt bench_opts[] = {
-    {B_JOBS, "jobs", 'j', "N", "run on N host threads (default: the number of processors);\nthe "
+    {B_JOBS, "jobs", 'j', "N", "run on N host threads (default: one per physical core); the\n"
      "results do not depend on N"},
     {B_BASELINE, "baseline", 0, "FILE", "compare with these results (a results file of an earlier "
      "bench)"},
     {B_UPDATE, "update-baseline", 0, 0, "rewrite the --baseline file with this bench's results"},
     {B_OUT, "out", 'o', "FILE", "write the results JSON to FILE"},
+    {B_NO_PIN, "no-pin", 0, 0, "do not pin the threads to physical cores (they are pinned when\n"
+     "there are no more of them than cores)"},
     {B_HELP, "help", 'h', 0, "show this help and exit"},
 };
 
@@ -42,8 +45,8 @@ static const struct cli_cmd bench_cmd = {
 
 struct bench_args {
     const char *manifest, *baseline, *out;
-    bool update;
-    unsigned jobs;
+    bool update, no_pin;
+    unsigned jobs; /* 0: one per physical core */
 };
 
 /* Returns 0 to run, -1 after --help, or BENCH_ERROR. */
@@ -51,8 +54,7 @@ static int parse_bench(int argc, char **argv, struct bench_args *a)
 {
     struct cli_parser p;
     cli_begin(&p, &bench_cmd, argc, argv);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    *a = (struct bench_args){.jobs = n < 1 ? 1 : n > BENCH_MAX_THREADS ? BENCH_MAX_THREADS : (unsigned)n};
+    *a = (struct bench_args){0};
     for (;;) {
         char *v;
         int id = cli_next(&p, &v);
@@ -72,6 +74,7 @@ static int parse_bench(int argc, char **argv, struct bench_args *a)
         case B_BASELINE: a->baseline = v; break;
         case B_UPDATE: a->update = true; break;
         case B_OUT: a->out = v; break;
+        case B_NO_PIN: a->no_pin = true; break;
         case B_HELP: cli_help(&bench_cmd, stdout); return -1;
         }
     }
@@ -391,7 +394,13 @@ static int cmd_bench_run(int argc, char **argv, const volatile sig_atomic_t *sto
         baseline_free(&base);
         return BENCH_ERROR;
     }
-    bench_run_all(&m, a.jobs, stop, res);
+    struct bench_pin *pin = bench_pin_open();
+    if (!a.jobs) {
+        long n = bench_pin_cores(pin) ? (long)bench_pin_cores(pin) : sysconf(_SC_NPROCESSORS_ONLN);
+        a.jobs = n < 1 ? 1 : n > BENCH_MAX_THREADS ? BENCH_MAX_THREADS : (unsigned)n;
+    }
+    bench_run_all(&m, a.jobs, a.no_pin ? 0 : pin, stop, res);
+    bench_pin_close(pin);
     /* What the runs printed, in run order. */
     for (unsigned i = 0; i < m.nruns; i++)
         if (res[i].log) {

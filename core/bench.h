@@ -74,11 +74,14 @@ struct bench_result {
     size_t loglen;
 };
 
-/* Run every run of m on `threads` host threads (1 runs them on the caller's); res[i] gets
- * run i's result whichever thread ran it. `stop` is the signal flag the tiles watch. Returns 0,
- * or -1 when a thread could not be started (a message on stderr; the runs already done stay). */
-int bench_run_all(const struct bench_manifest *m, unsigned threads, const volatile sig_atomic_t *stop,
-                  struct bench_result *res);
+struct bench_pin;
+/* Run every run of m on `threads` host threads (the caller's is one of them); res[i] gets run
+ * i's result whichever thread ran it. With `pin` (core/bench_pin.h) and no more threads than
+ * physical cores, worker i is pinned to core i. `stop` is the signal flag the tiles watch.
+ * Returns 0, or -1 when fewer threads could be started (a note on stderr; every run still
+ * runs). */
+int bench_run_all(const struct bench_manifest *m, unsigned threads, struct bench_pin *pin,
+                  const volatile sig_atomic_t *stop, struct bench_result *res);
 void bench_result_free(struct bench_result *r);
 
 /* `tensim bench ...`: argv[0] is "bench". */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_pin.h"
 #include "host.h"
 #include "hostio.h"
 
@@ -137,13 +138,22 @@ struct pool {
     const struct bench_manifest *m;
     const volatile sig_atomic_t *stop;
     struct bench_result *res;
+    struct bench_pin *pin; /* NULL: threads not pinned */
     pthread_mutex_t lock;
     unsigned next; /* the next run to take, under lock */
 };
 
+struct worker_arg {
+    struct pool *pool;
+    unsigned index; /* the worker's number: the physical core it is pinned to */
+};
+
 static void *worker(void *arg)
 {
-    struct pool *p = arg;
+    struct worker_arg *w = arg;
+    struct pool *p = w->pool;
+    if (p->pin)
+        bench_pin_thread(p->pin, w->index);
     for (;;) {
         pthread_mutex_lock(&p->lock);
         unsigned i = p->next < p->m->nruns ? p->next++ : p->m->nruns;
@@ -154,27 +164,32 @@ static void *worker(void *arg)
     }
 }
 
-int bench_run_all(const struct bench_manifest *m, unsigned threads, const volatile sig_atomic_t *stop,
-                  struct bench_result *res)
+int bench_run_all(const struct bench_manifest *m, unsigned threads, struct bench_pin *pin,
+                  const volatile sig_atomic_t *stop, struct bench_result *res)
 {
     struct pool p = {.m = m, .stop = stop, .res = res};
     pthread_t tid[BENCH_MAX_THREADS];
+    struct worker_arg args[BENCH_MAX_THREADS];
     unsigned started = 0;
     int r = 0;
     pthread_mutex_init(&p.lock, 0);
     if (threads > m->nruns)
         threads = m->nruns;
-    /* The caller's thread is one of the workers. */
+    /* One worker per physical core; more workers than cores run where the OS puts them. */
+    p.pin = threads <= bench_pin_cores(pin) ? pin : 0;
+    for (unsigned i = 0; i < threads; i++)
+        args[i] = (struct worker_arg){.pool = &p, .index = i};
+    /* The caller's thread is worker 0. */
     for (; started + 1 < threads; started++) {
-        int e = pthread_create(&tid[started], 0, worker, &p);
+        int e = pthread_create(&tid[started], 0, worker, &args[started + 1]);
         if (e) {
-            fprintf(stderr, "tensim: %s: cannot start a worker thread: %s\n", err_kind_text(ERR_HOST),
-                    strerror(e));
+            fprintf(stderr, "tensim: %s: cannot start a worker thread (%s); going on with %u\n",
+                    err_kind_text(ERR_HOST), strerror(e), started + 1);
             r = -1;
             break;
         }
     }
-    worker(&p);
+    worker(&args[0]);
     for (unsigned i = 0; i < started; i++)
         pthread_join(tid[i], 0);
     pthread_mutex_destroy(&p.lock);

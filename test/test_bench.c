@@ -126,10 +126,17 @@ Test(bench, results_do_not_depend_on_the_threads)
     const char *r1 = tmp("j1.json"), *r2 = tmp("j2.json");
     cr_assert_eq(run("bench run -j1 --out %s test/bench/smoke.json", r1), 0, "%s", out);
     cr_assert_eq(run("bench run -j 2 --out %s test/bench/smoke.json", r2), 0, "%s", out);
+    const char *r3 = tmp("j2-nopin.json");
+    cr_assert_eq(run("bench run -j 2 --no-pin --out %s test/bench/smoke.json", r3), 0, "%s", out);
     size_t n1, n2;
     char *a = read_whole_file(r1, &n1), *b = read_whole_file(r2, &n2);
     cr_expect_eq(n1, n2);
     cr_expect(n1 == n2 && !memcmp(a, b, n1), "-j1 and -j2 results differ:\n%s\n%s", a, b);
+    size_t n3;
+    char *c = read_whole_file(r3, &n3);
+    cr_expect(n1 == n3 && !memcmp(a, c, n1), "-j1 and -j2 --no-pin results differ:\n%s\n%s", a, c);
+    free(c);
+    unlink(r3);
     /* Real runs with their exact cycles (the same as `tensim run` reports), in manifest order. */
     const char *hello = strstr(a, "{\"name\": \"hello\", \"params\": {}, \"timing\": [], \"arch\": \"blackhole\", "
                                   "\"status\": \"ok\", \"exit_status\": 0, \"cycles\": 25183, "
