@@ -261,7 +261,7 @@ test-asan: $(B)/tests-asan $(B)/tensim-asan kernels
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?=
 $(B)/fuzz: $(B)/obj/test/fuzz/fuzz.o $(B)/obj/test/fuzz/oracle.o $(B)/obj/test/elfgen.o $(B)/libtensim.a
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 fuzz: $(B)/.deps $(B)/fuzz $(B)/tensim-asan kernels
 	$(B)/fuzz --seconds $(FUZZ_SECONDS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) --bin $(B)/tensim-asan --out $(B)/fuzz-out
 
