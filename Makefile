@@ -27,8 +27,9 @@ TEST_ASAN_OBJ := $(TESTSRC:%.c=$(B)/asan/%.o)
 # ---- Debian packages ------------------------------------------------------------------------
 PKGS := gcc make libcriterion-dev libhwloc-dev libjemalloc-dev libjansson-dev libdw-dev \
         gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf python3-numpy
-# libtensim's own libraries (jansson reads run descriptions; libdw gives profiles source lines)
-LIBS := -ljansson -ldw
+# libtensim's own libraries (jansson reads run descriptions and bench manifests; libdw gives
+# profiles source lines; hwloc pins the bench's worker threads)
+LIBS := -ljansson -ldw -lhwloc -pthread
 
 .PHONY: all sdk deps demo test test-plain test-asan bench calibrate kernels fuzz difftest clean FORCE
 all: $(B)/.deps $(B)/tensim sdk
@@ -242,9 +243,9 @@ demo: $(B)/.deps $(B)/tensim $(KERNELS) $(LLK_ELF) $(B)/demo_check
 TEST_DEFS = -DTENSIM_BIN='"$(1)"'
 
 $(B)/tests: $(TEST_OBJ) $(B)/libtensim.a
-	$(CC) $(CFLAGS) -o $@ $^ -lcriterion -ljansson -lm
+	$(CC) $(CFLAGS) -o $@ $^ -lcriterion $(LIBS) -lm
 $(B)/tests-asan: $(TEST_ASAN_OBJ) $(B)/libtensim-asan.a
-	$(CC) $(ASAN) -o $@ $^ -lcriterion -ljansson -lm
+	$(CC) $(ASAN) -o $@ $^ -lcriterion $(LIBS) -lm
 
 test: $(B)/.deps
 	$(MAKE) --no-print-directory test-plain test-asan
@@ -260,7 +261,7 @@ test-asan: $(B)/tests-asan $(B)/tensim-asan kernels
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?=
 $(B)/fuzz: $(B)/obj/test/fuzz/fuzz.o $(B)/obj/test/fuzz/oracle.o $(B)/obj/test/elfgen.o $(B)/libtensim.a
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 fuzz: $(B)/.deps $(B)/fuzz $(B)/tensim-asan kernels
 	$(B)/fuzz --seconds $(FUZZ_SECONDS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) --bin $(B)/tensim-asan --out $(B)/fuzz-out
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../mem/elf.h"
+#include "bench.h"
 #include "host.h"
 #include "run_desc.h"
 #include "../trace/stats.h"
@@ -597,6 +598,7 @@ static const char top_usage[] =
     "\n"
     "Commands:\n"
     "  run [OPTION]... [FILE]   run programs on one tile and report the cycles they took\n"
+    "  bench run MANIFEST       run a regression bench and compare it with a baseline\n"
     "  help [COMMAND|TOPIC]     show the help of a command, or of a topic: exit-status\n"
     "  version                  show the version\n"
     "\n"
@@ -628,8 +630,8 @@ static int print_exit_status(void)
     return 0;
 }
 
-static const char *const commands[] = {"run", "help", "version"};
-static const char *const topics[] = {"run", "help", "version", "exit-status"};
+static const char *const commands[] = {"run", "bench", "help", "version"};
+static const char *const topics[] = {"run", "bench", "help", "version", "exit-status"};
 
 static int unknown_word(const char *what, const char *word, const char *const *list, unsigned n)
 {
@@ -651,7 +653,10 @@ static int cmd_help(int argc, char **argv)
         return cli_usage_error(0, "help takes one command or topic");
     if (!strcmp(argv[0], "run"))
         cli_help(&run_cmd, stdout);
-    else if (!strcmp(argv[0], "exit-status"))
+    else if (!strcmp(argv[0], "bench")) {
+        char *args[] = {"bench", "--help", 0};
+        return bench_main(2, args, 0);
+    } else if (!strcmp(argv[0], "exit-status"))
         return print_exit_status();
     else if (!strcmp(argv[0], "help") || !strcmp(argv[0], "version"))
         fputs(top_usage, stdout);
@@ -667,6 +672,10 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "run"))
         return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bench")) {
+        catch_stop_signals();
+        return bench_main(argc - 1, argv + 1, &stop_signal);
+    }
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
         return cmd_help(argc - 2, argv + 2);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {

@@ -1,0 +1,203 @@
+/* Running a bench's runs on a pool of host threads. Each run is a simulation of its own (its
+ * struct sim, tile, run description copy and host) set up as `tensim run` sets one up, so two
+ * runs share nothing but read-only tables and the signal flag; a worker takes the next run
+ * index under a mutex and writes only its own result slot, so the results come out in manifest
+ * order whichever worker finishes first. What a run prints (errors, warnings) goes to its own
+ * buffer, printed later in run order; the guests' own output is dropped. */
+#include "bench.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_pin.h"
+#include "host.h"
+#include "hostio.h"
+
+static void load_and_start(struct tile *t, int core, const char *path, enum elf_loader how)
+{
+    struct elf_file f;
+    uint32_t start;
+    if (elf_read(t, core, path, &f))
+        return;
+    if (!elf_load(t, core, &f, how, &start))
+        elf_start(t, core, &f, how, start);
+    elf_free(&f);
+}
+
+/* Cycles from reset to the core's end: active + stalls (as the report counts them). */
+static uint64_t core_cycles(const struct rv_core *c)
+{
+    uint64_t n = c->st.active;
+    for (int s = 0; s < STALL_COUNT; s++)
+        n += c->st.stall[s];
+    return n;
+}
+
+/* Compare L1 with the expected files; the first difference is the run's error. */
+static void check_expects(const struct bench_run *r, const struct tile *t, struct bench_result *res)
+{
+    for (unsigned i = 0; i < r->nexpect && res->ok; i++) {
+        const struct bench_expect *e = &r->expect[i];
+        char why[200];
+        size_t len;
+        uint8_t *want = host_read_file(e->file, (size_t)e->len + 1, &len, why, sizeof why);
+        if (!want) {
+            snprintf(res->error, sizeof res->error, "expect[%u]: %s: %s", i, e->file, why);
+            res->ok = false;
+            break;
+        }
+        if (len != e->len)
+            snprintf(res->error, sizeof res->error, "expect[%u]: %s holds %zu bytes, the range %u",
+                     i, e->file, len, e->len);
+        else
+            for (uint32_t b = 0; b < e->len; b++)
+                if (t->l1[e->addr + b] != want[b]) {
+                    snprintf(res->error, sizeof res->error, "expect[%u]: L1 0x%x differs from %s "
+                             "byte %u (0x%02x, expected 0x%02x)", i, e->addr + b, e->file, b,
+                             t->l1[e->addr + b], want[b]);
+                    break;
+                }
+        res->ok = !res->error[0];
+        free(want);
+    }
+}
+
+static void run_one(const struct bench_run *r, const volatile sig_atomic_t *stop, struct bench_result *res)
+{
+    *res = (struct bench_result){0};
+    FILE *log = open_memstream(&res->log, &res->loglen);
+    FILE *guest = fopen("/dev/null", "w");
+    struct arch tuned;
+    timing_apply(r->arch, r->timing, r->ntiming, &tuned);
+    struct sim sim = {.max_cycles = r->max_cycles};
+    struct tile *t = log && guest ? sim_add_tile(&sim, &tuned) : 0;
+    if (!t) {
+        res->exit_status = err_kind_exit_code(ERR_HOST);
+        snprintf(res->error, sizeof res->error, "%s: out of memory", err_kind_text(ERR_HOST));
+        if (log)
+            fclose(log);
+        if (guest)
+            fclose(guest);
+        return;
+    }
+    t->out = guest;
+    t->errout = log;
+    t->stop = stop;
+    t->unpredictable_warn = r->rd && r->rd->unpredictable_warn;
+    for (unsigned i = 0; i < r->nload && t->err.kind == ERR_NONE; i++)
+        host_load_file(t, ERR_BAD_FILE, "load ", r->load[i].file, r->load[i].addr);
+    struct host host = {0};
+    if (r->rd && t->err.kind == ERR_NONE)
+        host_setup(&host, t, r->rd);
+    for (int k = 0; k < NUM_CORES && t->err.kind == ERR_NONE; k++)
+        if (r->program[k])
+            load_and_start(t, k, r->program[k], r->loader);
+    bool ran = t->err.kind == ERR_NONE;
+    if (ran)
+        tile_run(t, sim.max_cycles);
+    if (ran && r->rd)
+        host_check_end(&host, t);
+    struct sim_outcome oc;
+    sim_outcome_init(&oc, t);
+    res->exit_status = oc.exit_status;
+    res->cycles = t->cycles;
+    for (int k = 0; k < NUM_CORES; k++)
+        if ((res->core_on[k] = t->core[k].state != CORE_OFF))
+            res->core_cycles[k] = core_cycles(&t->core[k]);
+    if (t->err.kind != ERR_NONE) {
+        sim_print_error(&t->err, log);
+        if (t->err.core >= 0)
+            snprintf(res->error, sizeof res->error, "%s: %s pc=0x%08x cycle=%" PRIu64 ": %s",
+                     err_kind_text(t->err.kind), t->err.where, t->err.pc, t->err.cycle, t->err.text);
+        else
+            snprintf(res->error, sizeof res->error, "%s: cycle=%" PRIu64 ": %s",
+                     err_kind_text(t->err.kind), t->err.cycle, t->err.text);
+    } else if (oc.guest_core >= 0)
+        snprintf(res->error, sizeof res->error, "guest exit: %s exit code %d", core_name(oc.guest_core),
+                 t->core[oc.guest_core].exit_code);
+    sim_print_guest_exits(t, log);
+    res->ok = !res->exit_status;
+    if (res->ok)
+        check_expects(r, t, res);
+    sim_destroy(&sim);
+    if (r->rd)
+        host_free(&host);
+    fclose(guest);
+    fclose(log);
+    if (!res->loglen) {
+        free(res->log);
+        res->log = 0;
+    }
+}
+
+struct pool {
+    const struct bench_manifest *m;
+    const volatile sig_atomic_t *stop;
+    struct bench_result *res;
+    struct bench_pin *pin; /* NULL: threads not pinned */
+    pthread_mutex_t lock;
+    unsigned next; /* the next run to take, under lock */
+};
+
+struct worker_arg {
+    struct pool *pool;
+    unsigned index; /* the worker's number: the physical core it is pinned to */
+};
+
+static void *worker(void *arg)
+{
+    struct worker_arg *w = arg;
+    struct pool *p = w->pool;
+    if (p->pin)
+        bench_pin_thread(p->pin, w->index);
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        unsigned i = p->next < p->m->nruns ? p->next++ : p->m->nruns;
+        pthread_mutex_unlock(&p->lock);
+        if (i == p->m->nruns)
+            return 0;
+        run_one(&p->m->run[i], p->stop, &p->res[i]);
+    }
+}
+
+int bench_run_all(const struct bench_manifest *m, unsigned threads, struct bench_pin *pin,
+                  const volatile sig_atomic_t *stop, struct bench_result *res)
+{
+    struct pool p = {.m = m, .stop = stop, .res = res};
+    pthread_t tid[BENCH_MAX_THREADS];
+    struct worker_arg args[BENCH_MAX_THREADS];
+    unsigned started = 0;
+    int r = 0;
+    pthread_mutex_init(&p.lock, 0);
+    if (threads > m->nruns)
+        threads = m->nruns;
+    /* One worker per physical core; more workers than cores run where the OS puts them. */
+    p.pin = threads <= bench_pin_cores(pin) ? pin : 0;
+    for (unsigned i = 0; i < threads; i++)
+        args[i] = (struct worker_arg){.pool = &p, .index = i};
+    /* The caller's thread is worker 0. */
+    for (; started + 1 < threads; started++) {
+        int e = pthread_create(&tid[started], 0, worker, &args[started + 1]);
+        if (e) {
+            fprintf(stderr, "tensim: %s: cannot start a worker thread (%s); going on with %u\n",
+                    err_kind_text(ERR_HOST), strerror(e), started + 1);
+            r = -1;
+            break;
+        }
+    }
+    worker(&args[0]);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(tid[i], 0);
+    pthread_mutex_destroy(&p.lock);
+    return r;
+}
+
+void bench_result_free(struct bench_result *r)
+{
+    free(r->log);
+    r->log = 0;
+}

@@ -1,0 +1,265 @@
+/* `tensim bench run` (docs/bench.md): manifest errors (exit 2 with the key path), sweeps expanded
+ * in order, results that do not depend on the number of threads, expected outputs, and the
+ * regression gate against the committed baseline test/bench/gate-baseline.json. */
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static char out[65536];
+
+#define EXPECT_OUT(s) cr_expect(strstr(out, s) != NULL, "missing \"%s\" in:\n%s", s, out)
+
+static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int run(const char *fmt, ...)
+{
+    char args[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    return run_tensim(args, out, sizeof out);
+}
+
+/* A file under /tmp for this test process: "/tmp/tensim-bench-PID-NAME". */
+static const char *tmp(const char *name)
+{
+    static char path[8][256];
+    static unsigned next;
+    char *p = path[next++ % 8];
+    snprintf(p, 256, "/tmp/tensim-bench-%d-%s", (int)getpid(), name);
+    return p;
+}
+
+/* Write a manifest to tmp(name), "@K@" standing for the absolute build/kernels folder. */
+static const char *manifest(const char *name, const char *body)
+{
+    char kdir[1024], text[8192], *w = text;
+    cr_assert(realpath("build/kernels", kdir), "build/kernels is missing: make kernels");
+    for (const char *s = body; *s && w < text + sizeof text - 1100;) {
+        if (!strncmp(s, "@K@", 3)) {
+            w += sprintf(w, "%s", kdir);
+            s += 3;
+        } else
+            *w++ = *s++;
+    }
+    *w = 0;
+    const char *path = tmp(name);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+#define HELLO "\"programs\": {\"trisc0\": \"@K@/hello.elf\"}"
+
+/* ---- manifest errors ---- */
+
+static void bad_manifest(const char *body, const char *message)
+{
+    const char *m = manifest("bad.json", body);
+    cr_expect_eq(run("bench run -j1 %s", m), 2, "%s", body);
+    char want[1200];
+    snprintf(want, sizeof want, "tensim: bench: bad manifest: %s: %s\n", m, message);
+    cr_expect_str_eq(out, want);
+    unlink(m);
+}
+
+Test(bench, manifest_errors_exit_2_with_the_key)
+{
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": [}", "line 1 column 30: unexpected token near '}'");
+    bad_manifest("{\"runs\": []}", "missing \"tensim_bench\" (the format's version, 1)");
+    bad_manifest("{\"tensim_bench\": 2, \"runs\": []}", "tensim_bench: this tensim reads version 1");
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": []}", "runs: expected an array of one or more runs");
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"a\", \"programz\": {}}]}",
+                 "runs[0]: unknown key \"programz\" (did you mean \"programs\"?)");
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"a\"}]}",
+                 "runs[0]: give one of \"programs\" and \"run\"");
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"a\", \"programs\": {\"trisc0\": \"/nonexistent/x.elf\"}}]}",
+                 "runs[0].programs.trisc0: cannot read /nonexistent/x.elf: No such file or directory");
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"a\", " HELLO ", \"timing\": {\"rv.load_l1\": \"${x}\"}}]}",
+                 "runs[0].timing.rv.load_l1: no parameter \"x\" for ${x} (the run's \"sweep\" names its parameters)");
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"a\", " HELLO ", \"timing\": {\"rv.load_l1\": \"${x}\"}, "
+                 "\"sweep\": {\"x\": [8, 999]}}]}",
+                 "runs[0][x=999].timing.rv.load_l1: --timing rv.load_l1 wants a whole number from 1 to 64, not '999'");
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"a\", " HELLO ", \"timing\": {\"rv.nope\": 3}}]}",
+                 "runs[0].timing.rv.nope: --timing: no parameter 'rv.nope' (--timing=list shows the keys)");
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"a\", " HELLO "}, {\"name\": \"a\", " HELLO "}]}",
+                 "runs: two runs are named \"a\"");
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"a\", " HELLO ", \"measure\": [\"cycels\"]}]}",
+                 "runs[0].measure[0]: unknown measure \"cycels\" (did you mean \"cycles\"?)");
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"a\", " HELLO ", \"arch\": \"grayskull\"}]}",
+                 "runs[0].arch: unknown architecture \"grayskull\" (blackhole or wormhole)");
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"a\", " HELLO ", \"expect\": "
+                 "[{\"addr\": \"0x40000\", \"len\": 0, \"file\": \"@K@/hello.elf\"}]}]}",
+                 "runs[0].expect[0]: 0x40000+0x0 is not a range inside L1 (0x0-0x17ffff)");
+}
+
+Test(bench, command_line_errors_exit_2)
+{
+    cr_expect_eq(run("bench"), 2);
+    cr_expect_str_eq(out, "tensim: usage: bench wants a subcommand: run\nTry 'tensim bench run --help'.\n");
+    cr_expect_eq(run("bench run"), 2);
+    EXPECT_OUT("tensim: usage: no manifest given\n");
+    cr_expect_eq(run("bench run -j 0 test/bench/gate.json"), 2);
+    EXPECT_OUT("tensim: usage: -j wants a number from 1 to 256, not '0'\n");
+    cr_expect_eq(run("bench run --update-baseline test/bench/gate.json"), 2);
+    EXPECT_OUT("tensim: usage: --update-baseline needs --baseline FILE\n");
+    cr_expect_eq(run("bench run test/bench/gate.json --baseline /nonexistent/base.json"), 2);
+    cr_expect_str_eq(out, "tensim: bench: baseline /nonexistent/base.json: unable to open "
+                          "/nonexistent/base.json: No such file or directory\n");
+    cr_expect_eq(run("bench run /nonexistent/m.json"), 2);
+    cr_expect_str_eq(out, "tensim: bench: bad manifest: /nonexistent/m.json: cannot read it: No such "
+                          "file or directory\n");
+    cr_expect_eq(run("bench --help"), 0);
+    EXPECT_OUT("Usage: tensim bench run [OPTION]... MANIFEST\n");
+}
+
+/* ---- results ---- */
+
+Test(bench, results_do_not_depend_on_the_threads)
+{
+    const char *r1 = tmp("j1.json"), *r2 = tmp("j2.json");
+    cr_assert_eq(run("bench run -j1 --out %s test/bench/smoke.json", r1), 0, "%s", out);
+    cr_assert_eq(run("bench run -j 2 --out %s test/bench/smoke.json", r2), 0, "%s", out);
+    const char *r3 = tmp("j2-nopin.json");
+    cr_assert_eq(run("bench run -j 2 --no-pin --out %s test/bench/smoke.json", r3), 0, "%s", out);
+    size_t n1, n2;
+    char *a = read_whole_file(r1, &n1), *b = read_whole_file(r2, &n2);
+    cr_expect_eq(n1, n2);
+    cr_expect(n1 == n2 && !memcmp(a, b, n1), "-j1 and -j2 results differ:\n%s\n%s", a, b);
+    size_t n3;
+    char *c = read_whole_file(r3, &n3);
+    cr_expect(n1 == n3 && !memcmp(a, c, n1), "-j1 and -j2 --no-pin results differ:\n%s\n%s", a, c);
+    free(c);
+    unlink(r3);
+    /* Real runs with their exact cycles (the same as `tensim run` reports), in manifest order. */
+    const char *hello = strstr(a, "{\"name\": \"hello\", \"params\": {}, \"timing\": [], \"arch\": \"blackhole\", "
+                                  "\"status\": \"ok\", \"exit_status\": 0, \"cycles\": 25183, "
+                                  "\"core_cycles\": {\"TRISC0\": 25183}}");
+    const char *matmul = strstr(a, "{\"name\": \"matmul\", \"params\": {}, \"timing\": [], \"arch\": \"blackhole\", "
+                                   "\"status\": \"ok\", \"exit_status\": 0, \"cycles\": 215561, \"core_cycles\": "
+                                   "{\"TRISC0\": 215248, \"TRISC1\": 88, \"TRISC2\": 215438}}");
+    cr_expect(hello && matmul && hello < matmul, "%s", a);
+    cr_expect(strstr(a, "\"timing_table\": \"fnv1a64:") && strstr(a, "\"manifest\": \"test/bench/smoke.json\""),
+              "%s", a);
+    free(a);
+    free(b);
+    unlink(r1);
+    unlink(r2);
+}
+
+Test(bench, sweeps_expand_in_order)
+{
+    const char *res = tmp("sweep.json");
+    cr_assert_eq(run("bench run -j2 --out %s test/bench/smoke.json", res), 0, "%s", out);
+    char *a = read_whole_file(res, NULL);
+    const char *want[] = {
+        "{\"name\": \"hello-load[lat=8]\", \"params\": {\"lat\": \"8\"}, \"timing\": [\"rv.load_l1=8\"], "
+        "\"arch\": \"blackhole\", \"status\": \"ok\", \"exit_status\": 0, \"cycles\": 25183}",
+        "{\"name\": \"hello-load[lat=16]\", \"params\": {\"lat\": \"16\"}, \"timing\": [\"rv.load_l1=16\"], "
+        "\"arch\": \"blackhole\", \"status\": \"ok\", \"exit_status\": 0, \"cycles\": 26391}",
+        "{\"name\": \"hello-load[lat=32]\", \"params\": {\"lat\": \"32\"}, \"timing\": [\"rv.load_l1=32\"], "
+        "\"arch\": \"blackhole\", \"status\": \"ok\", \"exit_status\": 0, \"cycles\": 28807}",
+    };
+    const char *prev = a;
+    for (int i = 0; i < 3; i++) {
+        const char *at = strstr(a, want[i]);
+        cr_expect(at && at >= prev, "missing or out of order: %s\nin %s", want[i], a);
+        if (at)
+            prev = at;
+    }
+    free(a);
+    unlink(res);
+
+    /* Two axes: the last varies fastest; ${} works in file names and names too. */
+    const char *m = manifest("two.json",
+        "{\"tensim_bench\": 1, \"runs\": [{\"name\": \"k-${prog}\", \"programs\": {\"trisc0\": \"@K@/${prog}.elf\"},"
+        " \"timing\": {\"rv.mul_latency\": \"${mul}\"}, \"sweep\": {\"prog\": [\"hello\", \"calib\"], \"mul\": [2, 3]}}]}");
+    cr_assert_eq(run("bench run -j2 %s", m), 0, "%s", out);
+    const char *rows[] = {"k-hello[prog=hello,mul=2] ", "k-hello[prog=hello,mul=3] ",
+                          "k-calib[prog=calib,mul=2] ", "k-calib[prog=calib,mul=3] ", "4 runs, 0 failed"};
+    prev = out;
+    for (int i = 0; i < 5; i++) {
+        const char *at = strstr(out, rows[i]);
+        cr_expect(at && at >= prev, "missing or out of order: %s\nin %s", rows[i], out);
+        if (at)
+            prev = at;
+    }
+    unlink(m);
+}
+
+/* ---- the gate ---- */
+
+Test(bench, committed_baseline_passes)
+{
+    cr_expect_eq(run("bench run -j2 test/bench/gate.json --baseline test/bench/gate-baseline.json"), 0, "%s", out);
+    EXPECT_OUT("eltwise                          cycles.TRISC2        160042       160042 0");
+    EXPECT_OUT("3 runs, 0 failed; 0 regressions\n");
+}
+
+Test(bench, slower_timing_is_a_regression)
+{
+    cr_expect_eq(run("bench run -j2 test/bench/gate-slower.json --baseline test/bench/gate-baseline.json"), 1,
+                 "%s", out);
+    EXPECT_OUT("hello                            cycles                25183        25334 +151 (+0.60%)        REGRESSION\n");
+    EXPECT_OUT("hello-tolerant                   cycles                25183        25334 +151 (+0.60%)        "
+               "slower, within tolerance\n");
+    EXPECT_OUT("eltwise                          cycles               160049       160049 0");
+    EXPECT_OUT("3 runs, 0 failed; 1 regression\n");
+}
+
+Test(bench, faster_is_reported_not_failed_and_update_rewrites)
+{
+    /* A baseline made with a slower load, then the model's own timing: faster, exit 0. */
+    const char *base = tmp("base.json");
+    cr_assert_eq(run("bench run -j1 test/bench/gate-slower.json --baseline %s --update-baseline", base), 0, "%s", out);
+    EXPECT_OUT("baseline ");
+    EXPECT_OUT(" written\n");
+    cr_expect_eq(run("bench run -j2 test/bench/gate.json --baseline %s", base), 0, "%s", out);
+    EXPECT_OUT("hello                            cycles                25334        25183 -151 (-0.60%)        faster\n");
+    /* Rewritten with the faster figures, the slower manifest now regresses against it. */
+    cr_expect_eq(run("bench run -j2 test/bench/gate.json --baseline %s --update-baseline", base), 0, "%s", out);
+    EXPECT_OUT(" rewritten\n");
+    cr_expect_eq(run("bench run -j2 test/bench/gate-slower.json --baseline %s", base), 1, "%s", out);
+    unlink(base);
+}
+
+Test(bench, failing_runs_and_expected_outputs)
+{
+    const char *good = tmp("eltwise.bin"), *bad = tmp("eltwise-bad.bin");
+    cr_assert_eq(run("run -q --trisc0=build/kernels/eltwise-t0.elf --trisc1=build/kernels/eltwise-t1.elf "
+                     "--trisc2=build/kernels/eltwise-t2.elf --dump=0x40000:8192:%s", good), 0, "%s", out);
+    size_t n;
+    char *bytes = read_whole_file(good, &n);
+    cr_assert_eq(n, 8192);
+    bytes[100] ^= 1;
+    FILE *f = fopen(bad, "w");
+    cr_assert(f);
+    fwrite(bytes, 1, n, f);
+    fclose(f);
+    char body[2000];
+    snprintf(body, sizeof body,
+             "{\"tensim_bench\": 1, \"runs\": [{\"name\": \"eltwise-${e}\", \"programs\": {\"trisc0\": "
+             "\"@K@/eltwise-t0.elf\", \"trisc1\": \"@K@/eltwise-t1.elf\", \"trisc2\": \"@K@/eltwise-t2.elf\"},"
+             " \"expect\": [{\"addr\": \"0x40000\", \"len\": 8192, \"file\": \"/tmp/tensim-bench-%d-${e}.bin\"}],"
+             " \"sweep\": {\"e\": [\"eltwise\", \"eltwise-bad\"]}},"
+             " {\"name\": \"exit7\", \"programs\": {\"trisc0\": \"@K@/../guest/exit7.elf\"}}]}", (int)getpid());
+    const char *m = manifest("expect.json", body);
+    cr_expect_eq(run("bench run -j2 %s", m), 1, "%s", out);
+    EXPECT_OUT("eltwise-eltwise[e=eltwise]       cycles                    -       160049");
+    EXPECT_OUT("eltwise-eltwise-bad[e=eltwise-bad] status                    -       failed                      "
+               "FAILS: expect[0]: L1 0x40064 differs from");
+    EXPECT_OUT("exit7                            status                    -       failed                      "
+               "FAILS: guest exit: TRISC0 exit code 7\n");
+    EXPECT_OUT("[exit7] tensim: guest exit: TRISC0 cycle=");
+    EXPECT_OUT("3 runs, 2 failed; 2 regressions (no baseline: failures only)\n");
+    free(bytes);
+    unlink(good);
+    unlink(bad);
+    unlink(m);
+}
