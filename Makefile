@@ -99,7 +99,7 @@ RVCC    := riscv64-unknown-elf-gcc
 # Code is compiled for the cores' ISA; the link names plain rv32im so that gcc picks the rv32im
 # multilib of libgcc and picolibc (it has none for the Zba/Zbb spelling).
 RVARCH  := -march=rv32im_zicsr_zba_zbb -mabi=ilp32
-RVCFLAGS := $(RVARCH) -O2 -g -Wall -Wextra -Werror -MMD -MP --specs=picolibc.specs -Iriscv/sdk -I$(B)/sdk
+RVCFLAGS := $(RVARCH) -O2 -g -Wall -Wextra -Werror -MMD -MP --specs=picolibc.specs -DTENSIM -Iriscv/sdk -I$(B)/sdk
 RVLDFLAGS := -march=rv32im -mabi=ilp32 --specs=picolibc.specs -nostartfiles -Wl,--gc-sections \
              -Wl,--no-warn-rwx-segments -Lriscv/sdk
 SDK_OBJ := $(B)/rv/riscv/sdk/crt0.o $(B)/rv/riscv/sdk/tensim_stdio.o
