@@ -133,6 +133,14 @@ $(eval $(call kernel,unpack-t1,trisc1,$(EX)/unpack/t1.c))
 $(eval $(call kernel,matmul-t0,trisc0,$(EX)/matmul/t0.c))
 $(eval $(call kernel,matmul-t1,trisc1,$(EX)/matmul/t1.c))
 $(eval $(call kernel,matmul-t2,trisc2,$(EX)/matmul/t2.c))
+# matmul's TRISC1 with region marks (-DMATMUL_REGIONS; docs/user-guide.md "Regions")
+$(B)/rv/regions/matmul-t1.o: $(EX)/matmul/t1.c riscv/sdk/tensim.h $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h | $(B)/.deps
+	@mkdir -p $(@D)
+	$(RVCC) $(RVCFLAGS) -DMATMUL_REGIONS -c $< -o $@
+KERNELS += $(B)/kernels/matmul-regions-t1.elf
+$(B)/kernels/matmul-regions-t1.elf: $(B)/rv/regions/matmul-t1.o $(SDK_OBJ) riscv/sdk/trisc1.ld riscv/sdk/common.ld
+	@mkdir -p $(@D)
+	$(RVCC) $(RVLDFLAGS) -T riscv/sdk/trisc1.ld -o $@ $(SDK_OBJ) $<
 $(eval $(call kernel,eltwise-t0,trisc0,$(EX)/eltwise/t0.c))
 $(eval $(call kernel,eltwise-t1,trisc1,$(EX)/eltwise/t1.c))
 $(eval $(call kernel,eltwise-t2,trisc2,$(EX)/eltwise/t2.c))

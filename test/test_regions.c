@@ -266,3 +266,77 @@ Test(regions, tensix_thread_figures)
     tile_destroy(with);
     tile_destroy(without);
 }
+
+/* ---- through the CLI ---- */
+
+/* s without the first span that starts with `from` and ends after the next `to` (or s itself). */
+static void cut(char *s, const char *from, const char *to)
+{
+    char *a = strstr(s, from);
+    if (!a)
+        return;
+    char *b = strstr(a, to);
+    cr_assert(b, "no \"%s\" after \"%s\"", to, from);
+    b += strlen(to);
+    memmove(a, b, strlen(b) + 1);
+}
+
+#define MATMUL(t1) "run --trisc0=build/kernels/matmul-t0.elf --trisc1=build/kernels/" t1 \
+                   " --trisc2=build/kernels/matmul-t2.elf"
+
+/* matmul's TRISC1 built with and without its marks (-DMATMUL_REGIONS): the same report and the
+ * same stats, but for the region table and the "regions" key. */
+Test(regions, matmul_with_marks_changes_no_figure)
+{
+    static char plain[16384], marked[16384];
+    cr_assert_eq(run_tensim(MATMUL("matmul-t1.elf") " --stats /tmp/tensim-rg-plain.json", plain,
+                            sizeof plain), 0, "%s", plain);
+    cr_assert_eq(run_tensim(MATMUL("matmul-regions-t1.elf") " --stats /tmp/tensim-rg-marked.json",
+                            marked, sizeof marked), 0, "%s", marked);
+    cr_expect(strstr(marked, "\nregion         count     cycles      min      max    instret  "
+                             "stall cycles\n"));
+    cr_expect(strstr(marked, "\nTRISC1 #0          1 "), "%s", marked);
+    cr_expect(strstr(marked, "\n  T1 issued: cfg=8; held: none\n"), "the eight SETC16");
+    cr_expect(strstr(marked, "\nTRISC1 #1          4 "), "one per tile");
+    cr_expect(!strstr(plain, "region"));
+    /* the table ends the report */
+    char *table = strstr(marked, "region         count");
+    cr_assert(table);
+    *table = 0;
+    cr_expect_str_eq(marked, plain, "the report without the table is the plain run's");
+    char *js_plain = read_whole_file("/tmp/tensim-rg-plain.json", NULL);
+    char *js_marked = read_whole_file("/tmp/tensim-rg-marked.json", NULL);
+    cr_expect(strstr(js_marked, "\"thread\": \"T1\", \"tensix\": {\"cfg\": 8},"));
+    cr_expect(strstr(js_marked, "{\"id\": 1, \"count\": 4, "));
+    cut(js_marked, "  \"regions\": {", "\n  },\n");
+    cr_expect_str_eq(js_marked, js_plain, "the stats without \"regions\" are the plain run's");
+    free(js_plain);
+    free(js_marked);
+}
+
+Test(regions, run_ending_inside_a_region_cli)
+{
+    char out[8192];
+    cr_assert_eq(run_tensim("run --stats /tmp/tensim-rg-open.json build/guest/region_open.elf", out,
+                            sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "tensim: warning: TRISC0: region 2 begun at cycle 15 was still open when "
+                          "the run ended at cycle 18 (not counted)\n"), "%s", out);
+    cr_expect(strstr(out, "\nTRISC0 #1          3          3        1        1          3  none\n"),
+              "%s", out);
+    cr_expect(strstr(out, "\nTRISC0 #2          0          0        0        0          0  none "
+                          "(open at the end, begun at cycle 15)\n"), "%s", out);
+    char *js = read_whole_file("/tmp/tensim-rg-open.json", NULL);
+    cr_expect(strstr(js, "{\"id\": 1, \"count\": 3, \"cycles\": 3, \"min\": 1, \"max\": 1, "
+                         "\"open\": null,\n       \"instret\": 3,"), "%s", js);
+    cr_expect(strstr(js, "{\"id\": 2, \"count\": 0, \"cycles\": 0, \"min\": 0, \"max\": 0, "
+                         "\"open\": 15,"), "%s", js);
+    free(js);
+}
+
+Test(regions, end_without_begin_cli)
+{
+    char out[8192];
+    cr_expect_eq(run_tensim("run build/guest/region_unbegun.elf", out, sizeof out), 112);
+    cr_expect(strstr(out, "tensim: bad region: TRISC0 pc=0x00006004 cycle=1: "
+                          "tensim_region_end(5): region 5 was not begun\n"), "%s", out);
+}
