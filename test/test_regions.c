@@ -281,23 +281,26 @@ static void cut(char *s, const char *from, const char *to)
     memmove(a, b, strlen(b) + 1);
 }
 
-#define MATMUL(t1) "run --trisc0=build/kernels/matmul-t0.elf --trisc1=build/kernels/" t1 \
-                   " --trisc2=build/kernels/matmul-t2.elf"
+#define MATMUL(v) "run --trisc0=build/kernels/" v "-t0.elf --trisc1=build/kernels/" v \
+                  "-t1.elf --trisc2=build/kernels/" v "-t2.elf"
 
-/* matmul's TRISC1 built with and without its marks (-DMATMUL_REGIONS): the same report and the
- * same stats, but for the region table and the "regions" key. */
+/* matmul built with and without its marks (-DMATMUL_REGIONS): the same report and the same
+ * stats, but for the region table and the "regions" key. */
 Test(regions, matmul_with_marks_changes_no_figure)
 {
     static char plain[16384], marked[16384];
-    cr_assert_eq(run_tensim(MATMUL("matmul-t1.elf") " --stats /tmp/tensim-rg-plain.json", plain,
+    cr_assert_eq(run_tensim(MATMUL("matmul") " --stats /tmp/tensim-rg-plain.json", plain,
                             sizeof plain), 0, "%s", plain);
-    cr_assert_eq(run_tensim(MATMUL("matmul-regions-t1.elf") " --stats /tmp/tensim-rg-marked.json",
+    cr_assert_eq(run_tensim(MATMUL("matmul-regions") " --stats /tmp/tensim-rg-marked.json",
                             marked, sizeof marked), 0, "%s", marked);
     cr_expect(strstr(marked, "\nregion         count     cycles      min      max    instret  "
                              "stall cycles\n"));
     cr_expect(strstr(marked, "\nTRISC1 #0          1 "), "%s", marked);
     cr_expect(strstr(marked, "\n  T1 issued: cfg=8; held: none\n"), "the eight SETC16");
-    cr_expect(strstr(marked, "\nTRISC1 #1          4 "), "one per tile");
+    cr_expect(strstr(marked, "\nTRISC1 #1          4          2        0        1          8  none\n"),
+              "one per tile: 8 pushes in two fused groups, the marks between them free");
+    cr_expect(strstr(marked, "\nTRISC0 #0          1 "), "filling the operands");
+    cr_expect(strstr(marked, "\nTRISC2 #2          4 "), "one per tile");
     cr_expect(!strstr(plain, "region"));
     /* the table ends the report */
     char *table = strstr(marked, "region         count");

@@ -40,16 +40,6 @@
 
 #define MOP_CFG ((volatile uint32_t *)0xFFB80000u)
 
-/* The matmul-regions build (-DMATMUL_REGIONS) marks region 0 around the set-up and region 1
- * around each tile's pushes (docs/user-guide.md "Regions"); the plain build has no marks. */
-#ifdef MATMUL_REGIONS
-#define REGION_BEGIN(id) tensim_region_begin(id)
-#define REGION_END(id) tensim_region_end(id)
-#else
-#define REGION_BEGIN(id) ((void)0)
-#define REGION_END(id) ((void)0)
-#endif
-
 int main(void)
 {
     REGION_BEGIN(0);
