@@ -362,7 +362,8 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, u
     enum mmio_status s = tensix_push(t, c->id, thread, words, n);
     if (s != MMIO_OK)
         return 0;
-    /* The HINTs inside the group take effect in its cycle, after the whole group. */
+    /* The HINTs inside the group take effect in its cycle as if they stood before it: its
+     * instructions are counted after this returns. */
     for (unsigned i = 1; span > n && i < span; i++) {
         const struct rv_insn *p = &t->predecode[(c->pc >> 2) + i];
         if (p->op == RV_REGION && !region_hint(t, c, t->now, p->imm))
