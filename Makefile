@@ -100,7 +100,7 @@ RVCC    := riscv64-unknown-elf-gcc
 # Code is compiled for the cores' ISA; the link names plain rv32im so that gcc picks the rv32im
 # multilib of libgcc and picolibc (it has none for the Zba/Zbb spelling).
 RVARCH  := -march=rv32im_zicsr_zba_zbb -mabi=ilp32
-RVCFLAGS := $(RVARCH) -O2 -g -Wall -Wextra -Werror -MMD -MP --specs=picolibc.specs -Iriscv/sdk -I$(B)/sdk
+RVCFLAGS := $(RVARCH) -O2 -g -Wall -Wextra -Werror -MMD -MP --specs=picolibc.specs -DTENSIM -Iriscv/sdk -I$(B)/sdk
 RVLDFLAGS := -march=rv32im -mabi=ilp32 --specs=picolibc.specs -nostartfiles -Wl,--gc-sections \
              -Wl,--no-warn-rwx-segments -Lriscv/sdk
 SDK_OBJ := $(B)/rv/riscv/sdk/crt0.o $(B)/rv/riscv/sdk/tensim_stdio.o
@@ -134,6 +134,19 @@ $(eval $(call kernel,unpack-t1,trisc1,$(EX)/unpack/t1.c))
 $(eval $(call kernel,matmul-t0,trisc0,$(EX)/matmul/t0.c))
 $(eval $(call kernel,matmul-t1,trisc1,$(EX)/matmul/t1.c))
 $(eval $(call kernel,matmul-t2,trisc2,$(EX)/matmul/t2.c))
+# matmul with region marks (-DMATMUL_REGIONS; docs/user-guide.md "Regions")
+define matmul_regions
+$(B)/rv/regions/matmul-$(1).o: $(EX)/matmul/$(1).c $(EX)/matmul/matmul_data.h riscv/sdk/tensim.h $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h | $(B)/.deps
+	@mkdir -p $$(@D)
+	$(RVCC) $(RVCFLAGS) -DMATMUL_REGIONS -c $$< -o $$@
+KERNELS += $(B)/kernels/matmul-regions-$(1).elf
+$(B)/kernels/matmul-regions-$(1).elf: $(B)/rv/regions/matmul-$(1).o $(SDK_OBJ) riscv/sdk/$(2).ld riscv/sdk/common.ld
+	@mkdir -p $$(@D)
+	$(RVCC) $(RVLDFLAGS) -T riscv/sdk/$(2).ld -o $$@ $(SDK_OBJ) $$<
+endef
+$(eval $(call matmul_regions,t0,trisc0))
+$(eval $(call matmul_regions,t1,trisc1))
+$(eval $(call matmul_regions,t2,trisc2))
 $(eval $(call kernel,eltwise-t0,trisc0,$(EX)/eltwise/t0.c))
 $(eval $(call kernel,eltwise-t1,trisc1,$(EX)/eltwise/t1.c))
 $(eval $(call kernel,eltwise-t2,trisc2,$(EX)/eltwise/t2.c))

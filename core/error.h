@@ -32,7 +32,9 @@
     X(ERR_HOST, 109, "host error", "out of memory, or an output file could not be written")      \
     X(ERR_INTERRUPTED, 110, "interrupted", "SIGINT (Ctrl-C) or SIGTERM ended the run")        \
     X(ERR_BAD_RUN, 111, "bad run description",                                                    \
-      "the --run file is unreadable, not JSON, or asks for something tensim cannot do")
+      "the --run file is unreadable, not JSON, or asks for something tensim cannot do")           \
+    X(ERR_REGION, 112, "bad region",                                                              \
+      "tensim_region_end of a region that is not open, or tensim_region_begin of one that is")
 
 enum err_kind {
 #define X(name, code, text, desc) name,

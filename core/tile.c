@@ -81,6 +81,7 @@ void tile_reset(struct tile *t)
     memset(t->l1, 0, t->arch->l1_size);
     memset(t->predecode, 0, (t->arch->l1_size / 4) * sizeof *t->predecode); /* RV_UNDECODED */
     memset(t->local_ram, 0, sizeof t->local_ram);
+    memset(t->regions, 0, sizeof t->regions);
     for (int i = 0; i < NUM_CORES; i++)
         rv_core_reset(&t->core[i], i, t->arch->reset_pc[i]);
     coproc_reset(t);
@@ -190,6 +191,7 @@ static void close_accounting(struct tile *t, uint64_t end)
     coproc_account_close(t, end);
     for (int i = 0; i < NUM_CORES; i++)
         rv_close(&t->core[i], end);
+    regions_close(t, end);
 }
 
 /* Agents in the order they act within a cycle: the coprocessor (index 0), then the cores. */

@@ -16,6 +16,7 @@
 #include "../mem/map.h"
 #include "../riscv/core.h"
 #include "../riscv/mailbox.h"
+#include "../riscv/region.h"
 #include "../sync/semaphores.h"
 #include "../sync/thread.h"
 #include "../units/adc.h"
@@ -76,6 +77,7 @@ struct tile {
     struct pcbuf { uint32_t word[16]; unsigned head, count; } pcbuf[NUM_THREADS];
     uint32_t pcbuf_override;
     struct mailboxes mbox; /* core-to-core mailboxes (riscv/mailbox.c) */
+    struct core_regions regions[NUM_CORES]; /* tensim_region_begin/end per core (riscv/region.h) */
 
     /* Timeline trace (trace/trace.h), NULL when off. */
     struct tracer *tracer;

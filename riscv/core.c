@@ -13,6 +13,7 @@
 #include "../sync/push.h"
 #include "csr.h"
 #include "profile.h"
+#include "region.h"
 
 
 
@@ -331,28 +332,46 @@ static inline void set_ready(struct rv_core *c, unsigned rd, uint64_t when)
 
 /* Push the .ttinsn at pc and, on Blackhole TRISCs with cfg0.DisTriscCache clear, up to three
  * adjacent ones fused into the same cycle (BHR:README.md "Frontend"). Returns the number of
- * words pushed, 0 when the core blocked or an error was raised. */
-static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first)
+ * words pushed, 0 when the core blocked or an error was raised; *words_span is the number of
+ * program words the group took, region HINTs within it included. */
+static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, unsigned *words_span)
 {
     uint32_t words[4] = {first};
     unsigned n = 1;
     unsigned max = c->id == CORE_BRISC || (c->cfg0 & CFG0_DIS_TRISC_CACHE) ? 1
                                                                             : t->arch->ttinsn_fuse_max;
+    /* Region HINTs between the words take no cycle, so they do not break the group either
+     * (riscv/region.h); *span counts them with the words. */
+    unsigned span = 1, scan = 1;
     while (n < max) {
-        uint32_t pc = c->pc + 4 * n;
+        uint32_t pc = c->pc + 4 * scan;
         if (pc >= t->arch->l1_size)
             break;
         struct rv_insn *p = &t->predecode[pc >> 2];
         if (p->op == RV_UNDECODED)
             *p = rv_decode(le_get(t->l1 + pc, 4));
+        scan++;
+        if (p->op == RV_REGION)
+            continue;
         if (p->op != RV_TTINSN)
             break;
         words[n++] = (uint32_t)p->imm;
+        span = scan;
     }
     /* BRISC's .ttinsn goes to thread 0 after its MOP expander, like a store to INSTRN_BUF_BASE. */
     unsigned thread = c->id == CORE_BRISC ? 0 : (unsigned)c->id;
     enum mmio_status s = tensix_push(t, c->id, thread, words, n);
-    return s == MMIO_OK ? n : 0;
+    if (s != MMIO_OK)
+        return 0;
+    /* The HINTs inside the group take effect in its cycle as if they stood before it: its
+     * instructions are counted after this returns. */
+    for (unsigned i = 1; span > n && i < span; i++) {
+        const struct rv_insn *p = &t->predecode[(c->pc >> 2) + i];
+        if (p->op == RV_REGION && !region_hint(t, c, t->now, p->imm))
+            return 0;
+    }
+    *words_span = span;
+    return n;
 }
 
 void rv_run(struct tile *t, struct rv_core *c)
@@ -404,7 +423,8 @@ void rv_run(struct tile *t, struct rv_core *c)
          * (BHR:MemoryOrdering.md, BHR:README.md "Retire Unit"). Entries leave at least a cycle
          * apart, so that one is at most rob_last - (ROB_SIZE - 1): nothing to look at unless
          * the newest recorded one leaves that late. */
-        if (__builtin_expect(c->rob_last >= now + ROB_SIZE - 1, 0) && c->rob[c->rob_pos] >= now) {
+        if (__builtin_expect(c->rob_last >= now + ROB_SIZE - 1, 0) && c->rob[c->rob_pos] >= now &&
+            in.op != RV_REGION) {
             uint64_t free = c->rob[c->rob_pos] + 1;
             c->st.stall[STALL_RETIRE] += free - now;
             c->last_stall = STALL_RETIRE;
@@ -704,7 +724,8 @@ void rv_run(struct tile *t, struct rv_core *c)
             return;
         }
         case RV_TTINSN: {
-            unsigned n = push_ttinsn(t, c, (uint32_t)imm);
+            unsigned span = 1;
+            unsigned n = push_ttinsn(t, c, (uint32_t)imm, &span);
             if (!n) {
                 if (c->wait == WAIT_TENSIX_FIFO) {
                     c->state = CORE_BLOCKED;
@@ -715,9 +736,16 @@ void rv_run(struct tile *t, struct rv_core *c)
             /* A fused group retires as one instruction per .ttinsn in a single cycle. */
             c->st.instret += n - 1;
             c->st.op_count[RV_TTINSN] += n - 1;
-            next = pc + 4 * n;
+            next = pc + 4 * span;
             goto no_write;
         }
+        case RV_REGION:
+            /* Not issued: no cycle, no instret, no retire-queue entry (riscv/region.h). Its
+             * registers are x0, so the scoreboard above never held it either. */
+            if (!region_hint(t, c, now, imm))
+                return;
+            c->pc = next;
+            continue;
         case RV_UNDECODED:
         case RV_ILLEGAL:
         case RV_OP_COUNT:

@@ -5,6 +5,7 @@
 static const struct rv_desc table[RV_OP_COUNT] = {
     [RV_UNDECODED] = {"(undecoded)", 0, 0, RVF_NONE, RVC_SYSTEM},
     [RV_ILLEGAL] = {"(illegal)", 0, 0, RVF_NONE, RVC_SYSTEM},
+    [RV_REGION] = {"slti", 0xf80fffff, 0x58002013, RVF_I, RVC_ALU},
     [RV_TTINSN] = {".ttinsn", 3, 0, RVF_NONE, RVC_TTINSN},
 #define RV(op, mn, mask, match, fmt, cls) [RV_##op] = {mn, mask, match, RVF_##fmt, RVC_##cls},
 #include "rv32.def"
@@ -106,6 +107,10 @@ struct rv_insn rv_decode(uint32_t w)
         break;
     }
     in.imm = immediate(f, w);
+    /* slti x0, x0, imm is a HINT the ISA leaves for custom use: tensim's region marks take
+     * 0x580..0x5FF (riscv/region.h); any other immediate stays an ordinary (no-op) slti. */
+    if ((w & table[RV_REGION].mask) == table[RV_REGION].match)
+        in.op = RV_REGION;
     return in;
 }
 

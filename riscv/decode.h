@@ -16,6 +16,7 @@ enum rv_class { RVC_ALU, RVC_BRANCH, RVC_JAL, RVC_JALR, RVC_LOAD, RVC_STORE, RVC
 enum rv_op {
     RV_UNDECODED = 0, /* predecode cache slot not filled yet (or invalidated by a store) */
     RV_ILLEGAL,       /* no table row matches */
+    RV_REGION,        /* slti x0, x0, 0x580..0x5FF: tensim's region HINT (riscv/region.h) */
     RV_TTINSN,        /* low two bits != 0b11: a Tensix instruction rotated left by 2 */
 #define RV(op, mn, mask, match, fmt, cls) RV_##op,
 #include "rv32.def"

@@ -1,4 +1,5 @@
 #include "json.h"
+#include "regions.h"
 #include "stats.h"
 #include "zones.h"
 
@@ -59,6 +60,7 @@ void stats_report(const struct tile *t, FILE *f)
     for (unsigned u = 0; u < UNIT_COUNT; u++)
         if (unit_rows[u].desc && unit_rows[u].desc->report)
             unit_rows[u].desc->report(t, f);
+    regions_report(t, f);
 }
 
 static const char *state_name(enum core_state s)
@@ -125,6 +127,7 @@ void stats_json(const struct tile *t, const struct sim_outcome *o, FILE *f)
         json_outcome(t, o, f);
     if (o && o->zones)
         zones_json(o->zones, f);
+    regions_json(t, f);
     fprintf(f, "  \"cores\": {");
     const char *sep = "";
     for (int i = 0; i < NUM_CORES; i++) {

@@ -60,6 +60,35 @@ static inline uint32_t tensim_l1_poll(const volatile uint32_t *p)
     return *p;
 }
 
+/* ---- regions (docs/sdk.md "Regions") ----
+ * tensim_region_begin(id) / tensim_region_end(id), id a constant 0..63, mark a span whose cycles,
+ * instructions and stalls tensim reports per core (and per Tensix thread, on a TRISC). Built with
+ * TENSIM defined (the SDK's Makefile passes -DTENSIM), each is one RISC-V HINT,
+ * `slti x0, x0, 0x580 + id` / `slti x0, x0, 0x5C0 + id`, that tensim executes in zero cycles;
+ * without TENSIM (a silicon build) they compile to nothing. Either way an id outside 0..63 is a
+ * compile-time error. The "memory" clobber keeps the compiler from moving memory accesses
+ * across a mark. */
+#ifdef __cplusplus
+#define TENSIM_REGION_ID_CHECK(id) static_assert((id) >= 0 && (id) < 64, "region id must be 0..63")
+#else
+#define TENSIM_REGION_ID_CHECK(id) _Static_assert((id) >= 0 && (id) < 64, "region id must be 0..63")
+#endif
+#ifdef TENSIM
+#define TENSIM_REGION_HINT(imm) __asm__ volatile("slti zero, zero, %0" : : "i"(imm) : "memory")
+#else
+#define TENSIM_REGION_HINT(imm) ((void)0)
+#endif
+#define tensim_region_begin(id)                                                                  \
+    do {                                                                                         \
+        TENSIM_REGION_ID_CHECK(id);                                                              \
+        TENSIM_REGION_HINT(0x580 + (id));                                                        \
+    } while (0)
+#define tensim_region_end(id)                                                                    \
+    do {                                                                                         \
+        TENSIM_REGION_ID_CHECK(id);                                                              \
+        TENSIM_REGION_HINT(0x5C0 + (id));                                                        \
+    } while (0)
+
 /* ---- synchronising with the coprocessor ---- */
 
 #define TENSIM_TTSYNC_COPROC_DONE 0xFFE80004u    /* Manual TTSync (BHR:ManualTTSync.md) */

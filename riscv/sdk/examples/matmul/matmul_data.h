@@ -31,4 +31,15 @@ static inline uint16_t mm_value(unsigned which, unsigned t, unsigned r, unsigned
     return (uint16_t)((h & 0x8000u) | (124u + (h >> 4 & 3u) + (h >> 6 & 3u)) << 7 | (h >> 20 & 0x7Fu));
 }
 
+/* The matmul-regions build (-DMATMUL_REGIONS) marks regions (docs/user-guide.md "Regions"):
+ * TRISC0 0 filling the operands, 1 the unpack pushes; TRISC1 0 its set-up, 1 each tile's
+ * pushes; TRISC2 2 each tile's pushes. The plain build has no marks. */
+#ifdef MATMUL_REGIONS
+#define REGION_BEGIN(id) tensim_region_begin(id)
+#define REGION_END(id) tensim_region_end(id)
+#else
+#define REGION_BEGIN(id) ((void)0)
+#define REGION_END(id) ((void)0)
+#endif
+
 #endif

@@ -10,6 +10,7 @@
 int main(void)
 {
     volatile uint16_t *a = (volatile uint16_t *)(MM_A + 16), *b = (volatile uint16_t *)(MM_B + 16);
+    REGION_BEGIN(0);
     for (unsigned t = 0; t < MM_TILES; t++)
         for (unsigned r = 0; r < 32; r++)
             for (unsigned c = 0; c < 32; c++) {
@@ -17,9 +18,12 @@ int main(void)
                 b[t * 1024 + mm_face_index(r, c)] = mm_value(1, t, r, c);
             }
     tensim_fence();
+    REGION_END(0);
 
+    REGION_BEGIN(1);
     bf16_tiles_setup(MM_B, MM_A, MM_TILES);
     for (unsigned t = 0; t < MM_TILES; t++)
         bf16_tiles_unpack_pair();
+    REGION_END(1);
     return 0;
 }

@@ -42,6 +42,7 @@
 
 int main(void)
 {
+    REGION_BEGIN(0);
     unsigned phases = *(volatile uint32_t *)MM_PARAM;
     if (phases < 1 || phases > 4)
         phases = 4;
@@ -78,9 +79,14 @@ int main(void)
     MOP_CFG[6] = nop;
     MOP_CFG[7] = TT_OP_REPLAY(16, 16, 0, 0);
     MOP_CFG[8] = TT_OP_REPLAY(0, 16, 0, 0);
+    REGION_END(0);
+    /* unrolled in both builds: the marks would otherwise change gcc's mind */
+#pragma GCC unroll 4
     for (unsigned t = 0; t < MM_TILES; t++) {
+        REGION_BEGIN(1);
         TTI_INSN(TT_OP_MOP(1, 0, 0));
         TTI_INSN(TT_OP_SEMPOST(1u << MM_SEM));
+        REGION_END(1);
     }
     return 0;
 }

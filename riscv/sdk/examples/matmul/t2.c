@@ -29,12 +29,14 @@ int main(void)
     TTI_INSN(TT_OP_SETC16(ADDR_MOD_PACK_SEC1_YsrcIncr_ADDR32, 4 | 1 << 6));
     TTI_INSN(TT_OP_SETADCXX(1, 0, 0, 15, 0)); /* packer ADC: X from 0 to 15 (a whole row) */
     for (unsigned t = 0; t < MM_TILES; t++) {
+        REGION_BEGIN(2);
         /* SEMWAIT: every block bit, condition C0 (wait while the value is 0); then take it */
         TTI_INSN(TT_OP_SEMWAIT(0x1FF, 1u << MM_SEM, 1));
         TTI_INSN(TT_OP_SEMGET(1u << MM_SEM));
         for (unsigned k = 0; k < 15; k++)
             TTI_INSN(PACR(NEXT_ROWS, 0));
         TTI_INSN(PACR(NEXT_TILE, 1));
+        REGION_END(2);
     }
     return 0;
 }
