@@ -302,6 +302,8 @@ $(B)/bench/%: bench/%.c bench/bench.h $(B)/libtensim.a
 
 bench: $(B)/.deps $(BENCHSRC:bench/%.c=$(B)/bench/%) $(B)/tensim kernels
 	@for b in $(BENCHSRC:bench/%.c=$(B)/bench/%); do $$b || exit 1; done
+	@echo; echo "== the regression bench (bench/suite): cycles against the committed baseline"
+	$(B)/tensim bench run bench/suite/suite.json --baseline bench/suite/baseline.json
 
 # The calibration report (issue 16): the kernel times each figure, the runner prints the table.
 $(B)/calibrate: bench/calib/calibrate.c | $(B)/.deps
