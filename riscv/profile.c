@@ -1,6 +1,7 @@
 /* The per-instruction profile (riscv/profile.h). */
 #include "profile.h"
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -78,10 +79,18 @@ static int find_func(const struct func_sum *fs, unsigned n, uint32_t pc)
     return best;
 }
 
-/* "file.c:12" for pc from the program's DWARF line table (libdw), or "" without one. */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* "file.c:12" for pc from the program's DWARF line table (libdw), or "" without one. Code inlined
+ * from another function (an SDK helper) shows where the outermost inlined call stands in the
+ * function itself, then the line inside: "t1.c:96 < tensim.h:101". */
 static void source_line(Dwarf *dw, uint32_t pc, char *buf, size_t n)
 {
-    Dwarf_Die cu;
+    Dwarf_Die cu, *scopes = NULL;
     Dwarf_Line *line;
     int lineno;
     const char *file;
@@ -89,8 +98,26 @@ static void source_line(Dwarf *dw, uint32_t pc, char *buf, size_t n)
     if (!dw || !dwarf_addrdie(dw, pc, &cu) || !(line = dwarf_getsrc_die(&cu, pc)) ||
         !(file = dwarf_linesrc(line, NULL, NULL)) || dwarf_lineno(line, &lineno))
         return;
-    const char *base = strrchr(file, '/');
-    snprintf(buf, n, "%s:%d", base ? base + 1 : file, lineno);
+    int used = snprintf(buf, n, "%s:%d", base_name(file), lineno);
+    int nscopes = dwarf_getscopes(&cu, pc, &scopes);
+    int outer = -1;
+    for (int i = 0; i < nscopes; i++)
+        if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+            outer = i;
+    Dwarf_Attribute a;
+    Dwarf_Word call_file, call_line;
+    Dwarf_Files *files;
+    size_t nfiles;
+    const char *caller;
+    if (outer >= 0 && dwarf_formudata(dwarf_attr(&scopes[outer], DW_AT_call_file, &a), &call_file) == 0 &&
+        dwarf_formudata(dwarf_attr(&scopes[outer], DW_AT_call_line, &a), &call_line) == 0 &&
+        dwarf_getsrcfiles(&cu, &files, &nfiles) == 0 && call_file < nfiles &&
+        (caller = dwarf_filesrc(files, call_file, NULL, NULL)) && used > 0 && (size_t)used < n) {
+        char inner[64];
+        snprintf(inner, sizeof inner, "%s", buf);
+        snprintf(buf, n, "%s:%llu < %s", base_name(caller), (unsigned long long)call_line, inner);
+    }
+    free(scopes);
 }
 
 void rv_profile_report(const struct rv_profile *p, const struct tile *t, int core,
@@ -157,7 +184,7 @@ void rv_profile_report(const struct rv_profile *p, const struct tile *t, int cor
     qsort(fs, n, sizeof fs[0], by_addr); /* the symbols again for the lookups below */
     int fd = program ? open(program, O_RDONLY) : -1;
     Dwarf *dw = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
-    fprintf(out, "  hottest instructions:\n  %12s %6s %10s  %-10s  %-24s %-20s %s\n", "cycles", "%",
+    fprintf(out, "  hottest instructions:\n  %12s %6s %10s  %-10s  %-24s %-30s %s\n", "cycles", "%",
             "count", "pc", "where", "source", "instruction");
     for (unsigned i = 0; i < ntop; i++) {
         uint32_t pc = top[i] * 4;
@@ -175,9 +202,9 @@ void rv_profile_report(const struct rv_profile *p, const struct tile *t, int cor
             snprintf(where, sizeof where, "%s+0x%x", fs[k].name, pc - fs[k].addr);
         else
             snprintf(where, sizeof where, "-");
-        char src[64];
+        char src[128];
         source_line(dw, pc, src, sizeof src);
-        fprintf(out, "  %12" PRIu64 " %5.1f%% %10" PRIu64 "  0x%08x  %-24s %-20s %s\n",
+        fprintf(out, "  %12" PRIu64 " %5.1f%% %10" PRIu64 "  0x%08x  %-24s %-30s %s\n",
                 p->cycles[top[i]], 100.0 * (double)p->cycles[top[i]] / (double)total,
                 p->count[top[i]], pc, where, *src ? src : "-", dis);
     }

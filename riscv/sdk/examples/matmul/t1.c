@@ -86,6 +86,11 @@ int main(void)
         REGION_BEGIN(1);
         TTI_INSN(TT_OP_MOP(1, 0, 0));
         TTI_INSN(TT_OP_SEMPOST(1u << MM_SEM));
+#ifdef MATMUL_PLANTED_WAIT
+        /* A planted slowdown for docs/user-guide.md "Finding a slowdown": waiting for the
+         * thread to drain after every tile keeps the next tile's MOP out of the pipe. */
+        tensim_wait_coproc_done();
+#endif
         REGION_END(1);
     }
     return 0;
