@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "json_in.h"
 
 struct mparser {
     const char *path;
@@ -28,30 +29,16 @@ struct mparser {
 static int fail(struct mparser *p, const char *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(struct mparser *p, const char *at, const char *fmt, ...)
 {
-    int n = snprintf(p->err, p->errlen, "%s: %s%s", p->path, at, at[0] ? ": " : "");
     va_list ap;
     va_start(ap, fmt);
-    if (n >= 0 && (unsigned)n < p->errlen)
-        vsnprintf(p->err + n, p->errlen - (unsigned)n, fmt, ap);
+    json_vfail(&(struct json_where){p->path, p->err, p->errlen}, at, fmt, ap);
     va_end(ap);
     return -1;
 }
 
 static int only_keys(struct mparser *p, const char *at, json_t *o, const char *const *keys, unsigned n)
 {
-    const char *k;
-    json_t *v;
-    json_object_foreach(o, k, v) {
-        unsigned i = 0;
-        while (i < n && strcmp(k, keys[i]))
-            i++;
-        if (i < n)
-            continue;
-        const char *near = cli_nearest(k, keys, n);
-        return near ? fail(p, at, "unknown key \"%s\" (did you mean \"%s\"?)", k, near)
-                    : fail(p, at, "unknown key \"%s\"", k);
-    }
-    return 0;
+    return json_only_keys(&(struct json_where){p->path, p->err, p->errlen}, at, o, keys, n);
 }
 
 /* "AT.KEY" / "AT[I]" in buf (200 bytes), for messages. */

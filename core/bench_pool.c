@@ -17,17 +17,6 @@
 #include "host.h"
 #include "hostio.h"
 
-static void load_and_start(struct tile *t, int core, const char *path, enum elf_loader how)
-{
-    struct elf_file f;
-    uint32_t start;
-    if (elf_read(t, core, path, &f))
-        return;
-    if (!elf_load(t, core, &f, how, &start))
-        elf_start(t, core, &f, how, start);
-    elf_free(&f);
-}
-
 /* Cycles from reset to the core's end: active + stalls (as the report counts them). */
 static uint64_t core_cycles(const struct rv_core *c)
 {
@@ -95,7 +84,7 @@ static void run_one(const struct bench_run *r, const volatile sig_atomic_t *stop
         host_setup(&host, t, r->rd);
     for (int k = 0; k < NUM_CORES && t->err.kind == ERR_NONE; k++)
         if (r->program[k])
-            load_and_start(t, k, r->program[k], r->loader);
+            elf_run_file(t, k, r->program[k], r->loader);
     bool ran = t->err.kind == ERR_NONE;
     if (ran)
         tile_run(t, sim.max_cycles);

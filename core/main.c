@@ -316,17 +316,6 @@ static int apply_run_desc(struct run_args *a, const struct run_desc *rd)
     return 0;
 }
 
-static void load_and_start(struct tile *t, int core, const char *path, enum elf_loader how)
-{
-    struct elf_file f;
-    uint32_t start;
-    if (elf_read(t, core, path, &f))
-        return;
-    if (!elf_load(t, core, &f, how, &start))
-        elf_start(t, core, &f, how, start);
-    elf_free(&f);
-}
-
 /* --profile: each core that ran, with its program's symbols (read again: the loader keeps none). */
 static void write_profiles(struct tile *t, const struct run_args *a, const struct run_desc *rd,
                            FILE *f)
@@ -492,7 +481,7 @@ static int cmd_run(int argc, char **argv)
     }
     for (int k = 0; k < NUM_CORES && t->err.kind == ERR_NONE; k++)
         if (a.prog[k])
-            load_and_start(t, k, a.prog[k], a.loader);
+            elf_run_file(t, k, a.prog[k], a.loader);
     bool ran = t->err.kind == ERR_NONE;
     for (int k = 0; k < NUM_CORES && out.profile.f && ran; k++)
         if (!(t->prof[k] = rv_profile_new(t->arch->l1_size))) {

@@ -473,7 +473,11 @@ bool elf_find_section(const struct elf_file *f, const char *name, uint32_t *addr
     return true;
 }
 
-bool elf_find_symbol(const struct elf_file *f, const char *name, uint32_t *value)
+/* Calls fn with every symbol of every symbol table: its 16-byte entry and its name (a string that
+ * ends inside the string table). Stops at the first fn that returns true; returns whether one
+ * did. */
+static bool each_symbol(const struct elf_file *f,
+                        bool (*fn)(void *ctx, const uint8_t *sym, const char *name), void *ctx)
 {
     enum { SHT_SYMTAB = 2, SYM_SIZE = 16 };
     uint32_t shoff;
@@ -489,48 +493,73 @@ bool elf_find_symbol(const struct elf_file *f, const char *name, uint32_t *value
         struct shdr str = shdr_at(f->buf, shoff, sym.link);
         if (str.off > f->len || str.size > f->len - str.off)
             continue;
-        size_t want = strlen(name);
         for (uint32_t k = 0; k + SYM_SIZE <= sym.size; k += SYM_SIZE) {
             const uint8_t *p = f->buf + sym.off + k;
             uint32_t at = u32(p);
-            if (at < str.size && str.size - at > want &&
-                !memcmp(f->buf + str.off + at, name, want + 1)) {
-                *value = u32(p + 4);
+            const char *name = (const char *)f->buf + str.off + at;
+            if (at < str.size && memchr(name, 0, str.size - at) && fn(ctx, p, name))
                 return true;
-            }
         }
     }
     return false;
 }
 
+struct find_ctx {
+    const char *name;
+    uint32_t value;
+};
+
+static bool is_named(void *ctx, const uint8_t *sym, const char *name)
+{
+    struct find_ctx *c = ctx;
+    if (strcmp(name, c->name))
+        return false;
+    c->value = u32(sym + 4);
+    return true;
+}
+
+bool elf_find_symbol(const struct elf_file *f, const char *name, uint32_t *value)
+{
+    struct find_ctx c = {.name = name};
+    if (!each_symbol(f, is_named, &c))
+        return false;
+    *value = c.value;
+    return true;
+}
+
+struct functions_ctx {
+    struct elf_function *out;
+    unsigned n, max;
+};
+
+static bool add_function(void *ctx, const uint8_t *sym, const char *name)
+{
+    enum { STT_FUNC = 2 };
+    struct functions_ctx *c = ctx;
+    if ((sym[12] & 15) == STT_FUNC)
+        c->out[c->n++] = (struct elf_function){.name = name, .addr = u32(sym + 4), .size = u32(sym + 8)};
+    return c->n == c->max;
+}
+
 unsigned elf_functions(const struct elf_file *f, struct elf_function *out, unsigned max)
 {
-    enum { SHT_SYMTAB = 2, SYM_SIZE = 16, STT_FUNC = 2 };
-    uint32_t shoff;
-    unsigned shnum, n = 0;
-    struct shdr names;
-    if (!section_table(f->buf, f->len, &shoff, &shnum, &names))
-        return 0;
-    for (unsigned i = 0; i < shnum; i++) {
-        struct shdr sym = shdr_at(f->buf, shoff, i);
-        if (sym.type != SHT_SYMTAB || sym.link >= shnum || sym.off > f->len ||
-            sym.size > f->len - sym.off)
-            continue;
-        struct shdr str = shdr_at(f->buf, shoff, sym.link);
-        if (str.off > f->len || str.size > f->len - str.off)
-            continue;
-        for (uint32_t k = 0; k + SYM_SIZE <= sym.size && n < max; k += SYM_SIZE) {
-            const uint8_t *p = f->buf + sym.off + k;
-            uint32_t at = u32(p);
-            if ((p[12] & 15) != STT_FUNC || at >= str.size)
-                continue;
-            const char *name = (const char *)f->buf + str.off + at;
-            if (!memchr(name, 0, str.size - at))
-                continue; /* unterminated name: not ours to read */
-            out[n++] = (struct elf_function){.name = name, .addr = u32(p + 4), .size = u32(p + 8)};
-        }
-    }
-    return n;
+    struct functions_ctx c = {.out = out, .max = max};
+    if (max)
+        each_symbol(f, add_function, &c);
+    return c.n;
+}
+
+int elf_run_file(struct tile *t, int core, const char *path, enum elf_loader how)
+{
+    struct elf_file f;
+    uint32_t start;
+    if (elf_read(t, core, path, &f))
+        return -1;
+    int r = elf_load(t, core, &f, how, &start);
+    if (!r)
+        elf_start(t, core, &f, how, start);
+    elf_free(&f);
+    return r;
 }
 
 int elf_load_file(struct tile *t, int core, const char *path)

@@ -39,6 +39,9 @@ int elf_load(struct tile *t, int core, const struct elf_file *f, enum elf_loader
 /* Start the loaded core now at `start` (in tt-exalens's way through its reset-pc register). */
 void elf_start(struct tile *t, int core, const struct elf_file *f, enum elf_loader how, uint32_t start);
 
+/* Read `path`, load it for core `core` the way `how` says and start the core (tensim run, the
+ * bench). Returns 0 or -1 (error in tile). */
+int elf_run_file(struct tile *t, int core, const char *path, enum elf_loader how);
 /* Load `path` for core `core` (auto) and start it. Returns 0 or -1 (error in tile). */
 int elf_load_file(struct tile *t, int core, const char *path);
 /* Same from a buffer (used by tests); `name` is used in messages. */
