@@ -103,6 +103,16 @@ int run_tensim(const char *args, char *out, size_t n)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+int run_tensimf(char *out, size_t n, const char *fmt, ...)
+{
+    char args[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    return run_tensim(args, out, n);
+}
+
 int run_tensim_signal(const char *args, const char *ready, int sig, char *out, size_t n)
 {
     const char *bin = getenv("TENSIM_BIN");

@@ -50,6 +50,8 @@ uint64_t issue_log_cycle(const struct issue_log *log, unsigned th, uint32_t word
 
 /* Run the tensim binary with `args`; returns its exit status, output (stdout+stderr) in out. */
 int run_tensim(const char *args, char *out, size_t n);
+/* The same with the arguments formatted printf-style. */
+int run_tensimf(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The same, sending signal `sig` once the output contains `ready`. Returns the exit status, or
  * 1000 + the signal number if a signal ended tensim. */
 int run_tensim_signal(const char *args, const char *ready, int sig, char *out, size_t n);

@@ -18,16 +18,7 @@ static char out[65536];
 #define EXPECT_OUT(s) cr_expect(strstr(out, s) != NULL, "missing \"%s\" in:\n%s", s, out)
 #define EXPECT_NO(s) cr_expect(strstr(out, s) == NULL, "unexpected \"%s\" in:\n%s", s, out)
 
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-    char args[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    return run_tensim(args, out, sizeof out);
-}
+#define run(...) run_tensimf(out, sizeof out, __VA_ARGS__)
 
 /* ---- help and version ---- */
 
