@@ -1,6 +1,8 @@
 #include "harness.h"
 
 #include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
