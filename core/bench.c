@@ -124,6 +124,30 @@ static void jstr(FILE *f, const char *s)
     json_decref(j);
 }
 
+/* "regions": {"TRISC1": [{"id": 1, "count": 4, ...}, ...], ...}: cores in core order, ids
+ * ascending, as the stats JSON lists them. */
+static void results_regions(const struct bench_regions *g, FILE *f)
+{
+    fputs(", \"regions\": {", f);
+    const char *csep = "";
+    for (int k = 0; k < NUM_CORES; k++) {
+        if (!g->used[k])
+            continue;
+        fprintf(f, "%s\"%s\": [", csep, core_name(k));
+        const char *rsep = "";
+        for (unsigned id = 0; id < REGION_IDS; id++)
+            if (g->used[k] >> id & 1) {
+                const struct bench_region *x = &g->id[k][id];
+                fprintf(f, "%s{\"id\": %u, \"count\": %" PRIu64 ", \"cycles\": %" PRIu64 ", \"min\": %"
+                        PRIu64 ", \"max\": %" PRIu64 "}", rsep, id, x->count, x->cycles, x->min, x->max);
+                rsep = ", ";
+            }
+        fputc(']', f);
+        csep = ", ";
+    }
+    fputc('}', f);
+}
+
 /* One run per line, in manifest order: byte-identical for identical results. */
 static void results_json(const struct bench_manifest *m, const struct bench_result *res, FILE *f)
 {
@@ -168,6 +192,8 @@ static void results_json(const struct bench_manifest *m, const struct bench_resu
                 }
             fputc('}', f);
         }
+        if (r->regions && x->regions)
+            results_regions(x->regions, f);
         fputc('}', f);
     }
     fprintf(f, "\n  ]\n}\n");
@@ -192,6 +218,8 @@ struct base_run {
     uint64_t cycles;
     bool has_core[NUM_CORES];
     uint64_t core_cycles[NUM_CORES];
+    uint64_t region_has[NUM_CORES];                 /* bit per region id the baseline has */
+    uint64_t region_cycles[NUM_CORES][REGION_IDS];  /* its total cycles */
     bool seen; /* a run of this bench has this name */
 };
 
@@ -215,6 +243,34 @@ static int u64_of(json_t *v, uint64_t *out)
     if (!json_is_integer(v) || json_integer_value(v) < 0)
         return -1;
     *out = (uint64_t)json_integer_value(v);
+    return 0;
+}
+
+/* A run's "regions" (results_json's format); absent: none. */
+static int regions_of(const char *path, const char *where, json_t *g, struct base_run *r)
+{
+    char at[200];
+    if (!g)
+        return 0;
+    if (!json_is_object(g))
+        return base_fail(path, "%s: \"regions\" is not an object", where);
+    for (int k = 0; k < NUM_CORES; k++) {
+        json_t *list = json_object_get(g, core_name(k));
+        if (!list)
+            continue;
+        snprintf(at, sizeof at, "%s.regions.%s", where, core_name(k));
+        if (!json_is_array(list))
+            return base_fail(path, "%s: not an array", at);
+        for (size_t i = 0; i < json_array_size(list); i++) {
+            json_t *e = json_array_get(list, i);
+            uint64_t id, cycles;
+            if (u64_of(json_object_get(e, "id"), &id) || id >= REGION_IDS ||
+                u64_of(json_object_get(e, "cycles"), &cycles))
+                return base_fail(path, "%s: a region needs \"id\" (0..63) and \"cycles\"", at);
+            r->region_has[k] |= 1ull << id;
+            r->region_cycles[k][id] = cycles;
+        }
+    }
     return 0;
 }
 
@@ -252,6 +308,8 @@ static int baseline_load(struct baseline *b, const char *path)
                 return base_fail(path, "%s: a core's cycles are not a number", where);
             r->has_core[k] = c != 0;
         }
+        if (regions_of(path, where, json_object_get(o, "regions"), r))
+            return -1;
     }
     return 0;
 }
@@ -322,15 +380,37 @@ static int row(const struct bench_run *r, const char *metric, const uint64_t *ba
         reg = beyond_tolerance(r, *base, now);
         verdict = reg ? "REGRESSION" : now > *base ? "slower, within tolerance" : now < *base ? "faster" : "";
     }
-    line("%-32s %-14s %12s %12" PRIu64 " %-20s %s", r->name, metric, b, now, d, verdict);
+    line("%-32s %-17s %9s %12" PRIu64 " %-20s %s", r->name, metric, b, now, d, verdict);
     return reg;
+}
+
+/* A row per region the run ended or the baseline has ("region.TRISC1.3": its total cycles),
+ * cores in core order, ids ascending. Returns the number of regressions. */
+static unsigned compare_regions(const struct bench_run *r, const struct bench_regions *g,
+                                const struct base_run *br, bool have_base)
+{
+    unsigned regressions = 0;
+    for (int k = 0; k < NUM_CORES; k++) {
+        uint64_t had = br ? br->region_has[k] : 0;
+        for (unsigned id = 0; id < REGION_IDS; id++) {
+            char metric[32];
+            snprintf(metric, sizeof metric, "region.%s.%u", core_name(k), id);
+            if (g->used[k] >> id & 1)
+                regressions += (unsigned)row(r, metric, had >> id & 1 ? &br->region_cycles[k][id] : 0,
+                                             g->id[k][id].cycles, have_base);
+            else if (had >> id & 1)
+                line("%-32s %-17s %9" PRIu64 " %12s %-20s %s", r->name, metric, br->region_cycles[k][id],
+                     "-", "", "not marked any more");
+        }
+    }
+    return regressions;
 }
 
 /* Print the table; returns the number of regressions (slower runs and failing runs). */
 static unsigned compare(const struct bench_manifest *m, const struct bench_result *res, struct baseline *b)
 {
     unsigned regressions = 0;
-    line("%-32s %-14s %12s %12s %-20s %s", "run", "metric", "baseline", "now", "delta", "");
+    line("%-32s %-17s %9s %12s %-20s %s", "run", "metric", "baseline", "now", "delta", "");
     for (unsigned i = 0; i < m->nruns; i++) {
         const struct bench_run *r = &m->run[i];
         const struct bench_result *x = &res[i];
@@ -338,13 +418,13 @@ static unsigned compare(const struct bench_manifest *m, const struct bench_resul
         if (br)
             br->seen = true;
         if (!x->ok) {
-            line("%-32s %-14s %12s %12s %-20s FAILS: %s", r->name, "status", br ? br->status : "-",
+            line("%-32s %-17s %9s %12s %-20s FAILS: %s", r->name, "status", br ? br->status : "-",
                    "failed", "", x->error);
             regressions++;
             continue;
         }
         if (br && strcmp(br->status, "ok"))
-            line("%-32s %-14s %12s %12s %-20s %s", r->name, "status", br->status, "ok", "", "fixed");
+            line("%-32s %-17s %9s %12s %-20s %s", r->name, "status", br->status, "ok", "", "fixed");
         bool base_ok = br && !strcmp(br->status, "ok");
         regressions += (unsigned)row(r, "cycles", base_ok ? &br->cycles : 0, x->cycles, b != 0);
         for (int k = 0; r->per_core && k < NUM_CORES; k++) {
@@ -355,10 +435,12 @@ static unsigned compare(const struct bench_manifest *m, const struct bench_resul
             regressions += (unsigned)row(r, metric, base_ok && br->has_core[k] ? &br->core_cycles[k] : 0,
                                          x->core_cycles[k], b != 0);
         }
+        if (r->regions && x->regions)
+            regressions += compare_regions(r, x->regions, base_ok ? br : 0, b != 0);
     }
     for (unsigned i = 0; b && i < b->nruns; i++)
         if (!b->run[i].seen)
-            line("%-32s %-14s %12" PRIu64 " %12s %-20s %s", b->run[i].name, "cycles", b->run[i].cycles,
+            line("%-32s %-17s %9" PRIu64 " %12s %-20s %s", b->run[i].name, "cycles", b->run[i].cycles,
                    "-", "", "not in the manifest any more");
     return regressions;
 }

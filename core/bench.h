@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../mem/elf.h"
+#include "../riscv/region.h"
 #include "arch.h"
 #include "run_desc.h"
 #include "sim.h"
@@ -46,6 +47,7 @@ struct bench_run {
     char *timing_text[TIMING_MAX_OVERRIDES]; /* "KEY=VALUE", as the results record them */
     unsigned ntiming;
     bool per_core;             /* "measure" has "core_cycles" */
+    bool regions;              /* "measure" has "regions" */
     bool tol_cycles_given, tol_percent_given;
     uint64_t tol_cycles;       /* a slowdown of at most this many cycles ... */
     double tol_percent;        /* ... or this percent of the baseline is no regression */
@@ -62,6 +64,18 @@ struct bench_manifest {
 int bench_manifest_load(struct bench_manifest *m, const char *path, char *err, unsigned errlen);
 void bench_manifest_free(struct bench_manifest *m);
 
+/* A region's figures as the results record them: ended regions only (one still open at the
+ * end is not counted, as in the report). */
+struct bench_region {
+    uint64_t count, cycles, min, max;
+};
+
+/* The regions of one run: per core, the ids it began (bit per id) and their figures. */
+struct bench_regions {
+    uint64_t used[NUM_CORES];
+    struct bench_region id[NUM_CORES][REGION_IDS];
+};
+
 /* What one run gave. */
 struct bench_result {
     int exit_status;          /* as `tensim run` would exit (docs/user-guide.md "Exit status") */
@@ -70,6 +84,7 @@ struct bench_result {
     uint64_t cycles;
     bool core_on[NUM_CORES];  /* the core ran */
     uint64_t core_cycles[NUM_CORES];
+    struct bench_regions *regions; /* with "measure": ["regions"]: malloc'd, else NULL */
     char *log;                /* what the run printed (errors, warnings), malloc'd or NULL */
     size_t loglen;
 };

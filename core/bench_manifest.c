@@ -243,21 +243,24 @@ static int timing_of(struct mparser *p, const char *at, json_t *v, struct bench_
 
 static int measure_of(struct mparser *p, const char *at, json_t *v, struct bench_run *r)
 {
-    static const char *const what[] = {"cycles", "core_cycles"};
+    static const char *const what[] = {"cycles", "core_cycles", "regions"};
     char sub[200];
     if (!json_is_array(v))
-        return fail(p, at, "expected an array of \"cycles\", \"core_cycles\"");
+        return fail(p, at, "expected an array of \"cycles\", \"core_cycles\", \"regions\"");
     for (size_t i = 0; i < json_array_size(v); i++) {
         json_t *x = json_array_get(v, i);
         const char *s = json_string_value(x);
         index_at(sub, at, i);
-        if (!s || (strcmp(s, what[0]) && strcmp(s, what[1]))) {
-            const char *near = s ? cli_nearest(s, what, 2) : 0;
+        unsigned k = 0;
+        while (s && k < 3 && strcmp(s, what[k]))
+            k++;
+        if (!s || k == 3) {
+            const char *near = s ? cli_nearest(s, what, 3) : 0;
             return near ? fail(p, sub, "unknown measure \"%s\" (did you mean \"%s\"?)", s, near)
-                        : fail(p, sub, "expected \"cycles\" or \"core_cycles\" (regions are not "
-                               "measured yet)");
+                        : fail(p, sub, "expected \"cycles\", \"core_cycles\" or \"regions\"");
         }
-        r->per_core |= !strcmp(s, "core_cycles");
+        r->per_core |= k == 1;
+        r->regions |= k == 2;
     }
     return 0;
 }

@@ -26,6 +26,19 @@ static uint64_t core_cycles(const struct rv_core *c)
     return n;
 }
 
+/* The regions the cores ended, in the order the results list them (the tile's own). */
+static void copy_regions(const struct tile *t, struct bench_regions *out)
+{
+    for (int k = 0; k < NUM_CORES; k++) {
+        const struct core_regions *cr = &t->regions[k];
+        out->used[k] = cr->used;
+        for (unsigned id = 0; id < REGION_IDS; id++) {
+            const struct region_stat *s = &cr->st[id];
+            out->id[k][id] = (struct bench_region){s->count, s->cycles, s->min, s->max};
+        }
+    }
+}
+
 /* Compare L1 with the expected files; the first difference is the run's error. */
 static void check_expects(const struct bench_run *r, const struct tile *t, struct bench_result *res)
 {
@@ -63,8 +76,12 @@ static void run_one(const struct bench_run *r, const volatile sig_atomic_t *stop
     struct arch tuned;
     timing_apply(r->arch, r->timing, r->ntiming, &tuned);
     struct sim sim = {.max_cycles = r->max_cycles};
-    struct tile *t = log && guest ? sim_add_tile(&sim, &tuned) : 0;
+    if (r->regions)
+        res->regions = malloc(sizeof *res->regions);
+    struct tile *t = log && guest && (res->regions || !r->regions) ? sim_add_tile(&sim, &tuned) : 0;
     if (!t) {
+        free(res->regions);
+        res->regions = 0;
         res->exit_status = err_kind_exit_code(ERR_HOST);
         snprintf(res->error, sizeof res->error, "%s: out of memory", err_kind_text(ERR_HOST));
         if (log)
@@ -97,6 +114,8 @@ static void run_one(const struct bench_run *r, const volatile sig_atomic_t *stop
     for (int k = 0; k < NUM_CORES; k++)
         if ((res->core_on[k] = t->core[k].state != CORE_OFF))
             res->core_cycles[k] = core_cycles(&t->core[k]);
+    if (res->regions)
+        copy_regions(t, res->regions);
     if (t->err.kind != ERR_NONE) {
         sim_print_error(&t->err, log);
         if (t->err.core >= 0)
@@ -189,4 +208,6 @@ void bench_result_free(struct bench_result *r)
 {
     free(r->log);
     r->log = 0;
+    free(r->regions);
+    r->regions = 0;
 }

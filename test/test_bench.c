@@ -83,6 +83,8 @@ Test(bench, manifest_errors_exit_2_with_the_key)
                  "runs: two runs are named \"a\"");
     bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"a\", " HELLO ", \"measure\": [\"cycels\"]}]}",
                  "runs[0].measure[0]: unknown measure \"cycels\" (did you mean \"cycles\"?)");
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"a\", " HELLO ", \"measure\": [\"region\"]}]}",
+                 "runs[0].measure[0]: unknown measure \"region\" (did you mean \"regions\"?)");
     bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"a\", " HELLO ", \"arch\": \"grayskull\"}]}",
                  "runs[0].arch: unknown architecture \"grayskull\" (blackhole or wormhole)");
     bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"a\", " HELLO ", \"expect\": "
@@ -251,6 +253,83 @@ Test(bench, failing_runs_and_expected_outputs)
     EXPECT_OUT("3 runs, 2 failed; 2 regressions (no baseline: failures only)\n");
     free(bytes);
     unlink(good);
+    unlink(bad);
+    unlink(m);
+}
+
+/* ---- regions ---- */
+
+/* test/guest/bench_regions.S: region 2 (the loop) 73 cycles, region 3 (each division) 33 + 17 + 6,
+ * region 5 still open at the end (listed, not counted); the matmul example's region build as the
+ * report shows it (docs/user-guide.md "Regions"): cores in core order, ids ascending. */
+Test(bench, regions_are_measured_exactly_whatever_the_threads)
+{
+    const char *r1 = tmp("rg1.json"), *r2 = tmp("rg2.json");
+    cr_assert_eq(run("bench run -j1 --out %s test/bench/regions.json", r1), 0, "%s", out);
+    EXPECT_OUT("div                              region.TRISC0.3           -           56\n");
+    EXPECT_OUT("matmul-regions                   region.TRISC2.2           -       215343\n");
+    cr_assert_eq(run("bench run -j2 --out %s test/bench/regions.json", r2), 0, "%s", out);
+    size_t n1, n2;
+    char *a = read_whole_file(r1, &n1), *b = read_whole_file(r2, &n2);
+    cr_expect(n1 == n2 && !memcmp(a, b, n1), "-j1 and -j2 results differ:\n%s\n%s", a, b);
+    const char *div = strstr(a, "{\"name\": \"div\", \"params\": {}, \"timing\": [], \"arch\": \"blackhole\", "
+        "\"status\": \"ok\", \"exit_status\": 0, \"cycles\": 79, \"regions\": {\"TRISC0\": ["
+        "{\"id\": 2, \"count\": 1, \"cycles\": 73, \"min\": 73, \"max\": 73}, "
+        "{\"id\": 3, \"count\": 3, \"cycles\": 56, \"min\": 6, \"max\": 33}, "
+        "{\"id\": 5, \"count\": 0, \"cycles\": 0, \"min\": 0, \"max\": 0}]}}");
+    const char *mm = strstr(a, "\"cycles\": 215561, \"regions\": {"
+        "\"TRISC0\": [{\"id\": 0, \"count\": 1, \"cycles\": 215140, \"min\": 215140, \"max\": 215140}, "
+        "{\"id\": 1, \"count\": 1, \"cycles\": 60, \"min\": 60, \"max\": 60}], "
+        "\"TRISC1\": [{\"id\": 0, \"count\": 1, \"cycles\": 64, \"min\": 64, \"max\": 64}, "
+        "{\"id\": 1, \"count\": 4, \"cycles\": 2, \"min\": 0, \"max\": 1}], "
+        "\"TRISC2\": [{\"id\": 2, \"count\": 4, \"cycles\": 215343, \"min\": 52, \"max\": 215172}]}}");
+    cr_expect(div && mm && div < mm, "%s", a);
+    free(a);
+    free(b);
+    unlink(r1);
+    unlink(r2);
+}
+
+/* rv.div_cycles 10 makes the dividend-0 division 4 cycles slower: regions 2 and 3 and the run
+ * regress; with a 7% tolerance only region 3 does (+7.14%; the run +5.06%, region 2 +5.48%). */
+Test(bench, a_slower_region_is_a_regression)
+{
+    cr_expect_eq(run("bench run -j2 test/bench/regions.json --baseline test/bench/regions-baseline.json"), 0,
+                 "%s", out);
+    EXPECT_OUT("div                              region.TRISC0.3          56           56 0\n");
+    EXPECT_OUT("matmul-regions                   region.TRISC1.1           2            2 0\n");
+    EXPECT_OUT("3 runs, 0 failed; 0 regressions\n");
+    cr_expect_eq(run("bench run -j2 test/bench/regions-slower.json --baseline test/bench/regions-baseline.json"),
+                 1, "%s", out);
+    EXPECT_OUT("div                              region.TRISC0.2          73           77 +4 (+5.48%)          REGRESSION\n"
+               "div                              region.TRISC0.3          56           60 +4 (+7.14%)          REGRESSION\n"
+               "div                              region.TRISC0.5           0            0 0\n"
+               "div-7pct                         cycles                   79           83 +4 (+5.06%)          slower, within tolerance\n"
+               "div-7pct                         region.TRISC0.2          73           77 +4 (+5.48%)          slower, within tolerance\n"
+               "div-7pct                         region.TRISC0.3          56           60 +4 (+7.14%)          REGRESSION\n");
+    EXPECT_OUT("3 runs, 0 failed; 4 regressions\n");
+}
+
+/* A baseline's regions that the run no longer marks are listed; a malformed one is an error. */
+Test(bench, baseline_regions_read_back)
+{
+    const char *m = manifest("norg.json", "{\"tensim_bench\": 1, \"runs\": [{\"name\": \"div\", \"programs\": "
+                             "{\"trisc0\": \"@K@/hello.elf\"}, \"measure\": [\"regions\"]}]}");
+    /* hello.elf under the name "div": a slower run with no regions at all */
+    cr_expect_eq(run("bench run -j1 %s --baseline test/bench/regions-baseline.json", m), 1, "%s", out);
+    EXPECT_OUT("div                              region.TRISC0.3          56            -                      "
+               "not marked any more\n");
+    const char *bad = tmp("badrg.json");
+    FILE *f = fopen(bad, "w");
+    cr_assert(f);
+    fputs("{\"tensim_bench_results\": 1, \"runs\": [{\"name\": \"div\", \"status\": \"ok\", \"cycles\": 79, "
+          "\"regions\": {\"TRISC0\": [{\"id\": 64, \"cycles\": 3}]}}]}", f);
+    fclose(f);
+    cr_expect_eq(run("bench run -j1 %s --baseline %s", m, bad), 2, "%s", out);
+    char want[600];
+    snprintf(want, sizeof want, "tensim: bench: baseline %s: runs[0].regions.TRISC0: a region needs \"id\" "
+             "(0..63) and \"cycles\"\n", bad);
+    cr_expect_str_eq(out, want);
     unlink(bad);
     unlink(m);
 }
