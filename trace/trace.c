@@ -113,13 +113,20 @@ void trace_unit(struct tracer *tr, const struct unit_desc *u, unsigned i, const 
         }
 }
 
+/* The stall keys of riscv/core.h, from its table (trace.o calls nothing of core.o, which calls it). */
+static const char *const stall_key[STALL_COUNT] = {
+#define X(name, key, text) [name] = key,
+    CORE_STALL_REASONS(X)
+#undef X
+};
+
 static void core_flush(struct tracer *tr, int core)
 {
     int s = tr->core_state[core];
     if (s < 0)
         return;
     slice(tr, K_CORE, PID_CORES, (unsigned)core, tr->core_start[core], tr->core_end[core],
-          s == TRACE_CORE_RUNNING ? "running" : core_stall_key((enum core_stall)s), 0);
+          s == TRACE_CORE_RUNNING ? "running" : s < STALL_COUNT ? stall_key[s] : "?", 0);
     tr->core_state[core] = -1;
 }
 
