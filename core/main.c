@@ -47,8 +47,8 @@ static void catch_stop_signals(void)
 /* ---- tensim run ---- */
 
 enum run_opt { O_TRISC0, O_TRISC1, O_TRISC2, O_BRISC, O_RUN, O_ARCH, O_LOADER, O_MAX_CYCLES,
-               O_LOAD, O_DUMP, O_STATS, O_TRACE, O_ZONES, O_PROFILE, O_UNPREDICTABLE, O_TIMING,
-               O_QUIET, O_HELP };
+               O_LOAD, O_DUMP, O_STATS, O_TRACE, O_TRACE_FROM, O_TRACE_TO, O_ZONES, O_PROFILE,
+               O_UNPREDICTABLE, O_TIMING, O_QUIET, O_HELP };
 
 /* O_TRISC0..O_BRISC are in core order (enum core_id). */
 static const struct cli_opt run_opts[] = {
@@ -70,6 +70,10 @@ static const struct cli_opt run_opts[] = {
      "limit or Ctrl-C)"},
     {O_STATS, "stats", 0, "FILE", "write statistics as JSON (docs/stats-schema.md)"},
     {O_TRACE, "trace", 0, "FILE", "write a timeline as Chrome trace JSON (opens in Perfetto)"},
+    {O_TRACE_FROM, "trace-from", 0, "CYCLE",
+     "keep only trace events that end after CYCLE (slices clipped to it)"},
+    {O_TRACE_TO, "trace-to", 0, "CYCLE",
+     "keep only trace events that start before CYCLE (slices clipped to it)"},
     {O_ZONES, "zones", 0, "FILE",
      "write tt-llk's profiler zones as CSV (needs --run with a layout)"},
     {O_PROFILE, "profile", 0, "FILE",
@@ -102,6 +106,8 @@ struct run_args {
     const char *prog[NUM_CORES];
     const char *run_file;
     const char *stats_file, *trace_file, *zones_file, *profile_file;
+    uint64_t trace_from, trace_to; /* the trace's window [from, to) */
+    bool trace_from_given, trace_to_given;
     /* --dump options first, then the run description's reads */
     struct sim_xfer loads[SIM_MAX_XFER], dumps[2 * SIM_MAX_XFER];
     unsigned nloads, ndumps;
@@ -149,7 +155,8 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 {
     struct cli_parser p;
     cli_begin(&p, &run_cmd, argc, argv);
-    *a = (struct run_args){.arch = arch_get(ARCH_BLACKHOLE), .unpredictable_warn = -1};
+    *a = (struct run_args){.arch = arch_get(ARCH_BLACKHOLE), .unpredictable_warn = -1,
+                           .trace_to = TRACE_NO_END};
     int r = 0;
     for (;;) {
         char *v;
@@ -188,6 +195,18 @@ static int parse_run(int argc, char **argv, struct run_args *a)
         case O_DUMP: r = parse_dump(a, v); break;
         case O_STATS: a->stats_file = v; break;
         case O_TRACE: a->trace_file = v; break;
+        case O_TRACE_FROM:
+        case O_TRACE_TO: {
+            unsigned long long n;
+            if (cli_parse_u64(v, &n))
+                return cli_usage_error(&run_cmd, "--%s needs a cycle number, not '%s'",
+                                       id == O_TRACE_FROM ? "trace-from" : "trace-to", v);
+            if (id == O_TRACE_FROM)
+                a->trace_from = n, a->trace_from_given = true;
+            else
+                a->trace_to = n, a->trace_to_given = true;
+            break;
+        }
         case O_ZONES: a->zones_file = v; break;
         case O_PROFILE: a->profile_file = v; break;
         case O_UNPREDICTABLE:
@@ -228,6 +247,11 @@ static int parse_run(int argc, char **argv, struct run_args *a)
                                "there, not on the command line", a->run_file);
     if (!any && !a->run_file)
         return cli_usage_error(&run_cmd, "no program given");
+    if ((a->trace_from_given || a->trace_to_given) && !a->trace_file)
+        return cli_usage_error(&run_cmd, "--trace-from and --trace-to need --trace=FILE");
+    if (a->trace_to_given && a->trace_to <= a->trace_from)
+        return cli_usage_error(&run_cmd, "--trace-to (%llu) must be after --trace-from (%llu)",
+                               (unsigned long long)a->trace_to, (unsigned long long)a->trace_from);
     if (a->zones_file && !a->run_file)
         return cli_usage_error(&run_cmd, "--zones needs a run description (--run) that names the "
                                "tt-llk layout of the profiler buffers");
@@ -491,6 +515,7 @@ static int cmd_run(int argc, char **argv)
     struct tracer tracer;
     if (out.trace.f) {
         trace_begin(&tracer, out.trace.f, t);
+        trace_window(&tracer, a.trace_from, a.trace_to);
         t->tracer = &tracer;
     }
     if (ran)
@@ -518,7 +543,8 @@ static int cmd_run(int argc, char **argv)
     if (out.trace.f) {
         if (oc.zones)
             zones_trace(oc.zones, &tracer);
-        trace_end(&tracer);
+        if (!trace_end(&tracer))
+            sim_host_error(&oc, "out of memory while writing the trace %s", a.trace_file);
         t->tracer = 0;
     }
     if (t->err.kind != ERR_NONE)

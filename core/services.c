@@ -82,14 +82,8 @@ void tile_wake_coproc(struct tile *t, uint64_t cycle)
 void tile_wake_core(struct tile *t, int id, uint64_t cycle)
 {
     struct rv_core *c = &t->core[id];
-    if (t->tracer && c->state == CORE_BLOCKED) {
-        static const char *const why[] = {
-            [WAIT_TENSIX_FIFO] = "tensix_fifo_full", [WAIT_COPROC_DONE] = "ttsync",
-            [WAIT_MOP_DONE] = "ttsync",              [WAIT_PCBUF_POP] = "pcbuf",
-            [WAIT_PCBUF_PUSH] = "pcbuf",             [WAIT_PCBUF_B_READ] = "pcbuf",
-            [WAIT_MAILBOX_POP] = "mailbox",          [WAIT_MAILBOX_PUSH] = "mailbox"};
-        trace_blocked(t->tracer, id, why[c->wait] ? why[c->wait] : "blocked", c->blocked_since, cycle);
-    }
+    if (t->tracer && c->state == CORE_BLOCKED)
+        trace_core(t->tracer, id, core_wait_stall(c->wait), c->blocked_since, cycle);
     rv_unblock(c, cycle);
     /* An agent later in the order than the running one may still act in `cycle`. */
     uint64_t stop = cycle + (1 + id > t->running_agent ? 1 : 0);

@@ -11,6 +11,7 @@
 #include "../sync/push.h"
 #include "../sync/ttsync.h"
 #include "../trace/trace.h"
+#include "../trace/trace.h"
 #include "../units/tensix_isa.h"
 
 /* The address map: every owner's rows. The order is the search order; the busiest windows
@@ -215,6 +216,8 @@ static void run_coproc(struct tile *t)
         /* Sleep after a quiet cycle: nothing inside can change until another agent acts (which
          * wakes it) or a unit reaches its next event. */
         t->coproc_wake = coproc_step(t) ? t->now + 1 : coproc_next_event(t);
+        if (t->tracer) /* the FIFOs' occupancy from the next cycle on */
+            trace_fifos(t->tracer, t, t->now + 1);
     }
 }
 

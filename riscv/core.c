@@ -11,6 +11,7 @@
 #include "../core/tile.h"
 #include "../mem/map.h"
 #include "../sync/push.h"
+#include "../trace/trace.h"
 #include "csr.h"
 #include "profile.h"
 #include "region.h"
@@ -135,6 +136,8 @@ static void sq_seal(struct tile *t, struct rv_core *c, struct store_entry *e, ui
                                   max64(c->sq_last_finish, when), cost);
     e->finish = start + cost;
     e->sealed = true;
+    if (t->tracer)
+        trace_l1_port(t->tracer, t->arch->l1_port[c->id], start, start + cost);
     c->sq_last_finish = e->finish;
 }
 
@@ -413,6 +416,8 @@ void rv_run(struct tile *t, struct rv_core *c)
             if (r > now) {
                 c->st.stall[STALL_OPERAND] += r - now;
                 c->last_stall = STALL_OPERAND;
+                if (__builtin_expect(t->tracer != NULL, 0))
+                    trace_core(t->tracer, c->id, STALL_OPERAND, now, r);
                 c->wake = now = r;
                 if (now >= t->limit)
                     return;
@@ -428,6 +433,8 @@ void rv_run(struct tile *t, struct rv_core *c)
             uint64_t free = c->rob[c->rob_pos] + 1;
             c->st.stall[STALL_RETIRE] += free - now;
             c->last_stall = STALL_RETIRE;
+            if (__builtin_expect(t->tracer != NULL, 0))
+                trace_core(t->tracer, c->id, STALL_RETIRE, now, free);
             c->wake = now = free;
             if (now >= t->limit)
                 return;
@@ -575,6 +582,8 @@ void rv_run(struct tile *t, struct rv_core *c)
                     if (c->load_free[slot] > now) {
                         c->st.stall[STALL_MEMORY] += c->load_free[slot] - now;
                         c->last_stall = STALL_MEMORY;
+                        if (__builtin_expect(t->tracer != NULL, 0))
+                            trace_core(t->tracer, c->id, STALL_MEMORY, now, c->load_free[slot]);
                         c->wake = c->load_free[slot];
                         continue;
                     }
@@ -585,6 +594,8 @@ void rv_run(struct tile *t, struct rv_core *c)
                     uint64_t after = c->sq_count && sq_overlaps(c, addr, size) ? sq_drain(t, c, now) : now;
                     v = l1_load(t, c, addr, size);
                     uint64_t grant = l1_port_book(&t->l1_port[t->arch->l1_port[c->id]], after + 1, 1);
+                    if (__builtin_expect(t->tracer != NULL, 0))
+                        trace_l1_port(t->tracer, t->arch->l1_port[c->id], grant, grant + 1);
                     when = grant + tm->load_l1 - 1;
                 } else {
                     unsigned lat;
@@ -622,6 +633,8 @@ void rv_run(struct tile *t, struct rv_core *c)
                 if (when > now) { /* queue full: retry the store once an entry has drained */
                     c->st.stall[STALL_STORE_QUEUE] += when - now;
                     c->last_stall = STALL_STORE_QUEUE;
+                    if (__builtin_expect(t->tracer != NULL, 0))
+                        trace_core(t->tracer, c->id, STALL_STORE_QUEUE, now, when);
                     c->wake = when;
                     continue;
                 }
@@ -640,6 +653,8 @@ void rv_run(struct tile *t, struct rv_core *c)
                     /* the Sync slot was taken this cycle: retry the store next cycle */
                     c->wait = WAIT_NONE;
                     c->st.stall[STALL_MEMORY]++;
+                    if (__builtin_expect(t->tracer != NULL, 0))
+                        trace_core(t->tracer, c->id, STALL_MEMORY, now, now + 1);
                     c->wake = now + 1;
                     continue;
                 }
@@ -683,6 +698,8 @@ void rv_run(struct tile *t, struct rv_core *c)
             if (drained > now) { /* wait, then issue: nothing of this core changes meanwhile */
                 c->st.stall[STALL_STORE_QUEUE] += drained - now;
                 c->last_stall = STALL_STORE_QUEUE;
+                if (__builtin_expect(t->tracer != NULL, 0))
+                    trace_core(t->tracer, c->id, STALL_STORE_QUEUE, now, drained);
                 c->wake = drained;
                 continue;
             }
@@ -715,6 +732,8 @@ void rv_run(struct tile *t, struct rv_core *c)
             c->wake = now + 1;
             if (__builtin_expect(prof != 0, 0))
                 rv_profile_account(prof, pc, now, c->wake);
+            if (__builtin_expect(t->tracer != NULL, 0))
+                trace_core_issue(t->tracer, c->id, now, 1, 0);
             continue;
         case RV_EBREAK: {
             tile_error(t, ERR_BREAKPOINT, c->id, pc, "ebreak");
@@ -766,6 +785,8 @@ void rv_run(struct tile *t, struct rv_core *c)
         c->wake = now + cost;
         if (__builtin_expect(prof != 0, 0))
             rv_profile_account(prof, pc, now, c->wake);
+        if (__builtin_expect(t->tracer != NULL, 0))
+            trace_core_issue(t->tracer, c->id, now, cost, why);
         /* Its retire-order entry leaves once its result is ready and the one before it has
          * gone, one per cycle. Only an entry that leaves ROB_SIZE or more cycles after its
          * instruction issued can ever hold up a later one (the instruction ROB_SIZE on issues

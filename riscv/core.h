@@ -142,18 +142,19 @@ void rv_core_reset(struct rv_core *c, int id, uint32_t pc);
 void rv_run(struct tile *t, struct rv_core *c);
 /* Make a blocked core runnable again from cycle `now` (the blocked cycles are attributed to
  * the reason it waited for). */
+/* The stall a core blocked on `w` is charged. */
+static inline enum core_stall core_wait_stall(enum core_wait w)
+{
+    return w == WAIT_TENSIX_FIFO                          ? STALL_FIFO_FULL
+           : w == WAIT_COPROC_DONE || w == WAIT_MOP_DONE   ? STALL_TTSYNC
+           : w == WAIT_MAILBOX_POP || w == WAIT_MAILBOX_PUSH ? STALL_MAILBOX
+                                                           : STALL_PCBUF;
+}
 static inline void rv_unblock(struct rv_core *c, uint64_t now)
 {
     if (c->state != CORE_BLOCKED)
         return;
-    if (c->wait == WAIT_TENSIX_FIFO)
-        c->st.stall[STALL_FIFO_FULL] += now - c->blocked_since;
-    else if (c->wait == WAIT_COPROC_DONE || c->wait == WAIT_MOP_DONE)
-        c->st.stall[STALL_TTSYNC] += now - c->blocked_since;
-    else if (c->wait == WAIT_MAILBOX_POP || c->wait == WAIT_MAILBOX_PUSH)
-        c->st.stall[STALL_MAILBOX] += now - c->blocked_since;
-    else
-        c->st.stall[STALL_PCBUF] += now - c->blocked_since;
+    c->st.stall[core_wait_stall(c->wait)] += now - c->blocked_since;
     c->state = CORE_RUNNING;
     c->wait = WAIT_NONE;
     c->wake = now;

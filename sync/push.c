@@ -2,6 +2,7 @@
 #include "push.h"
 
 #include "../core/tile.h"
+#include "../trace/trace.h"
 
 enum mmio_status tensix_push(struct tile *t, int core, unsigned thread, const uint32_t *w,
                              unsigned n)
@@ -18,6 +19,8 @@ enum mmio_status tensix_push(struct tile *t, int core, unsigned thread, const ui
     }
     th->pushed += n;
     t->core[core].st.tensix_pushes += n;
+    if (t->tracer)
+        trace_fifos(t->tracer, t, t->now + 1);
     tile_wake_coproc(t, t->now + 1); /* visible to the coprocessor from the next cycle */
     return MMIO_OK;
 }
@@ -28,6 +31,8 @@ bool tensix_host_push(struct tile *t, unsigned thread, uint32_t word)
     if (!tt_fifo_push(&th->fifo2, &word, 1))
         return false;
     th->pushed++;
+    if (t->tracer)
+        trace_fifos(t->tracer, t, t->now + 1);
     tile_wake_coproc(t, t->now + 1);
     return true;
 }

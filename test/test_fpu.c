@@ -858,6 +858,12 @@ static uint32_t bf16_op(uint16_t b) { return (uint32_t)(b >> 15) << 18 | (uint32
  * and phases, and packing.
  * Timing: the 16 * phases MVMULs of a tile issue on consecutive cycles (calibration.md: 16, 32,
  * 48, 64 cycles per tile at LoFi .. HiFi4), read from the matrix unit's --trace track. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 static void matmul_example(unsigned phases)
 {
     char param[64], cmd[512], out[8192];
@@ -908,7 +914,7 @@ static void matmul_example(unsigned phases)
     cr_expect_eq(bad, 0, "%u phases: %u of %u values differ", phases, bad, MM_TILES * 1024);
     free(got);
 
-    /* the matrix unit's track: MVMUL events in issue order */
+    /* the matrix unit's track and its lanes: MVMUL events, put in issue order */
     snprintf(path, sizeof path, "/tmp/tensim-mm-trace-%u.json", phases);
     char *tr = read_whole_file(path, &len);
     uint64_t ts[4 * 16 * 4];
@@ -917,6 +923,7 @@ static void matmul_example(unsigned phases)
     for (const char *q = strstr(tr, key); q && n < 256; q = strstr(q + 1, key))
         ts[n++] = strtoull(q + strlen(key), 0, 10);
     cr_assert_eq(n, MM_TILES * 16 * phases);
+    qsort(ts, n, sizeof ts[0], cmp_u64);
     for (unsigned t = 0; t < MM_TILES; t++) {
         uint64_t first = ts[t * 16 * phases], last = ts[(t + 1) * 16 * phases - 1];
         cr_expect_eq(last - first + 1, 16 * phases, "%u phases, tile %u: %llu cycles of MVMUL", phases,

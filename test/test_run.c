@@ -188,7 +188,7 @@ Test(run, trace_shows_waits_and_issues)
                             out, sizeof out),
                  0, "%s", out);
     char *tr = slurp("/tmp/tensim-trace.json");
-    cr_expect(strncmp(tr, "{\"displayTimeUnit\"", 18) == 0, "%.80s", tr);
+    cr_expect(strncmp(tr, "{\"otherData\":{\"time_unit\":\"1 us = 1 cycle\"}", 43) == 0, "%.80s", tr);
     cr_expect(strstr(tr, "\n]}\n") != NULL, "closed");
     /* T1 waits on semaphore 0: a held interval on track (pid 2, tid 1) with detail 0 */
     cr_expect(strstr(tr, "\"name\":\"semwait\",\"cat\":\"held\"") != NULL, "%.400s", tr);

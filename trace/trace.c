@@ -1,139 +1,504 @@
 #include "trace.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../core/tile.h"
 #include "json.h"
 
-enum { PID_CORES = 1, PID_THREADS = 2, PID_UNITS = 3, PID_HOST = 4, PID_ZONES = 5 };
+enum { PID_CORES = 1, PID_THREADS = 2, PID_UNITS = 3, PID_HOST = 4, PID_ZONES = 5, PID_END };
 
-static void sep(struct tracer *tr)
-{
-    fputs(tr->events++ ? ",\n" : "\n", tr->f);
-}
+/* What an event is: the slice kinds first (their category names), then the host's instants, then
+ * the counters' raw data: a FIFO sample (end holds the value) and an L1 port booking. */
+enum ev_kind { K_ISSUE, K_HELD, K_UNIT, K_CORE, K_ZONE, K_HOST, K_FIFO, K_PORT, K_GONE };
+static const char *const cat_name[] = {"issue", "held", "unit", "core", "zone", "host"};
 
-static void name_track(struct tracer *tr, int pid, int tid, const char *name)
-{
-    sep(tr);
-    if (tid < 0)
-        fprintf(tr->f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"%s\"}}",
-                pid, name);
-    else
-        fprintf(tr->f,
-                "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}",
-                pid, tid, name);
-}
+struct trace_ev {
+    uint64_t ts, end;
+    const char *name;
+    uint32_t seq, arg;
+    uint16_t tid;
+    uint8_t pid, kind, lane;
+};
+
+/* Lane k of track tid is tid + k * LANE_STRIDE; more than MAX_LANES overlapping slices, or
+ * slices nested deeper than MAX_DEPTH, would be dropped (and counted in otherData). */
+#define LANE_STRIDE 100
+#define MAX_LANES 64
+#define MAX_DEPTH 32
+_Static_assert(TRACK_COUNT < LANE_STRIDE && NUM_CORES < LANE_STRIDE, "base tracks below the lanes");
 
 void trace_begin(struct tracer *tr, FILE *f, const struct tile *t)
 {
-    (void)t;
-    tr->f = f;
-    tr->events = 0;
-    tr->host_named = tr->zones_named = false;
-    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 cycle\"},\"traceEvents\":[", f);
-    name_track(tr, PID_CORES, -1, "RISC-V cores");
-    name_track(tr, PID_THREADS, -1, "Tensix threads (Wait Gates)");
+    *tr = (struct tracer){.f = f, .t = t, .arch_bit = tile_arch_bit(t), .to = TRACE_NO_END};
     for (int c = 0; c < NUM_CORES; c++)
-        name_track(tr, PID_CORES, c, core_name(c));
-    static const char *const th[NUM_THREADS] = {"T0", "T1", "T2"};
-    for (int i = 0; i < NUM_THREADS; i++)
-        name_track(tr, PID_THREADS, i, th[i]);
-    name_track(tr, PID_UNITS, -1, "Backend units");
-    for (unsigned u = 0; u < UNIT_COUNT; u++) {
-        const struct unit_row *r = &unit_rows[u];
-        for (unsigned i = 0; i < r->tracks; i++) {
-            char name[64];
-            if (r->desc && r->desc->track_label)
-                snprintf(name, sizeof name, "%s", r->desc->track_label(i));
-            else if (r->tracks == 1)
-                snprintf(name, sizeof name, "%s", r->track_name);
-            else
-                snprintf(name, sizeof name, "%s %u", r->track_name, i);
-            name_track(tr, PID_UNITS, (int)(r->first_track + i), name);
-        }
-    }
+        tr->core_state[c] = -1;
 }
 
-void trace_end(struct tracer *tr)
+void trace_window(struct tracer *tr, uint64_t from, uint64_t to)
 {
-    fputs("\n]}\n", tr->f);
+    tr->from = from;
+    tr->to = to;
+}
+
+static void add(struct tracer *tr, enum ev_kind k, int pid, unsigned tid, uint64_t ts, uint64_t end,
+                const char *name, uint32_t arg)
+{
+    if (tr->oom)
+        return;
+    if (tr->n == tr->cap) {
+        size_t cap = tr->cap ? 2 * tr->cap : 4096;
+        struct trace_ev *p = realloc(tr->ev, cap * sizeof *p);
+        if (!p) {
+            tr->oom = true;
+            return;
+        }
+        tr->ev = p, tr->cap = cap;
+    }
+    tr->ev[tr->n] = (struct trace_ev){ts, end, name, (uint32_t)tr->n, arg, (uint16_t)tid, (uint8_t)pid,
+                                      (uint8_t)k, 0};
+    tr->n++;
+}
+
+/* A copy of a name that does not outlive the call. */
+static const char *keep(struct tracer *tr, const char *s)
+{
+    if (tr->oom)
+        return NULL;
+    if (tr->nstrs == tr->capstrs) {
+        size_t cap = tr->capstrs ? 2 * tr->capstrs : 64;
+        char **p = realloc(tr->strs, cap * sizeof *p);
+        if (!p) {
+            tr->oom = true;
+            return NULL;
+        }
+        tr->strs = p, tr->capstrs = cap;
+    }
+    char *c = strdup(s);
+    if (!c)
+        tr->oom = true;
+    else
+        tr->strs[tr->nstrs++] = c;
+    return c;
+}
+
+/* A slice [start, end) if it overlaps the window (clipped when written). */
+static void slice(struct tracer *tr, enum ev_kind k, int pid, unsigned tid, uint64_t start, uint64_t end,
+                  const char *name, uint32_t arg)
+{
+    if (end > start && end > tr->from && start < tr->to)
+        add(tr, k, pid, tid, start, end, name, arg);
 }
 
 void trace_issue(struct tracer *tr, const struct tile *t, unsigned th, uint64_t cycle, uint32_t word)
 {
-    char dis[128];
-    tt_disasm(tile_arch_bit(t), word, dis, sizeof dis);
-    const char *space = dis;
-    while (*space && *space != ' ')
-        space++;
-    sep(tr);
-    fprintf(tr->f,
-            "{\"name\":\"%.*s\",\"cat\":\"issue\",\"ph\":\"X\",\"ts\":%" PRIu64
-            ",\"dur\":1,\"pid\":%d,\"tid\":%u,\"args\":{\"insn\":\"%s\"}}",
-            (int)(space - dis), dis, cycle, PID_THREADS, th, dis);
-}
-
-/* A complete event [start, end) on track (pid, tid), with one integer argument `key` unless
- * key is NULL. */
-static void interval(struct tracer *tr, const char *name, const char *cat, int pid, int tid,
-                     uint64_t start, uint64_t end, const char *key, uint64_t value)
-{
-    if (end <= start)
-        return;
-    sep(tr);
-    fputs("{\"name\":", tr->f); /* zone names come from the programs: escaped */
-    json_str(tr->f, name);
-    fprintf(tr->f, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64 ",\"pid\":%d,\"tid\":%d",
-            cat, start, end - start, pid, tid);
-    if (key)
-        fprintf(tr->f, ",\"args\":{\"%s\":%" PRIu64 "}", key, value);
-    fputc('}', tr->f);
+    (void)t; /* the mnemonic is found when written */
+    slice(tr, K_ISSUE, PID_THREADS, th, cycle, cycle + 1, NULL, word);
 }
 
 void trace_held(struct tracer *tr, unsigned th, const char *reason, uint32_t detail, uint64_t start,
                 uint64_t end)
 {
-    interval(tr, reason, "held", PID_THREADS, (int)th, start, end, "detail", detail);
-}
-
-void trace_blocked(struct tracer *tr, int core, const char *why, uint64_t start, uint64_t end)
-{
-    interval(tr, why, "blocked", PID_CORES, core, start, end, NULL, 0);
-}
-
-void trace_host(struct tracer *tr, const char *what, uint64_t cycle)
-{
-    if (!tr->host_named) {
-        tr->host_named = true;
-        name_track(tr, PID_HOST, -1, "Host (run description)");
-        name_track(tr, PID_HOST, 0, "host");
-    }
-    sep(tr);
-    fputs("{\"name\":", tr->f);
-    json_str(tr->f, what);
-    fprintf(tr->f, ",\"cat\":\"host\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%" PRIu64 ",\"pid\":%d,\"tid\":0}",
-            cycle, PID_HOST);
-}
-
-void trace_zone(struct tracer *tr, unsigned th, const char *name, uint64_t start, uint64_t end)
-{
-    if (!tr->zones_named) {
-        static const char *const threads[] = {"unpack", "math", "pack"};
-        tr->zones_named = true;
-        name_track(tr, PID_ZONES, -1, "tt-llk profiler zones (wall clock)");
-        for (int i = 0; i < 3; i++)
-            name_track(tr, PID_ZONES, i, threads[i]);
-    }
-    interval(tr, name, "zone", PID_ZONES, (int)th, start, end, NULL, 0);
+    slice(tr, K_HELD, PID_THREADS, th, start, end, reason, detail);
 }
 
 void trace_unit(struct tracer *tr, const struct unit_desc *u, unsigned i, const char *what, unsigned th,
                 uint64_t start, uint64_t end)
 {
-    unsigned track = TRACK_COUNT;
     for (unsigned k = 0; k < UNIT_COUNT; k++)
-        if (unit_rows[k].desc == u && i < unit_rows[k].tracks)
-            track = unit_rows[k].first_track + i;
-    if (track < TRACK_COUNT)
-        interval(tr, what, "unit", PID_UNITS, (int)track, start, end, "thread", th);
+        if (unit_rows[k].desc == u && i < unit_rows[k].tracks) {
+            slice(tr, K_UNIT, PID_UNITS, unit_rows[k].first_track + i, start, end, what, th);
+            return;
+        }
+}
+
+/* The stall keys of riscv/core.h, from its table (trace.o calls nothing of core.o, which calls it). */
+static const char *const stall_key[STALL_COUNT] = {
+#define X(name, key, text) [name] = key,
+    CORE_STALL_REASONS(X)
+#undef X
+};
+
+static void core_flush(struct tracer *tr, int core)
+{
+    int s = tr->core_state[core];
+    if (s < 0)
+        return;
+    slice(tr, K_CORE, PID_CORES, (unsigned)core, tr->core_start[core], tr->core_end[core],
+          s == TRACE_CORE_RUNNING ? "running" : s < STALL_COUNT ? stall_key[s] : "?", 0);
+    tr->core_state[core] = -1;
+}
+
+void trace_core(struct tracer *tr, int core, unsigned state, uint64_t start, uint64_t end)
+{
+    if (end <= start)
+        return;
+    if (tr->core_state[core] == (int)state && tr->core_end[core] == start) {
+        tr->core_end[core] = end;
+        return;
+    }
+    core_flush(tr, core);
+    tr->core_state[core] = (int)state;
+    tr->core_start[core] = start;
+    tr->core_end[core] = end;
+}
+
+void trace_fifos(struct tracer *tr, const struct tile *t, uint64_t cycle)
+{
+    for (unsigned i = 0; i < NUM_THREADS; i++) {
+        unsigned v[2] = {t->thread[i].fifo1.count, t->thread[i].fifo2.count};
+        for (unsigned k = 0; k < 2; k++)
+            if (v[k] != tr->fifo_last[i][k]) {
+                tr->fifo_last[i][k] = v[k];
+                add(tr, K_FIFO, PID_THREADS, 2 * i + k, cycle, v[k], NULL, 0);
+            }
+    }
+}
+
+void trace_l1_port(struct tracer *tr, unsigned port, uint64_t start, uint64_t end)
+{
+    if (end > start && end > tr->from && start < tr->to)
+        add(tr, K_PORT, PID_CORES, port, start, end, NULL, 0);
+}
+
+void trace_host(struct tracer *tr, const char *what, uint64_t cycle)
+{
+    if (cycle >= tr->from && cycle < tr->to)
+        add(tr, K_HOST, PID_HOST, 0, cycle, cycle, keep(tr, what), 0);
+}
+
+void trace_zone(struct tracer *tr, unsigned th, const char *name, uint64_t start, uint64_t end)
+{
+    if (end > start && end > tr->from && start < tr->to)
+        slice(tr, K_ZONE, PID_ZONES, th, start, end, keep(tr, name), 0);
+}
+
+/* ---- writing ---- */
+
+/* Slices and instants first, by track, then start, the longer first (a parent before what it
+ * holds), then record order; then the counters' data and what the window dropped. */
+static int by_track(const void *pa, const void *pb)
+{
+    const struct trace_ev *a = pa, *b = pb;
+    int ra = a->kind > K_HOST, rb = b->kind > K_HOST;
+    if (ra != rb)
+        return ra - rb;
+    if (a->pid != b->pid)
+        return a->pid < b->pid ? -1 : 1;
+    if (a->tid != b->tid)
+        return a->tid < b->tid ? -1 : 1;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    if (a->end != b->end)
+        return a->end > b->end ? -1 : 1;
+    return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* The name of base track (pid, tid), or NULL for none. */
+static const char *track_name(int pid, unsigned tid, char *buf, size_t n)
+{
+    static const char *const threads[NUM_THREADS] = {"T0", "T1", "T2"};
+    static const char *const zones[] = {"unpack", "math", "pack"};
+    switch (pid) {
+    case PID_CORES: return tid < NUM_CORES ? core_name((int)tid) : NULL;
+    case PID_THREADS: return tid < NUM_THREADS ? threads[tid] : NULL;
+    case PID_HOST: return tid == 0 ? "host" : NULL;
+    case PID_ZONES: return tid < 3 ? zones[tid] : NULL;
+    case PID_UNITS:
+        for (unsigned u = 0; u < UNIT_COUNT; u++) {
+            const struct unit_row *r = &unit_rows[u];
+            if (tid < r->first_track || tid >= r->first_track + r->tracks)
+                continue;
+            unsigned i = tid - r->first_track;
+            if (r->desc && r->desc->track_label)
+                snprintf(buf, n, "%s", r->desc->track_label(i));
+            else if (r->tracks == 1)
+                snprintf(buf, n, "%s", r->track_name);
+            else
+                snprintf(buf, n, "%s %u", r->track_name, i);
+            return buf;
+        }
+        return NULL;
+    }
+    return NULL;
+}
+
+static void sep(struct tracer *tr, unsigned *count)
+{
+    fputs((*count)++ ? ",\n" : "\n", tr->f);
+}
+
+/* Metadata: the process, its base tracks and their lanes (lanes[tid]: how many, 0 when unused). */
+static void write_process(struct tracer *tr, unsigned *count, int pid, const char *name, unsigned ntracks,
+                          const uint8_t *lanes, bool only_used)
+{
+    sep(tr, count);
+    fprintf(tr->f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"%s\"}}", pid,
+            name);
+    sep(tr, count);
+    fprintf(tr->f, "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"sort_index\":%d}}",
+            pid, pid);
+    for (unsigned tid = 0; tid < ntracks; tid++) {
+        char buf[64];
+        const char *base = track_name(pid, tid, buf, sizeof buf);
+        if (!base || (only_used && !lanes[tid]))
+            continue;
+        unsigned n = lanes[tid] ? lanes[tid] : 1;
+        for (unsigned k = 0; k < n; k++) {
+            unsigned t = tid + k * LANE_STRIDE;
+            sep(tr, count);
+            fprintf(tr->f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%u,\"args\":{\"name\":", pid,
+                    t);
+            if (k) {
+                char lane[96];
+                snprintf(lane, sizeof lane, "%s lane %u", base, k);
+                json_str(tr->f, lane);
+            } else {
+                json_str(tr->f, base);
+            }
+            fputs("}}", tr->f);
+            sep(tr, count);
+            fprintf(tr->f,
+                    "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%d,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
+                    pid, t, tid * MAX_LANES + k);
+        }
+    }
+}
+
+static void write_event(struct tracer *tr, unsigned *count, const struct trace_ev *e)
+{
+    sep(tr, count);
+    FILE *f = tr->f;
+    if (e->kind == K_HOST) {
+        fputs("{\"name\":", f);
+        json_str(f, e->name);
+        fprintf(f, ",\"cat\":\"host\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%" PRIu64 ",\"pid\":%d,\"tid\":%u}", e->ts,
+                e->pid, e->tid);
+        return;
+    }
+    char dis[128];
+    const char *name = e->name;
+    int len = -1;
+    if (e->kind == K_ISSUE) {
+        tt_disasm(tr->arch_bit, e->arg, dis, sizeof dis);
+        name = dis;
+        len = (int)strcspn(dis, " ");
+    }
+    fputs("{\"name\":", f);
+    if (len >= 0)
+        fprintf(f, "\"%.*s\"", len, name); /* a mnemonic: nothing to escape */
+    else
+        json_str(f, name ? name : "?");
+    fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64 ",\"pid\":%d,\"tid\":%u",
+            cat_name[e->kind], e->ts, e->end - e->ts, e->pid, e->tid);
+    switch (e->kind) {
+    case K_ISSUE: fputs(",\"args\":{\"insn\":", f), json_str(f, dis), fputc('}', f); break;
+    case K_HELD: fprintf(f, ",\"args\":{\"detail\":%" PRIu32 "}", e->arg); break;
+    case K_UNIT: fprintf(f, ",\"args\":{\"thread\":%" PRIu32 "}", e->arg); break;
+    default: break;
+    }
+    fputc('}', f);
+}
+
+/* One point of a counter: a value from ts on (FIFO samples), or a change by +-1 (port bookings). */
+struct cpoint {
+    uint64_t ts;
+    int64_t v;
+    uint32_t series, seq;
+};
+
+static int by_series(const void *pa, const void *pb)
+{
+    const struct cpoint *a = pa, *b = pb;
+    if (a->series != b->series)
+        return a->series < b->series ? -1 : 1;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* Counter series: FIFOs (thread, FIFO1/2) first, then the L1 ports. */
+#define SERIES_PORT (2 * NUM_THREADS)
+#define SERIES_COUNT (SERIES_PORT + L1_RISC_PORTS)
+
+static void counter_event(struct tracer *tr, unsigned *count, unsigned s, uint64_t ts, int64_t v)
+{
+    char name[96];
+    const char *unit;
+    int pid;
+    if (s < SERIES_PORT) {
+        snprintf(name, sizeof name, "T%u FIFO%u occupancy", s / 2, s % 2 + 1);
+        unit = "words", pid = PID_THREADS;
+    } else {
+        unsigned port = s - SERIES_PORT;
+        int o = snprintf(name, sizeof name, "L1 port %u (", port);
+        const char *comma = "";
+        for (int c = 0; c < NUM_CORES; c++)
+            if (tr->t->arch->l1_port[c] == port) {
+                o += snprintf(name + o, sizeof name - (size_t)o, "%s%s", comma, core_name(c));
+                comma = " ";
+            }
+        snprintf(name + o, sizeof name - (size_t)o, ")");
+        unit = "busy", pid = PID_CORES;
+    }
+    sep(tr, count);
+    fputs("{\"name\":", tr->f);
+    json_str(tr->f, name);
+    fprintf(tr->f, ",\"cat\":\"counter\",\"ph\":\"C\",\"ts\":%" PRIu64 ",\"pid\":%d,\"args\":{\"%s\":%" PRId64 "}}",
+            ts, pid, unit, v);
+}
+
+/* The counters: each series' value at the window's start, then every change inside it. */
+static bool write_counters(struct tracer *tr, unsigned *count)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < tr->n; i++)
+        n += tr->ev[i].kind == K_FIFO ? 1 : tr->ev[i].kind == K_PORT ? 2 : 0;
+    struct cpoint *p = malloc((n ? n : 1) * sizeof *p);
+    if (!p)
+        return false;
+    n = 0;
+    for (size_t i = 0; i < tr->n; i++) {
+        const struct trace_ev *e = &tr->ev[i];
+        if (e->kind == K_FIFO) {
+            p[n++] = (struct cpoint){e->ts, (int64_t)e->end, e->tid, (uint32_t)n};
+        } else if (e->kind == K_PORT) {
+            p[n++] = (struct cpoint){e->ts, 1, SERIES_PORT + e->tid, (uint32_t)n};
+            p[n++] = (struct cpoint){e->end, -1, SERIES_PORT + e->tid, (uint32_t)n};
+        }
+    }
+    qsort(p, n, sizeof *p, by_series);
+    for (size_t i = 0; i < n;) {
+        unsigned s = p[i].series;
+        bool delta = s >= SERIES_PORT, shown = false;
+        int64_t v = 0, last = 0;
+        while (i < n && p[i].series == s) {
+            uint64_t ts = p[i].ts;
+            for (; i < n && p[i].series == s && p[i].ts == ts; i++)
+                v = delta ? v + p[i].v : p[i].v;
+            /* the value from ts on; before the window, only the last one counts */
+            bool next_also_before = i < n && p[i].series == s && p[i].ts <= tr->from;
+            if (ts >= tr->to || (ts <= tr->from && next_also_before))
+                continue;
+            if (!shown || v != last)
+                counter_event(tr, count, s, ts < tr->from ? tr->from : ts, v);
+            shown = true, last = v;
+        }
+    }
+    free(p);
+    return true;
+}
+
+bool trace_end(struct tracer *tr)
+{
+    const struct tile *t = tr->t;
+    /* the open runs, and the cores still blocked at the end (never woken) */
+    for (int c = 0; c < NUM_CORES; c++) {
+        core_flush(tr, c);
+        const struct rv_core *rc = &t->core[c];
+        if (rc->state == CORE_BLOCKED && t->cycles > rc->blocked_since) {
+            trace_core(tr, c, core_wait_stall(rc->wait), rc->blocked_since, t->cycles);
+            core_flush(tr, c);
+        }
+    }
+    uint8_t *lanes = calloc(PID_END * LANE_STRIDE, 1);
+    uint64_t(*stack)[MAX_DEPTH] = malloc(MAX_LANES * sizeof *stack);
+    bool ok = !tr->oom && lanes && stack;
+    unsigned dropped = 0;
+    if (ok) {
+        /* clip to the window (core runs also to the run's end: stalls are charged ahead) */
+        for (size_t i = 0; i < tr->n; i++) {
+            struct trace_ev *e = &tr->ev[i];
+            if (e->kind > K_HOST)
+                continue;
+            uint64_t hi = e->kind == K_CORE && t->cycles && t->cycles < tr->to ? t->cycles : tr->to;
+            if (e->kind == K_HOST) {
+                if (e->ts < tr->from || e->ts >= hi)
+                    e->kind = K_GONE;
+                continue;
+            }
+            if (e->ts < tr->from)
+                e->ts = tr->from;
+            if (e->end > hi)
+                e->end = hi;
+            if (e->end <= e->ts)
+                e->kind = K_GONE;
+        }
+        qsort(tr->ev, tr->n, sizeof *tr->ev, by_track);
+        /* lanes: each slice on the lowest lane where it is disjoint from or nested in what is open */
+        unsigned depth[MAX_LANES], nl = 0;
+        int track = -1;
+        for (size_t i = 0; i < tr->n; i++) {
+            struct trace_ev *e = &tr->ev[i];
+            if (e->kind > K_HOST)
+                break;
+            int here = e->pid * LANE_STRIDE + e->tid;
+            if (!lanes[here])
+                lanes[here] = 1;
+            if (e->kind == K_HOST)
+                continue;
+            if (here != track)
+                track = here, nl = 0;
+            unsigned k = 0;
+            for (; k < nl; k++) {
+                while (depth[k] && stack[k][depth[k] - 1] <= e->ts)
+                    depth[k]--;
+                if (!depth[k] || (stack[k][depth[k] - 1] >= e->end && depth[k] < MAX_DEPTH))
+                    break;
+            }
+            if (k == nl) {
+                if (nl == MAX_LANES) {
+                    e->kind = K_GONE, dropped++;
+                    continue;
+                }
+                depth[nl++] = 0;
+            }
+            stack[k][depth[k]++] = e->end;
+            if (lanes[here] < k + 1)
+                lanes[here] = (uint8_t)(k + 1);
+            e->lane = (uint8_t)k;
+        }
+        for (size_t i = 0; i < tr->n && tr->ev[i].kind <= K_HOST; i++)
+            tr->ev[i].tid = (uint16_t)(tr->ev[i].tid + tr->ev[i].lane * LANE_STRIDE);
+        qsort(tr->ev, tr->n, sizeof *tr->ev, by_track);
+    }
+    FILE *f = tr->f;
+    unsigned count = 0;
+    fputs("{\"otherData\":{\"time_unit\":\"1 us = 1 cycle\"", f);
+    if (tr->from)
+        fprintf(f, ",\"trace_from\":%" PRIu64, tr->from);
+    if (tr->to != TRACE_NO_END)
+        fprintf(f, ",\"trace_to\":%" PRIu64, tr->to);
+    if (dropped)
+        fprintf(f, ",\"dropped_slices\":%u", dropped);
+    fputs("},\"traceEvents\":[", f);
+    if (ok) {
+        uint8_t *l = lanes;
+        write_process(tr, &count, PID_CORES, "RISC-V cores", NUM_CORES, l + PID_CORES * LANE_STRIDE, false);
+        write_process(tr, &count, PID_THREADS, "Tensix threads (Wait Gates)", NUM_THREADS,
+                      l + PID_THREADS * LANE_STRIDE, false);
+        write_process(tr, &count, PID_UNITS, "Backend units", TRACK_COUNT, l + PID_UNITS * LANE_STRIDE, false);
+        if (l[PID_HOST * LANE_STRIDE])
+            write_process(tr, &count, PID_HOST, "Host (run description)", 1, l + PID_HOST * LANE_STRIDE, true);
+        bool zones = false;
+        for (unsigned i = 0; i < 3; i++)
+            zones |= l[PID_ZONES * LANE_STRIDE + i] != 0;
+        if (zones)
+            write_process(tr, &count, PID_ZONES, "tt-llk profiler zones (wall clock)", 3,
+                          l + PID_ZONES * LANE_STRIDE, false);
+        for (size_t i = 0; i < tr->n && tr->ev[i].kind <= K_HOST; i++)
+            write_event(tr, &count, &tr->ev[i]);
+        ok = write_counters(tr, &count);
+    }
+    fputs("\n]}\n", f);
+    free(lanes);
+    free(stack);
+    free(tr->ev);
+    for (size_t i = 0; i < tr->nstrs; i++)
+        free(tr->strs[i]);
+    free(tr->strs);
+    tr->ev = NULL, tr->strs = NULL;
+    tr->n = tr->cap = tr->nstrs = tr->capstrs = 0;
+    return ok;
 }

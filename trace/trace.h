@@ -1,29 +1,60 @@
-/* Timeline traces in the Chrome trace-event JSON format (opens in Perfetto and
- * chrome://tracing). One track per Tensix thread (what held it, and every issued instruction) and
- * one per core (the cycles it was blocked on the coprocessor), and one per backend unit that
- * holds instructions over time (the unpackers: start-up, bank waits, fetches; the matrix unit:
- * each instruction from issue to the end of its latency; the vector unit: one track per sub-unit,
- * a one-cycle slice for each instruction it ran, SFPLOADMACRO's scheduled ones included). Timestamps are cycles: one
- * microsecond in the viewer is one simulated cycle. Tracing is off unless a tracer is attached;
- * the simulator then only tests a pointer. */
+/* Timeline traces in the Chrome trace-event JSON format (opens in Perfetto and chrome://tracing;
+ * docs/user-guide.md "The trace format").
+ *
+ * Processes and tracks: "RISC-V cores" (one track per core: "running" and each stall reason of
+ * riscv/core.h as slices, merged into runs of consecutive cycles), "Tensix threads" (per thread:
+ * what held it at its Wait Gate, and every issued instruction), "Backend units" (one track per
+ * instance of a unit the registry gives tracks), the host of a run description (instants) and
+ * tt-llk's profiler zones. Counters ("ph":"C"): the instruction FIFOs of each thread and the
+ * cores' L1 ports, emitted when their value changes.
+ *
+ * Timestamps are cycles: one microsecond in the viewer is one simulated cycle (otherData says so;
+ * no displayTimeUnit contradicts it).
+ *
+ * Validity: viewers need the slices of one track disjoint or perfectly nested. Events are kept in
+ * memory while the run goes (only with a tracer attached: the simulator otherwise tests a
+ * pointer), then sorted and written at trace_end: a track whose slices overlap (the matrix unit's
+ * pipelined instructions) is spread over numbered lanes, extra tracks "<track> lane k", each slice
+ * on the lowest lane free at its start. Events are written in a fixed order (process, track,
+ * start, longest first, then the order they were recorded), so equal runs give equal bytes. */
 #ifndef TENSIM_TRACE_TRACE_H
 #define TENSIM_TRACE_TRACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "../core/arch.h"
 
 struct tile;
 struct unit_desc;
 
+#define TRACE_NO_END UINT64_MAX
+
+struct trace_ev; /* trace/trace.c */
+
 struct tracer {
     FILE *f;
-    unsigned events;
-    bool host_named, zones_named; /* their tracks are named when first used */
+    const struct tile *t;
+    unsigned arch_bit;
+    uint64_t from, to;      /* the window: events overlapping [from, to), clipped to it */
+    struct trace_ev *ev;    /* recorded events */
+    size_t n, cap;
+    char **strs;            /* copies of names that do not outlive the call (host, zones) */
+    size_t nstrs, capstrs;
+    bool oom;               /* an event could not be recorded: trace_end fails */
+    /* the open run of each core: its state (trace_core), -1 for none */
+    int core_state[NUM_CORES];
+    uint64_t core_start[NUM_CORES], core_end[NUM_CORES];
+    unsigned fifo_last[NUM_THREADS][2]; /* last recorded occupancy of FIFO1 and FIFO2 */
 };
 
 void trace_begin(struct tracer *tr, FILE *f, const struct tile *t);
-void trace_end(struct tracer *tr);
+/* Keep only events overlapping [from, to) (TRACE_NO_END: no end), clipped to it. Before the run. */
+void trace_window(struct tracer *tr, uint64_t from, uint64_t to);
+/* Writes the trace; false if it could not be held in memory (the file then holds no events). */
+bool trace_end(struct tracer *tr);
 
 /* An instruction passed thread th's Wait Gate. */
 void trace_issue(struct tracer *tr, const struct tile *t, unsigned th, uint64_t cycle, uint32_t word);
@@ -34,8 +65,22 @@ void trace_held(struct tracer *tr, unsigned th, const char *reason, uint32_t det
  * row in units/registry.h gives its tracks. */
 void trace_unit(struct tracer *tr, const struct unit_desc *u, unsigned i, const char *what, unsigned th,
                 uint64_t start, uint64_t end);
-/* Core `core` was blocked for [start, end) (`why`: a core stall key). */
-void trace_blocked(struct tracer *tr, int core, const char *why, uint64_t start, uint64_t end);
+#define TRACE_CORE_RUNNING 255u
+/* Core `core` spent [start, end) in `state` (enum core_stall, or TRACE_CORE_RUNNING: issuing).
+ * Consecutive spans of one state merge into one slice. */
+void trace_core(struct tracer *tr, int core, unsigned state, uint64_t start, uint64_t end);
+/* One instruction of core `core` issued at `now` and held EX1 `cost` cycles (the extra ones
+ * charged to stall `why`). */
+static inline void trace_core_issue(struct tracer *tr, int core, uint64_t now, unsigned cost, unsigned why)
+{
+    trace_core(tr, core, TRACE_CORE_RUNNING, now, now + 1);
+    if (cost > 1)
+        trace_core(tr, core, why, now + 1, now + cost);
+}
+/* The occupancy of every thread's instruction FIFOs, from cycle `cycle` on (recorded when changed). */
+void trace_fifos(struct tracer *tr, const struct tile *t, uint64_t cycle);
+/* L1 port `port` was booked for [start, end). */
+void trace_l1_port(struct tracer *tr, unsigned port, uint64_t start, uint64_t end);
 /* What the host of a run description did at `cycle` (an instant on the "Host" track). */
 void trace_host(struct tracer *tr, const char *what, uint64_t cycle);
 /* A tt-llk profiler zone of thread th (0 unpack, 1 math, 2 pack) over [start, end). */
