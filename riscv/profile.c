@@ -113,9 +113,12 @@ static void source_line(Dwarf *dw, uint32_t pc, char *buf, size_t n)
         dwarf_formudata(dwarf_attr(&scopes[outer], DW_AT_call_line, &a), &call_line) == 0 &&
         dwarf_getsrcfiles(&cu, &files, &nfiles) == 0 && call_file < nfiles &&
         (caller = dwarf_filesrc(files, call_file, NULL, NULL)) && used > 0 && (size_t)used < n) {
-        char inner[64];
-        snprintf(inner, sizeof inner, "%s", buf);
-        snprintf(buf, n, "%s:%llu < %s", base_name(caller), (unsigned long long)call_line, inner);
+        char inner[128];
+        memcpy(inner, buf, (size_t)used + 1 < sizeof inner ? (size_t)used + 1 : sizeof inner);
+        inner[sizeof inner - 1] = 0;
+        if (snprintf(buf, n, "%s:%llu < %s", base_name(caller), (unsigned long long)call_line,
+                     inner) >= (int)n)
+            buf[n - 1] = 0; /* cut short: still a string */
     }
     free(scopes);
 }
