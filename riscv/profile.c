@@ -123,6 +123,69 @@ static void source_line(Dwarf *dw, uint32_t pc, char *buf, size_t n)
     free(scopes);
 }
 
+/* ---- polling loops (docs/user-guide.md "Profiles": the rule) ----
+ * A polling loop is a conditional branch back to a target at most POLL_MAX_BODY instructions
+ * before it whose body (the target up to the branch) has at least one load and no store, no
+ * Tensix push, no call (jal/jalr that links), no ecall and no atomic: a core reading something
+ * until it changes, doing nothing else. Its cycles are those charged to the body's
+ * instructions, its iterations the times the target ran. The rule looks at the code only: a
+ * counted loop of loads that never change passes it too. */
+enum { POLL_MAX_BODY = 32, POLL_MAX = 8 };
+
+static bool poll_body(const struct tile *t, uint32_t from, uint32_t to)
+{
+    bool load = false;
+    for (uint32_t pc = from; pc < to; pc += 4) {
+        struct rv_insn in = rv_decode(le_get(t->l1 + pc, 4));
+        switch (rv_desc((enum rv_op)in.op)->cls) {
+        case RVC_LOAD: load = true; break;
+        case RVC_STORE: case RVC_TTINSN: case RVC_AMO: case RVC_SYSTEM: return false;
+        case RVC_JAL: case RVC_JALR:
+            if (in.rd)
+                return false;
+            break;
+        default: break;
+        }
+    }
+    return load;
+}
+
+static void report_polling(const struct rv_profile *p, const struct tile *t,
+                           const struct func_sum *fs, unsigned n, uint64_t total, FILE *out)
+{
+    bool any = false;
+    unsigned shown = 0;
+    for (uint32_t w = 0; w < p->words && shown < POLL_MAX; w++) {
+        if (!p->count[w])
+            continue;
+        uint32_t pc = w * 4;
+        struct rv_insn in = rv_decode(le_get(t->l1 + pc, 4));
+        if (rv_desc((enum rv_op)in.op)->cls != RVC_BRANCH || in.imm >= 0 ||
+            (uint32_t)-in.imm > 4 * (POLL_MAX_BODY - 1))
+            continue;
+        uint32_t target = pc + (uint32_t)in.imm;
+        if (!poll_body(t, target, pc + 4) || p->count[target >> 2] < 2)
+            continue;
+        uint64_t cycles = 0;
+        for (uint32_t q = target; q <= pc; q += 4)
+            cycles += p->cycles[q >> 2];
+        if (!any)
+            fprintf(out, "  polling loops:\n  %12s %6s %10s  %-24s\n", "cycles", "%", "iterations",
+                    "loop");
+        any = true;
+        int k = find_func(fs, n, target);
+        char where[80];
+        if (k >= 0)
+            snprintf(where, sizeof where, "%s+0x%x..0x%x", fs[k].name, target - fs[k].addr,
+                     pc - fs[k].addr);
+        else
+            snprintf(where, sizeof where, "0x%08x..0x%08x", target, pc);
+        fprintf(out, "  %12" PRIu64 " %5.1f%% %10" PRIu64 "  %s\n", cycles,
+                100.0 * (double)cycles / (double)total, p->count[target >> 2], where);
+        shown++;
+    }
+}
+
 void rv_profile_report(const struct rv_profile *p, const struct tile *t, int core,
                        const struct elf_file *f, const char *program, FILE *out)
 {
@@ -215,6 +278,7 @@ void rv_profile_report(const struct rv_profile *p, const struct tile *t, int cor
         dwarf_end(dw);
     if (fd >= 0)
         close(fd);
+    report_polling(p, t, fs, n, total, out);
     fputc('\n', out);
     free(syms);
     free(fs);

@@ -303,6 +303,27 @@ Test(cli, profile_by_function_and_instruction)
     unlink("/tmp/tensim-prof.json");
 }
 
+/* The profile's polling-loop rule (docs/user-guide.md "Reading where time goes"): a backward
+ * branch over loads with no store, push or call. test/guest/poll.S's `wait` loop (lw, addi, bnez;
+ * 20 times) is one: 60 issue cycles, two mispredicts of the bimodal predictor (the first
+ * iteration's branch, weakly not-taken at reset, and the exit: 2 x 4) and the run's 6 retire-queue
+ * cycles (the 8th instruction after a load waits for it to retire); the copy loop (it stores) is
+ * not. */
+Test(cli, profile_recognises_polling_loops)
+{
+    cr_assert_eq(run("run -q --profile=/tmp/tensim-poll.txt %s", guest("guest/poll.elf")), 0, "%s", out);
+    char *prof = read_whole_file("/tmp/tensim-poll.txt", NULL);
+    cr_assert(prof);
+    const char *loops = strstr(prof, "  polling loops:\n");
+    cr_assert(loops, "no polling section:\n%s", prof);
+    cr_expect(strstr(loops, "            74  51.7%         20  _start+0x8..0x10\n") != NULL, "%s", loops);
+    cr_expect(strstr(loops, "_start+0x18") == NULL, "the copy loop is not polling:\n%s", loops);
+    free(prof);
+    unlink("/tmp/tensim-poll.txt");
+    cr_assert_eq(run("run %s", guest("guest/poll.elf")), 0, "%s", out);
+    EXPECT_OUT("retire_queue=6\n");
+}
+
 /* ---- outputs that cannot be written ---- */
 
 Test(cli, unwritable_outputs_stop_before_the_run)
