@@ -34,7 +34,7 @@ static void push1(struct replay_expander *r, struct tt_fifo *out, uint32_t w)
     r->after_cfg_write = op == TT_OPC_WRCFG || op == TT_OPC_CFGSHIFTMASK;
 }
 
-/* With skip_nops (Blackhole, calibrated: replay.h), pass over the plain NOPs at buffer[index]
+/* With skip_nops (replay.h: a what-if, off by default), pass over the plain NOPs at buffer[index]
  * within the cycle, as the MOP expander passes over its NOP slots; back to pass-through when
  * nothing is left. A NOP right after a WRCFG or CFGSHIFTMASK stays: it is the documented way to
  * keep the next instruction off the configuration being written (BH:WRCFG.md,

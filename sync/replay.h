@@ -1,7 +1,7 @@
 /* The replay expander of one Tensix thread: between FIFO2 and FIFO3 (spec/sync-timing.md §1).
  *
  * Source: WH:REPLAY.md (functional model and performance). The BlackholeA0 tree has no REPLAY
- * page, so both architectures share this model, except for skip_nops below (calibrated).
+ * page, so both architectures share this model (skip_nops below is a what-if, off by default).
  *
  * REPLAY fields: Index [18:14], Count [9:4] (0 means 64), Exec [1], Load [0]. Buffer slots are
  * Index, Index+1, ... modulo 32.
@@ -15,15 +15,15 @@
  *                            words are recorded one per cycle as they arrive, and with Exec=1
  *                            each is also emitted in the cycle it is recorded (needs room);
  *  - no extra cycles when switching modes;
- *  - with skip_nops (Blackhole), playback passes over plain NOPs (opcode 0x02, not DMANOP or
- *    SFPNOP) in the buffer without emitting them or spending a cycle on them, as the MOP
- *    expander does with its NOP slots (WH:MOPExpander.md IsNop); a playback of NOPs only
- *    takes the one cycle that consumes the REPLAY. Blackhole has no REPLAY or NOP page; this
- *    is calibrated on silicon's matmul tile-K figures (shared/calibration.md "Whole-kernel
- *    figures": the MOP whose replays hold 64 NOPs besides the 32 MVMULs costs 54 cycles, 5
- *    more than the 32 MVMULs without NOPs), docs/timing-model.md "Whole-kernel figures".
- *    Wormhole emits them: WH:NOP.md says a NOP delays its thread's next instruction by one
- *    cycle.
+ *  - with skip_nops (`--timing replay.skips_nops=1`; off by default on both architectures),
+ *    playback passes over plain NOPs (opcode 0x02, not DMANOP or SFPNOP) in the buffer without
+ *    emitting them or spending a cycle on them, as the MOP expander does with its NOP slots
+ *    (WH:MOPExpander.md IsNop); a playback of NOPs only takes the one cycle that consumes the
+ *    REPLAY. One reading of silicon's matmul tile-K figures (shared/calibration.md
+ *    "Whole-kernel figures": the MOP whose replays hold 64 NOPs besides the 32 MVMULs costs 54
+ *    cycles, 5 more than without them) asks for it; WH:NOP.md (a NOP delays its thread's next
+ *    instruction by one cycle) and tt-llk's throttle levels, which are replayed NOPs documented
+ *    to slow the MVMUL rate, ask against it, and win (core/timing.def, docs/timing-model.md).
  *    Except the NOP right after a WRCFG or CFGSHIFTMASK (the last word this expander put out,
  *    in any mode): it is emitted and takes its cycle at the gate. BH:WRCFG.md and
  *    BH:CFGSHIFTMASK.md "Instruction scheduling": the instruction immediately after must not
@@ -31,8 +31,7 @@
  *    inserted to ensure this (any kind of Tensix NOP suffices, though plain NOP is
  *    conventional)". tt-llk's matmul unpack replays exactly WRCFG(base address), NOP, UNPACR;
  *    passing over that NOP let the UNPACR read the old address (a silent wrong answer that
- *    depended on timing). The calibration only measured NOPs between MVMULs, which are still
- *    passed over.
+ *    depended on timing when skip_nops was on by default).
  * A full `out` stops every move that emits; nothing is dropped or repeated.
  *
  * Undefined cases (PIPE_ERROR): a MOP, MOP_CFG or REPLAY word arriving while recording. The

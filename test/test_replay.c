@@ -442,13 +442,16 @@ Test(replay, plain_mop_shows_the_bubble)
 
 /* The whole thread on a tile: REPLAY Load+Exec of NOP NOP DMANOP (the DMANOP issues at d1),
  * then a playback of the three. The recorded DMANOP leaves the replay expander in cycle r and
- * issues at r+1 = d1; the playback REPLAY is taken in r+1. Blackhole (skip_nops, calibrated)
- * passes over the NOPs and emits the DMANOP in r+1: it issues at d1 + 1. Wormhole emits NOP,
- * NOP, DMANOP in r+1 .. r+3 (WH:NOP.md: each NOP takes the thread a cycle): d1 + 3, with
- * nothing passed over. (The recording with Exec emits its NOPs on both.) */
-static void replayed_nops_on(enum arch_id arch, uint64_t gap, uint64_t skipped)
+ * issues at r+1 = d1; the playback REPLAY is taken in r+1. With replay.skips_nops (off by
+ * default, core/timing.def) the expander passes over the NOPs and emits the DMANOP in r+1: it
+ * issues at d1 + 1. Without, it emits NOP, NOP, DMANOP in r+1 .. r+3 (WH:NOP.md: each NOP takes
+ * the thread a cycle): d1 + 3, with nothing passed over. (The recording with Exec emits its
+ * NOPs either way.) */
+static void replayed_nops_on(enum arch_id arch, bool skip, uint64_t gap, uint64_t skipped)
 {
-    struct tile *t = test_tile(arch);
+    struct arch a = *arch_get(arch);
+    a.replay.skips_nops = skip;
+    struct tile *t = tile_create(&a);
     struct issue_log log;
     issue_log_attach(t, &log);
     const uint32_t w[] = {REPLAY(0, 3, 1, 1), NOPW, NOPW, TT_OP_DMANOP, REPLAY(0, 3, 0, 0)};
@@ -461,8 +464,9 @@ static void replayed_nops_on(enum arch_id arch, uint64_t gap, uint64_t skipped)
     tile_destroy(t);
 }
 
-Test(replay, blackhole_tile_skips_replayed_nops) { replayed_nops_on(ARCH_BLACKHOLE, 1, 2); }
-Test(replay, wormhole_tile_issues_replayed_nops) { replayed_nops_on(ARCH_WORMHOLE, 3, 0); }
+Test(replay, skips_nops_passes_over_replayed_nops) { replayed_nops_on(ARCH_BLACKHOLE, true, 1, 2); }
+Test(replay, blackhole_tile_issues_replayed_nops) { replayed_nops_on(ARCH_BLACKHOLE, false, 3, 0); }
+Test(replay, wormhole_tile_issues_replayed_nops) { replayed_nops_on(ARCH_WORMHOLE, false, 3, 0); }
 
 /* skip_nops keeps the NOP right after a WRCFG (BH:WRCFG.md "Instruction scheduling": the
  * documented NOP that keeps the next instruction off the configuration being written), and
