@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../core/tile.h"
+#include "../trace/trace.h"
 
 /* The counters of core c (and its Tensix thread, for a TRISC) as they stand at cycle `now`. */
 static void snapshot(const struct tile *t, const struct rv_core *c, uint64_t now,
@@ -58,6 +59,8 @@ bool region_hint(struct tile *t, struct rv_core *c, uint64_t now, int32_t imm)
     s->max = cycles > s->max ? cycles : s->max;
     s->count++;
     s->cycles += cycles;
+    if (t->tracer) /* a slice on the trace's "Regions" track (zero-length ones are left out) */
+        trace_region(t->tracer, c->id, id, r->begin_cycle[id], now);
     s->sum.instret += now_c.instret - b->instret;
     for (unsigned k = 0; k < STALL_COUNT; k++)
         s->sum.stall[k] += now_c.stall[k] - b->stall[k];

@@ -279,6 +279,32 @@ Test(trace, matrix_unit_overlap_spreads_over_lanes)
     json_decref(tr);
 }
 
+/* Regions become slices on the "Regions" process, one track per core: the matmul example's
+ * region build (docs/user-guide.md "Regions") has TRISC0's operand fill as region 0, 215140
+ * cycles from cycle 27, as its report says; the trace still passes every rule. */
+Test(trace, regions_are_slices)
+{
+    struct trace_summary s;
+    check_run("regions", "regions",
+              "--trisc0=" K "matmul-regions-t0.elf --trisc1=" K "matmul-regions-t1.elf --trisc2=" K
+              "matmul-regions-t2.elf", &s);
+    json_t *tr = load_trace("regions");
+    unsigned found = 0, named = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(tr, "traceEvents"), i, e) {
+        const char *n = json_string_value(json_object_get(e, "name"));
+        const char *pn = json_string_value(json_object_get(json_object_get(e, "args"), "name"));
+        named += !strcmp(n, "process_name") && pn && !strcmp(pn, "Regions (tensim_region_begin/end)");
+        found += !strcmp(n, "region 0") && json_integer_value(json_object_get(e, "tid")) == 0 &&
+                 json_integer_value(json_object_get(e, "ts")) == 27 &&
+                 json_integer_value(json_object_get(e, "dur")) == 215140;
+    }
+    cr_expect_eq(named, 1);
+    cr_expect_eq(found, 1, "TRISC0's region 0 as a slice");
+    json_decref(tr);
+}
+
 /* fifo_fill pushes into thread T0 until FIFO1 stops accepting: Blackhole's accepts while it
  * holds at most 28 words (29 at the end), Wormhole's until its 32 entries are full. */
 Test(trace, fifo_counter_follows_the_occupancy)

@@ -7,7 +7,8 @@
 #include "../core/tile.h"
 #include "json.h"
 
-enum { PID_CORES = 1, PID_THREADS = 2, PID_UNITS = 3, PID_HOST = 4, PID_ZONES = 5, PID_END };
+enum { PID_CORES = 1, PID_THREADS = 2, PID_UNITS = 3, PID_HOST = 4, PID_ZONES = 5, PID_REGIONS = 6,
+       PID_END };
 
 /* What an event is: the slice kinds first (their category names), then the host's instants, then
  * the counters' raw data: a FIFO sample (end holds the value) and an L1 port booking. */
@@ -174,6 +175,14 @@ void trace_zone(struct tracer *tr, unsigned th, const char *name, uint64_t start
         slice(tr, K_ZONE, PID_ZONES, th, start, end, keep(tr, name), 0);
 }
 
+void trace_region(struct tracer *tr, int core, unsigned id, uint64_t start, uint64_t end)
+{
+    char name[32];
+    snprintf(name, sizeof name, "region %u", id);
+    if (end > start && end > tr->from && start < tr->to)
+        slice(tr, K_ZONE, PID_REGIONS, (unsigned)core, start, end, keep(tr, name), 0);
+}
+
 /* ---- writing ---- */
 
 /* Slices and instants first, by track, then start, the longer first (a parent before what it
@@ -205,6 +214,7 @@ static const char *track_name(int pid, unsigned tid, char *buf, size_t n)
     case PID_THREADS: return tid < NUM_THREADS ? threads[tid] : NULL;
     case PID_HOST: return tid == 0 ? "host" : NULL;
     case PID_ZONES: return tid < 3 ? zones[tid] : NULL;
+    case PID_REGIONS: return tid < NUM_CORES ? core_name((int)tid) : NULL;
     case PID_UNITS:
         for (unsigned u = 0; u < UNIT_COUNT; u++) {
             const struct unit_row *r = &unit_rows[u];
@@ -487,6 +497,12 @@ bool trace_end(struct tracer *tr)
         if (zones)
             write_process(tr, &count, PID_ZONES, "tt-llk profiler zones (wall clock)", 3,
                           l + PID_ZONES * LANE_STRIDE, false);
+        bool regions = false;
+        for (unsigned i = 0; i < NUM_CORES; i++)
+            regions |= l[PID_REGIONS * LANE_STRIDE + i] != 0;
+        if (regions)
+            write_process(tr, &count, PID_REGIONS, "Regions (tensim_region_begin/end)", NUM_CORES,
+                          l + PID_REGIONS * LANE_STRIDE, false);
         for (size_t i = 0; i < tr->n && tr->ev[i].kind <= K_HOST; i++)
             write_event(tr, &count, &tr->ev[i]);
         ok = write_counters(tr, &count);

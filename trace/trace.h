@@ -85,5 +85,7 @@ void trace_l1_port(struct tracer *tr, unsigned port, uint64_t start, uint64_t en
 void trace_host(struct tracer *tr, const char *what, uint64_t cycle);
 /* A tt-llk profiler zone of thread th (0 unpack, 1 math, 2 pack) over [start, end). */
 void trace_zone(struct tracer *tr, unsigned th, const char *name, uint64_t start, uint64_t end);
+/* Region `id` of core `core` (riscv/region.h) over [start, end), on the "Regions" track. */
+void trace_region(struct tracer *tr, int core, unsigned id, uint64_t start, uint64_t end);
 
 #endif
