@@ -124,6 +124,27 @@ static unsigned load_slot(const struct tile *t, const struct rv_core *c)
     return best;
 }
 
+/* Books `len` cycles of core c's L1 port from `at` on (mem/l1_port.h); the first cycle granted. */
+static uint64_t port_book(struct tile *t, const struct rv_core *c, uint64_t at, unsigned len)
+{
+    const unsigned port = t->arch->l1_port[c->id];
+    uint64_t start = l1_port_book(&t->l1_port[port], at, len);
+    if (__builtin_expect(t->tracer != NULL, 0))
+        trace_l1_port(t->tracer, port, start, start + len);
+    return start;
+}
+
+/* Charges the cycles [now, until) to stall reason `why` and makes `until` the core's next issue. */
+static inline void stall_to(struct tile *t, struct rv_core *c, enum core_stall why, uint64_t now,
+                            uint64_t until)
+{
+    c->st.stall[why] += until - now;
+    c->last_stall = (uint8_t)why;
+    if (__builtin_expect(t->tracer != NULL, 0))
+        trace_core(t->tracer, c->id, why, now, until);
+    c->wake = until;
+}
+
 /* ---- store queue (BHR:README.md "Load/Store Unit"; cfg0.StMergeTimer, DisStMerge) ---- */
 
 /* The entry goes to L1 after the one before it, holding the core's L1 port for its write: five
@@ -132,12 +153,8 @@ static void sq_seal(struct tile *t, struct rv_core *c, struct store_entry *e, ui
 {
     const struct rv_timing *tm = &t->arch->rv;
     unsigned cost = e->mask == 0xFFFF ? tm->store_l1_full : tm->store_l1_cycles;
-    uint64_t start = l1_port_book(&t->l1_port[t->arch->l1_port[c->id]],
-                                  max64(c->sq_last_finish, when), cost);
-    e->finish = start + cost;
+    e->finish = port_book(t, c, max64(c->sq_last_finish, when), cost) + cost;
     e->sealed = true;
-    if (t->tracer)
-        trace_l1_port(t->tracer, t->arch->l1_port[c->id], start, start + cost);
     c->sq_last_finish = e->finish;
 }
 
@@ -414,11 +431,8 @@ void rv_run(struct tile *t, struct rv_core *c)
             }
             uint64_t r = max64(r1, r2);
             if (r > now) {
-                c->st.stall[STALL_OPERAND] += r - now;
-                c->last_stall = STALL_OPERAND;
-                if (__builtin_expect(t->tracer != NULL, 0))
-                    trace_core(t->tracer, c->id, STALL_OPERAND, now, r);
-                c->wake = now = r;
+                stall_to(t, c, STALL_OPERAND, now, r);
+                now = r;
                 if (now >= t->limit)
                     return;
             }
@@ -431,11 +445,8 @@ void rv_run(struct tile *t, struct rv_core *c)
         if (__builtin_expect(c->rob_last >= now + ROB_SIZE - 1, 0) && c->rob[c->rob_pos] >= now &&
             in.op != RV_REGION) {
             uint64_t free = c->rob[c->rob_pos] + 1;
-            c->st.stall[STALL_RETIRE] += free - now;
-            c->last_stall = STALL_RETIRE;
-            if (__builtin_expect(t->tracer != NULL, 0))
-                trace_core(t->tracer, c->id, STALL_RETIRE, now, free);
-            c->wake = now = free;
+            stall_to(t, c, STALL_RETIRE, now, free);
+            now = free;
             if (now >= t->limit)
                 return;
         }
@@ -570,33 +581,25 @@ void rv_run(struct tile *t, struct rv_core *c)
             if (addr - MEM_LOCAL_BASE < local_size) {
                 v = le_get(local + (addr - MEM_LOCAL_BASE), size);
                 when = now + tm->load_local;
-            } else if (addr < l1_size && l0_hits(t, c, addr)) {
-                uint64_t after = c->sq_count && sq_overlaps(c, addr, size) ? sq_drain(t, c, now) : now;
-                v = l1_load(t, c, addr, size);
-                when = after + tm->load_l1_hit;
             } else {
-                /* Beyond the LSU: wait in EX1 for an in-flight slot before anything happens. */
+                const bool in_l1 = addr < l1_size, hit = in_l1 && l0_hits(t, c, addr);
+                /* Beyond the LSU (anything but an L0 hit): wait in EX1 for an in-flight slot
+                 * before anything happens. */
                 unsigned slot = 0;
-                if (tm->load_slots) {
+                if (!hit && tm->load_slots) {
                     slot = load_slot(t, c);
                     if (c->load_free[slot] > now) {
-                        c->st.stall[STALL_MEMORY] += c->load_free[slot] - now;
-                        c->last_stall = STALL_MEMORY;
-                        if (__builtin_expect(t->tracer != NULL, 0))
-                            trace_core(t->tracer, c->id, STALL_MEMORY, now, c->load_free[slot]);
-                        c->wake = c->load_free[slot];
+                        stall_to(t, c, STALL_MEMORY, now, c->load_free[slot]);
                         continue;
                     }
                 }
-                if (addr < l1_size) {
-                    /* Overlapping queued stores drain first (BHR:README.md); then the request
-                     * takes the core's L1 port for a cycle and returns load_l1 - 1 later. */
+                if (in_l1) {
+                    /* Overlapping queued stores drain first (BHR:README.md); then an L0 hit
+                     * answers at once, a miss takes the core's L1 port for a cycle and returns
+                     * load_l1 - 1 later. */
                     uint64_t after = c->sq_count && sq_overlaps(c, addr, size) ? sq_drain(t, c, now) : now;
                     v = l1_load(t, c, addr, size);
-                    uint64_t grant = l1_port_book(&t->l1_port[t->arch->l1_port[c->id]], after + 1, 1);
-                    if (__builtin_expect(t->tracer != NULL, 0))
-                        trace_l1_port(t->tracer, t->arch->l1_port[c->id], grant, grant + 1);
-                    when = grant + tm->load_l1 - 1;
+                    when = hit ? after + tm->load_l1_hit : port_book(t, c, after + 1, 1) + tm->load_l1 - 1;
                 } else {
                     unsigned lat;
                     enum mmio_status s = mmio_load(t, c->id, addr, size, &v, &lat);
@@ -616,7 +619,7 @@ void rv_run(struct tile *t, struct rv_core *c)
                         c->io_store_addr < addr + size)
                         when += c->io_store_out - (now + 1);
                 }
-                if (tm->load_slots)
+                if (!hit && tm->load_slots)
                     c->load_free[slot] = when - 1;
             }
             c->st.loads++;
@@ -631,11 +634,7 @@ void rv_run(struct tile *t, struct rv_core *c)
             if (addr < l1_size) {
                 uint64_t when = sq_ready(t, c, now, addr);
                 if (when > now) { /* queue full: retry the store once an entry has drained */
-                    c->st.stall[STALL_STORE_QUEUE] += when - now;
-                    c->last_stall = STALL_STORE_QUEUE;
-                    if (__builtin_expect(t->tracer != NULL, 0))
-                        trace_core(t->tracer, c->id, STALL_STORE_QUEUE, now, when);
-                    c->wake = when;
+                    stall_to(t, c, STALL_STORE_QUEUE, now, when);
                     continue;
                 }
                 l1_store_le(l1, t->predecode, addr, size, b); /* stores to code re-decode */
@@ -652,10 +651,7 @@ void rv_run(struct tile *t, struct rv_core *c)
                 if (s == MMIO_BLOCK && c->wait == WAIT_SYNC_SLOT) {
                     /* the Sync slot was taken this cycle: retry the store next cycle */
                     c->wait = WAIT_NONE;
-                    c->st.stall[STALL_MEMORY]++;
-                    if (__builtin_expect(t->tracer != NULL, 0))
-                        trace_core(t->tracer, c->id, STALL_MEMORY, now, now + 1);
-                    c->wake = now + 1;
+                    stall_to(t, c, STALL_MEMORY, now, now + 1);
                     continue;
                 }
                 if (s == MMIO_BLOCK) {
@@ -696,11 +692,7 @@ void rv_run(struct tile *t, struct rv_core *c)
              * (BHR:MemoryOrdering.md); WH fence is a NOP. */
             uint64_t drained = max64(sq_drain(t, c, now), c->pending_until);
             if (drained > now) { /* wait, then issue: nothing of this core changes meanwhile */
-                c->st.stall[STALL_STORE_QUEUE] += drained - now;
-                c->last_stall = STALL_STORE_QUEUE;
-                if (__builtin_expect(t->tracer != NULL, 0))
-                    trace_core(t->tracer, c->id, STALL_STORE_QUEUE, now, drained);
-                c->wake = drained;
+                stall_to(t, c, STALL_STORE_QUEUE, now, drained);
                 continue;
             }
             if (t->arch->rv.l0d_lines)
