@@ -133,11 +133,16 @@ static int input_file(struct mparser *p, const char *at, json_t *v, char **out)
     snprintf(*out, n, "%s%s", s[0] == '/' ? "" : p->dir, s);
     free(s);
     struct stat st;
+    int r = 0;
     if (stat(*out, &st) || access(*out, R_OK))
-        return fail(p, at, "cannot read %s: %s", *out, strerror(errno));
-    if (S_ISDIR(st.st_mode))
-        return fail(p, at, "%s is a directory", *out);
-    return 0;
+        r = fail(p, at, "cannot read %s: %s", *out, strerror(errno));
+    else if (S_ISDIR(st.st_mode))
+        r = fail(p, at, "%s is a directory", *out);
+    if (r) { /* the caller owns nothing after a failure */
+        free(*out);
+        *out = NULL;
+    }
+    return r;
 }
 
 static int programs_of(struct mparser *p, const char *at, json_t *v, struct bench_run *r)
@@ -290,10 +295,11 @@ static int run_of(struct mparser *p, const char *at, json_t *o, struct bench_run
     char sub[200];
     json_t *v;
     char *s;
-    for (unsigned i = 0; i < p->naxes; i++)
+    for (unsigned i = 0; i < p->naxes; i++) {
+        r->naxes = i + 1; /* what bench_manifest_free frees, as far as it got */
         if (!(r->axis[i] = strdup(p->axis[i])) || !(r->value[i] = strdup(p->value[i])))
             return fail(p, at, "out of memory");
-    r->naxes = p->naxes;
+    }
     if (subst(p, key_at(sub, at, "name"), json_object_get(o, "name"), &s))
         return -1;
     if (!s[0] || strpbrk(s, "[]=,\n\t")) {
@@ -509,8 +515,10 @@ int bench_manifest_load(struct bench_manifest *m, const char *path, char *err, u
         return fail(&p, "", "out of memory");
     const char *slash = strrchr(path, '/');
     size_t dlen = slash ? (size_t)(slash - path + 1) : 0;
-    if (!(p.dir = malloc(dlen + 1)))
+    if (!(p.dir = malloc(dlen + 1))) {
+        bench_manifest_free(m);
         return fail(&p, "", "out of memory");
+    }
     memcpy(p.dir, path, dlen);
     p.dir[dlen] = 0;
     json_error_t je;

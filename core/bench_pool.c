@@ -18,13 +18,6 @@
 #include "hostio.h"
 
 /* Cycles from reset to the core's end: active + stalls (as the report counts them). */
-static uint64_t core_cycles(const struct rv_core *c)
-{
-    uint64_t n = c->st.active;
-    for (int s = 0; s < STALL_COUNT; s++)
-        n += c->st.stall[s];
-    return n;
-}
 
 /* The regions the cores ended, in the order the results list them (the tile's own). */
 static void copy_regions(const struct tile *t, struct bench_regions *out)
@@ -113,7 +106,7 @@ static void run_one(const struct bench_run *r, const volatile sig_atomic_t *stop
     res->cycles = t->cycles;
     for (int k = 0; k < NUM_CORES; k++)
         if ((res->core_on[k] = t->core[k].state != CORE_OFF))
-            res->core_cycles[k] = core_cycles(&t->core[k]);
+            res->core_cycles[k] = rv_core_cycles(&t->core[k]);
     if (res->regions)
         copy_regions(t, res->regions);
     if (t->err.kind != ERR_NONE) {

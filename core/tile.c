@@ -11,7 +11,6 @@
 #include "../sync/push.h"
 #include "../sync/ttsync.h"
 #include "../trace/trace.h"
-#include "../trace/trace.h"
 #include "../units/tensix_isa.h"
 
 /* The address map: every owner's rows. The order is the search order; the busiest windows
@@ -352,7 +351,7 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
         }
         if (first < 0)
             break;
-        if (__builtin_expect(w0 >= t->progress_next, 0) && t->progress) {
+        if (__builtin_expect(t->progress != NULL, 0) && w0 >= t->progress_next) {
             t->progress(t->progress_ctx, w0);
             t->progress_next = w0 + TILE_PROGRESS_CYCLES;
         }

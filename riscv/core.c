@@ -30,6 +30,14 @@ static const char *const stall_texts[STALL_COUNT] = {
 };
 
 const char *core_stall_key(enum core_stall s) { return stall_keys[s]; }
+
+uint64_t rv_core_cycles(const struct rv_core *c)
+{
+    uint64_t n = c->st.active;
+    for (int s = 0; s < STALL_COUNT; s++)
+        n += c->st.stall[s];
+    return n;
+}
 const char *core_stall_text(enum core_stall s) { return stall_texts[s]; }
 
 void rv_core_reset(struct rv_core *c, int id, uint32_t pc)

@@ -165,6 +165,8 @@ void rv_close(struct rv_core *c, uint64_t end);
 /* Append "x1=... x2=..." register dump lines to buf. */
 void rv_dump_regs(const struct rv_core *c, char *buf, size_t n);
 const char *core_stall_key(enum core_stall s);
+/* Cycles from reset to the core's end (halt, block or now): active plus every stall. */
+uint64_t rv_core_cycles(const struct rv_core *c);
 const char *core_stall_text(enum core_stall s);
 
 #endif

@@ -10,14 +10,6 @@
 #include "../core/timing.h"
 #include "../sync/gate.h"
 
-static uint64_t core_cycles(const struct rv_core *c)
-{
-    /* Cycles from reset to the core's end (halt, block or now): active + stalls. */
-    uint64_t n = c->st.active;
-    for (int s = 0; s < STALL_COUNT; s++)
-        n += c->st.stall[s];
-    return n;
-}
 
 void stats_report(const struct tile *t, FILE *f)
 {
@@ -29,7 +21,7 @@ void stats_report(const struct tile *t, FILE *f)
         const struct rv_core *c = &t->core[i];
         if (c->state == CORE_OFF)
             continue;
-        uint64_t cyc = core_cycles(c);
+        uint64_t cyc = rv_core_cycles(c);
         fprintf(f, "%-7s %12" PRIu64 " %12" PRIu64 " %6.3f ", core_name(i), c->st.instret, cyc,
                 cyc ? (double)c->st.instret / (double)cyc : 0.0);
         int any = 0;
@@ -135,7 +127,7 @@ void stats_json(const struct tile *t, const struct sim_outcome *o, FILE *f)
         if (c->state == CORE_OFF)
             continue;
         const struct core_stats *s = &c->st;
-        uint64_t cyc = core_cycles(c);
+        uint64_t cyc = rv_core_cycles(c);
         fprintf(f, "%s\n    \"%s\": {\n", sep, core_name(i));
         fprintf(f, "      \"state\": \"%s\", \"exit_code\": %d, \"pc\": %" PRIu32 ",\n",
                 state_name(c->state), c->exit_code, c->pc);

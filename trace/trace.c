@@ -114,7 +114,9 @@ void trace_unit(struct tracer *tr, const struct unit_desc *u, unsigned i, const 
         }
 }
 
-/* The stall keys of riscv/core.h, from its table (trace.o calls nothing of core.o, which calls it). */
+
+/* The stall keys of riscv/core.h, from its table (trace.o calls nothing of core.o, which calls it:
+ * test/test_layers.c forbids the loop). */
 static const char *const stall_key[STALL_COUNT] = {
 #define X(name, key, text) [name] = key,
     CORE_STALL_REASONS(X)
@@ -177,10 +179,14 @@ void trace_zone(struct tracer *tr, unsigned th, const char *name, uint64_t start
 
 void trace_region(struct tracer *tr, int core, unsigned id, uint64_t start, uint64_t end)
 {
-    char name[32];
-    snprintf(name, sizeof name, "region %u", id);
-    if (end > start && end > tr->from && start < tr->to)
-        slice(tr, K_ZONE, PID_REGIONS, (unsigned)core, start, end, keep(tr, name), 0);
+    if (end <= start || end <= tr->from || start >= tr->to || id >= REGION_IDS)
+        return;
+    if (!tr->region_name[id]) { /* named once per id, not once per region */
+        char name[32];
+        snprintf(name, sizeof name, "region %u", id);
+        tr->region_name[id] = keep(tr, name);
+    }
+    slice(tr, K_ZONE, PID_REGIONS, (unsigned)core, start, end, tr->region_name[id], 0);
 }
 
 /* ---- writing ---- */

@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "../core/arch.h"
+#include "../riscv/region.h"
 
 struct tile;
 struct unit_desc;
@@ -48,6 +49,7 @@ struct tracer {
     int core_state[NUM_CORES];
     uint64_t core_start[NUM_CORES], core_end[NUM_CORES];
     unsigned fifo_last[NUM_THREADS][2]; /* last recorded occupancy of FIFO1 and FIFO2 */
+    const char *region_name[REGION_IDS]; /* "region N", kept once per id */
 };
 
 void trace_begin(struct tracer *tr, FILE *f, const struct tile *t);
