@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../core/tile.h"
+#include "../sync/gate.h"
 #include "../trace/trace.h"
 
 /* The counters of core c (and its Tensix thread, for a TRISC) as they stand at cycle `now`. */
@@ -20,9 +21,7 @@ static void snapshot(const struct tile *t, const struct rv_core *c, uint64_t now
         s->tensix[tt_forms[f].unit] += th->st.by_form[f];
     /* Hold cycles are added lazily when the gate's outcome changes (sync/gate.c): the interval
      * still open counts through cycle `now`, whose outcome the coprocessor has already decided. */
-    memcpy(s->held, th->st.stall, sizeof s->held);
-    if (th->acct_outcome == GATE_STALLED && now + 1 > th->acct_since)
-        s->held[th->acct_reason] += now + 1 - th->acct_since;
+    gate_held_through(t, (unsigned)c->id, now + 1, s->held);
 }
 
 bool region_hint(struct tile *t, struct rv_core *c, uint64_t now, int32_t imm)

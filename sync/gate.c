@@ -160,6 +160,14 @@ void coproc_account_interval(struct tile *t, unsigned i, uint64_t end)
     th->acct_since = end;
 }
 
+void gate_held_through(const struct tile *t, unsigned i, uint64_t end, uint64_t *held)
+{
+    const struct tensix_thread *th = &t->thread[i];
+    memcpy(held, th->st.stall, GS_COUNT * sizeof held[0]);
+    if (th->acct_outcome == GATE_STALLED && end > th->acct_since)
+        held[th->acct_reason] += end - th->acct_since;
+}
+
 void coproc_account_close(struct tile *t, uint64_t end)
 {
     for (unsigned i = 0; i < NUM_THREADS; i++)

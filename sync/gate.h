@@ -22,6 +22,9 @@ uint64_t coproc_next_event(const struct tile *t);
 void coproc_account_interval(struct tile *t, unsigned th, uint64_t end);
 /* tt_cfg_qstatus (busy = false) / tt_cfg_bstatus (busy = true) type bits of thread th. */
 unsigned thread_status_bits(const struct tile *t, unsigned th, bool busy);
+/* Thread th's hold cycles by reason (GS_COUNT of them, into held) as they would stand with its open accounting interval closed
+ * at `end`, without closing it (regions read them mid-run). */
+void gate_held_through(const struct tile *t, unsigned th, uint64_t end, uint64_t *held);
 /* Close every thread's accounting interval at cycle `end`. */
 void coproc_account_close(struct tile *t, uint64_t end);
 /* Append why each thread is stuck to the error detail (deadlock / drain reports). */
