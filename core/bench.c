@@ -4,6 +4,8 @@
  * manifest or baseline, a file that cannot be read or written, an interrupted bench). */
 #include "bench.h"
 
+#include "../trace/json.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -115,15 +117,6 @@ static void timing_table_hash(char *out, size_t n)
 
 /* ---- results JSON ---- */
 
-static void jstr(FILE *f, const char *s)
-{
-    json_t *j = json_string(s);
-    char *t = j ? json_dumps(j, JSON_ENCODE_ANY) : 0;
-    fputs(t ? t : "\"\"", f);
-    free(t);
-    json_decref(j);
-}
-
 /* "regions": {"TRISC1": [{"id": 1, "count": 4, ...}, ...], ...}: cores in core order, ids
  * ascending, as the stats JSON lists them. */
 static void results_regions(const struct bench_regions *g, FILE *f)
@@ -154,32 +147,32 @@ static void results_json(const struct bench_manifest *m, const struct bench_resu
     char hash[40];
     timing_table_hash(hash, sizeof hash);
     fprintf(f, "{\n  \"tensim_bench_results\": %d,\n  \"tensim\": ", BENCH_VERSION);
-    jstr(f, TENSIM_VERSION);
+    json_str(f, TENSIM_VERSION);
     fprintf(f, ",\n  \"timing_table\": \"%s\",\n  \"manifest\": ", hash);
-    jstr(f, m->path);
+    json_str(f, m->path);
     fprintf(f, ",\n  \"runs\": [");
     for (unsigned i = 0; i < m->nruns; i++) {
         const struct bench_run *r = &m->run[i];
         const struct bench_result *x = &res[i];
         fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-        jstr(f, r->name);
+        json_str(f, r->name);
         fprintf(f, ", \"params\": {");
         for (unsigned a = 0; a < r->naxes; a++) {
             fputs(a ? ", " : "", f);
-            jstr(f, r->axis[a]);
+            json_str(f, r->axis[a]);
             fputs(": ", f);
-            jstr(f, r->value[a]);
+            json_str(f, r->value[a]);
         }
         fprintf(f, "}, \"timing\": [");
         for (unsigned k = 0; k < r->ntiming; k++) {
             fputs(k ? ", " : "", f);
-            jstr(f, r->timing_text[k]);
+            json_str(f, r->timing_text[k]);
         }
         fprintf(f, "], \"arch\": \"%s\", \"status\": \"%s\", \"exit_status\": %d", r->arch->name,
                 x->ok ? "ok" : "failed", x->exit_status);
         if (!x->ok) {
             fputs(", \"error\": ", f);
-            jstr(f, x->error);
+            json_str(f, x->error);
         }
         fprintf(f, ", \"cycles\": %" PRIu64, x->cycles);
         if (r->per_core) {
