@@ -153,6 +153,18 @@ static inline void stall_to(struct tile *t, struct rv_core *c, enum core_stall w
     c->wake = until;
 }
 
+/* The instruction at pc issued at `now` and holds the core `cost` cycles (the extra ones for
+ * `why`): to the profile and the trace, whichever is on. Out of line: off the usual path. */
+static __attribute__((noinline)) void watch_issue(struct tile *t, const struct rv_core *c,
+                                                  struct rv_profile *prof, uint32_t pc,
+                                                  uint64_t now, unsigned cost, unsigned why)
+{
+    if (prof)
+        rv_profile_account(prof, pc, now, now + cost);
+    if (t->tracer)
+        trace_core_issue(t->tracer, c->id, now, cost, why);
+}
+
 /* ---- store queue (BHR:README.md "Load/Store Unit"; cfg0.StMergeTimer, DisStMerge) ---- */
 
 /* The entry goes to L1 after the one before it, holding the core's L1 port for its write: five
@@ -410,6 +422,8 @@ void rv_run(struct tile *t, struct rv_core *c)
     uint8_t *const local = t->local_ram[c->id];
     const uint32_t local_size = t->arch->local_ram_size[c->id];
     struct rv_profile *const prof = t->prof[c->id];
+    /* anything watching the instructions (--profile, --trace): one test per instruction */
+    const bool watched = prof || t->tracer;
 
     while (c->state == CORE_RUNNING && c->wake < t->limit) {
         uint64_t now = c->wake;
@@ -730,10 +744,8 @@ void rv_run(struct tile *t, struct rv_core *c)
             c->st.op_count[in.op]++;
             c->st.active++;
             c->wake = now + 1;
-            if (__builtin_expect(prof != 0, 0))
-                rv_profile_account(prof, pc, now, c->wake);
-            if (__builtin_expect(t->tracer != NULL, 0))
-                trace_core_issue(t->tracer, c->id, now, 1, 0);
+            if (__builtin_expect(watched, 0))
+                watch_issue(t, c, prof, pc, now, 1, 0);
             continue;
         case RV_EBREAK: {
             tile_error(t, ERR_BREAKPOINT, c->id, pc, "ebreak");
@@ -783,10 +795,8 @@ void rv_run(struct tile *t, struct rv_core *c)
             c->last_stall = (uint8_t)why;
         }
         c->wake = now + cost;
-        if (__builtin_expect(prof != 0, 0))
-            rv_profile_account(prof, pc, now, c->wake);
-        if (__builtin_expect(t->tracer != NULL, 0))
-            trace_core_issue(t->tracer, c->id, now, cost, why);
+        if (__builtin_expect(watched, 0))
+            watch_issue(t, c, prof, pc, now, cost, why);
         /* Its retire-order entry leaves once its result is ready and the one before it has
          * gone, one per cycle. Only an entry that leaves ROB_SIZE or more cycles after its
          * instruction issued can ever hold up a later one (the instruction ROB_SIZE on issues
