@@ -158,6 +158,18 @@ $(B)/kernels/matmul-planted-t1.elf: $(B)/rv/regions/matmul-planted-t1.o $(SDK_OB
 $(eval $(call kernel,eltwise-t0,trisc0,$(EX)/eltwise/t0.c))
 $(eval $(call kernel,eltwise-t1,trisc1,$(EX)/eltwise/t1.c))
 $(eval $(call kernel,eltwise-t2,trisc2,$(EX)/eltwise/t2.c))
+# tt-llk's matmul MOP with its throttle levels, unpacker-fed (bench/suite mm-throttle, mm-fidelity)
+$(eval $(call kernel,mmthrottle-t0,trisc0,$(EX)/mmthrottle/t0.c))
+$(eval $(call kernel,mmthrottle-t1,trisc1,$(EX)/mmthrottle/t1.c))
+$(eval $(call kernel,mmthrottle-t2,trisc2,$(EX)/mmthrottle/t2.c))
+MT_DATA := $(addprefix $(B)/kernels/mmthrottle-,a.bin b.bin c.bin)
+KERNELS += $(MT_DATA)
+$(B)/mmthrottle_gen: $(EX)/mmthrottle/gen_data.c $(EX)/mmthrottle/mmthrottle.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -O2 -o $@ $<
+$(MT_DATA) &: $(B)/mmthrottle_gen
+	@mkdir -p $(@D)
+	$(B)/mmthrottle_gen $(@D)
 $(eval $(call kernel,tt-push,trisc0,test/kernels/tt_push.c))
 # The calibration kernel of `make calibrate` (bench/calib).
 $(eval $(call kernel,calib,trisc0,bench/calib/calib.c))
