@@ -15,7 +15,7 @@
 #define MT_A 0x30000u     /* 16-byte header, then A_0..A_{KT-1} (BF16 tiles, face order) */
 #define MT_B 0x40000u     /* 16-byte header, then B_kj at index k * CT + j */
 #define MT_OUT 0x60000u   /* C_j as FP32 in Dst32b row order, 4 KiB per tile */
-#define MT_PARAM 0x3F000u /* word 0: fidelity phases 1..4 (LoFi, HiFi2, HiFi3, HiFi4);
+#define MT_PARAM 0x3F000u /* word 0: fidelity phases 1..4 (LoFi, HiFi2, HiFi3, HiFi4; 0: 4);
                              word 1: throttle level 0..5 (tt-llk THROTTLE_LEVEL);
                              word 2: inner-dimension steps to run, 1..MT_KT (0: MT_KT) */
 #define MT_DONE_SEM 0     /* TRISC1 -> TRISC2: every product has issued */
