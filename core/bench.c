@@ -572,10 +572,10 @@ static int cmd_bench_run(int argc, char **argv, const volatile sig_atomic_t *sto
 
 int bench_main(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
-    static const char *const subs[] = {"run"};
+    static const char *const subs[] = {"run", "report"};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         if (argc < 2) {
-            fprintf(stderr, "tensim: usage: bench wants a subcommand: run\nTry 'tensim bench run --help'.\n");
+            fprintf(stderr, "tensim: usage: bench wants a subcommand: run or report\nTry 'tensim bench run --help'.\n");
             return BENCH_ERROR;
         }
         cli_help(&bench_cmd, stdout);
@@ -583,8 +583,10 @@ int bench_main(int argc, char **argv, const volatile sig_atomic_t *stop)
     }
     if (!strcmp(argv[1], "run"))
         return cmd_bench_run(argc - 1, argv + 1, stop);
-    const char *near = cli_nearest(argv[1], subs, 1);
-    fprintf(stderr, "tensim: usage: unknown bench subcommand '%s'%s%s%s (bench has: run)\n", argv[1],
+    if (!strcmp(argv[1], "report"))
+        return bench_report_main(argc - 1, argv + 1);
+    const char *near = cli_nearest(argv[1], subs, 2);
+    fprintf(stderr, "tensim: usage: unknown bench subcommand '%s'%s%s%s (bench has: run, report)\n", argv[1],
             near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
     return BENCH_ERROR;
 }

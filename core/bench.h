@@ -105,6 +105,9 @@ int bench_run_all(const struct bench_manifest *m, unsigned threads, struct bench
                   const volatile sig_atomic_t *stop, struct bench_result *res);
 void bench_result_free(struct bench_result *r);
 
+/* `tensim bench report RESULTS.json ...` (core/bench_report.c): argv[0] is "report". */
+int bench_report_main(int argc, char **argv);
+
 /* `tensim bench ...`: argv[0] is "bench". */
 int bench_main(int argc, char **argv, const volatile sig_atomic_t *stop);
 
