@@ -579,6 +579,7 @@ int bench_main(int argc, char **argv, const volatile sig_atomic_t *stop)
             return BENCH_ERROR;
         }
         cli_help(&bench_cmd, stdout);
+        printf("\n'tensim bench report --help' shows the options of the HTML report.\n");
         return BENCH_OK;
     }
     if (!strcmp(argv[1], "run"))

@@ -95,7 +95,7 @@ Test(bench, manifest_errors_exit_2_with_the_key)
 Test(bench, command_line_errors_exit_2)
 {
     cr_expect_eq(run("bench"), 2);
-    cr_expect_str_eq(out, "tensim: usage: bench wants a subcommand: run\nTry 'tensim bench run --help'.\n");
+    cr_expect_str_eq(out, "tensim: usage: bench wants a subcommand: run or report\nTry 'tensim bench run --help'.\n");
     cr_expect_eq(run("bench run"), 2);
     EXPECT_OUT("tensim: usage: no manifest given\n");
     cr_expect_eq(run("bench run -j 0 test/bench/gate.json"), 2);
