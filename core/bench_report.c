@@ -799,9 +799,10 @@ static void sweep_chart(FILE *o, const struct rp_file *res, const struct group *
             title(o, r->name, metric, v);
             fputs("</circle>\n", o);
         }
-        if (ns > 1) {
-            fprintf(o, "<text x=\"%d\" y=\"%d\" fill=\"%s\" style=\"fill:%s\">", SW_L + pw - 4,
-                    SW_T + 14 + 14 * (int)s, col, col);
+        if (ns > 1) { /* the legend: top left, inside the plot */
+            fprintf(o, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>", SW_L + 8,
+                    SW_T + 6 + 16 * (int)s, col);
+            fprintf(o, "<text x=\"%d\" y=\"%d\">", SW_L + 22, SW_T + 15 + 16 * (int)s);
             esc(o, series[s]);
             fputs("</text>\n", o);
         }
@@ -862,7 +863,7 @@ static void sweeps(FILE *o, const struct rp_file *res)
         if (!nv)
             continue;
         if (!any)
-            fputs("<h2>Sweeps</h2>\n<p class=\"note\">Each sweep's runs against the parameter that varies "
+            fputs("<h2 id=\"sweeps\">Sweeps</h2>\n<p class=\"note\">Each sweep's runs against the parameter that varies "
                   "last, one line per value of the others. The vertical axes do not start at zero.</p>\n", o);
         any = true;
         fputs("<h3>", o);
@@ -929,7 +930,7 @@ static void page(FILE *o, const struct rp_file *res, const struct rp_file *base)
             cause_add(&core, core_stall_key(s));
         for (int s = 1; s < GS_COUNT; s++)
             cause_add(&gate, gate_stall_key(s));
-        fputs("<h2>Stalls</h2>\n<p class=\"note\">The runs measured with <code>\"stalls\"</code>: each core's "
+        fputs("<h2 id=\"stalls\">Stalls</h2>\n<p class=\"note\">The runs measured with <code>\"stalls\"</code>: each core's "
               "stall cycles by cause (the report's <code>stall cycles</code> column).</p>\n", o);
         stall_chart(o, res, "cores", "stall", &core);
         fputs("<p class=\"note\">Each Tensix thread's cycles held at its Wait Gate, by cause (the report's "
