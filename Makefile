@@ -2,7 +2,7 @@
 #   make            build/tensim and the generated SDK headers (installs what it needs)
 #   make demo       run the example kernels, check their results and print the reports
 #   make test       Criterion tests, plain and under ASan+UBSan (with the fuzzing corpus)
-#   make bench      simulator speed benchmarks
+#   make bench      simulator speed benchmarks, then the regression bench and its HTML report
 #   make calibrate  RISC-V and push figures measured on tensim next to silicon's (bench/calib)
 #   make kernels    the SDK examples and test programs (RISC-V)
 #   make fuzz       random inputs against the sanitizer build (FUZZ_SECONDS, default 60)
@@ -29,7 +29,7 @@ PKGS := gcc make libcriterion-dev libhwloc-dev libjemalloc-dev libjansson-dev li
         gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf python3-numpy
 # libtensim's own libraries (jansson reads run descriptions and bench manifests; libdw gives
 # profiles source lines; hwloc pins the bench's worker threads)
-LIBS := -ljansson -ldw -lhwloc -pthread
+LIBS := -ljansson -ldw -lhwloc -pthread -lm
 
 .PHONY: all sdk deps demo test test-plain test-asan bench calibrate kernels fuzz difftest clean FORCE
 all: $(B)/.deps $(B)/tensim sdk
@@ -323,7 +323,13 @@ $(B)/bench/%: bench/%.c bench/bench.h $(B)/libtensim.a
 bench: $(B)/.deps $(BENCHSRC:bench/%.c=$(B)/bench/%) $(B)/tensim kernels
 	@for b in $(BENCHSRC:bench/%.c=$(B)/bench/%); do $$b || exit 1; done
 	@echo; echo "== the regression bench (bench/suite): cycles against the committed baseline"
-	$(B)/tensim bench run bench/suite/suite.json --baseline bench/suite/baseline.json
+	@mkdir -p $(B)/bench
+	@s=0; $(B)/tensim bench run bench/suite/suite.json --baseline bench/suite/baseline.json \
+	    --out $(B)/bench/results.json || s=$$?; \
+	if [ -f $(B)/bench/results.json ] && [ $$s -ne 2 ]; then \
+	  $(B)/tensim bench report $(B)/bench/results.json --baseline bench/suite/baseline.json \
+	    -o $(B)/bench/report.html && echo "report: $(B)/bench/report.html" || s=2; \
+	fi; exit $$s
 
 # The calibration report (issue 16): the kernel times each figure, the runner prints the table.
 $(B)/calibrate: bench/calib/calibrate.c | $(B)/.deps

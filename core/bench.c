@@ -141,6 +141,44 @@ static void results_regions(const struct bench_regions *g, FILE *f)
     fputc('}', f);
 }
 
+/* "stalls": {"cores": {"TRISC0": {"operand": 12, ...}, ...}, "threads": {"T0": {"semwait": 4,
+ * ...}, ...}}: the report's "stall cycles" column per core that ran and its "T0 ... held:" line
+ * per thread that was pushed to, causes in the report's order, zeros left out as there. */
+static void results_stalls(const struct bench_result *x, FILE *f)
+{
+    fputs(", \"stalls\": {\"cores\": {", f);
+    const char *sep = "";
+    for (int k = 0; k < NUM_CORES; k++) {
+        if (!x->core_on[k])
+            continue;
+        fprintf(f, "%s\"%s\": {", sep, core_name(k));
+        const char *s2 = "";
+        for (int s = 0; s < STALL_COUNT; s++)
+            if (x->core_stall[k][s]) {
+                fprintf(f, "%s\"%s\": %" PRIu64, s2, core_stall_key(s), x->core_stall[k][s]);
+                s2 = ", ";
+            }
+        fputc('}', f);
+        sep = ", ";
+    }
+    fputs("}, \"threads\": {", f);
+    sep = "";
+    for (int i = 0; i < NUM_THREADS; i++) {
+        if (!x->thread_on[i])
+            continue;
+        fprintf(f, "%s\"T%d\": {", sep, i);
+        const char *s2 = "";
+        for (int r = 1; r < GS_COUNT; r++)
+            if (x->thread_held[i][r]) {
+                fprintf(f, "%s\"%s\": %" PRIu64, s2, gate_stall_key(r), x->thread_held[i][r]);
+                s2 = ", ";
+            }
+        fputc('}', f);
+        sep = ", ";
+    }
+    fputs("}}", f);
+}
+
 /* One run per line, in manifest order: byte-identical for identical results. */
 static void results_json(const struct bench_manifest *m, const struct bench_result *res, FILE *f)
 {
@@ -187,6 +225,8 @@ static void results_json(const struct bench_manifest *m, const struct bench_resu
         }
         if (r->regions && x->regions)
             results_regions(x->regions, f);
+        if (r->stalls)
+            results_stalls(x, f);
         fputc('}', f);
     }
     fprintf(f, "\n  ]\n}\n");
@@ -532,19 +572,22 @@ static int cmd_bench_run(int argc, char **argv, const volatile sig_atomic_t *sto
 
 int bench_main(int argc, char **argv, const volatile sig_atomic_t *stop)
 {
-    static const char *const subs[] = {"run"};
+    static const char *const subs[] = {"run", "report"};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         if (argc < 2) {
-            fprintf(stderr, "tensim: usage: bench wants a subcommand: run\nTry 'tensim bench run --help'.\n");
+            fprintf(stderr, "tensim: usage: bench wants a subcommand: run or report\nTry 'tensim bench run --help'.\n");
             return BENCH_ERROR;
         }
         cli_help(&bench_cmd, stdout);
+        printf("\n'tensim bench report --help' shows the options of the HTML report.\n");
         return BENCH_OK;
     }
     if (!strcmp(argv[1], "run"))
         return cmd_bench_run(argc - 1, argv + 1, stop);
-    const char *near = cli_nearest(argv[1], subs, 1);
-    fprintf(stderr, "tensim: usage: unknown bench subcommand '%s'%s%s%s (bench has: run)\n", argv[1],
+    if (!strcmp(argv[1], "report"))
+        return bench_report_main(argc - 1, argv + 1);
+    const char *near = cli_nearest(argv[1], subs, 2);
+    fprintf(stderr, "tensim: usage: unknown bench subcommand '%s'%s%s%s (bench has: run, report)\n", argv[1],
             near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
     return BENCH_ERROR;
 }

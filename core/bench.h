@@ -48,6 +48,7 @@ struct bench_run {
     unsigned ntiming;
     bool per_core;             /* "measure" has "core_cycles" */
     bool regions;              /* "measure" has "regions" */
+    bool stalls;               /* "measure" has "stalls" */
     bool tol_cycles_given, tol_percent_given;
     uint64_t tol_cycles;       /* a slowdown of at most this many cycles ... */
     double tol_percent;        /* ... or this percent of the baseline is no regression */
@@ -85,6 +86,11 @@ struct bench_result {
     bool core_on[NUM_CORES];  /* the core ran */
     uint64_t core_cycles[NUM_CORES];
     struct bench_regions *regions; /* with "measure": ["regions"]: malloc'd, else NULL */
+    /* The report's "stall cycles" column per core and "T0 ... held:" line per thread, always
+     * taken; the results record them with "measure": ["stalls"]. */
+    uint64_t core_stall[NUM_CORES][STALL_COUNT];
+    bool thread_on[NUM_THREADS];   /* the thread was pushed to (the report lists it) */
+    uint64_t thread_held[NUM_THREADS][GS_COUNT];
     char *log;                /* what the run printed (errors, warnings), malloc'd or NULL */
     size_t loglen;
 };
@@ -98,6 +104,9 @@ struct bench_pin;
 int bench_run_all(const struct bench_manifest *m, unsigned threads, struct bench_pin *pin,
                   const volatile sig_atomic_t *stop, struct bench_result *res);
 void bench_result_free(struct bench_result *r);
+
+/* `tensim bench report RESULTS.json ...` (core/bench_report.c): argv[0] is "report". */
+int bench_report_main(int argc, char **argv);
 
 /* `tensim bench ...`: argv[0] is "bench". */
 int bench_main(int argc, char **argv, const volatile sig_atomic_t *stop);

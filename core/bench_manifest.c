@@ -248,24 +248,25 @@ static int timing_of(struct mparser *p, const char *at, json_t *v, struct bench_
 
 static int measure_of(struct mparser *p, const char *at, json_t *v, struct bench_run *r)
 {
-    static const char *const what[] = {"cycles", "core_cycles", "regions"};
+    static const char *const what[] = {"cycles", "core_cycles", "regions", "stalls"};
     char sub[200];
     if (!json_is_array(v))
-        return fail(p, at, "expected an array of \"cycles\", \"core_cycles\", \"regions\"");
+        return fail(p, at, "expected an array of \"cycles\", \"core_cycles\", \"regions\", \"stalls\"");
     for (size_t i = 0; i < json_array_size(v); i++) {
         json_t *x = json_array_get(v, i);
         const char *s = json_string_value(x);
         index_at(sub, at, i);
         unsigned k = 0;
-        while (s && k < 3 && strcmp(s, what[k]))
+        while (s && k < 4 && strcmp(s, what[k]))
             k++;
-        if (!s || k == 3) {
-            const char *near = s ? cli_nearest(s, what, 3) : 0;
+        if (!s || k == 4) {
+            const char *near = s ? cli_nearest(s, what, 4) : 0;
             return near ? fail(p, sub, "unknown measure \"%s\" (did you mean \"%s\"?)", s, near)
-                        : fail(p, sub, "expected \"cycles\", \"core_cycles\" or \"regions\"");
+                        : fail(p, sub, "expected \"cycles\", \"core_cycles\", \"regions\" or \"stalls\"");
         }
         r->per_core |= k == 1;
         r->regions |= k == 2;
+        r->stalls |= k == 3;
     }
     return 0;
 }

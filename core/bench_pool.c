@@ -105,8 +105,13 @@ static void run_one(const struct bench_run *r, const volatile sig_atomic_t *stop
     res->exit_status = oc.exit_status;
     res->cycles = t->cycles;
     for (int k = 0; k < NUM_CORES; k++)
-        if ((res->core_on[k] = t->core[k].state != CORE_OFF))
+        if ((res->core_on[k] = t->core[k].state != CORE_OFF)) {
             res->core_cycles[k] = rv_core_cycles(&t->core[k]);
+            memcpy(res->core_stall[k], t->core[k].st.stall, sizeof res->core_stall[k]);
+        }
+    for (int i = 0; i < NUM_THREADS; i++)
+        if ((res->thread_on[i] = t->thread[i].pushed))
+            memcpy(res->thread_held[i], t->thread[i].st.stall, sizeof res->thread_held[i]);
     if (res->regions)
         copy_regions(t, res->regions);
     if (t->err.kind != ERR_NONE) {

@@ -614,6 +614,7 @@ static const char top_usage[] =
     "Commands:\n"
     "  run [OPTION]... [FILE]   run programs on one tile and report the cycles they took\n"
     "  bench run MANIFEST       run a regression bench and compare it with a baseline\n"
+    "  bench report RESULTS     write a bench's results as an HTML page with charts\n"
     "  help [COMMAND|TOPIC]     show the help of a command, or of a topic: exit-status\n"
     "  version                  show the version\n"
     "\n"
