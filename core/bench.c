@@ -206,7 +206,16 @@ static void results_json(const struct bench_manifest *m, const struct bench_resu
             fputs(k ? ", " : "", f);
             json_str(f, r->timing_text[k]);
         }
-        fprintf(f, "], \"arch\": \"%s\", \"status\": \"%s\", \"exit_status\": %d", r->arch->name,
+        fputs("]", f);
+        if (r->nbuild) { /* only a run with a build has the key: older results read as before */
+            fputs(", \"build\": [", f);
+            for (unsigned k = 0; k < r->nbuild; k++) {
+                fputs(k ? ", " : "", f);
+                json_str(f, r->build[k]);
+            }
+            fputs("]", f);
+        }
+        fprintf(f, ", \"arch\": \"%s\", \"status\": \"%s\", \"exit_status\": %d", r->arch->name,
                 x->ok ? "ok" : "failed", x->exit_status);
         if (!x->ok) {
             fputs(", \"error\": ", f);

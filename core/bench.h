@@ -22,6 +22,7 @@
 #define BENCH_MAX_VALUES 256  /* values of one axis */
 #define BENCH_MAX_EXPECT 16
 #define BENCH_MAX_THREADS 256
+#define BENCH_MAX_BUILD 8      /* build commands of one run */
 
 /* An L1 range compared with a file's bytes after the run. */
 struct bench_expect {
@@ -46,6 +47,8 @@ struct bench_run {
     struct timing_override timing[TIMING_MAX_OVERRIDES];
     char *timing_text[TIMING_MAX_OVERRIDES]; /* "KEY=VALUE", as the results record them */
     unsigned ntiming;
+    char *build[BENCH_MAX_BUILD]; /* shell commands run before the bench, sweep values substituted */
+    unsigned nbuild;
     bool per_core;             /* "measure" has "core_cycles" */
     bool regions;              /* "measure" has "regions" */
     bool stalls;               /* "measure" has "stalls" */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -24,6 +25,8 @@ struct mparser {
     /* The sweep values of the run being parsed: ${axis[i]} becomes value[i]. */
     unsigned naxes;
     const char *axis[BENCH_MAX_AXES], *value[BENCH_MAX_AXES];
+    char **built; /* build commands already run (build_one) */
+    unsigned nbuilt, built_cap;
 };
 
 static int fail(struct mparser *p, const char *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -290,6 +293,76 @@ static int tolerance_of(struct mparser *p, const char *at, json_t *v, struct ben
     return 0;
 }
 
+/* Run one build command with /bin/sh in the manifest's folder, its output on stderr (the table
+ * owns stdout). Builds run one at a time in manifest order while the manifest is read, before any
+ * simulation: a run's inputs exist when they are checked, and two sweep points never build at
+ * once. A command that several runs share (one without ${...}) runs once. */
+static int build_one(struct mparser *p, const char *at, const char *cmd)
+{
+    for (unsigned i = 0; i < p->nbuilt; i++)
+        if (!strcmp(p->built[i], cmd))
+            return 0;
+    if (p->nbuilt == p->built_cap) {
+        unsigned cap = p->built_cap ? 2 * p->built_cap : 16;
+        char **b = realloc(p->built, cap * sizeof *b);
+        if (!b)
+            return fail(p, at, "out of memory");
+        p->built = b;
+        p->built_cap = cap;
+    }
+    if (!(p->built[p->nbuilt] = strdup(cmd)))
+        return fail(p, at, "out of memory");
+    p->nbuilt++;
+    fprintf(stderr, "tensim: bench: build: %s\n", cmd);
+    fflush(stderr);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        return fail(p, at, "build failed: cannot start `%s`: %s", cmd, strerror(errno));
+    if (pid == 0) {
+        if (p->dir[0] && chdir(p->dir)) {
+            fprintf(stderr, "tensim: bench: build: cannot enter %s: %s\n", p->dir, strerror(errno));
+            _exit(127);
+        }
+        dup2(STDERR_FILENO, STDOUT_FILENO);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)0);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return fail(p, at, "build failed: `%s`: %s", cmd, strerror(errno));
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return 0;
+    if (WIFSIGNALED(st))
+        return fail(p, at, "build failed: `%s` was killed by signal %d", cmd, WTERMSIG(st));
+    return fail(p, at, "build failed: `%s` exited with status %d", cmd, WEXITSTATUS(st));
+}
+
+/* "build": a command or [commands], ${...} substituted, run before the run's files are checked. */
+static int builds_of(struct mparser *p, const char *at, json_t *v, struct bench_run *r)
+{
+    char sub[200];
+    bool many = json_is_array(v);
+    size_t n = many ? json_array_size(v) : 1;
+    if (many && (!n || n > BENCH_MAX_BUILD))
+        return fail(p, at, "expected a command or an array of 1 to %d commands", BENCH_MAX_BUILD);
+    for (size_t i = 0; i < n; i++) {
+        const char *cat = many ? index_at(sub, at, i) : at;
+        char *s;
+        if (subst(p, cat, many ? json_array_get(v, i) : v, &s))
+            return -1;
+        if (!s[strspn(s, " \t")]) {
+            free(s);
+            return fail(p, cat, "expected a shell command");
+        }
+        r->build[r->nbuild++] = s;
+        if (build_one(p, cat, s))
+            return -1;
+    }
+    return 0;
+}
+
 /* One run of the manifest with the sweep values in p (none for a run without a sweep). */
 static int run_of(struct mparser *p, const char *at, json_t *o, struct bench_run *r)
 {
@@ -321,6 +394,8 @@ static int run_of(struct mparser *p, const char *at, json_t *o, struct bench_run
     if (p->naxes)
         strcpy(w, "]");
 
+    if ((v = json_object_get(o, "build")) && builds_of(p, key_at(sub, at, "build"), v, r))
+        return -1;
     r->arch = 0;
     if ((v = json_object_get(o, "arch"))) {
         if (subst(p, key_at(sub, at, "arch"), v, &s))
@@ -442,7 +517,7 @@ static int manifest_of(struct mparser *p, json_t *root, struct bench_manifest *m
 {
     static const char *const top[] = {"tensim_bench", "runs"};
     static const char *const keys[] = {"name", "arch", "programs", "run", "loader", "max_cycles", "load",
-                                       "expect", "timing", "measure", "tolerance", "sweep"};
+                                       "expect", "timing", "measure", "tolerance", "sweep", "build"};
     char at[200];
     if (!json_is_object(root))
         return fail(p, "", "expected an object {\"tensim_bench\": 1, \"runs\": [...]}");
@@ -536,6 +611,9 @@ int bench_manifest_load(struct bench_manifest *m, const char *path, char *err, u
         r = manifest_of(&p, root, m);
     json_decref(root);
     free(p.dir);
+    for (unsigned i = 0; i < p.nbuilt; i++)
+        free(p.built[i]);
+    free(p.built);
     if (r)
         bench_manifest_free(m);
     return r;
@@ -562,6 +640,8 @@ void bench_manifest_free(struct bench_manifest *m)
             free(r->expect[k].file);
         for (unsigned k = 0; k < r->ntiming; k++)
             free(r->timing_text[k]);
+        for (unsigned k = 0; k < r->nbuild; k++)
+            free(r->build[k]);
     }
     free(m->run);
     free(m->path);

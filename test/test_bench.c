@@ -343,3 +343,54 @@ Test(bench, baseline_regions_read_back)
     unlink(bad);
     unlink(m);
 }
+
+/* ---- build commands (docs/bench.md "Build commands") ---- */
+
+Test(bench, build_commands_run_once_in_order_before_the_runs)
+{
+    char body[2048], prog[64];
+    int pid = (int)getpid();
+    snprintf(prog, sizeof prog, "tensim-bench-%d-h${v}.elf", pid);
+    snprintf(body, sizeof body,
+             "{\"tensim_bench\": 1, \"runs\": [{\"name\": \"built\", \"sweep\": {\"v\": [1, 2]},"
+             " \"build\": [\"echo shared step\", \"cp @K@/hello.elf %s\"],"
+             " \"programs\": {\"trisc0\": \"%s\"}}]}", prog, prog);
+    const char *m = manifest("build.json", body), *res = tmp("build-results.json");
+    cr_assert_eq(run("bench run -j2 --out %s %s", res, m), 0, "%s", out);
+    /* The shared command once, its output on stderr (here merged), then each sweep point's. */
+    char want[1024];
+    snprintf(want, sizeof want,
+             "tensim: bench: build: echo shared step\nshared step\n"
+             "tensim: bench: build: cp %s/hello.elf tensim-bench-%d-h1.elf\n"
+             "tensim: bench: build: cp %s/hello.elf tensim-bench-%d-h2.elf\n",
+             realpath("build/kernels", (char[1024]){0}), pid, realpath("build/kernels", (char[1024]){0}), pid);
+    cr_expect(!strncmp(out, want, strlen(want)), "want prefix:\n%s\ngot:\n%s", want, out);
+    char *a = read_whole_file(res, NULL);
+    snprintf(want, sizeof want,
+             "{\"name\": \"built[v=2]\", \"params\": {\"v\": \"2\"}, \"timing\": [], \"build\": [\"echo shared step\", "
+             "\"cp %s/hello.elf tensim-bench-%d-h2.elf\"], \"arch\": \"blackhole\", \"status\": \"ok\", "
+             "\"exit_status\": 0, \"cycles\": 25183}",
+             realpath("build/kernels", (char[1024]){0}), pid);
+    cr_expect(strstr(a, want), "missing %s in\n%s", want, a);
+    free(a);
+    for (int v = 1; v <= 2; v++) {
+        char f[64];
+        snprintf(f, sizeof f, "/tmp/tensim-bench-%d-h%d.elf", pid, v);
+        cr_expect_eq(unlink(f), 0, "the build did not make %s", f);
+    }
+    unlink(res);
+    unlink(m);
+
+    /* A failing build stops the bench before anything runs, naming the run and the command. */
+    m = manifest("bad.json", "{\"tensim_bench\": 1, \"runs\": [{\"name\": \"b\", \"sweep\": {\"x\": [7, 8]},"
+                 " \"build\": \"exit ${x}\", " HELLO "}]}");
+    cr_expect_eq(run("bench run -j1 %s", m), 2);
+    snprintf(want, sizeof want, "tensim: bench: build: exit 7\ntensim: bench: bad manifest: %s: runs[0][x=7].build: "
+             "build failed: `exit 7` exited with status 7\n", m);
+    cr_expect_str_eq(out, want);
+    unlink(m);
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"b\", \"build\": [\" \"], " HELLO "}]}",
+                 "runs[0].build[0]: expected a shell command");
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"b\", \"build\": [], " HELLO "}]}",
+                 "runs[0].build: expected a command or an array of 1 to 8 commands");
+}
