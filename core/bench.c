@@ -117,9 +117,34 @@ static void timing_table_hash(char *out, size_t n)
 
 /* ---- results JSON ---- */
 
+/* With "stalls" measured too, a region's "stalls" (the core's, by reason) and, for a TRISC's
+ * region, "held" (its thread's Wait Gate hold cycles): the region table's breakdown, zeros left
+ * out. */
+static void region_stalls(const struct bench_region *x, bool trisc, FILE *f)
+{
+    fputs(", \"stalls\": {", f);
+    const char *sep = "";
+    for (int s = 0; s < STALL_COUNT; s++)
+        if (x->stall[s]) {
+            fprintf(f, "%s\"%s\": %" PRIu64, sep, core_stall_key(s), x->stall[s]);
+            sep = ", ";
+        }
+    fputc('}', f);
+    if (!trisc)
+        return;
+    fputs(", \"held\": {", f);
+    sep = "";
+    for (int r = 1; r < GS_COUNT; r++)
+        if (x->held[r]) {
+            fprintf(f, "%s\"%s\": %" PRIu64, sep, gate_stall_key(r), x->held[r]);
+            sep = ", ";
+        }
+    fputc('}', f);
+}
+
 /* "regions": {"TRISC1": [{"id": 1, "count": 4, ...}, ...], ...}: cores in core order, ids
  * ascending, as the stats JSON lists them. */
-static void results_regions(const struct bench_regions *g, FILE *f)
+static void results_regions(const struct bench_regions *g, bool stalls, FILE *f)
 {
     fputs(", \"regions\": {", f);
     const char *csep = "";
@@ -132,7 +157,10 @@ static void results_regions(const struct bench_regions *g, FILE *f)
             if (g->used[k] >> id & 1) {
                 const struct bench_region *x = &g->id[k][id];
                 fprintf(f, "%s{\"id\": %u, \"count\": %" PRIu64 ", \"cycles\": %" PRIu64 ", \"min\": %"
-                        PRIu64 ", \"max\": %" PRIu64 "}", rsep, id, x->count, x->cycles, x->min, x->max);
+                        PRIu64 ", \"max\": %" PRIu64, rsep, id, x->count, x->cycles, x->min, x->max);
+                if (stalls)
+                    region_stalls(x, k < NUM_THREADS, f);
+                fputc('}', f);
                 rsep = ", ";
             }
         fputc(']', f);
@@ -233,7 +261,7 @@ static void results_json(const struct bench_manifest *m, const struct bench_resu
             fputc('}', f);
         }
         if (r->regions && x->regions)
-            results_regions(x->regions, f);
+            results_regions(x->regions, r->stalls, f);
         if (r->stalls)
             results_stalls(x, f);
         fputc('}', f);

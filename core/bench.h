@@ -72,6 +72,8 @@ void bench_manifest_free(struct bench_manifest *m);
  * end is not counted, as in the report). */
 struct bench_region {
     uint64_t count, cycles, min, max;
+    uint64_t stall[STALL_COUNT];   /* the core's stall cycles by reason, over the ended regions */
+    uint64_t held[GS_COUNT];       /* a TRISC region's thread: Wait Gate hold cycles by reason */
 };
 
 /* The regions of one run: per core, the ids it began (bit per id) and their figures. */

@@ -17,8 +17,6 @@
 #include "host.h"
 #include "hostio.h"
 
-/* Cycles from reset to the core's end: active + stalls (as the report counts them). */
-
 /* The regions the cores ended, in the order the results list them (the tile's own). */
 static void copy_regions(const struct tile *t, struct bench_regions *out)
 {
@@ -27,7 +25,10 @@ static void copy_regions(const struct tile *t, struct bench_regions *out)
         out->used[k] = cr->used;
         for (unsigned id = 0; id < REGION_IDS; id++) {
             const struct region_stat *s = &cr->st[id];
-            out->id[k][id] = (struct bench_region){s->count, s->cycles, s->min, s->max};
+            struct bench_region *b = &out->id[k][id];
+            *b = (struct bench_region){s->count, s->cycles, s->min, s->max, {0}, {0}};
+            memcpy(b->stall, s->sum.stall, sizeof b->stall);
+            memcpy(b->held, s->sum.held, sizeof b->held);
         }
     }
 }

@@ -2,6 +2,7 @@
  * in order, results that do not depend on the number of threads, expected outputs, and the
  * regression gate against the committed baseline test/bench/gate-baseline.json. */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,4 +394,60 @@ Test(bench, build_commands_run_once_in_order_before_the_runs)
                  "runs[0].build[0]: expected a shell command");
     bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"b\", \"build\": [], " HELLO "}]}",
                  "runs[0].build: expected a command or an array of 1 to 8 commands");
+}
+
+/* With "stalls" and "regions" both measured, each region carries the region table's breakdown:
+ * the same figures as the stats JSON's "regions" (another writer of the same accounting), zeros
+ * left out. */
+Test(bench, region_stalls_agree_with_the_stats)
+{
+    const char *m = manifest("rs.json",
+        "{\"tensim_bench\": 1, \"runs\": [{\"name\": \"mm\", \"measure\": [\"regions\", \"stalls\"],"
+        " \"programs\": {\"trisc0\": \"@K@/matmul-regions-t0.elf\", \"trisc1\": \"@K@/matmul-regions-t1.elf\","
+        " \"trisc2\": \"@K@/matmul-regions-t2.elf\"}}]}");
+    const char *res = tmp("rs-results.json"), *st = tmp("rs-stats.json");
+    cr_assert_eq(run("bench run -j1 --out %s %s", res, m), 0, "%s", out);
+    cr_assert_eq(run("run -q --trisc0=build/kernels/matmul-regions-t0.elf --trisc1=build/kernels/matmul-regions-t1.elf "
+                     "--trisc2=build/kernels/matmul-regions-t2.elf --stats=%s", st), 0, "%s", out);
+    json_error_t e;
+    json_t *b = json_load_file(res, 0, &e), *s = json_load_file(st, 0, &e);
+    cr_assert(b && s);
+    json_t *bg = json_object_get(json_array_get(json_object_get(b, "runs"), 0), "regions");
+    json_t *sg = json_object_get(s, "regions");
+    cr_assert_eq(json_object_size(bg), 3);
+    const char *core;
+    json_t *list;
+    unsigned regions = 0, figures = 0;
+    json_object_foreach(sg, core, list) {
+        for (size_t i = 0; i < json_array_size(list); i++) {
+            json_t *want = json_array_get(list, i), *got = json_array_get(json_object_get(bg, core), i);
+            cr_assert(got, "%s region %zu missing", core, i);
+            cr_expect_eq(json_integer_value(json_object_get(got, "id")), json_integer_value(json_object_get(want, "id")));
+            const char *part[] = {"stalls", "held"};
+            for (int p = 0; p < 2; p++) {
+                const char *why;
+                json_t *v;
+                json_object_foreach(json_object_get(want, part[p]), why, v) {
+                    json_t *g = json_object_get(json_object_get(got, part[p]), why);
+                    if (!json_integer_value(v))
+                        cr_expect(!g, "%s %zu %s.%s: a zero is left out", core, i, part[p], why);
+                    else {
+                        cr_expect_eq(json_integer_value(g), json_integer_value(v), "%s %zu %s.%s", core, i, part[p], why);
+                        figures++;
+                    }
+                }
+            }
+            regions++;
+        }
+    }
+    cr_expect_eq(regions, 5);
+    cr_expect_geq(figures, 8);
+    /* The region that waits for the matrix unit: TRISC2 #2 held on semaphores for 215279 cycles. */
+    json_t *t2 = json_array_get(json_object_get(bg, "TRISC2"), 0);
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(t2, "held"), "semwait")), 215279);
+    json_decref(b);
+    json_decref(s);
+    unlink(res);
+    unlink(st);
+    unlink(m);
 }
