@@ -5,6 +5,7 @@
 #include "bench.h"
 
 #include "../trace/json.h"
+#include "../trace/zones.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -207,6 +208,24 @@ static void results_stalls(const struct bench_result *x, FILE *f)
     fputs("}}", f);
 }
 
+/* "zones": {"math": [{"marker": "TILE_LOOP", "count": 8, "cycles": ..., "min", "max"}, ...], ...}:
+ * threads in tt-llk's order, markers in byte order. */
+static void results_zones(const struct bench_result *x, FILE *f)
+{
+    fputs(", \"zones\": {", f);
+    for (unsigned i = 0; i < x->nzones; i++) {
+        const struct bench_zone *z = &x->zones[i];
+        bool first = !i || x->zones[i - 1].thread != z->thread;
+        if (first)
+            fprintf(f, "%s\"%s\": [", i ? "], " : "", zone_thread_name(z->thread));
+        fputs(first ? "{\"marker\": " : ", {\"marker\": ", f);
+        json_str(f, z->marker);
+        fprintf(f, ", \"count\": %" PRIu64 ", \"cycles\": %" PRIu64 ", \"min\": %" PRIu64 ", \"max\": %" PRIu64
+                "}", z->count, z->cycles, z->min, z->max);
+    }
+    fputs(x->nzones ? "]}" : "}", f);
+}
+
 /* One run per line, in manifest order: byte-identical for identical results. */
 static void results_json(const struct bench_manifest *m, const struct bench_result *res, FILE *f)
 {
@@ -264,6 +283,8 @@ static void results_json(const struct bench_manifest *m, const struct bench_resu
             results_regions(x->regions, r->stalls, f);
         if (r->stalls)
             results_stalls(x, f);
+        if (r->zones && x->zones)
+            results_zones(x, f);
         fputc('}', f);
     }
     fprintf(f, "\n  ]\n}\n");
@@ -290,6 +311,7 @@ struct base_run {
     uint64_t core_cycles[NUM_CORES];
     uint64_t region_has[NUM_CORES];                 /* bit per region id the baseline has */
     uint64_t region_cycles[NUM_CORES][REGION_IDS];  /* its total cycles */
+    json_t *zones;  /* its "zones" (checked by baseline_load), or NULL */
     bool seen; /* a run of this bench has this name */
 };
 
@@ -344,6 +366,43 @@ static int regions_of(const char *path, const char *where, json_t *g, struct bas
     return 0;
 }
 
+/* A run's "zones" (results_zones's format): checked here, looked up by base_zone. */
+static int zones_of(const char *path, const char *where, json_t *g, struct base_run *r)
+{
+    char at[200];
+    const char *thread;
+    json_t *list;
+    if (!g)
+        return 0;
+    if (!json_is_object(g))
+        return base_fail(path, "%s: \"zones\" is not an object", where);
+    json_object_foreach(g, thread, list) {
+        snprintf(at, sizeof at, "%s.zones.%.40s", where, thread);
+        if (!json_is_array(list))
+            return base_fail(path, "%s: not an array", at);
+        for (size_t i = 0; i < json_array_size(list); i++) {
+            json_t *e = json_array_get(list, i);
+            uint64_t cycles;
+            if (!json_is_string(json_object_get(e, "marker")) || u64_of(json_object_get(e, "cycles"), &cycles))
+                return base_fail(path, "%s: a zone needs \"marker\" and \"cycles\"", at);
+        }
+    }
+    r->zones = g;
+    return 0;
+}
+
+/* The baseline's total cycles of a thread's marker; false if it has none. */
+static bool base_zone(const struct base_run *br, const char *thread, const char *marker, uint64_t *cycles)
+{
+    json_t *list = br ? json_object_get(br->zones, thread) : 0;
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        json_t *e = json_array_get(list, i);
+        if (!strcmp(json_string_value(json_object_get(e, "marker")), marker))
+            return u64_of(json_object_get(e, "cycles"), cycles) == 0;
+    }
+    return false;
+}
+
 static int baseline_load(struct baseline *b, const char *path)
 {
     json_error_t je;
@@ -378,7 +437,8 @@ static int baseline_load(struct baseline *b, const char *path)
                 return base_fail(path, "%s: a core's cycles are not a number", where);
             r->has_core[k] = c != 0;
         }
-        if (regions_of(path, where, json_object_get(o, "regions"), r))
+        if (regions_of(path, where, json_object_get(o, "regions"), r) ||
+            zones_of(path, where, json_object_get(o, "zones"), r))
             return -1;
     }
     return 0;
@@ -476,6 +536,39 @@ static unsigned compare_regions(const struct bench_run *r, const struct bench_re
     return regressions;
 }
 
+/* A row per zone marker the run closed ("zone.math.TILE_LOOP": its total cycles), then the
+ * baseline's markers the run no longer has. Returns the number of regressions. */
+static unsigned compare_zones(const struct bench_run *r, const struct bench_result *x,
+                              const struct base_run *br, bool have_base)
+{
+    unsigned regressions = 0;
+    char metric[96];
+    for (unsigned i = 0; i < x->nzones; i++) {
+        const struct bench_zone *z = &x->zones[i];
+        uint64_t was;
+        bool had = base_zone(br, zone_thread_name(z->thread), z->marker, &was);
+        snprintf(metric, sizeof metric, "zone.%s.%s", zone_thread_name(z->thread), z->marker);
+        regressions += (unsigned)row(r, metric, had ? &was : 0, z->cycles, have_base);
+    }
+    const char *thread;
+    json_t *list;
+    json_object_foreach(br ? br->zones : 0, thread, list) {
+        for (size_t i = 0; i < json_array_size(list); i++) {
+            json_t *e = json_array_get(list, i);
+            const char *marker = json_string_value(json_object_get(e, "marker"));
+            bool now = false;
+            for (unsigned k = 0; k < x->nzones && !now; k++)
+                now = !strcmp(zone_thread_name(x->zones[k].thread), thread) && !strcmp(x->zones[k].marker, marker);
+            if (!now) {
+                snprintf(metric, sizeof metric, "zone.%s.%s", thread, marker);
+                line("%-32s %-17s %9" PRIu64 " %12s %-20s %s", r->name, metric,
+                     (uint64_t)json_integer_value(json_object_get(e, "cycles")), "-", "", "not closed any more");
+            }
+        }
+    }
+    return regressions;
+}
+
 /* Print the table; returns the number of regressions (slower runs and failing runs). */
 static unsigned compare(const struct bench_manifest *m, const struct bench_result *res, struct baseline *b)
 {
@@ -507,6 +600,8 @@ static unsigned compare(const struct bench_manifest *m, const struct bench_resul
         }
         if (r->regions && x->regions)
             regressions += compare_regions(r, x->regions, base_ok ? br : 0, b != 0);
+        if (r->zones && x->zones)
+            regressions += compare_zones(r, x, base_ok ? br : 0, b != 0);
     }
     for (unsigned i = 0; b && i < b->nruns; i++)
         if (!b->run[i].seen)

@@ -52,6 +52,7 @@ struct bench_run {
     bool per_core;             /* "measure" has "core_cycles" */
     bool regions;              /* "measure" has "regions" */
     bool stalls;               /* "measure" has "stalls" */
+    bool zones;                /* "measure" has "zones" (a run description with a layout) */
     bool tol_cycles_given, tol_percent_given;
     uint64_t tol_cycles;       /* a slowdown of at most this many cycles ... */
     double tol_percent;        /* ... or this percent of the baseline is no regression */
@@ -82,6 +83,13 @@ struct bench_regions {
     struct bench_region id[NUM_CORES][REGION_IDS];
 };
 
+/* tt-llk's profiler zones of one marker on one thread, over the run (closed zones only). */
+struct bench_zone {
+    unsigned thread;          /* 0 unpack, 1 math, 2 pack */
+    char marker[64];          /* the zone's marker, or its id as "0x1234" without a name */
+    uint64_t count, cycles, min, max;
+};
+
 /* What one run gave. */
 struct bench_result {
     int exit_status;          /* as `tensim run` would exit (docs/user-guide.md "Exit status") */
@@ -91,6 +99,8 @@ struct bench_result {
     bool core_on[NUM_CORES];  /* the core ran */
     uint64_t core_cycles[NUM_CORES];
     struct bench_regions *regions; /* with "measure": ["regions"]: malloc'd, else NULL */
+    struct bench_zone *zones;  /* with "measure": ["zones"]: malloc'd, thread then marker order */
+    unsigned nzones;
     /* The report's "stall cycles" column per core and "T0 ... held:" line per thread, always
      * taken; the results record them with "measure": ["stalls"]. */
     uint64_t core_stall[NUM_CORES][STALL_COUNT];

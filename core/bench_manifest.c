@@ -251,25 +251,28 @@ static int timing_of(struct mparser *p, const char *at, json_t *v, struct bench_
 
 static int measure_of(struct mparser *p, const char *at, json_t *v, struct bench_run *r)
 {
-    static const char *const what[] = {"cycles", "core_cycles", "regions", "stalls"};
+    static const char *const what[] = {"cycles", "core_cycles", "regions", "stalls", "zones"};
     char sub[200];
     if (!json_is_array(v))
-        return fail(p, at, "expected an array of \"cycles\", \"core_cycles\", \"regions\", \"stalls\"");
+        return fail(p, at, "expected an array of \"cycles\", \"core_cycles\", \"regions\", \"stalls\", \"zones\"");
     for (size_t i = 0; i < json_array_size(v); i++) {
         json_t *x = json_array_get(v, i);
         const char *s = json_string_value(x);
         index_at(sub, at, i);
         unsigned k = 0;
-        while (s && k < 4 && strcmp(s, what[k]))
+        while (s && k < 5 && strcmp(s, what[k]))
             k++;
-        if (!s || k == 4) {
-            const char *near = s ? cli_nearest(s, what, 4) : 0;
+        if (!s || k == 5) {
+            const char *near = s ? cli_nearest(s, what, 5) : 0;
             return near ? fail(p, sub, "unknown measure \"%s\" (did you mean \"%s\"?)", s, near)
-                        : fail(p, sub, "expected \"cycles\", \"core_cycles\", \"regions\" or \"stalls\"");
+                        : fail(p, sub, "expected \"cycles\", \"core_cycles\", \"regions\", \"stalls\" or \"zones\"");
         }
+        if (k == 4 && !(r->rd && r->rd->layout))
+            return fail(p, sub, "\"zones\" needs a run description (\"run\") that names a tt-llk layout");
         r->per_core |= k == 1;
         r->regions |= k == 2;
         r->stalls |= k == 3;
+        r->zones |= k == 4;
     }
     return 0;
 }

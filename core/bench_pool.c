@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../trace/zones.h"
 #include "bench_pin.h"
 #include "host.h"
 #include "hostio.h"
@@ -31,6 +32,54 @@ static void copy_regions(const struct tile *t, struct bench_regions *out)
             memcpy(b->held, s->sum.held, sizeof b->held);
         }
     }
+}
+
+static int zone_order(const void *a, const void *b)
+{
+    const struct bench_zone *x = a, *y = b;
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    return strcmp(x->marker, y->marker);
+}
+
+/* tt-llk's profiler zones, read back from L1 as `tensim run --zones` does, summed per thread and
+ * marker: closed zones only (timestamps are points, not spans). Sorted by thread, then marker,
+ * so the results do not depend on the order the buffers hold them in. */
+static void copy_zones(const struct tile *t, const struct host *h, struct bench_result *res)
+{
+    struct zones *z = malloc(sizeof *z);
+    if (!z || !(res->zones = calloc(ZONES_MAX, sizeof *res->zones))) {
+        free(z);
+        return;
+    }
+    zones_read(z, t->l1, &h->place, h->elf);
+    for (unsigned i = 0; i < z->n; i++) {
+        const struct zone *e = &z->z[i];
+        if (e->type != ZONE_START)
+            continue;
+        char marker[64];
+        if (e->name >= 0)
+            snprintf(marker, sizeof marker, "%s", z->names[e->name].marker);
+        else
+            snprintf(marker, sizeof marker, "0x%04x", e->id);
+        struct bench_zone *b = 0;
+        for (unsigned k = 0; k < res->nzones && !b; k++)
+            if (res->zones[k].thread == e->thread && !strcmp(res->zones[k].marker, marker))
+                b = &res->zones[k];
+        if (!b) {
+            b = &res->zones[res->nzones++];
+            b->thread = e->thread;
+            memcpy(b->marker, marker, sizeof marker);
+            b->min = UINT64_MAX;
+        }
+        uint64_t d = e->end - e->start;
+        b->count++;
+        b->cycles += d;
+        b->min = d < b->min ? d : b->min;
+        b->max = d > b->max ? d : b->max;
+    }
+    qsort(res->zones, res->nzones, sizeof *res->zones, zone_order);
+    free(z);
 }
 
 /* Compare L1 with the expected files; the first difference is the run's error. */
@@ -115,6 +164,8 @@ static void run_one(const struct bench_run *r, const volatile sig_atomic_t *stop
             memcpy(res->thread_held[i], t->thread[i].st.stall, sizeof res->thread_held[i]);
     if (res->regions)
         copy_regions(t, res->regions);
+    if (r->zones && ran)
+        copy_zones(t, &host, res);
     if (t->err.kind != ERR_NONE) {
         sim_print_error(&t->err, log);
         if (t->err.core >= 0)
@@ -209,4 +260,6 @@ void bench_result_free(struct bench_result *r)
     r->log = 0;
     free(r->regions);
     r->regions = 0;
+    free(r->zones);
+    r->zones = 0;
 }

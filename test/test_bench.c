@@ -451,3 +451,74 @@ Test(bench, region_stalls_agree_with_the_stats)
     unlink(st);
     unlink(m);
 }
+
+/* ---- tt-llk profiler zones (docs/bench.md "Zones") ---- */
+
+/* test/llk/boot.json runs the three TRISCs' KERNEL zones around spin loops of 100, 200 and 300
+ * iterations of two one-cycle instructions: each zone is exactly 200 cycles longer than the
+ * previous thread's (test_llk_boot.c derives the same). */
+Test(bench, zones_are_measured_per_thread_and_marker)
+{
+    char body[1400], cwd[1024];
+    cr_assert(getcwd(cwd, sizeof cwd));
+    snprintf(body, sizeof body, "{\"tensim_bench\": 1, \"runs\": [{\"name\": \"boot\", \"run\": \"%s/test/llk/boot.json\","
+             " \"measure\": [\"zones\"]}]}", cwd);
+    const char *m = manifest("zones.json", body), *res = tmp("zones-results.json");
+    cr_assert_eq(run("bench run -j1 --out %s %s", res, m), 0, "%s", out);
+    json_error_t e;
+    json_t *b = json_load_file(res, 0, &e);
+    cr_assert(b, "%s", e.text);
+    json_t *z = json_object_get(json_array_get(json_object_get(b, "runs"), 0), "zones");
+    const char *threads[] = {"unpack", "math", "pack"};
+    json_int_t len[3];
+    for (int i = 0; i < 3; i++) {
+        json_t *list = json_object_get(z, threads[i]), *k = json_array_get(list, 0);
+        cr_assert_eq(json_array_size(list), 1, "%s", threads[i]);
+        cr_expect_str_eq(json_string_value(json_object_get(k, "marker")), "KERNEL");
+        cr_expect_eq(json_integer_value(json_object_get(k, "count")), 1);
+        len[i] = json_integer_value(json_object_get(k, "cycles"));
+        cr_expect_eq(json_integer_value(json_object_get(k, "min")), len[i]);
+        cr_expect_eq(json_integer_value(json_object_get(k, "max")), len[i]);
+    }
+    cr_expect_eq(len[1] - len[0], 200);
+    cr_expect_eq(len[2] - len[1], 200);
+    char want[200];
+    snprintf(want, sizeof want, "boot                             zone.math.KERNEL          - %12lld\n", (long long)len[1]);
+    EXPECT_OUT(want);
+    json_decref(b);
+
+    /* Against a baseline: a zone 1 cycle longer there is "faster"; one the run no longer closes
+     * is listed; neither fails. */
+    const char *base = tmp("zones-base.json");
+    char *text = read_whole_file(res, NULL), *at = strstr(text, "\"marker\": \"KERNEL\", \"count\": 1, \"cycles\": ");
+    cr_assert(at);
+    FILE *f = fopen(base, "w");
+    cr_assert(f);
+    fprintf(f, "%.*s\"marker\": \"KERNEL\", \"count\": 1, \"cycles\": %lld%s", (int)(at - text), text,
+            (long long)len[0] + 1, strchr(at + 42, ','));
+    fclose(f);
+    free(text);
+    text = read_whole_file(base, NULL);
+    at = strstr(text, "\"pack\": [{\"marker\": \"KERNEL\"");
+    cr_assert(at, "%s", text);
+    memcpy(at + 21, "KERNAL", 6);
+    f = fopen(base, "w");
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    cr_assert_eq(run("bench run -j1 %s --baseline %s", m, base), 0, "%s", out);
+    snprintf(want, sizeof want, "boot                             zone.unpack.KERNEL %9lld %12lld -1 (", (long long)len[0] + 1,
+             (long long)len[0]);
+    EXPECT_OUT(want);
+    EXPECT_OUT("faster");
+    snprintf(want, sizeof want, "boot                             zone.pack.KERNAL  %9lld            -                      not closed any more\n",
+             (long long)len[2]);
+    EXPECT_OUT(want);
+    EXPECT_OUT("1 run, 0 failed; 0 regressions");
+    unlink(base);
+    unlink(res);
+    unlink(m);
+
+    bad_manifest("{\"tensim_bench\": 1, \"runs\": [{\"name\": \"z\", " HELLO ", \"measure\": [\"zones\"]}]}",
+                 "runs[0].measure[0]: \"zones\" needs a run description (\"run\") that names a tt-llk layout");
+}

@@ -10,6 +10,11 @@
 
 static const char *const thread_names[LLK_THREADS] = {"unpack", "math", "pack"};
 
+const char *zone_thread_name(unsigned thread)
+{
+    return thread_names[thread];
+}
+
 uint16_t zone_id(const char *s, unsigned len)
 {
     uint32_t h = 2166136261u; /* FNV-1a-32, folded to 16 bits as tt-llk's profiler.h does */

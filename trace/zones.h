@@ -45,6 +45,8 @@ struct zones {
     unsigned unmatched; /* zone ends without a start, starts never ended, entries that did not fit */
 };
 
+/* "unpack", "math", "pack": tt-llk's names of the three threads (thread < LLK_THREADS). */
+const char *zone_thread_name(unsigned thread);
 /* The 16-bit id of a .profiler_meta string (NUL-free, `len` bytes). */
 uint16_t zone_id(const char *s, unsigned len);
 /* Read the buffers the layout names from L1, with names from the TRISCs' programs (elf[i] may
