@@ -31,7 +31,7 @@ PKGS := gcc make libcriterion-dev libhwloc-dev libjemalloc-dev libjansson-dev li
 # profiles source lines; hwloc pins the bench's worker threads)
 LIBS := -ljansson -ldw -lhwloc -pthread -lm
 
-.PHONY: all sdk deps demo test test-plain test-asan bench calibrate kernels fuzz difftest clean FORCE
+.PHONY: all sdk deps demo test test-plain test-asan bench bench-llk calibrate kernels fuzz difftest clean FORCE
 all: $(B)/.deps $(B)/tensim sdk
 sdk: $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h
 
@@ -330,6 +330,17 @@ bench: $(B)/.deps $(BENCHSRC:bench/%.c=$(B)/bench/%) $(B)/tensim kernels
 	  $(B)/tensim bench report $(B)/bench/results.json --baseline bench/suite/baseline.json \
 	    -o $(B)/bench/report.html && echo "report: $(B)/bench/report.html" || s=2; \
 	fi; exit $$s
+
+# tt-llk's own perf tests swept (bench/llk/throttle.json; docs/bench.md "A real tt-llk sweep"):
+# needs a tt-llk checkout and tt-metal's headers, as riscv/sdk/llk/tensim-llk does.
+bench-llk: $(B)/.deps $(B)/tensim
+	@if [ -z "$(TT_LLK)" ] || [ -z "$(TT_METAL_HEADERS)" ]; then \
+	  echo "make bench-llk needs TT_LLK=<tt-llk checkout> TT_METAL_HEADERS=<tt-metal headers>"; exit 2; fi
+	@mkdir -p $(B)/bench
+	@TT_LLK="$(TT_LLK)" TT_METAL_HEADERS="$(TT_METAL_HEADERS)" $(B)/tensim bench run bench/llk/throttle.json \
+	    --out $(B)/bench/llk-results.json && \
+	  $(B)/tensim bench report $(B)/bench/llk-results.json -o $(B)/bench/llk-report.html && \
+	  echo "report: $(B)/bench/llk-report.html"
 
 # The calibration report (issue 16): the kernel times each figure, the runner prints the table.
 $(B)/calibrate: bench/calib/calibrate.c | $(B)/.deps

@@ -45,8 +45,10 @@ def runtime_args_bytes(spec):
     return struct.pack(fmt, *values)
 
 
-def write_run(spec, vdir, elfs, brisc, max_cycles, boot="brisc"):
-    """runtime_args.bin, stimuli.bin and run.json in vdir; returns the run.json path."""
+def write_run(spec, vdir, elfs, brisc, max_cycles, boot="brisc", unpredictable=None):
+    """runtime_args.bin, stimuli.bin and run.json in vdir; returns the run.json path.
+    unpredictable="warn" lets the run go on past unpredictable behaviour (the run description
+    carries it, so `tensim run --run` and `tensim bench` run the variant as this script does)."""
     vdir = Path(vdir)
     (vdir / "runtime_args.bin").write_bytes(runtime_args_bytes(spec))
     args_at = elf_symbol(elfs["unpack"], "__runtime_args_start")
@@ -71,6 +73,8 @@ def write_run(spec, vdir, elfs, brisc, max_cycles, boot="brisc"):
         "read": [],
         "max_cycles": max_cycles,
     }
+    if unpredictable:
+        desc["unpredictable"] = unpredictable
     if boot == "brisc":
         desc["programs"] = {"brisc": rel(brisc), **desc["programs"]}
     if spec.golden is not None:
