@@ -159,6 +159,7 @@ $(eval $(call kernel,eltwise-t0,trisc0,$(EX)/eltwise/t0.c))
 $(eval $(call kernel,eltwise-t1,trisc1,$(EX)/eltwise/t1.c))
 $(eval $(call kernel,eltwise-t2,trisc2,$(EX)/eltwise/t2.c))
 $(eval $(call kernel,tt-push,trisc0,test/kernels/tt_push.c))
+$(eval $(call kernel,perf-counters,trisc1,test/kernels/perf_counters.c))
 # The calibration kernel of `make calibrate` (bench/calib).
 $(eval $(call kernel,calib,trisc0,bench/calib/calib.c))
 # The whole-kernel figures of `make calibrate` (issue 16 item 3): pack on TRISC2 alone, unpack
