@@ -1,5 +1,6 @@
 /* Regions in the report and the stats JSON (trace/regions.h). */
 #include "regions.h"
+#include "metrics.h"
 
 #include <inttypes.h>
 
@@ -106,6 +107,8 @@ void regions_json(const struct tile *t, FILE *f)
                             s->sum.held[k]);
                 fprintf(f, "}");
             }
+            fprintf(f, ",\n");
+            metrics_json(t, &s->sum.sig, s->cycles, f, "       ");
             fprintf(f, "}");
             rsep = ",";
         }
