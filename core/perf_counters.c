@@ -17,17 +17,21 @@ static const uint32_t bank_out[PB_COUNT] = {0x100, 0x120, 0x108, 0x118, 0x110};
 
 /* ---- signals ---- */
 
-static uint64_t open_busy(uint64_t busy, bool open, uint64_t since, uint64_t end)
+/* A unit's cycles through `end` (Q_PERF_*): a unit that books them when an instruction issues
+ * (booked = true; the mark is how far) has not lived the part after `end` yet; one that counts
+ * at retirement adds its interval still open since the mark. */
+static uint64_t unit_cycles(const struct tile *t, enum unit_query q, unsigned a, unsigned b,
+                            bool booked, uint64_t end)
 {
-    return busy + (open && end > since ? end - since : 0);
-}
-
-/* Busy cycles of a unit that books them when an instruction issues (up to busy_until): the
- * part after `end` has not happened yet. */
-static uint64_t booked_busy(uint64_t busy, uint64_t until, uint64_t end)
-{
-    uint64_t ahead = until > end ? until - end : 0;
-    return busy > ahead ? busy - ahead : 0;
+    uint32_t v[4] = {0, 0, 0, 0};
+    if (!tile_query(t, q, a, b, v))
+        return 0;
+    uint64_t n = v[0] | (uint64_t)v[1] << 32, mark = v[2] | (uint64_t)v[3] << 32;
+    if (booked) {
+        uint64_t ahead = mark > end ? mark - end : 0;
+        return n > ahead ? n - ahead : 0;
+    }
+    return n + (mark != UINT64_MAX && end > mark ? end - mark : 0);
 }
 
 /* The STALLWAIT condition -> the per-thread or shared signal its hold cycles count in (-1:
@@ -117,21 +121,15 @@ void perf_signals_at(const struct tile *t, uint64_t end, struct perf_signals *s)
     memset(s, 0, sizeof *s);
     for (unsigned i = 0; i < NUM_THREADS; i++)
         thread_signals(t, i, end, s);
-    s->v[PS_FPU_BUSY] = booked_busy(t->fpu.st.busy_cycles, t->fpu.busy_until, end);
-    s->v[PS_SFPU_BUSY] = booked_busy(t->sfpu.st.busy_cycles, t->sfpu.busy_until, end);
-    for (unsigned u = 0; u < NUM_UNPACKERS; u++) {
-        const struct unpacker *up = &t->unpack.u[u];
-        s->v[PS_UNPACK0_BUSY + u] = open_busy(up->st.busy_cycles, up->count, up->busy_since, end);
-        s->v[PS_UNPACK0_FETCH + u] = up->st.fetch_cycles;
-        const struct unpack_entry *e = &up->q[up->head];
-        s->v[PS_UNPACK0_OWN_WAIT + u] = open_busy(up->st.ownership_wait_cycles,
-                                                  up->count && e->state == US_BLOCKED,
-                                                  e->blocked_since, end);
+    s->v[PS_FPU_BUSY] = unit_cycles(t, Q_PERF_FPU_BUSY, 0, 0, true, end);
+    s->v[PS_SFPU_BUSY] = unit_cycles(t, Q_PERF_SFPU_BUSY, 0, 0, true, end);
+    for (unsigned u = 0; u < 2; u++) {
+        s->v[PS_UNPACK0_BUSY + u] = unit_cycles(t, Q_PERF_UNPACK, u, 0, false, end);
+        s->v[PS_UNPACK0_FETCH + u] = unit_cycles(t, Q_PERF_UNPACK, u, 1, false, end);
+        s->v[PS_UNPACK0_OWN_WAIT + u] = unit_cycles(t, Q_PERF_UNPACK, u, 2, false, end);
     }
-    for (unsigned p = 0; p < NUM_PACKERS; p++) {
-        const struct packer *pk = &t->pack.p[p];
-        s->v[PS_PACK_BUSY] += open_busy(pk->st.busy_cycles, pk->count, pk->busy_since, end);
-    }
+    for (unsigned p = 0; p < 4; p++)
+        s->v[PS_PACK_BUSY] += unit_cycles(t, Q_PERF_PACK_BUSY, p, 0, false, end);
 }
 
 /* ---- events ---- */
