@@ -215,3 +215,103 @@ Test(perf_counters, metric_formulas)
     }
     tile_destroy(t);
 }
+
+static long jint(json_t *o, const char *path)
+{
+    /* "a.b.c" through objects */
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", path);
+    json_t *cur = o;
+    for (char *save, *k = strtok_r(buf, ".", &save); k; k = strtok_r(NULL, ".", &save))
+        cur = json_object_get(cur, k);
+    cr_assert(json_is_integer(cur), "no integer %s", path);
+    return (long)json_integer_value(cur);
+}
+
+/* The eltwise example on three TRISCs: the metrics against the unit and thread figures of the
+ * same stats file, by their catalogue formulas. */
+Test(perf_counters, eltwise_metrics_follow_the_stats)
+{
+    const char *stats = "/tmp/tensim-perfcnt-ew.json";
+    cr_assert_eq(run_tensimf(out, sizeof out,
+                             "run -q --stats %s --trisc0=build/kernels/eltwise-t0.elf "
+                             "--trisc1=build/kernels/eltwise-t1.elf --trisc2=build/kernels/eltwise-t2.elf",
+                             stats), 0, "%s", out);
+    json_error_t e;
+    json_t *j = json_load_file(stats, 0, &e);
+    cr_assert(j, "%s", e.text);
+    double cycles = (double)jint(j, "cycles");
+    json_t *un = json_object_get(json_object_get(json_object_get(j, "units"), "unpack"), "unpackers");
+    json_t *pk = json_object_get(json_object_get(json_object_get(j, "units"), "pack"), "packers");
+    double fpu_busy = (double)jint(j, "units.fpu.busy_cycles");
+    double fpu_insns = (double)jint(j, "units.fpu.instructions");
+    double u0 = (double)json_integer_value(json_object_get(json_array_get(un, 0), "busy_cycles"));
+    double u1 = (double)json_integer_value(json_object_get(json_array_get(un, 1), "busy_cycles"));
+    double p0 = (double)json_integer_value(json_object_get(json_array_get(pk, 0), "busy_cycles"));
+    double t1_src = (double)jint(j, "threads.T1.held.src_not_valid");
+    double t1_dst = (double)jint(j, "threads.T1.held.dest_hazard");
+    cr_expect_gt(fpu_busy, 0);
+    cr_expect_eq(jint(j, "threads.T1.instructions.ELWADD_BH"), 32);
+    expect_pct(j, "fpu_utilization_pct", fpu_busy, cycles);
+    expect_pct(j, "compute_utilization_pct", fpu_busy, cycles); /* no SFPU work */
+    expect_pct(j, "pack_utilization_pct", p0, cycles);
+    expect_pct(j, "unpack0_busy_t0_pct", u0, cycles);
+    expect_pct(j, "unpack1_busy_t0_pct", u1, cycles);
+    expect_pct(j, "math_pipeline_util_pct", fpu_insns, fpu_insns + t1_src + t1_dst);
+    expect_pct(j, "math_wait_srca_pct", (double)jint(j, "threads.T1.held_detail.src_not_valid.0"), cycles);
+    expect_pct(j, "math_thread_stall_pct", t1_src, cycles);
+    /* TRISC2's SEMWAITs wait for a post (condition C0): all of them count as zero waits */
+    expect_pct(j, "pack_sem_wait_pct", (double)jint(j, "threads.T2.held.semwait"), cycles);
+    expect_pct(j, "sem_full_wait_t2_pct", 0, cycles);
+    expect_pct(j, "thread1_ipc_pct", (double)jint(j, "threads.T1.issued"), cycles);
+    json_t *r = metric(j, "perf_metrics", "fpu_exec_eff_ratio");
+    cr_expect(fabs(json_number_value(r) - round(fpu_busy / fpu_insns * 1e4) / 1e4) < 0.5e-4,
+              "fpu_exec_eff_ratio %.4f", json_number_value(r));
+    json_decref(j);
+    unlink(stats);
+}
+
+/* Per region: a TRISCk region's thread-k metrics equal its own thread figures over its cycles
+ * (the region's counters and the metrics' events are copied at the same marks). */
+Test(perf_counters, region_metrics_match_region_counters)
+{
+    const char *stats = "/tmp/tensim-perfcnt-mm.json";
+    cr_assert_eq(run_tensimf(out, sizeof out,
+                             "run -q --stats %s --trisc0=build/kernels/matmul-regions-t0.elf "
+                             "--trisc1=build/kernels/matmul-regions-t1.elf "
+                             "--trisc2=build/kernels/matmul-regions-t2.elf", stats), 0, "%s", out);
+    json_error_t e;
+    json_t *j = json_load_file(stats, 0, &e);
+    cr_assert(j, "%s", e.text);
+    static const char *const ipc[] = {"thread0_ipc_pct", "thread1_ipc_pct", "thread2_ipc_pct"};
+    static const char *const stall[] = {"unpack_thread_stall_pct", "math_thread_stall_pct",
+                                        "pack_thread_stall_pct"};
+    unsigned checked = 0;
+    for (int k = 0; k < 3; k++) {
+        char core[8];
+        snprintf(core, sizeof core, "TRISC%d", k);
+        json_t *list = json_object_get(json_object_get(j, "regions"), core);
+        size_t i;
+        json_t *r;
+        json_array_foreach(list, i, r) {
+            double cycles = (double)json_integer_value(json_object_get(r, "cycles"));
+            double insns = 0, held = 0;
+            const char *key;
+            json_t *v;
+            json_object_foreach(json_object_get(r, "tensix"), key, v)
+                insns += (double)json_integer_value(v);
+            json_object_foreach(json_object_get(r, "held"), key, v)
+                held += strcmp(key, "stopped") ? (double)json_integer_value(v) : 0;
+            if (cycles == 0) {
+                cr_expect(json_is_null(metric(r, "perf_metrics", ipc[k])));
+                continue;
+            }
+            expect_pct(r, ipc[k], insns, cycles);
+            expect_pct(r, stall[k], held, cycles);
+            checked++;
+        }
+    }
+    cr_expect_geq(checked, 4, "regions checked: %u", checked);
+    json_decref(j);
+    unlink(stats);
+}
