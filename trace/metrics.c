@@ -125,23 +125,22 @@ void metrics_run_json(const struct tile *t, FILE *f)
     fputs(",\n", f);
 }
 
-void metrics_report(const struct tile *t, FILE *f)
+void metrics_lines(const struct tile *t, const struct perf_signals *d, uint64_t cycles, FILE *f,
+                   const char *const prefix[2], unsigned per_line)
 {
-    struct perf_signals d;
-    perf_signals_at(t, t->cycles, &d);
     double val[sizeof metric_defs / sizeof metric_defs[0]];
     bool ok[sizeof metric_defs / sizeof metric_defs[0]];
-    metrics_compute(t, &d, t->cycles, val, ok);
-    /* Tenstorrent's metrics first, then tensim's own; non-zero ones only, three a line */
+    metrics_compute(t, d, cycles, val, ok);
+    /* Tenstorrent's metrics first, then tensim's own; non-zero ones only */
     for (int ours = 0; ours < 2; ours++) {
         unsigned col = 0;
         for (unsigned i = 0; i < metric_count; i++) {
             if (metric_defs[i].ours != ours || !ok[i] || val[i] == 0.0)
                 continue;
             if (!col)
-                fputs(ours ? "tensim-only" : "metrics    ", f);
+                fputs(prefix[ours], f);
             fprintf(f, " %s=%.2f", metric_defs[i].name, val[i]);
-            if (++col == 3) {
+            if (++col == per_line) {
                 fputc('\n', f);
                 col = 0;
             }
@@ -149,4 +148,12 @@ void metrics_report(const struct tile *t, FILE *f)
         if (col)
             fputc('\n', f);
     }
+}
+
+void metrics_report(const struct tile *t, FILE *f)
+{
+    static const char *const prefix[2] = {"metrics    ", "tensim-only"};
+    struct perf_signals d;
+    perf_signals_at(t, t->cycles, &d);
+    metrics_lines(t, &d, t->cycles, f, prefix, 3);
 }

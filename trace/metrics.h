@@ -25,6 +25,10 @@ extern const unsigned metric_count;
  * for *_pct) and ok[i] (false: N/A, a zero denominator). */
 void metrics_compute(const struct tile *t, const struct perf_signals *d, uint64_t cycles,
                      double *val, bool *ok);
+/* Report lines of a span's non-zero metrics, per_line to a line (0: all on one), each line
+ * begun with prefix[0] (Tenstorrent's) or prefix[1] (tensim's own). */
+void metrics_lines(const struct tile *t, const struct perf_signals *d, uint64_t cycles, FILE *f,
+                   const char *const prefix[2], unsigned per_line);
 /* The report's metrics lines: the whole run's non-zero metrics. */
 void metrics_report(const struct tile *t, FILE *f);
 /* "perf_metrics": {...} and "tensim_metrics": {...} members for a span (indent: leading
