@@ -171,6 +171,7 @@ $(MT_DATA) &: $(B)/mmthrottle_gen
 	@mkdir -p $(@D)
 	$(B)/mmthrottle_gen $(@D)
 $(eval $(call kernel,tt-push,trisc0,test/kernels/tt_push.c))
+$(eval $(call kernel,perf-counters,trisc1,test/kernels/perf_counters.c))
 # The calibration kernel of `make calibrate` (bench/calib).
 $(eval $(call kernel,calib,trisc0,bench/calib/calib.c))
 # The whole-kernel figures of `make calibrate` (issue 16 item 3): pack on TRISC2 alone, unpack

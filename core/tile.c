@@ -29,6 +29,7 @@ static bool map_devices(struct tile *t)
     ok &= map_register(m, mailbox_regions, mailbox_regions_len);
     ok &= map_register(m, ttsync_regions, ttsync_regions_len);
     ok &= map_register(m, tile_ctrl_regions, tile_ctrl_regions_len);
+    ok &= map_register(m, perf_counter_regions, perf_counter_regions_len);
     ok &= map_register(m, dest_regions, dest_regions_len);
     ok &= map_register(m, local_ram_regions, local_ram_regions_len);
     ok &= map_register(m, map_unmodelled, map_unmodelled_len);
@@ -105,6 +106,7 @@ void tile_reset(struct tile *t)
     t->now = 0;
     t->cycles = 0;
     t->wall_clock_latch = 0;
+    perf_counters_reset(t);
     t->nloaded = 0;
     t->nwarnings = 0;
     memset(&t->boot, 0, sizeof t->boot);

@@ -27,6 +27,7 @@
 #include "../units/srcab.h"
 #include "arch.h"
 #include "error.h"
+#include "perf_counters.h"
 #include "services.h"
 
 #define CYCLE_NEVER UINT64_MAX
@@ -105,6 +106,7 @@ struct tile {
      * overlap); grown by the loader, never during a run. */
     struct loaded_range { uint32_t lo, hi; int core; } *loaded;
     unsigned nloaded;
+    struct perf_counter_regs perf; /* PERF_CNT_* registers (core/perf_counters.c) */
     uint32_t wall_clock_latch; /* WALL_CLOCK_H: high half latched by the last WALL_CLOCK_L access */
     /* Reset and boot registers (core/tile_ctrl.c, spec/memory-map.md §6). */
     struct tile_boot_regs {

@@ -221,6 +221,9 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
 static const struct mmio_ops ops = {load, store, true};
 
 const struct region tile_ctrl_regions[] = {
-    {TILE_CTRL_BASE, 0xFFB12FFF, "tile control/debug/status", &ops, 7, MAP_ALL_CORES, MAP_BOTH, 0},
+    /* around the performance-counter registers' rows (core/perf_counters.c) */
+    {TILE_CTRL_BASE + 0x040, TILE_CTRL_BASE + 0x0EF, "tile control/debug/status", &ops, 7, MAP_ALL_CORES, MAP_BOTH, 0},
+    {TILE_CTRL_BASE + 0x128, TILE_CTRL_BASE + 0x217, "tile control/debug/status", &ops, 7, MAP_ALL_CORES, MAP_BOTH, 0},
+    {TILE_CTRL_BASE + 0x21C, 0xFFB12FFF, "tile control/debug/status", &ops, 7, MAP_ALL_CORES, MAP_BOTH, 0},
 };
-const unsigned tile_ctrl_regions_len = 1;
+const unsigned tile_ctrl_regions_len = 3;

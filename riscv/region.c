@@ -14,6 +14,7 @@ static void snapshot(const struct tile *t, const struct rv_core *c, uint64_t now
     memset(s, 0, sizeof *s);
     s->instret = c->st.instret;
     memcpy(s->stall, c->st.stall, sizeof s->stall);
+    perf_signals_at(t, now + 1, &s->sig);
     if (c->id >= NUM_THREADS)
         return;
     const struct tensix_thread *th = &t->thread[c->id];
@@ -67,6 +68,8 @@ bool region_hint(struct tile *t, struct rv_core *c, uint64_t now, int32_t imm)
         s->sum.tensix[k] += now_c.tensix[k] - b->tensix[k];
     for (unsigned k = 0; k < GS_COUNT; k++)
         s->sum.held[k] += now_c.held[k] - b->held[k];
+    for (unsigned k = 0; k < PS_COUNT; k++)
+        s->sum.sig.v[k] += now_c.sig.v[k] - b->sig.v[k];
     return true;
 }
 

@@ -20,6 +20,7 @@
 #include "../units/tensix_isa.h"
 #include "../units/unit.h"
 #include "core.h"
+#include "../core/perf_counters.h"
 
 #define REGION_IDS 64
 /* The HINT's 12-bit immediate: 0x580 + id begins region id, 0x5C0 + id ends it. */
@@ -32,6 +33,8 @@ struct region_counters {
     uint64_t stall[STALL_COUNT];       /* the core's stall cycles by reason */
     uint64_t tensix[TT_UNIT_COUNT];    /* the thread's instructions issued, by unit */
     uint64_t held[GS_COUNT];           /* the thread's Wait Gate hold cycles, by reason */
+    struct perf_signals sig;           /* the tile's counter signals (core/perf_counters.h), for
+                                          the metrics under Tenstorrent's names */
 };
 
 struct region_stat {

@@ -118,6 +118,10 @@ static bool wait_pending(const struct tile *t, unsigned th, const struct latched
                 *detail = i;
                 break;
             }
+        /* Which side it waits on, for the performance counters' WAITING_FOR_NONZERO_SEM and
+         * WAITING_FOR_NONFULL_SEM (core/perf_counters.c); dropped from the stall details. */
+        if (!((w->cond_mask & 1) && t->sem.value[*detail] == 0))
+            *detail |= SEMWAIT_DETAIL_FULL;
         return true;
     }
     unsigned waiting = gate_conditions_waiting(t, th, w->cond_mask);
@@ -147,14 +151,20 @@ void coproc_account_interval(struct tile *t, unsigned i, uint64_t end)
 {
     struct tensix_thread *th = &t->thread[i];
     uint64_t n = end - th->acct_since;
+    uint32_t d = th->acct_detail;
+    if (th->acct_reason == GS_SEMWAIT && (d & SEMWAIT_DETAIL_FULL)) {
+        d &= ~SEMWAIT_DETAIL_FULL;
+        if (th->acct_outcome == GATE_STALLED)
+            th->st.semwait_full += n;
+    }
     if (t->tracer && th->acct_outcome == GATE_STALLED)
-        trace_held(t->tracer, i, gate_stall_key(th->acct_reason), th->acct_detail, th->acct_since, end);
+        trace_held(t->tracer, i, gate_stall_key(th->acct_reason), d, th->acct_since, end);
     switch (th->acct_outcome) {
     case GATE_EMPTY: th->st.empty += n; break;
     case GATE_ISSUED: th->st.issued += n; break;
     case GATE_STALLED:
         th->st.stall[th->acct_reason] += n;
-        th->st.stall_detail[th->acct_reason][th->acct_detail < GATE_DETAIL_MAX ? th->acct_detail : GATE_DETAIL_MAX - 1] += n;
+        th->st.stall_detail[th->acct_reason][d < GATE_DETAIL_MAX ? d : GATE_DETAIL_MAX - 1] += n;
         break;
     }
     th->acct_since = end;
@@ -427,7 +437,7 @@ void coproc_describe(struct tile *t)
             tt_disasm(tile_arch_bit(t), tt_fifo_peek(&th->fifo3, 0), dis, sizeof dis);
         char why[160] = "";
         if (th->acct_outcome == GATE_STALLED) {
-            uint32_t d = th->acct_detail;
+            uint32_t d = th->acct_detail & ~(th->acct_reason == GS_SEMWAIT ? SEMWAIT_DETAIL_FULL : 0u);
             switch (th->acct_reason) {
             case GS_SEMWAIT:
                 snprintf(why, sizeof why, "waits on semaphore %u (value %u, max %u)", d,

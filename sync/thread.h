@@ -32,7 +32,11 @@ struct thread_stats {
     uint64_t stall[GS_COUNT];         /* cycles held, by reason */
     uint64_t stall_detail[GS_COUNT][GATE_DETAIL_MAX]; /* by condition bit / semaphore / unit / mutex */
     uint64_t by_form[TT_FORM_COUNT];  /* instructions issued, by form */
+    uint64_t semwait_full;            /* of stall[GS_SEMWAIT]: waiting for a semaphore below Max
+                                         (the rest wait for one above zero) */
 };
+/* In acct_detail of a GS_SEMWAIT interval (never in stall_detail): the semaphore is full. */
+#define SEMWAIT_DETAIL_FULL 0x40u
 
 struct tensix_thread {
     struct tt_fifo fifo1;  /* before the MOP expander: TRISC pushes */

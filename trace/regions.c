@@ -1,5 +1,6 @@
 /* Regions in the report and the stats JSON (trace/regions.h). */
 #include "regions.h"
+#include "metrics.h"
 
 #include <inttypes.h>
 
@@ -14,6 +15,26 @@ static bool any_tensix(const struct region_counters *s)
         if (s->held[k])
             return true;
     return false;
+}
+
+/* "  Tk issued: ...; held: ..." */
+static void thread_line(FILE *f, int i, const struct region_stat *s)
+{
+    bool any = false;
+    fprintf(f, "  T%d issued:", i);
+    for (unsigned k = 0; k < TT_UNIT_COUNT; k++)
+        if (s->sum.tensix[k]) {
+            fprintf(f, " %s=%" PRIu64, tt_unit_name((enum tt_unit)k), s->sum.tensix[k]);
+            any = true;
+        }
+    fprintf(f, "%s; held:", any ? "" : " none");
+    any = false;
+    for (unsigned k = 1; k < GS_COUNT; k++)
+        if (s->sum.held[k]) {
+            fprintf(f, " %s=%" PRIu64, gate_stall_key(k), s->sum.held[k]);
+            any = true;
+        }
+    fprintf(f, "%s\n", any ? "" : " none");
 }
 
 void regions_report(const struct tile *t, FILE *f)
@@ -42,23 +63,12 @@ void regions_report(const struct tile *t, FILE *f)
             if (r->open >> id & 1)
                 fprintf(f, " (open at the end, begun at cycle %" PRIu64 ")", r->begin_cycle[id]);
             fputc('\n', f);
-            if (i >= NUM_THREADS || !any_tensix(&s->sum))
-                continue;
-            fprintf(f, "  T%d issued:", i);
-            any = false;
-            for (unsigned k = 0; k < TT_UNIT_COUNT; k++)
-                if (s->sum.tensix[k]) {
-                    fprintf(f, " %s=%" PRIu64, tt_unit_name((enum tt_unit)k), s->sum.tensix[k]);
-                    any = true;
-                }
-            fprintf(f, "%s; held:", any ? "" : " none");
-            any = false;
-            for (unsigned k = 1; k < GS_COUNT; k++)
-                if (s->sum.held[k]) {
-                    fprintf(f, " %s=%" PRIu64, gate_stall_key(k), s->sum.held[k]);
-                    any = true;
-                }
-            fprintf(f, "%s\n", any ? "" : " none");
+            if (i < NUM_THREADS && any_tensix(&s->sum))
+                thread_line(f, i, s);
+            /* the tile's metrics over the region's cycles (Tenstorrent's names) */
+            static const char *const prefix[2] = {"  metrics:", "  tensim-only:"};
+            if (s->cycles)
+                metrics_lines(t, &s->sum.sig, s->cycles, f, prefix, 4);
         }
     }
 }
@@ -106,6 +116,8 @@ void regions_json(const struct tile *t, FILE *f)
                             s->sum.held[k]);
                 fprintf(f, "}");
             }
+            fprintf(f, ",\n");
+            metrics_json(t, &s->sum.sig, s->cycles, f, "       ");
             fprintf(f, "}");
             rsep = ",";
         }

@@ -1,4 +1,5 @@
 #include "json.h"
+#include "metrics.h"
 #include "regions.h"
 #include "stats.h"
 #include "zones.h"
@@ -52,6 +53,7 @@ void stats_report(const struct tile *t, FILE *f)
     for (unsigned u = 0; u < UNIT_COUNT; u++)
         if (unit_rows[u].desc && unit_rows[u].desc->report)
             unit_rows[u].desc->report(t, f);
+    metrics_report(t, f);
     regions_report(t, f);
 }
 
@@ -119,6 +121,7 @@ void stats_json(const struct tile *t, const struct sim_outcome *o, FILE *f)
         json_outcome(t, o, f);
     if (o && o->zones)
         zones_json(o->zones, f);
+    metrics_run_json(t, f);
     regions_json(t, f);
     fprintf(f, "  \"cores\": {");
     const char *sep = "";

@@ -308,6 +308,10 @@ static void fpu_signal(struct tile *t, enum unit_signal s, unsigned a, unsigned 
 static bool fpu_query(const struct tile *t, enum unit_query q, unsigned a, unsigned b, uint32_t v[4])
 {
     (void)b;
+    if (q == Q_PERF_FPU_BUSY) {
+        unit_perf_answer(v, t->fpu.st.busy_cycles, t->fpu.busy_until);
+        return true;
+    }
     if (q != Q_RWC_DST)
         return false;
     v[0] = t->fpu.rwc[a].dst;

@@ -871,6 +871,10 @@ bool pack_query(const struct tile *t, enum unit_query q, unsigned a, unsigned b,
     switch (q) {
     case Q_EXP_HISTOGRAM: memcpy(v, &t->pack.p[a].hist[b * 16], 16); return true;
     case Q_EXP_HISTOGRAM_MAX: v[0] = t->pack.p[0].hist_max; return true;
+    case Q_PERF_PACK_BUSY:
+        unit_perf_answer(v, t->pack.p[a].st.busy_cycles,
+                         t->pack.p[a].count ? t->pack.p[a].busy_since : UINT64_MAX);
+        return true;
     default: return false;
     }
 }

@@ -444,9 +444,19 @@ static void stats_json(const struct tile *t, FILE *f)
     fprintf(f, "}");
 }
 
+/* The performance counters' busy cycles (Q_PERF_SFPU_BUSY). */
+static bool query(const struct tile *t, enum unit_query q, unsigned a, unsigned b, uint32_t v[4])
+{
+    (void)a, (void)b;
+    if (q != Q_PERF_SFPU_BUSY)
+        return false;
+    unit_perf_answer(v, t->sfpu.st.busy_cycles, t->sfpu.busy_until);
+    return true;
+}
+
 const struct unit_desc sfpu_unit_desc = {
     .name = "sfpu", .reset = reset, .can_accept = can_accept, .resource = resource,
     .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
     .track_label = track_label, .holds = holds, .report = report, .signal = on_signal,
-    .stats_json = stats_json,
+    .stats_json = stats_json, .query = query,
 };

@@ -83,7 +83,21 @@ enum unit_query {
     Q_EXP_HISTOGRAM, /* packer a's exponent histogram, counters 16 * b .. 16 * b + 15 (b 0 or 1) */
     Q_EXP_HISTOGRAM_MAX, /* packer 0's largest exponent seen */
     Q_RWC_DST, /* thread a's RWC.Dst in v[0] (WH:RWCs.md; SFPLOAD/SFPSTORE addressing) */
+    /* Cycle counts for the performance counters (core/perf_counters.c): v[0..1] the cycles
+     * counted so far (64 bits, low word first), v[2..3] a cycle that qualifies them (below). */
+    Q_PERF_FPU_BUSY,    /* matrix unit busy; v[2..3]: booked up to this cycle */
+    Q_PERF_SFPU_BUSY,   /* vector unit busy; the same */
+    Q_PERF_UNPACK,      /* unpacker a: b = 0 busy, 1 fetching, 2 waiting for a bank; v[2..3]:
+                           the start of a still-open interval, or UINT64_MAX */
+    Q_PERF_PACK_BUSY,   /* packer a busy; v[2..3]: as Q_PERF_UNPACK */
 };
+
+/* Q_PERF_* answers: two 64-bit values in v[0..3]. */
+static inline void unit_perf_answer(uint32_t v[4], uint64_t counted, uint64_t mark)
+{
+    v[0] = (uint32_t)counted, v[1] = (uint32_t)(counted >> 32);
+    v[2] = (uint32_t)mark, v[3] = (uint32_t)(mark >> 32);
+}
 
 /* A backend unit's functions (shared/design.md "Unit interface"). The unit's properties (tick
  * order, block bits, queue-status bits, which STALLWAIT condition it answers, trace tracks, stats

@@ -342,9 +342,26 @@ static void stats_json(const struct tile *t, FILE *f)
     fprintf(f, "]");
 }
 
+/* The performance counters' cycle counts (Q_PERF_UNPACK): busy, fetching, waiting for a bank. */
+static bool query(const struct tile *t, enum unit_query q, unsigned a, unsigned b, uint32_t v[4])
+{
+    if (q != Q_PERF_UNPACK || a >= NUM_UNPACKERS)
+        return false;
+    const struct unpacker *up = &t->unpack.u[a];
+    const struct unpack_entry *e = &up->q[up->head];
+    if (b == 0)
+        unit_perf_answer(v, up->st.busy_cycles, up->count ? up->busy_since : UINT64_MAX);
+    else if (b == 1)
+        unit_perf_answer(v, up->st.fetch_cycles, UINT64_MAX);
+    else
+        unit_perf_answer(v, up->st.ownership_wait_cycles,
+                         up->count && e->state == US_BLOCKED ? e->blocked_since : UINT64_MAX);
+    return true;
+}
+
 const struct unit_desc unpack_unit_desc = {
     .name = "unpack", .reset = reset, .can_accept = can_accept, .resource = resource,
     .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
     .holds = holds, .describe = describe, .signal = on_signal, .report = report,
-    .stats_json = stats_json,
+    .stats_json = stats_json, .query = query,
 };
