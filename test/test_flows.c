@@ -202,3 +202,71 @@ Test(flows, window_keeps_only_flows_inside_it)
     expect_flow(&fl[1], 'f', 1, 4.5, 2, 0, NULL);
     json_decref(root);
 }
+
+/* ---- Tensix stalls charged to the push in --profile ---- */
+
+#define K "build/kernels/"
+
+/* The planted STALLWAIT of docs/user-guide.md "Finding a slowdown": each tile's STALLWAIT (B6,
+ * C4) holds the next tile's first MVMUL 2 cycles and its release cycle 1, charged to the
+ * STALLWAIT's own push (three of them: the fourth has no tile after it); the MVMULs' own wait
+ * for SrcA is charged to the MOP that expanded into them. Every core's total is its thread's
+ * held cycles in the stats. */
+Test(profile_held, planted_stallwait_points_at_its_push, .timeout = 60)
+{
+    static char out[4096];
+    int rc = run_tensim("run -q --profile=/tmp/tensim-ph.txt --stats=/tmp/tensim-ph.json"
+                        " --trisc0=" K "matmul-regions-t0.elf --trisc1=" K "matmul-planted-stallwait-t1.elf"
+                        " --trisc2=" K "matmul-regions-t2.elf",
+                        out, sizeof out);
+    cr_assert_eq(rc, 0, "%s", out);
+    char *prof = read_whole_file("/tmp/tensim-ph.txt", NULL);
+    json_t *st = json_load_file("/tmp/tensim-ph.json", 0, NULL);
+    cr_assert(st);
+    static const char *const cores[3] = {"TRISC0 (", "TRISC1 (", "TRISC2 ("}, *const threads[3] = {"T0", "T1", "T2"};
+    for (int c = 0; c < 3; c++) {
+        char *sec = strstr(prof, cores[c]);
+        cr_assert(sec, "no %s section", cores[c]);
+        char *next = c < 2 ? strstr(sec, cores[c + 1]) : NULL;
+        char *h = strstr(sec, "  tensix stalls by push: ");
+        cr_assert(h && (!next || h < next), "%s: no tensix stalls", cores[c]);
+        unsigned long long total = strtoull(h + strlen("  tensix stalls by push: "), NULL, 10);
+        json_int_t held = 0;
+        const char *key;
+        json_t *v;
+        json_object_foreach(json_object_get(json_object_get(json_object_get(st, "threads"), threads[c]), "held"), key, v)
+            held += json_integer_value(v);
+        cr_expect_eq(total, (unsigned long long)held, "%s: %llu by push, %lld held in the stats", cores[c], total,
+                     (long long)held);
+    }
+    /* TRISC1's rows: cycles, cause, pc, where, source, instruction */
+    char *sec = strstr(strstr(prof, cores[1]), "  tensix stalls by push: ");
+    char *end = strstr(sec, cores[2]);
+    unsigned stallwait = 0, release = 0, mop = 0;
+    for (char *line = strchr(sec, '\n') + 1; line && line < end; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        unsigned long long cycles;
+        char cause[32];
+        unsigned pc;
+        if (sscanf(line, "%llu %31s 0x%x", &cycles, cause, &pc) != 3)
+            continue;
+        char *eol = strchr(line, '\n');
+        char insn[160] = "";
+        char *push = strstr(line, "push ");
+        if (push && push < eol)
+            snprintf(insn, sizeof insn, "%.*s", (int)(eol - push), push);
+        if (!strcmp(cause, "stallwait") || !strcmp(cause, "wait_release")) {
+            cr_expect_str_eq(insn, "push STALLWAIT BlockMask=0x40 ConditionMask=0x10", "pc 0x%x", pc);
+            cr_expect_eq(cycles, cause[0] == 's' ? 2 : 1, "%s at 0x%x: %llu", cause, pc, cycles);
+            *(cause[0] == 's' ? &stallwait : &release) += 1;
+        } else if (!strcmp(cause, "src_not_valid")) {
+            cr_expect_eq(cycles, 215156);
+            cr_expect(!strncmp(insn, "push MOP ", 9), "%s", insn);
+            mop++;
+        }
+    }
+    cr_expect_eq(stallwait, 3);
+    cr_expect_eq(release, 3);
+    cr_expect_eq(mop, 1);
+    free(prof);
+    json_decref(st);
+}
