@@ -45,5 +45,23 @@ static inline tt_origin tt_fifo_origin(const struct tt_fifo *f, unsigned i)
     return f->origin[(f->head + i) % TT_FIFO_MAX];
 }
 
+/* One word in or out, the caller having checked the room (tt_fifo_has_room) or that there is a
+ * word: the per-cycle moves of the expanders and the Wait Gate, inline. */
+static inline void tt_fifo_put(struct tt_fifo *f, uint32_t w, tt_origin o)
+{
+    unsigned at = (f->head + f->count) % TT_FIFO_MAX;
+    f->word[at] = w;
+    f->origin[at] = o;
+    f->count++;
+}
+
+static inline void tt_fifo_take(struct tt_fifo *f, uint32_t *w, tt_origin *o)
+{
+    *w = f->word[f->head];
+    *o = f->origin[f->head];
+    f->head = (f->head + 1) % TT_FIFO_MAX;
+    f->count--;
+}
+
 
 #endif

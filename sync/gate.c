@@ -137,8 +137,10 @@ static tt_origin held_origin(const struct tensix_thread *th, enum gate_stall r, 
     return r == GS_STALLWAIT || r == GS_SEMWAIT || r == GS_WAIT_RELEASE ? th->wait.origin : own;
 }
 
-static void account(struct tile *t, unsigned i, uint64_t now, enum gate_outcome o,
-                    enum gate_stall r, uint32_t detail, tt_origin origin)
+/* Inline: it runs for every thread every cycle the coprocessor steps. */
+static inline __attribute__((always_inline)) void
+account(struct tile *t, unsigned i, uint64_t now, enum gate_outcome o, enum gate_stall r,
+        uint32_t detail, tt_origin origin)
 {
     struct tensix_thread *th = &t->thread[i];
     if (o == th->acct_outcome && o != GATE_ISSUED && r == th->acct_reason &&
@@ -339,7 +341,8 @@ bool coproc_step(struct tile *t)
         struct tensix_thread *th = &t->thread[i];
         if (g[i].reason == GS_NONE) {
             uint32_t w;
-            tt_fifo_pop(&th->fifo3, &w);
+            tt_origin o;
+            tt_fifo_take(&th->fifo3, &w, &o);
             th->st.by_form[g[i].f - tt_forms]++;
             account(t, i, now, GATE_ISSUED, GS_NONE, 0, ORIGIN_NONE);
             progress = true;

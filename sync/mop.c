@@ -191,7 +191,7 @@ static bool gen_next(struct mop_gen *g, const uint32_t *cfg, uint32_t *w)
 
 static void push1(struct tt_fifo *out, uint32_t w, tt_origin o)
 {
-    tt_fifo_push_o(out, &w, &o, 1); /* callers checked tt_fifo_has_room */
+    tt_fifo_put(out, w, o); /* callers checked tt_fifo_has_room */
 }
 
 /* The MOP at the head of `in` starts: it is consumed and its first instruction goes out in the
@@ -204,7 +204,7 @@ static enum pipe_step start_mop(struct mop_expander *m, struct tt_fifo *in, stru
     bool any = gen_next(&g, m->cfg, &first);
     if (any && !tt_fifo_has_room(out, 1))
         return PIPE_IDLE;
-    tt_fifo_pop_o(in, &mop, &m->origin);
+    tt_fifo_take(in, &mop, &m->origin);
     m->ingested++;
     m->expansions++;
     m->gen = g;
@@ -273,7 +273,7 @@ enum pipe_step mop_step(struct mop_expander *m, struct tt_fifo *in, struct tt_fi
         if (!tt_fifo_has_room(out, 1))
             return PIPE_IDLE;
         tt_origin o;
-        tt_fifo_pop_o(in, &w, &o);
+        tt_fifo_take(in, &w, &o);
         push1(out, w, o);
         m->ingested++;
         m->emitted++;

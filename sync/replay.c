@@ -29,7 +29,7 @@ bool replay_busy(const struct replay_expander *r)
 
 static void push1(struct replay_expander *r, struct tt_fifo *out, uint32_t w, tt_origin o)
 {
-    tt_fifo_push_o(out, &w, &o, 1); /* callers checked tt_fifo_has_room */
+    tt_fifo_put(out, w, o); /* callers checked tt_fifo_has_room */
     unsigned op = tt_opcode(w);
     r->after_cfg_write = op == TT_OPC_WRCFG || op == TT_OPC_CFGSHIFTMASK;
 }
@@ -87,7 +87,7 @@ static enum pipe_step record_one(struct replay_expander *r, struct tt_fifo *in,
     if (r->exec && !tt_fifo_has_room(out, 1))
         return PIPE_IDLE;
     tt_origin o;
-    tt_fifo_pop_o(in, &w, &o);
+    tt_fifo_take(in, &w, &o);
     r->ingested++;
     r->buf[r->index] = w;
     r->recorded++;
@@ -123,7 +123,7 @@ enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct
         if (!tt_fifo_has_room(out, 1))
             return PIPE_IDLE;
         tt_origin o;
-        tt_fifo_pop_o(in, &w, &o);
+        tt_fifo_take(in, &w, &o);
         push1(r, out, w, o);
         r->ingested++;
         r->emitted++;
@@ -136,7 +136,7 @@ enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct
          * Exec is not looked at. */
         if (!tt_fifo_has_room(out, 1))
             return PIPE_IDLE;
-        tt_fifo_pop_o(in, &w, &r->origin);
+        tt_fifo_take(in, &w, &r->origin);
         r->ingested++;
         r->replays++;
         r->index = TT_GET_REPLAY_Index(w);
