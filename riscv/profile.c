@@ -229,19 +229,19 @@ static int held_by_cycles(const void *a, const void *b)
     return (x->key > y->key) - (x->key < y->key);
 }
 
-/* Tensix stalls by the push that caused them (riscv/profile.h), the largest first. */
-static void report_held(const struct rv_profile *p, const struct tile *t, const struct func_sum *fs,
-                        unsigned n, Dwarf *dw, FILE *out)
+/* The TOP_PCS largest entries of the table, of the queued kind (PROF_FIFO_WAIT) or the held
+ * ones, largest first; *total their sum, *pairs how many there are. */
+static unsigned top_held(const struct rv_profile *p, bool queued, struct prof_held *e, uint64_t *total,
+                         unsigned *pairs)
 {
-    struct prof_held e[TOP_PCS];
-    unsigned ne = 0, pushes = 0;
-    uint64_t total = p->held_lost;
+    unsigned ne = 0;
+    *total = 0, *pairs = 0;
     for (unsigned i = 0; i < PROF_HELD_SLOTS; i++) {
         const struct prof_held *h = &p->held[i];
-        if (!h->key || !h->cycles)
+        if (!h->key || !h->cycles || (((h->key - 1) & 31u) == PROF_FIFO_WAIT) != queued)
             continue;
-        total += h->cycles;
-        pushes++;
+        *total += h->cycles;
+        ++*pairs;
         unsigned at;
         if (ne < TOP_PCS)
             at = ne++;
@@ -255,19 +255,48 @@ static void report_held(const struct rv_profile *p, const struct tile *t, const 
         }
         e[at] = *h;
     }
-    if (!total)
-        return;
-    fprintf(out,
-            "  tensix stalls by push: %" PRIu64 " cycles Wait Gates held what this core pushed "
-            "(%u pc/cause pairs)\n  %12s %-16s %-10s  %-24s %-30s %s\n",
-            total, pushes, "cycles", "cause", "pc", "where", "source", "instruction");
-    for (unsigned i = 0; i < ne; i++) {
+    return ne;
+}
+
+static void held_rows(const struct prof_held *e, unsigned ne, unsigned max, const struct tile *t,
+                      const struct func_sum *fs, unsigned n, Dwarf *dw, FILE *out)
+{
+    for (unsigned i = 0; i < ne && i < max; i++) {
         uint32_t pc = ((e[i].key - 1) >> 5) << 2;
         unsigned reason = (e[i].key - 1) & 31u;
         char dis[96], where[64], src[128];
         describe_pc(t, fs, n, dw, pc, dis, sizeof dis, where, sizeof where, src, sizeof src);
         fprintf(out, "  %12" PRIu64 " %-16s 0x%08x  %-24s %-30s %s\n", e[i].cycles,
-                reason < GS_COUNT ? held_key[reason] : "?", pc, where, src, dis);
+                reason < GS_COUNT ? held_key[reason] : reason == PROF_FIFO_WAIT ? "fifo_wait" : "?", pc,
+                where, src, dis);
+    }
+}
+
+enum { TOP_QUEUED = 5 };
+
+/* Tensix stalls by the push that caused them (riscv/profile.h), the largest first; then the
+ * pushes whose first instruction waited longest in the FIFOs before reaching its gate. */
+static void report_held(const struct rv_profile *p, const struct tile *t, const struct func_sum *fs,
+                        unsigned n, Dwarf *dw, FILE *out)
+{
+    struct prof_held e[TOP_PCS];
+    uint64_t total;
+    unsigned pairs;
+    unsigned ne = top_held(p, false, e, &total, &pairs);
+    if (total) {
+        fprintf(out,
+                "  tensix stalls by push: %" PRIu64 " cycles Wait Gates held what this core pushed "
+                "(%u pc/cause pairs)\n  %12s %-16s %-10s  %-24s %-30s %s\n",
+                total, pairs, "cycles", "cause", "pc", "where", "source", "instruction");
+        held_rows(e, ne, TOP_PCS, t, fs, n, dw, out);
+    }
+    ne = top_held(p, true, e, &total, &pairs);
+    if (total) {
+        fprintf(out,
+                "  queued before the gate: %" PRIu64 " cycles the first instruction of this core's "
+                "pushes waited in the FIFOs (%u pcs)\n",
+                total, pairs);
+        held_rows(e, ne, TOP_QUEUED, t, fs, n, dw, out);
     }
     if (p->held_lost)
         fprintf(out, "  %12" PRIu64 " (pushes past the profile's table)\n", p->held_lost);

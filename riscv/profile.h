@@ -16,6 +16,10 @@ struct elf_file;
  * the cycles a latched wait holds, else the held instruction's own push). A fixed open-addressing
  * table: a program pushes from few pcs; what does not fit is counted in `held_lost`. */
 #define PROF_HELD_SLOTS 4096
+/* The "reason" under which the table keeps the cycles the first instruction of each push spent
+ * queued before it reached its Wait Gate (sync/gate.c profile_issue): past the enum gate_stall
+ * values, below 32. */
+#define PROF_FIFO_WAIT 31u
 struct prof_held {
     uint32_t key; /* (pc >> 2) << 5 | reason, + 1; 0: empty */
     uint64_t cycles;

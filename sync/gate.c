@@ -154,6 +154,23 @@ account(struct tile *t, unsigned i, uint64_t now, enum gate_outcome o, enum gate
     th->acct_origin = origin;
 }
 
+/* The first instruction of a push issues at `now`: the cycles it spent queued in the FIFOs and
+ * expanders beyond the fewest a push takes to reach the gate (3 from a TRISC into FIFO1, 2 from
+ * BRISC into FIFO2) and beyond those it was held there, to the push's core profile as
+ * PROF_FIFO_WAIT (riscv/profile.h). */
+static __attribute__((noinline)) void profile_issue(struct tile *t, struct tensix_thread *th, tt_origin o,
+                                                    uint64_t now)
+{
+    int core = origin_core(o);
+    uint64_t held = th->head_held;
+    th->head_held = 0;
+    if (!origin_arrow(o) || core < 0 || core >= NUM_CORES || !t->prof[core])
+        return;
+    uint64_t fewest = core == CORE_BRISC ? 2 : 3, lat = now - origin_cycle(o);
+    if (lat > fewest + held)
+        rv_profile_held(t->prof[core], origin_pc(o), PROF_FIFO_WAIT, lat - fewest - held);
+}
+
 /* Held cycles to the profile of the core whose push caused them (riscv/profile.h). */
 static __attribute__((noinline)) void profile_held(struct tile *t, tt_origin o, enum gate_stall r,
                                                    uint64_t n)
@@ -173,8 +190,10 @@ void coproc_account_interval(struct tile *t, unsigned i, uint64_t end)
     case GATE_EMPTY: th->st.empty += n; break;
     case GATE_ISSUED: th->st.issued += n; break;
     case GATE_STALLED:
-        if (t->profiling && n)
+        if (t->profiling && n) {
             profile_held(t, th->acct_origin, th->acct_reason, n);
+            th->head_held += n;
+        }
         th->st.stall[th->acct_reason] += n;
         th->st.stall_detail[th->acct_reason][th->acct_detail < GATE_DETAIL_MAX ? th->acct_detail : GATE_DETAIL_MAX - 1] += n;
         break;
@@ -345,6 +364,8 @@ bool coproc_step(struct tile *t)
             tt_fifo_take(&th->fifo3, &w, &o);
             th->st.by_form[g[i].f - tt_forms]++;
             account(t, i, now, GATE_ISSUED, GS_NONE, 0, ORIGIN_NONE);
+            if (t->profiling)
+                profile_issue(t, th, o, now);
             progress = true;
             if (t->on_issue)
                 t->on_issue(t->on_issue_ctx, i, now, g[i].word);

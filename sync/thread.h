@@ -54,6 +54,7 @@ struct tensix_thread {
     uint32_t acct_detail;
     uint64_t acct_since;
     tt_origin acct_origin; /* the push a held interval is charged to (profile, sync/origin.h) */
+    uint64_t head_held;    /* cycles the instruction at the gate was held (only with --profile) */
     struct thread_stats st;
 };
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../riscv/profile.h"
 #include "../sync/fifo.h"
 #include "../trace/trace.h"
 #include "harness.h"
@@ -269,4 +270,70 @@ Test(profile_held, planted_stallwait_points_at_its_push, .timeout = 60)
     cr_expect_eq(mop, 1);
     free(prof);
     json_decref(st);
+}
+
+/* The cycles the profile keeps for (pc, reason), 0 if none. */
+static uint64_t held_at(const struct rv_profile *p, uint32_t pc, unsigned reason)
+{
+    uint32_t key = ((pc >> 2) << 5 | reason) + 1;
+    for (unsigned i = 0; i < PROF_HELD_SLOTS; i++)
+        if (p->held[i].key == key)
+            return p->held[i].cycles;
+    return 0;
+}
+
+/* Blackhole pushes four fused NOPs at cycle 0; they reach the gate one per cycle and issue at
+ * 3, 4, 5 and 6, so the pushes at 0x6004.. queued 1, 2 and 3 cycles beyond the fewest (3), and
+ * nothing was held. */
+Test(profile_held, fused_pushes_queue_one_cycle_each)
+{
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    struct rv_profile *p = rv_profile_new(t->arch->l1_size);
+    cr_assert(p);
+    t->prof[0] = p;
+    t->profiling = true;
+    const uint32_t w[] = {TT_OP_NOP, TT_OP_NOP, TT_OP_NOP, TT_OP_NOP};
+    cr_assert_eq(run_tensix(t, w, 4, 1000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(held_at(p, 0x6000, PROF_FIFO_WAIT), 0);
+    cr_expect_eq(held_at(p, 0x6004, PROF_FIFO_WAIT), 1);
+    cr_expect_eq(held_at(p, 0x6008, PROF_FIFO_WAIT), 2);
+    cr_expect_eq(held_at(p, 0x600c, PROF_FIFO_WAIT), 3);
+    unsigned used = 0;
+    for (unsigned i = 0; i < PROF_HELD_SLOTS; i++)
+        used += p->held[i].key != 0;
+    cr_expect_eq(used, 3);
+    t->prof[0] = NULL;
+    t->profiling = false;
+    rv_profile_free(p);
+    tile_destroy(t);
+}
+
+/* A STALLWAIT on the vector unit (Blackhole block B8, condition C11) after an SFPNOP: the SFPNOP
+ * (latency 1) has left by the time the STALLWAIT issues at 4, so the SFPNOP after it is held only
+ * the release cycle every caught instruction waits (cycle 5, issue at 6). That cycle goes to the
+ * STALLWAIT's push at 0x6004, nothing to the held SFPNOP's own push at 0x6008. */
+Test(profile_held, stallwait_cycles_go_to_its_push)
+{
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    struct rv_profile *p = rv_profile_new(t->arch->l1_size);
+    cr_assert(p);
+    t->prof[0] = p;
+    t->profiling = true;
+    const uint32_t w[] = {TT_OP_SFPNOP, TT_OP_STALLWAIT_BH(1u << 8, 1u << 11), TT_OP_SFPNOP};
+    cr_assert_eq(run_tensix(t, w, 3, 1000), ERR_NONE, "%s", t->err.text);
+    uint64_t held = 0;
+    for (unsigned r = 0; r < GS_COUNT; r++)
+        held += t->thread[0].st.stall[r];
+    cr_expect_eq(held, 1);
+    cr_expect_eq(t->thread[0].st.stall[GS_WAIT_RELEASE], 1);
+    cr_expect_eq(held_at(p, 0x6004, GS_WAIT_RELEASE), 1);
+    cr_expect_eq(held_at(p, 0x6004, GS_STALLWAIT), 0);
+    for (unsigned r = 0; r < GS_COUNT; r++)
+        cr_expect_eq(held_at(p, 0x6008, r), 0, "reason %u", r);
+    /* the fused group's third word issued at 6: the fewest 3 after its push, 1 held, 2 queued */
+    cr_expect_eq(held_at(p, 0x6008, PROF_FIFO_WAIT), 2);
+    t->prof[0] = NULL;
+    t->profiling = false;
+    rv_profile_free(p);
+    tile_destroy(t);
 }
