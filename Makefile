@@ -155,6 +155,14 @@ KERNELS += $(B)/kernels/matmul-planted-t1.elf
 $(B)/kernels/matmul-planted-t1.elf: $(B)/rv/regions/matmul-planted-t1.o $(SDK_OBJ) riscv/sdk/trisc1.ld riscv/sdk/common.ld
 	@mkdir -p $(@D)
 	$(RVCC) $(RVLDFLAGS) -T riscv/sdk/trisc1.ld -o $@ $(SDK_OBJ) $<
+# ... and with a planted STALLWAIT instead (the same section, "Tensix stalls by push")
+$(B)/rv/regions/matmul-planted-stallwait-t1.o: $(EX)/matmul/t1.c $(EX)/matmul/matmul_data.h riscv/sdk/tensim.h $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h | $(B)/.deps
+	@mkdir -p $(@D)
+	$(RVCC) $(RVCFLAGS) -DMATMUL_REGIONS -DMATMUL_PLANTED_STALLWAIT -c $< -o $@
+KERNELS += $(B)/kernels/matmul-planted-stallwait-t1.elf
+$(B)/kernels/matmul-planted-stallwait-t1.elf: $(B)/rv/regions/matmul-planted-stallwait-t1.o $(SDK_OBJ) riscv/sdk/trisc1.ld riscv/sdk/common.ld
+	@mkdir -p $(@D)
+	$(RVCC) $(RVLDFLAGS) -T riscv/sdk/trisc1.ld -o $@ $(SDK_OBJ) $<
 $(eval $(call kernel,eltwise-t0,trisc0,$(EX)/eltwise/t0.c))
 $(eval $(call kernel,eltwise-t1,trisc1,$(EX)/eltwise/t1.c))
 $(eval $(call kernel,eltwise-t2,trisc2,$(EX)/eltwise/t2.c))

@@ -344,6 +344,7 @@ static int apply_run_desc(struct run_args *a, const struct run_desc *rd)
 static void write_profiles(struct tile *t, const struct run_args *a, const struct run_desc *rd,
                            FILE *f)
 {
+    t->profiling = false;
     for (int k = 0; k < NUM_CORES; k++) {
         if (!t->prof[k])
             continue;
@@ -512,6 +513,7 @@ static int cmd_run(int argc, char **argv)
             fprintf(stderr, "tensim: %s: out of memory for --profile\n", err_kind_text(ERR_HOST));
             ran = false;
         }
+    t->profiling = out.profile.f && ran;
     struct tracer tracer;
     if (out.trace.f) {
         trace_begin(&tracer, out.trace.f, t);

@@ -96,6 +96,7 @@ struct tile {
     /* Per-instruction profiles (riscv/profile.h, tensim run --profile), NULL when off; owned by
      * whoever set them. */
     struct rv_profile *prof[NUM_CORES];
+    bool profiling; /* some prof[k] is set: the Wait Gate charges held cycles to pushes */
     void *progress_ctx;
     uint64_t progress_next;
     FILE *out, *errout; /* where guest writes (ecall 64) go */

@@ -377,6 +377,7 @@ static inline void set_ready(struct rv_core *c, unsigned rd, uint64_t when)
 static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, unsigned *words_span)
 {
     uint32_t words[4] = {first};
+    tt_origin origin[4] = {origin_make(c->id, c->pc, t->now)};
     unsigned n = 1;
     unsigned max = c->id == CORE_BRISC || (c->cfg0 & CFG0_DIS_TRISC_CACHE) ? 1
                                                                             : t->arch->ttinsn_fuse_max;
@@ -395,12 +396,13 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, u
             continue;
         if (p->op != RV_TTINSN)
             break;
+        origin[n] = origin_make(c->id, pc, t->now);
         words[n++] = (uint32_t)p->imm;
         span = scan;
     }
     /* BRISC's .ttinsn goes to thread 0 after its MOP expander, like a store to INSTRN_BUF_BASE. */
     unsigned thread = c->id == CORE_BRISC ? 0 : (unsigned)c->id;
-    enum mmio_status s = tensix_push(t, c->id, thread, words, n);
+    enum mmio_status s = tensix_push(t, c->id, thread, words, origin, n);
     if (s != MMIO_OK)
         return 0;
     /* The HINTs inside the group take effect in its cycle as if they stood before it: its

@@ -13,7 +13,16 @@
 #include "../mem/elf.h"
 #include "../mem/l1.h"
 #include "../units/tensix_isa.h"
+#include "../units/unit.h"
 #include "decode.h"
+
+/* The Wait Gate's stall keys (units/unit.h), named here from the table rather than through
+ * sync/gate.c. */
+static const char *const held_key[GS_COUNT] = {
+#define X(name, key) [name] = key,
+    GATE_STALL_REASONS(X)
+#undef X
+};
 
 struct rv_profile *rv_profile_new(uint32_t l1_size)
 {
@@ -23,8 +32,9 @@ struct rv_profile *rv_profile_new(uint32_t l1_size)
     p->words = l1_size / 4;
     p->cycles = calloc(p->words, sizeof *p->cycles);
     p->count = calloc(p->words, sizeof *p->count);
+    p->held = calloc(PROF_HELD_SLOTS, sizeof *p->held);
     p->last = UINT64_MAX;
-    if (!p->cycles || !p->count) {
+    if (!p->cycles || !p->count || !p->held) {
         rv_profile_free(p);
         return 0;
     }
@@ -36,6 +46,7 @@ void rv_profile_free(struct rv_profile *p)
     if (p) {
         free(p->cycles);
         free(p->count);
+        free(p->held);
         free(p);
     }
 }
@@ -186,6 +197,111 @@ static void report_polling(const struct rv_profile *p, const struct tile *t,
     }
 }
 
+/* What the instruction at pc is (a .ttinsn: the Tensix instruction it pushes), where it stands
+ * (function+offset) and its source line ("-" for none). */
+static void describe_pc(const struct tile *t, const struct func_sum *fs, unsigned n, Dwarf *dw,
+                        uint32_t pc, char *dis, size_t ndis, char *where, size_t nwhere, char *src,
+                        size_t nsrc)
+{
+    uint32_t word = le_get(t->l1 + pc, 4);
+    struct rv_insn in = rv_decode(word);
+    if (in.op == RV_TTINSN) {
+        int len = snprintf(dis, ndis, "push ");
+        tt_disasm(tile_arch_bit(t), (uint32_t)in.imm, dis + len, ndis - (size_t)len);
+    } else {
+        rv_disasm(word, pc, dis, ndis);
+    }
+    int k = find_func(fs, n, pc);
+    if (k >= 0)
+        snprintf(where, nwhere, "%s+0x%x", fs[k].name, pc - fs[k].addr);
+    else
+        snprintf(where, nwhere, "-");
+    source_line(dw, pc, src, nsrc);
+    if (!*src)
+        snprintf(src, nsrc, "-");
+}
+
+static int held_by_cycles(const void *a, const void *b)
+{
+    const struct prof_held *x = a, *y = b;
+    if (x->cycles != y->cycles)
+        return x->cycles < y->cycles ? 1 : -1;
+    return (x->key > y->key) - (x->key < y->key);
+}
+
+/* The TOP_PCS largest entries of the table, of the queued kind (PROF_FIFO_WAIT) or the held
+ * ones, largest first; *total their sum, *pairs how many there are. */
+static unsigned top_held(const struct rv_profile *p, bool queued, struct prof_held *e, uint64_t *total,
+                         unsigned *pairs)
+{
+    unsigned ne = 0;
+    *total = 0, *pairs = 0;
+    for (unsigned i = 0; i < PROF_HELD_SLOTS; i++) {
+        const struct prof_held *h = &p->held[i];
+        if (!h->key || !h->cycles || (((h->key - 1) & 31u) == PROF_FIFO_WAIT) != queued)
+            continue;
+        *total += h->cycles;
+        ++*pairs;
+        unsigned at;
+        if (ne < TOP_PCS)
+            at = ne++;
+        else if (held_by_cycles(h, &e[TOP_PCS - 1]) < 0)
+            at = TOP_PCS - 1;
+        else
+            continue;
+        while (at > 0 && held_by_cycles(h, &e[at - 1]) < 0) {
+            e[at] = e[at - 1];
+            at--;
+        }
+        e[at] = *h;
+    }
+    return ne;
+}
+
+static void held_rows(const struct prof_held *e, unsigned ne, unsigned max, const struct tile *t,
+                      const struct func_sum *fs, unsigned n, Dwarf *dw, FILE *out)
+{
+    for (unsigned i = 0; i < ne && i < max; i++) {
+        uint32_t pc = ((e[i].key - 1) >> 5) << 2;
+        unsigned reason = (e[i].key - 1) & 31u;
+        char dis[96], where[64], src[128];
+        describe_pc(t, fs, n, dw, pc, dis, sizeof dis, where, sizeof where, src, sizeof src);
+        fprintf(out, "  %12" PRIu64 " %-16s 0x%08x  %-24s %-30s %s\n", e[i].cycles,
+                reason < GS_COUNT ? held_key[reason] : reason == PROF_FIFO_WAIT ? "fifo_wait" : "?", pc,
+                where, src, dis);
+    }
+}
+
+enum { TOP_QUEUED = 5 };
+
+/* Tensix stalls by the push that caused them (riscv/profile.h), the largest first; then the
+ * pushes whose first instruction waited longest in the FIFOs before reaching its gate. */
+static void report_held(const struct rv_profile *p, const struct tile *t, const struct func_sum *fs,
+                        unsigned n, Dwarf *dw, FILE *out)
+{
+    struct prof_held e[TOP_PCS];
+    uint64_t total;
+    unsigned pairs;
+    unsigned ne = top_held(p, false, e, &total, &pairs);
+    if (total) {
+        fprintf(out,
+                "  tensix stalls by push: %" PRIu64 " cycles Wait Gates held what this core pushed "
+                "(%u pc/cause pairs)\n  %12s %-16s %-10s  %-24s %-30s %s\n",
+                total, pairs, "cycles", "cause", "pc", "where", "source", "instruction");
+        held_rows(e, ne, TOP_PCS, t, fs, n, dw, out);
+    }
+    ne = top_held(p, true, e, &total, &pairs);
+    if (total) {
+        fprintf(out,
+                "  queued before the gate: %" PRIu64 " cycles the first instruction of this core's "
+                "pushes waited in the FIFOs (%u pcs)\n",
+                total, pairs);
+        held_rows(e, ne, TOP_QUEUED, t, fs, n, dw, out);
+    }
+    if (p->held_lost)
+        fprintf(out, "  %12" PRIu64 " (pushes past the profile's table)\n", p->held_lost);
+}
+
 void rv_profile_report(const struct rv_profile *p, const struct tile *t, int core,
                        const struct elf_file *f, const char *program, FILE *out)
 {
@@ -254,26 +370,13 @@ void rv_profile_report(const struct rv_profile *p, const struct tile *t, int cor
             "count", "pc", "where", "source", "instruction");
     for (unsigned i = 0; i < ntop; i++) {
         uint32_t pc = top[i] * 4;
-        char dis[96], where[64];
-        uint32_t word = le_get(t->l1 + pc, 4);
-        struct rv_insn in = rv_decode(word);
-        if (in.op == RV_TTINSN) { /* the Tensix instruction it pushes */
-            int len = snprintf(dis, sizeof dis, "push ");
-            tt_disasm(tile_arch_bit(t), (uint32_t)in.imm, dis + len, sizeof dis - (size_t)len);
-        } else {
-            rv_disasm(word, pc, dis, sizeof dis);
-        }
-        int k = find_func(fs, n, pc);
-        if (k >= 0)
-            snprintf(where, sizeof where, "%s+0x%x", fs[k].name, pc - fs[k].addr);
-        else
-            snprintf(where, sizeof where, "-");
-        char src[128];
-        source_line(dw, pc, src, sizeof src);
+        char dis[96], where[64], src[128];
+        describe_pc(t, fs, n, dw, pc, dis, sizeof dis, where, sizeof where, src, sizeof src);
         fprintf(out, "  %12" PRIu64 " %5.1f%% %10" PRIu64 "  0x%08x  %-24s %-30s %s\n",
                 p->cycles[top[i]], 100.0 * (double)p->cycles[top[i]] / (double)total,
-                p->count[top[i]], pc, where, *src ? src : "-", dis);
+                p->count[top[i]], pc, where, src, dis);
     }
+    report_held(p, t, fs, n, dw, out);
     if (dw)
         dwarf_end(dw);
     if (fd >= 0)

@@ -11,11 +11,27 @@
 struct tile;
 struct elf_file;
 
+/* Tensix stalls charged back to the push that caused them: cycles a Wait Gate held an
+ * instruction, by the pushing pc and the reason (sync/gate.c: the STALLWAIT/SEMWAIT's push for
+ * the cycles a latched wait holds, else the held instruction's own push). A fixed open-addressing
+ * table: a program pushes from few pcs; what does not fit is counted in `held_lost`. */
+#define PROF_HELD_SLOTS 4096
+/* The "reason" under which the table keeps the cycles the first instruction of each push spent
+ * queued before it reached its Wait Gate (sync/gate.c profile_issue): past the enum gate_stall
+ * values, below 32. */
+#define PROF_FIFO_WAIT 31u
+struct prof_held {
+    uint32_t key; /* (pc >> 2) << 5 | reason, + 1; 0: empty */
+    uint64_t cycles;
+};
+
 struct rv_profile {
     uint64_t *cycles; /* per L1 word: cycles charged to the instruction there */
     uint64_t *count;  /* per L1 word: times it completed */
     uint64_t last;    /* end of the previous instruction; UINT64_MAX before the first */
     uint32_t words;
+    struct prof_held *held; /* PROF_HELD_SLOTS entries */
+    uint64_t held_lost;     /* held cycles the table had no room for */
 };
 
 /* A profile for programs in an L1 of l1_size bytes (cores execute only from L1); NULL when out of
@@ -30,6 +46,23 @@ static inline void rv_profile_account(struct rv_profile *p, uint32_t pc, uint64_
     p->cycles[pc >> 2] += end - from;
     p->count[pc >> 2]++;
     p->last = end;
+}
+
+/* n cycles a Wait Gate held an instruction for `reason` (enum gate_stall), charged to the push
+ * at pc. Called when a held interval closes, not per cycle. */
+static inline void rv_profile_held(struct rv_profile *p, uint32_t pc, unsigned reason, uint64_t n)
+{
+    uint32_t key = ((pc >> 2) << 5 | (reason & 31u)) + 1;
+    uint32_t h = key * 2654435761u;
+    for (unsigned k = 0; k < PROF_HELD_SLOTS; k++) {
+        struct prof_held *e = &p->held[(h + k) % PROF_HELD_SLOTS];
+        if (e->key == key || !e->key) {
+            e->key = key;
+            e->cycles += n;
+            return;
+        }
+    }
+    p->held_lost += n;
 }
 
 /* The report for core `core`, by function (f's symbols; f may be NULL) and by instruction. */

@@ -8,10 +8,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "origin.h"
+
 #define TT_FIFO_MAX 32
 
 struct tt_fifo {
     uint32_t word[TT_FIFO_MAX];
+    tt_origin origin[TT_FIFO_MAX]; /* each word's push (sync/origin.h) */
     unsigned head, count;
     unsigned depth;        /* capacity */
     unsigned accept_limit; /* BH FIFO1: accepts only while count <= limit (0 = while not full) */
@@ -21,6 +24,9 @@ void tt_fifo_init(struct tt_fifo *f, unsigned depth, unsigned accept_limit);
 /* Push n words (a fused .ttinsn group) as one unit: all or nothing. */
 bool tt_fifo_push(struct tt_fifo *f, const uint32_t *w, unsigned n);
 bool tt_fifo_pop(struct tt_fifo *f, uint32_t *w);
+/* The same, with each word's origin (o[i] for w[i]; tt_fifo_push gives ORIGIN_NONE). */
+bool tt_fifo_push_o(struct tt_fifo *f, const uint32_t *w, const tt_origin *o, unsigned n);
+bool tt_fifo_pop_o(struct tt_fifo *f, uint32_t *w, tt_origin *o);
 /* Would a push of n words be accepted now? (same rule as tt_fifo_push) */
 static inline bool tt_fifo_has_room(const struct tt_fifo *f, unsigned n)
 {
@@ -32,6 +38,29 @@ static inline bool tt_fifo_has_room(const struct tt_fifo *f, unsigned n)
 static inline uint32_t tt_fifo_peek(const struct tt_fifo *f, unsigned i)
 {
     return f->word[(f->head + i) % TT_FIFO_MAX];
+}
+
+static inline tt_origin tt_fifo_origin(const struct tt_fifo *f, unsigned i)
+{
+    return f->origin[(f->head + i) % TT_FIFO_MAX];
+}
+
+/* One word in or out, the caller having checked the room (tt_fifo_has_room) or that there is a
+ * word: the per-cycle moves of the expanders and the Wait Gate, inline. */
+static inline void tt_fifo_put(struct tt_fifo *f, uint32_t w, tt_origin o)
+{
+    unsigned at = (f->head + f->count) % TT_FIFO_MAX;
+    f->word[at] = w;
+    f->origin[at] = o;
+    f->count++;
+}
+
+static inline void tt_fifo_take(struct tt_fifo *f, uint32_t *w, tt_origin *o)
+{
+    *w = f->word[f->head];
+    *o = f->origin[f->head];
+    f->head = (f->head + 1) % TT_FIFO_MAX;
+    f->count--;
 }
 
 

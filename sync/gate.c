@@ -17,6 +17,7 @@
 
 #include "../core/tile.h"
 #include "../riscv/pcbuf.h"
+#include "../riscv/profile.h"
 #include "../trace/trace.h"
 #include "../units/registry.h"
 #include "ttsync.h"
@@ -133,18 +134,54 @@ static bool wait_pending(const struct tile *t, unsigned th, const struct latched
 
 /* ---- accounting: every cycle of every thread is issued, empty or one stall reason ---- */
 
-static void account(struct tile *t, unsigned i, uint64_t now, enum gate_outcome o,
-                    enum gate_stall r, uint32_t detail)
+/* The push a held cycle is charged to: the latched wait's STALLWAIT/SEMWAIT for the cycles it
+ * holds, else the held instruction's own push. */
+static tt_origin held_origin(const struct tensix_thread *th, enum gate_stall r, tt_origin own)
+{
+    return r == GS_STALLWAIT || r == GS_SEMWAIT || r == GS_WAIT_RELEASE ? th->wait.origin : own;
+}
+
+/* Inline: it runs for every thread every cycle the coprocessor steps. */
+static inline __attribute__((always_inline)) void
+account(struct tile *t, unsigned i, uint64_t now, enum gate_outcome o, enum gate_stall r,
+        uint32_t detail, tt_origin origin)
 {
     struct tensix_thread *th = &t->thread[i];
     if (o == th->acct_outcome && o != GATE_ISSUED && r == th->acct_reason &&
-        detail == th->acct_detail)
+        detail == th->acct_detail && origin == th->acct_origin)
         return;
     coproc_account_interval(t, i, now);
     th->acct_outcome = o;
     th->acct_reason = r;
     th->acct_detail = detail;
     th->acct_since = now;
+    th->acct_origin = origin;
+}
+
+/* The first instruction of a push issues at `now`: the cycles it spent queued in the FIFOs and
+ * expanders beyond the fewest a push takes to reach the gate (3 from a TRISC into FIFO1, 2 from
+ * BRISC into FIFO2) and beyond those it was held there, to the push's core profile as
+ * PROF_FIFO_WAIT (riscv/profile.h). */
+static __attribute__((noinline)) void profile_issue(struct tile *t, struct tensix_thread *th, tt_origin o,
+                                                    uint64_t now)
+{
+    int core = origin_core(o);
+    uint64_t held = th->head_held;
+    th->head_held = 0;
+    if (!origin_arrow(o) || core < 0 || core >= NUM_CORES || !t->prof[core])
+        return;
+    uint64_t fewest = core == CORE_BRISC ? 2 : 3, lat = now - origin_cycle(o);
+    if (lat > fewest + held)
+        rv_profile_held(t->prof[core], origin_pc(o), PROF_FIFO_WAIT, lat - fewest - held);
+}
+
+/* Held cycles to the profile of the core whose push caused them (riscv/profile.h). */
+static __attribute__((noinline)) void profile_held(struct tile *t, tt_origin o, enum gate_stall r,
+                                                   uint64_t n)
+{
+    int core = origin_core(o);
+    if (core >= 0 && core < NUM_CORES && t->prof[core])
+        rv_profile_held(t->prof[core], origin_pc(o), r, n);
 }
 
 void coproc_account_interval(struct tile *t, unsigned i, uint64_t end)
@@ -163,6 +200,10 @@ void coproc_account_interval(struct tile *t, unsigned i, uint64_t end)
     case GATE_EMPTY: th->st.empty += n; break;
     case GATE_ISSUED: th->st.issued += n; break;
     case GATE_STALLED:
+        if (t->profiling && n) {
+            profile_held(t, th->acct_origin, th->acct_reason, n);
+            th->head_held += n;
+        }
         th->st.stall[th->acct_reason] += n;
         th->st.stall_detail[th->acct_reason][d < GATE_DETAIL_MAX ? d : GATE_DETAIL_MAX - 1] += n;
         break;
@@ -190,6 +231,7 @@ struct gate_try {
     const struct tt_form *f;
     const struct unit_desc *u;
     uint32_t word;
+    tt_origin origin; /* its push (sync/origin.h) */
     enum gate_stall reason;
     uint32_t detail;
     unsigned res;
@@ -206,6 +248,7 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
     if (!th->fifo3.count)
         return false;
     g->word = tt_fifo_peek(&th->fifo3, 0);
+    g->origin = tt_fifo_origin(&th->fifo3, 0);
     g->f = tt_decode(tile_arch_bit(t), g->word);
     if (!g->f) {
         char dis[64];
@@ -267,13 +310,16 @@ static void account_stop(struct tile *t, uint64_t now, const struct gate_try *g,
                          unsigned from)
 {
     for (unsigned j = from; j < NUM_THREADS; j++) {
-        enum gate_stall r = j < looked ? g[j].reason : t->thread[j].fifo3.count ? GS_STOPPED : GS_COUNT;
+        const struct tensix_thread *th = &t->thread[j];
+        enum gate_stall r = j < looked ? g[j].reason : th->fifo3.count ? GS_STOPPED : GS_COUNT;
         if (r == GS_NONE)
             r = GS_STOPPED;
+        tt_origin own = th->fifo3.count ? tt_fifo_origin(&th->fifo3, 0) : ORIGIN_NONE;
         if (r == GS_COUNT)
-            account(t, j, now, GATE_EMPTY, GS_NONE, 0);
+            account(t, j, now, GATE_EMPTY, GS_NONE, 0, ORIGIN_NONE);
         else
-            account(t, j, now, GATE_STALLED, r, r == GS_STOPPED ? 0 : g[j].detail);
+            account(t, j, now, GATE_STALLED, r, r == GS_STOPPED ? 0 : g[j].detail,
+                    held_origin(th, r, own));
     }
 }
 
@@ -324,23 +370,33 @@ bool coproc_step(struct tile *t)
         struct tensix_thread *th = &t->thread[i];
         if (g[i].reason == GS_NONE) {
             uint32_t w;
-            tt_fifo_pop(&th->fifo3, &w);
+            tt_origin o;
+            tt_fifo_take(&th->fifo3, &w, &o);
             th->st.by_form[g[i].f - tt_forms]++;
-            account(t, i, now, GATE_ISSUED, GS_NONE, 0);
+            account(t, i, now, GATE_ISSUED, GS_NONE, 0, ORIGIN_NONE);
+            if (t->profiling)
+                profile_issue(t, th, o, now);
             progress = true;
             if (t->on_issue)
                 t->on_issue(t->on_issue_ctx, i, now, g[i].word);
             if (t->tracer)
-                trace_issue(t->tracer, t, i, now, g[i].word);
-            if (!g[i].u->accept(t, i, g[i].word, g[i].f)) {
+                trace_issue(t->tracer, t, i, now, g[i].word, g[i].origin);
+            bool ok = g[i].u->accept(t, i, g[i].word, g[i].f);
+            if (t->tracer)
+                trace_issued(t->tracer);
+            if (!ok) {
                 /* the threads after i never get their turn in this cycle */
                 account_stop(t, now, g, NUM_THREADS, i + 1);
                 return false;
             }
+            /* a new latched wait: the cycles it holds are charged to its push */
+            if (g[i].f->opcode == TT_OPC_STALLWAIT_BH || g[i].f->opcode == TT_OPC_SEMWAIT)
+                th->wait.origin = g[i].origin;
         } else if (g[i].reason == GS_COUNT) {
-            account(t, i, now, GATE_EMPTY, GS_NONE, 0);
+            account(t, i, now, GATE_EMPTY, GS_NONE, 0, ORIGIN_NONE);
         } else {
-            account(t, i, now, GATE_STALLED, g[i].reason, g[i].detail);
+            account(t, i, now, GATE_STALLED, g[i].reason, g[i].detail,
+                    held_origin(th, g[i].reason, g[i].origin));
         }
         /* Release a wait whose conditions held this cycle, unless this cycle's issue was a new
          * STALLWAIT/SEMWAIT that replaced it. */

@@ -189,9 +189,9 @@ static bool gen_next(struct mop_gen *g, const uint32_t *cfg, uint32_t *w)
     return g->tmpl == 0 ? gen_next_t0(g, cfg, w) : gen_next_t1(g, cfg, w);
 }
 
-static void push1(struct tt_fifo *out, uint32_t w)
+static void push1(struct tt_fifo *out, uint32_t w, tt_origin o)
 {
-    tt_fifo_push(out, &w, 1); /* callers checked tt_fifo_has_room */
+    tt_fifo_put(out, w, o); /* callers checked tt_fifo_has_room */
 }
 
 /* The MOP at the head of `in` starts: it is consumed and its first instruction goes out in the
@@ -204,7 +204,7 @@ static enum pipe_step start_mop(struct mop_expander *m, struct tt_fifo *in, stru
     bool any = gen_next(&g, m->cfg, &first);
     if (any && !tt_fifo_has_room(out, 1))
         return PIPE_IDLE;
-    tt_fifo_pop(in, &mop);
+    tt_fifo_take(in, &mop, &m->origin);
     m->ingested++;
     m->expansions++;
     m->gen = g;
@@ -214,7 +214,9 @@ static enum pipe_step start_mop(struct mop_expander *m, struct tt_fifo *in, stru
         m->phase = MOP_PHASE_TRANSITION;
         return PIPE_PROGRESS;
     }
-    push1(out, first);
+    /* the first instruction of the expansion carries the push's arrow, the rest its origin */
+    push1(out, first, m->origin);
+    m->origin = origin_follow(m->origin);
     m->emitted++;
     m->phase = gen_next(&m->gen, m->cfg, &m->next) ? MOP_PHASE_EXPANDING : MOP_PHASE_TRANSITION;
     return PIPE_PROGRESS;
@@ -229,7 +231,7 @@ enum pipe_step mop_step(struct mop_expander *m, struct tt_fifo *in, struct tt_fi
     case MOP_PHASE_EXPANDING:
         if (!tt_fifo_has_room(out, 1))
             return PIPE_IDLE;
-        push1(out, m->next);
+        push1(out, m->next, m->origin);
         m->emitted++;
         if (!gen_next(&m->gen, m->cfg, &m->next))
             m->phase = MOP_PHASE_TRANSITION;
@@ -270,8 +272,9 @@ enum pipe_step mop_step(struct mop_expander *m, struct tt_fifo *in, struct tt_fi
     default:
         if (!tt_fifo_has_room(out, 1))
             return PIPE_IDLE;
-        tt_fifo_pop(in, &w);
-        push1(out, w);
+        tt_origin o;
+        tt_fifo_take(in, &w, &o);
+        push1(out, w, o);
         m->ingested++;
         m->emitted++;
         return PIPE_PROGRESS;

@@ -55,6 +55,7 @@ struct mop_expander {
     enum mop_phase phase;
     struct mop_gen gen;
     uint32_t next; /* valid while expanding */
+    tt_origin origin; /* the expanding MOP's push: what its instructions carry (sync/origin.h) */
 
     bool failed;
     char err[PIPE_ERR_MAX];

@@ -5,12 +5,12 @@
 #include "../trace/trace.h"
 
 enum mmio_status tensix_push(struct tile *t, int core, unsigned thread, const uint32_t *w,
-                             unsigned n)
+                             const tt_origin *o, unsigned n)
 {
     struct tensix_thread *th = &t->thread[thread];
     /* TRISC pushes enter before the MOP expander, BRISC pushes after it (spec/sync-timing.md §1). */
     struct tt_fifo *f = core == CORE_BRISC ? &th->fifo2 : &th->fifo1;
-    if (!tt_fifo_push(f, w, n)) {
+    if (!tt_fifo_push_o(f, w, o, n)) {
         struct rv_core *c = &t->core[core];
         c->wait = WAIT_TENSIX_FIFO;
         c->wait_arg = thread;
@@ -66,7 +66,8 @@ static enum mmio_status push_store(struct tile *t, int core, const struct region
                    core_name(core));
         return MMIO_ERROR;
     }
-    return tensix_push(t, core, core == CORE_BRISC ? window : (unsigned)core, &val, 1);
+    tt_origin o = origin_make(core, t->core[core].pc, t->now);
+    return tensix_push(t, core, core == CORE_BRISC ? window : (unsigned)core, &val, &o, 1);
 }
 
 static enum mmio_status mop_cfg_load(struct tile *t, int core, const struct region *r,

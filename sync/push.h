@@ -5,6 +5,7 @@
 #define TENSIM_SYNC_PUSH_H
 
 #include "../mem/map.h"
+#include "origin.h"
 
 struct tile;
 
@@ -12,9 +13,10 @@ extern const struct region push_regions[];
 extern const unsigned push_regions_len;
 
 /* Push Tensix instruction words from core `core` into thread `thread` as one group (a fused
- * .ttinsn group or a single store). MMIO_BLOCK when the FIFO cannot take them this cycle. */
+ * .ttinsn group or a single store), o[i] the origin of w[i] (sync/origin.h). MMIO_BLOCK when the
+ * FIFO cannot take them this cycle. */
 enum mmio_status tensix_push(struct tile *t, int core, unsigned thread, const uint32_t *w,
-                             unsigned n);
+                             const tt_origin *o, unsigned n);
 
 /* The host's debug push (RISCV_DEBUG_REG_INSTRN_BUF_CTRL0/1, WHR:PushTensixInstruction.md),
  * which tt-exalens uses to inject instructions: one word into thread `thread` after the MOP

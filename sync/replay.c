@@ -27,9 +27,9 @@ bool replay_busy(const struct replay_expander *r)
     return r->phase != REPLAY_PHASE_PASS;
 }
 
-static void push1(struct replay_expander *r, struct tt_fifo *out, uint32_t w)
+static void push1(struct replay_expander *r, struct tt_fifo *out, uint32_t w, tt_origin o)
 {
-    tt_fifo_push(out, &w, 1); /* callers checked tt_fifo_has_room */
+    tt_fifo_put(out, w, o); /* callers checked tt_fifo_has_room */
     unsigned op = tt_opcode(w);
     r->after_cfg_write = op == TT_OPC_WRCFG || op == TT_OPC_CFGSHIFTMASK;
 }
@@ -55,7 +55,9 @@ static void skip_nops(struct replay_expander *r)
 /* Emit buffer[index] and move on; back to pass-through after the last one. */
 static void play_one(struct replay_expander *r, struct tt_fifo *out)
 {
-    push1(r, out, r->buf[r->index]);
+    /* the first word played carries the REPLAY's arrow, the rest its origin */
+    push1(r, out, r->buf[r->index], r->origin);
+    r->origin = origin_follow(r->origin);
     r->emitted++;
     r->index = (r->index + 1) % REPLAY_BUF_WORDS;
     if (--r->remaining == 0)
@@ -84,13 +86,14 @@ static enum pipe_step record_one(struct replay_expander *r, struct tt_fifo *in,
     }
     if (r->exec && !tt_fifo_has_room(out, 1))
         return PIPE_IDLE;
-    tt_fifo_pop(in, &w);
+    tt_origin o;
+    tt_fifo_take(in, &w, &o);
     r->ingested++;
     r->buf[r->index] = w;
     r->recorded++;
     r->index = (r->index + 1) % REPLAY_BUF_WORDS;
     if (r->exec) {
-        push1(r, out, w);
+        push1(r, out, w, o);
         r->emitted++;
     }
     if (--r->remaining == 0)
@@ -119,8 +122,9 @@ enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct
     if (tt_opcode(w) != TT_OPC_REPLAY) {
         if (!tt_fifo_has_room(out, 1))
             return PIPE_IDLE;
-        tt_fifo_pop(in, &w);
-        push1(r, out, w);
+        tt_origin o;
+        tt_fifo_take(in, &w, &o);
+        push1(r, out, w, o);
         r->ingested++;
         r->emitted++;
         return PIPE_PROGRESS;
@@ -132,7 +136,7 @@ enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct
          * Exec is not looked at. */
         if (!tt_fifo_has_room(out, 1))
             return PIPE_IDLE;
-        tt_fifo_pop(in, &w);
+        tt_fifo_take(in, &w, &r->origin);
         r->ingested++;
         r->replays++;
         r->index = TT_GET_REPLAY_Index(w);

@@ -63,6 +63,7 @@ struct replay_expander {
     unsigned index;     /* next buffer slot, 0..31 */
     unsigned remaining; /* words left in the current record or playback */
     bool exec;          /* recording also emits */
+    tt_origin origin;   /* the playing REPLAY's push: what its playback carries (sync/origin.h) */
     bool skip_nops;     /* configuration (core/timing.def replay.skips_nops), kept across resets */
     bool after_cfg_write; /* the last word put out was a WRCFG or CFGSHIFTMASK: the NOP that
                            * follows it is emitted (BH:WRCFG.md "Instruction scheduling") */

@@ -21,6 +21,7 @@ struct latched_wait {
     uint16_t cond_mask;  /* STALLWAIT conditions (arch numbering), or SEMWAIT C0/C1 */
     uint8_t sem_mask;    /* SEMWAIT semaphores */
     uint32_t word;       /* for reports */
+    tt_origin origin;    /* the STALLWAIT/SEMWAIT's push: what the cycles it holds are charged to */
 };
 
 /* What the gate did in one cycle. */
@@ -56,6 +57,8 @@ struct tensix_thread {
     enum gate_stall acct_reason;
     uint32_t acct_detail;
     uint64_t acct_since;
+    tt_origin acct_origin; /* the push a held interval is charged to (profile, sync/origin.h) */
+    uint64_t head_held;    /* cycles the instruction at the gate was held (only with --profile) */
     struct thread_stats st;
 };
 

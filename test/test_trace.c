@@ -27,6 +27,19 @@ struct bad {
     "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"t\"}},"
 #define X(ts, dur) "{\"name\":\"s\",\"ph\":\"X\",\"ts\":" #ts ",\"dur\":" #dur ",\"pid\":1,\"tid\":0}"
 
+#define FL(ph, id, ts, extra) \
+    "{\"name\":\"push\",\"cat\":\"flow\",\"ph\":\"" ph "\",\"id\":" #id ",\"ts\":" #ts ",\"pid\":1,\"tid\":0" extra "}"
+#define BP ",\"bp\":\"e\""
+
+Test(trace_check, accepts_a_flow_between_slices)
+{
+    struct trace_summary s;
+    char why[256] = "";
+    const char *ok = HEAD NAMES X(0, 2) "," X(4, 2) "," FL("s", 7, 1.5, "") "," FL("f", 7, 4.5, BP) "]}";
+    cr_expect(trace_check(ok, &s, why, sizeof why), "%s", why);
+    cr_expect_eq(s.flows, 1);
+}
+
 Test(trace_check, accepts_nested_and_disjoint_slices)
 {
     struct trace_summary s;
@@ -66,6 +79,18 @@ Test(trace_check, rejects_each_broken_rule)
                     "{\"name\":\"c\",\"ph\":\"C\",\"ts\":3,\"pid\":1,\"args\":{\"v\":2}}]}",
          "not after 3"},
         {HEAD NAMES "{\"name\":\"b\",\"ph\":\"B\",\"ts\":3,\"pid\":1,\"tid\":0}]}", "phase 'B'"},
+        {HEAD NAMES X(0, 10) "," FL("f", 1, 3.5, BP) "]}", "f (event 3) without an s"},
+        {HEAD NAMES X(0, 10) "," FL("s", 1, 3.5, "") "]}", "flow 1 (event 3) has no f"},
+        {HEAD NAMES X(0, 10) "," FL("s", 1, 3.5, "") "," FL("s", 1, 4.5, "") "," FL("f", 1, 5.5, BP) "]}",
+         "flow id 1 starts twice"},
+        {HEAD NAMES X(0, 10) "," FL("s", 1, 3.5, "") "," FL("f", 1, 5.5, BP) "," FL("f", 1, 6.5, BP) "]}",
+         "flow 1 ends twice"},
+        {HEAD NAMES X(0, 10) "," FL("s", 1, 3.5, "") "," FL("f", 1, 5.5, "") "]}", "without \"bp\":\"e\""},
+        {HEAD NAMES X(0, 10) "," FL("s", 1, 5.5, "") "," FL("f", 1, 3.5, BP) "]}", "ends at 3.5 before it starts"},
+        {HEAD NAMES X(0, 2) "," FL("s", 1, 1.5, "") "," FL("f", 1, 5.5, BP) "]}", "its f at 5.5 on (1,0) is inside no slice"},
+        {HEAD NAMES X(2, 2) "," FL("s", 1, 2, "") "," FL("f", 1, 3.5, BP) "]}", "its s at 2.0 on (1,0) is inside no slice"},
+        {HEAD NAMES X(0, 10) "," FL("s", 1, 3.5, "") "," FL("f", 1, 5.5, BP ",\"id2\":1") "," FL("s", 2, 1, "") "]}",
+         "flow 2 (event 5) has no f"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct trace_summary s;

@@ -11,12 +11,27 @@
 #define MAX_COUNTERS 256
 #define MAX_DEPTH 64
 
+struct span {
+    long long ts, end;
+};
+
 struct track {
     long long pid, tid;
     bool named, used;
     long long last_ts;
     long long end[MAX_DEPTH];
     unsigned depth;
+    struct span *top; /* its outermost slices, in ts order (disjoint): where flows may bind */
+    size_t ntop, captop;
+};
+
+/* One end of a flow. */
+struct flow_end {
+    long long id, pid, tid;
+    double ts;
+    const char *name, *cat;
+    size_t event;
+    bool finish, matched;
 };
 
 struct counter {
@@ -32,6 +47,8 @@ struct checker {
     unsigned npn, npu;
     struct counter c[MAX_COUNTERS];
     unsigned nc;
+    struct flow_end *fl;
+    size_t nfl, capfl;
 };
 
 static bool fail(char *why, size_t n, const char *fmt, ...)
@@ -141,6 +158,16 @@ static bool check_event(struct checker *k, json_t *e, size_t i, struct trace_sum
                         i, name, pid, tid, ts, ts + dur, t->end[t->depth - 1]);
         if (t->depth == MAX_DEPTH)
             return fail(why, n, "event %zu: slices nested deeper than %d", i, MAX_DEPTH);
+        if (!t->depth) {
+            if (t->ntop == t->captop) {
+                size_t cap = t->captop ? 2 * t->captop : 64;
+                struct span *p = realloc(t->top, cap * sizeof *p);
+                if (!p)
+                    return fail(why, n, "out of memory");
+                t->top = p, t->captop = cap;
+            }
+            t->top[t->ntop++] = (struct span){ts, ts + dur};
+        }
         t->end[t->depth++] = ts + dur;
         s->slices++;
         if (pid == 1 && tid < 100) {
@@ -197,8 +224,94 @@ static bool check_event(struct checker *k, json_t *e, size_t i, struct trace_sum
         s->counters++;
         return true;
     }
+    case 's':
+    case 'f': {
+        const char *cat = json_string_value(json_object_get(e, "cat"));
+        json_t *jts = json_object_get(e, "ts");
+        long long id;
+        if (!cat || !json_is_number(jts) || json_number_value(jts) < 0 || !get_int(e, "tid", &tid) ||
+            !get_int(e, "id", &id))
+            return fail(why, n, "event %zu (%s): a flow event needs cat, ts >= 0, pid, tid and an integer id", i,
+                        name);
+        if (ph[0] == 'f' && strcmp(json_string_value(json_object_get(e, "bp")) ?: "", "e"))
+            return fail(why, n, "event %zu: flow end %lld without \"bp\":\"e\"", i, id);
+        if (k->nfl == k->capfl) {
+            size_t cap = k->capfl ? 2 * k->capfl : 256;
+            struct flow_end *p = realloc(k->fl, cap * sizeof *p);
+            if (!p)
+                return fail(why, n, "out of memory");
+            k->fl = p, k->capfl = cap;
+        }
+        k->fl[k->nfl++] = (struct flow_end){id, pid, tid, json_number_value(jts), name, cat, i, ph[0] == 'f', false};
+        add_pid(k->pids_used, &k->npu, pid);
+        return true;
+    }
     default: return fail(why, n, "event %zu (%s): phase '%s' is not one tensim writes", i, name, ph);
     }
+}
+
+static int by_id(const void *pa, const void *pb)
+{
+    const struct flow_end *a = pa, *b = pb;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    if (a->finish != b->finish)
+        return a->finish ? 1 : -1;
+    return (a->event > b->event) - (a->event < b->event);
+}
+
+/* Is ts strictly inside a slice of track (pid, tid)? */
+static bool inside_slice(struct checker *k, long long pid, long long tid, double ts)
+{
+    struct track *t = NULL;
+    for (unsigned i = 0; i < k->ntr && !t; i++)
+        if (k->tr[i].pid == pid && k->tr[i].tid == tid)
+            t = &k->tr[i];
+    if (!t)
+        return false;
+    size_t lo = 0, hi = t->ntop;
+    while (lo < hi) { /* the first outermost slice starting after ts */
+        size_t mid = (lo + hi) / 2;
+        if ((double)t->top[mid].ts <= ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo && (double)t->top[lo - 1].ts < ts && ts < (double)t->top[lo - 1].end;
+}
+
+/* The flow rules (trace_check.h), after every slice is known. */
+static bool check_flows(struct checker *k, struct trace_summary *s, char *why, size_t n)
+{
+    qsort(k->fl, k->nfl, sizeof *k->fl, by_id);
+    for (size_t i = 0; i < k->nfl; i++) {
+        const struct flow_end *a = &k->fl[i];
+        if (!a->finish) {
+            if (i + 1 < k->nfl && k->fl[i + 1].id == a->id && !k->fl[i + 1].finish)
+                return fail(why, n, "flow id %lld starts twice (events %zu and %zu)", a->id, a->event,
+                            k->fl[i + 1].event);
+            if (i + 1 == k->nfl || k->fl[i + 1].id != a->id)
+                return fail(why, n, "flow %lld (event %zu) has no f", a->id, a->event);
+            const struct flow_end *b = &k->fl[i + 1];
+            if (i + 2 < k->nfl && k->fl[i + 2].id == a->id)
+                return fail(why, n, "flow %lld ends twice", a->id);
+            if (strcmp(a->name, b->name) || strcmp(a->cat, b->cat))
+                return fail(why, n, "flow %lld: s and f differ in name or cat", a->id);
+            if (b->ts < a->ts)
+                return fail(why, n, "flow %lld ends at %.1f before it starts at %.1f", a->id, b->ts, a->ts);
+            for (int e = 0; e < 2; e++) {
+                const struct flow_end *x = e ? b : a;
+                if (!inside_slice(k, x->pid, x->tid, x->ts))
+                    return fail(why, n, "flow %lld: its %s at %.1f on (%lld,%lld) is inside no slice", a->id,
+                                e ? "f" : "s", x->ts, x->pid, x->tid);
+            }
+            s->flows++;
+            i++;
+        } else {
+            return fail(why, n, "flow %lld: f (event %zu) without an s", a->id, a->event);
+        }
+    }
+    return true;
 }
 
 bool trace_check(const char *text, struct trace_summary *s, char *why, size_t n)
@@ -222,6 +335,8 @@ bool trace_check(const char *text, struct trace_summary *s, char *why, size_t n)
         ok = fail(why, n, "otherData.time_unit is not \"1 us = 1 cycle\"");
     for (size_t i = 0; ok && i < json_array_size(ev); i++)
         ok = check_event(k, json_array_get(ev, i), i, s, why, n);
+    if (ok)
+        ok = check_flows(k, s, why, n);
     for (unsigned i = 0; ok && i < k->ntr; i++)
         if (k->tr[i].used && !k->tr[i].named)
             ok = fail(why, n, "track (%lld,%lld) has events but no thread_name", k->tr[i].pid, k->tr[i].tid);
@@ -231,6 +346,11 @@ bool trace_check(const char *text, struct trace_summary *s, char *why, size_t n)
             named |= k->pids_named[j] == k->pids_used[i];
         if (!named)
             ok = fail(why, n, "process %lld has events but no process_name", k->pids_used[i]);
+    }
+    if (k) {
+        for (unsigned i = 0; i < k->ntr; i++)
+            free(k->tr[i].top);
+        free(k->fl);
     }
     free(k);
     json_decref(root);

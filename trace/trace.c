@@ -11,13 +11,19 @@ enum { PID_CORES = 1, PID_THREADS = 2, PID_UNITS = 3, PID_HOST = 4, PID_ZONES = 
        PID_END };
 
 /* What an event is: the slice kinds first (their category names), then the host's instants, then
- * the counters' raw data: a FIFO sample (end holds the value) and an L1 port booking. */
-enum ev_kind { K_ISSUE, K_HELD, K_UNIT, K_CORE, K_ZONE, K_HOST, K_FIFO, K_PORT, K_GONE };
+ * the counters' raw data: a FIFO sample (end holds the value) and an L1 port booking; then the
+ * flows (a push to the slice of the unit executing its first instruction): ts is the issue
+ * cycle, end the push cycle, tid the pushing core, pc its pc and arg the record index (seq) of
+ * the slice it ends on. */
+enum ev_kind { K_ISSUE, K_HELD, K_UNIT, K_CORE, K_ZONE, K_HOST, K_FIFO, K_PORT, K_FLOW, K_GONE };
 static const char *const cat_name[] = {"issue", "held", "unit", "core", "zone", "host"};
 
 struct trace_ev {
     uint64_t ts, end;
-    const char *name;
+    union {
+        const char *name;
+        uint64_t pc; /* K_FLOW */
+    };
     uint32_t seq, arg;
     uint16_t tid;
     uint8_t pid, kind, lane;
@@ -32,7 +38,8 @@ _Static_assert(TRACK_COUNT < LANE_STRIDE && NUM_CORES < LANE_STRIDE, "base track
 
 void trace_begin(struct tracer *tr, FILE *f, const struct tile *t)
 {
-    *tr = (struct tracer){.f = f, .t = t, .arch_bit = tile_arch_bit(t), .to = TRACE_NO_END};
+    *tr = (struct tracer){.f = f, .t = t, .arch_bit = tile_arch_bit(t), .to = TRACE_NO_END,
+                          .flow_open = SIZE_MAX};
     for (int c = 0; c < NUM_CORES; c++)
         tr->core_state[c] = -1;
 }
@@ -57,8 +64,9 @@ static void add(struct tracer *tr, enum ev_kind k, int pid, unsigned tid, uint64
         }
         tr->ev = p, tr->cap = cap;
     }
-    tr->ev[tr->n] = (struct trace_ev){ts, end, name, (uint32_t)tr->n, arg, (uint16_t)tid, (uint8_t)pid,
-                                      (uint8_t)k, 0};
+    tr->ev[tr->n] = (struct trace_ev){.ts = ts, .end = end, .name = name, .seq = (uint32_t)tr->n,
+                                      .arg = arg, .tid = (uint16_t)tid, .pid = (uint8_t)pid,
+                                      .kind = (uint8_t)k};
     tr->n++;
 }
 
@@ -92,10 +100,24 @@ static void slice(struct tracer *tr, enum ev_kind k, int pid, unsigned tid, uint
         add(tr, k, pid, tid, start, end, name, arg);
 }
 
-void trace_issue(struct tracer *tr, const struct tile *t, unsigned th, uint64_t cycle, uint32_t word)
+void trace_issue(struct tracer *tr, const struct tile *t, unsigned th, uint64_t cycle, uint32_t word,
+                 tt_origin origin)
 {
     (void)t; /* the mnemonic is found when written */
+    size_t at = tr->n;
     slice(tr, K_ISSUE, PID_THREADS, th, cycle, cycle + 1, NULL, word);
+    tr->flow_open = SIZE_MAX;
+    /* a flow only with both ends in the window (its push too) */
+    int core = origin_core(origin);
+    if (tr->n == at + 1 && origin_arrow(origin) && core >= 0 && origin_cycle(origin) >= tr->from &&
+        origin_cycle(origin) <= cycle) {
+        add(tr, K_FLOW, PID_CORES, (unsigned)core, cycle, origin_cycle(origin), NULL, (uint32_t)at);
+        if (tr->n == at + 2) {
+            tr->ev[at + 1].pc = origin_pc(origin);
+            tr->ev[at + 1].lane = (uint8_t)th; /* the thread, until a unit's slice claims it */
+            tr->flow_open = at + 1;
+        }
+    }
 }
 
 void trace_held(struct tracer *tr, unsigned th, const char *reason, uint32_t detail, uint64_t start,
@@ -109,7 +131,16 @@ void trace_unit(struct tracer *tr, const struct unit_desc *u, unsigned i, const 
 {
     for (unsigned k = 0; k < UNIT_COUNT; k++)
         if (unit_rows[k].desc == u && i < unit_rows[k].tracks) {
+            size_t at = tr->n;
             slice(tr, K_UNIT, PID_UNITS, unit_rows[k].first_track + i, start, end, what, th);
+            /* the instruction being accepted starts work here: its flow ends on this slice */
+            if (tr->flow_open != SIZE_MAX && tr->n == at + 1) {
+                struct trace_ev *fl = &tr->ev[tr->flow_open];
+                if (fl->lane == th && fl->ts == start) {
+                    fl->arg = (uint32_t)at;
+                    tr->flow_open = SIZE_MAX;
+                }
+            }
             return;
         }
 }
@@ -406,6 +437,113 @@ static bool write_counters(struct tracer *tr, unsigned *count)
     return true;
 }
 
+/* ---- flows: a push to the slice of the unit that executes its first instruction ---- */
+
+struct flow {
+    uint64_t push, issue;
+    uint32_t pc, seq;
+    uint16_t stid, ftid; /* the s end's track (a core's), the f end's */
+    uint8_t fpid;
+};
+
+struct flows {
+    struct flow *v;
+    size_t n;
+    unsigned dropped; /* flows whose ends the window or the lanes lost */
+};
+
+static int by_push(const void *pa, const void *pb)
+{
+    const struct flow *a = pa, *b = pb;
+    if (a->push != b->push)
+        return a->push < b->push ? -1 : 1;
+    if (a->stid != b->stid)
+        return a->stid < b->stid ? -1 : 1;
+    if (a->issue != b->issue)
+        return a->issue < b->issue ? -1 : 1;
+    return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* The slice (not an instant) on track (pid, tid) holding cycle c, among the n sorted slices; the
+ * tracks searched (the cores') hold no nested slices, so the last one starting at or before c is
+ * the only candidate. NULL if none. */
+static const struct trace_ev *slice_at(const struct trace_ev *ev, size_t n, int pid, unsigned tid, uint64_t c)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) { /* first event after (pid, tid, c) */
+        size_t mid = (lo + hi) / 2;
+        const struct trace_ev *e = &ev[mid];
+        bool le = e->pid != pid ? e->pid < pid : e->tid != tid ? e->tid < tid : e->ts <= c;
+        if (le)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (!lo)
+        return NULL;
+    const struct trace_ev *e = &ev[lo - 1];
+    return e->pid == pid && e->tid == tid && e->kind < K_HOST && e->ts <= c && c < e->end ? e : NULL;
+}
+
+/* After the lanes: each flow's ends on their final tracks, in a fixed order. */
+static bool resolve_flows(struct tracer *tr, const uint8_t *lanes, struct flows *fl)
+{
+    size_t nslices = 0, nflows = 0;
+    while (nslices < tr->n && tr->ev[nslices].kind <= K_HOST)
+        nslices++;
+    for (size_t i = nslices; i < tr->n; i++)
+        nflows += tr->ev[i].kind == K_FLOW;
+    if (!nflows)
+        return true;
+    uint32_t *pos = malloc(tr->n * sizeof *pos);
+    fl->v = malloc(nflows * sizeof *fl->v);
+    if (!pos || !fl->v) {
+        free(pos);
+        return false;
+    }
+    for (size_t i = 0; i < tr->n; i++)
+        pos[tr->ev[i].seq] = (uint32_t)i;
+    for (size_t i = nslices; i < tr->n; i++) {
+        const struct trace_ev *e = &tr->ev[i];
+        if (e->kind != K_FLOW)
+            continue;
+        const struct trace_ev *to = &tr->ev[pos[e->arg]];
+        const struct trace_ev *from = NULL;
+        unsigned nl = lanes[PID_CORES * LANE_STRIDE + e->tid];
+        for (unsigned k = 0; k < nl && !from; k++)
+            from = slice_at(tr->ev, nslices, PID_CORES, e->tid + k * LANE_STRIDE, e->end);
+        if (to->kind == K_GONE || to->ts > e->ts || e->ts >= to->end || !from) {
+            fl->dropped++;
+            continue;
+        }
+        fl->v[fl->n++] = (struct flow){e->end, e->ts, (uint32_t)e->pc, e->seq, from->tid, to->tid, to->pid};
+    }
+    free(pos);
+    qsort(fl->v, fl->n, sizeof *fl->v, by_push);
+    return true;
+}
+
+/* Each flow as an "s" on the pushing core's slice and an "f" bound to the enclosing slice
+ * ("bp":"e") of the executing unit, ids 1, 2, ... in push order. Both at the middle of their
+ * cycle, strictly inside the one-cycle slices, so no viewer binds them to a neighbour ending
+ * or starting at the cycle's edge. */
+static void write_flows(struct tracer *tr, unsigned *count, const struct flows *fl)
+{
+    for (size_t i = 0; i < fl->n; i++) {
+        const struct flow *w = &fl->v[i];
+        sep(tr, count);
+        fprintf(tr->f,
+                "{\"name\":\"push\",\"cat\":\"flow\",\"ph\":\"s\",\"id\":%zu,\"ts\":%" PRIu64
+                ".5,\"pid\":%d,\"tid\":%u,\"args\":{\"pc\":\"0x%08" PRIx32 "\"}}",
+                i + 1, w->push, PID_CORES, w->stid, w->pc);
+        sep(tr, count);
+        fprintf(tr->f,
+                "{\"name\":\"push\",\"cat\":\"flow\",\"ph\":\"f\",\"bp\":\"e\",\"id\":%zu,\"ts\":%" PRIu64
+                ".5,\"pid\":%d,\"tid\":%u}",
+                i + 1, w->issue, w->fpid, w->ftid);
+    }
+}
+
 bool trace_end(struct tracer *tr)
 {
     const struct tile *t = tr->t;
@@ -422,6 +560,7 @@ bool trace_end(struct tracer *tr)
     uint64_t(*stack)[MAX_DEPTH] = malloc(MAX_LANES * sizeof *stack);
     bool ok = !tr->oom && lanes && stack;
     unsigned dropped = 0;
+    struct flows fl = {0};
     if (ok) {
         /* clip to the window (core runs also to the run's end: stalls are charged ahead) */
         for (size_t i = 0; i < tr->n; i++) {
@@ -478,6 +617,7 @@ bool trace_end(struct tracer *tr)
         for (size_t i = 0; i < tr->n && tr->ev[i].kind <= K_HOST; i++)
             tr->ev[i].tid = (uint16_t)(tr->ev[i].tid + tr->ev[i].lane * LANE_STRIDE);
         qsort(tr->ev, tr->n, sizeof *tr->ev, by_track);
+        ok = resolve_flows(tr, lanes, &fl);
     }
     FILE *f = tr->f;
     unsigned count = 0;
@@ -488,6 +628,8 @@ bool trace_end(struct tracer *tr)
         fprintf(f, ",\"trace_to\":%" PRIu64, tr->to);
     if (dropped)
         fprintf(f, ",\"dropped_slices\":%u", dropped);
+    if (fl.dropped)
+        fprintf(f, ",\"dropped_flows\":%u", fl.dropped);
     fputs("},\"traceEvents\":[", f);
     if (ok) {
         uint8_t *l = lanes;
@@ -512,8 +654,10 @@ bool trace_end(struct tracer *tr)
         for (size_t i = 0; i < tr->n && tr->ev[i].kind <= K_HOST; i++)
             write_event(tr, &count, &tr->ev[i]);
         ok = write_counters(tr, &count);
+        write_flows(tr, &count, &fl);
     }
     fputs("\n]}\n", f);
+    free(fl.v);
     free(lanes);
     free(stack);
     free(tr->ev);

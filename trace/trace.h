@@ -27,6 +27,7 @@
 
 #include "../core/arch.h"
 #include "../riscv/region.h"
+#include "../sync/origin.h"
 
 struct tile;
 struct unit_desc;
@@ -50,6 +51,7 @@ struct tracer {
     uint64_t core_start[NUM_CORES], core_end[NUM_CORES];
     unsigned fifo_last[NUM_THREADS][2]; /* last recorded occupancy of FIFO1 and FIFO2 */
     const char *region_name[REGION_IDS]; /* "region N", kept once per id */
+    size_t flow_open;       /* the flow of the instruction being accepted (trace_issue), or SIZE_MAX */
 };
 
 void trace_begin(struct tracer *tr, FILE *f, const struct tile *t);
@@ -58,8 +60,14 @@ void trace_window(struct tracer *tr, uint64_t from, uint64_t to);
 /* Writes the trace; false if it could not be held in memory (the file then holds no events). */
 bool trace_end(struct tracer *tr);
 
-/* An instruction passed thread th's Wait Gate. */
-void trace_issue(struct tracer *tr, const struct tile *t, unsigned th, uint64_t cycle, uint32_t word);
+/* An instruction passed thread th's Wait Gate; `origin` is its push (sync/origin.h). The first
+ * instruction of a push gets a flow arrow from the push on its core's track to the slice of the
+ * unit that executes it: the slice a unit records for thread th at `cycle` while the instruction
+ * is accepted (trace_unit before trace_issued), else the issue slice on the thread's track. */
+void trace_issue(struct tracer *tr, const struct tile *t, unsigned th, uint64_t cycle, uint32_t word,
+                 tt_origin origin);
+/* The unit has accepted the instruction of the last trace_issue. */
+static inline void trace_issued(struct tracer *tr) { tr->flow_open = SIZE_MAX; }
 /* Thread th was held for [start, end) for `reason` (gate_stall key) with `detail`. */
 void trace_held(struct tracer *tr, unsigned th, const char *reason, uint32_t detail, uint64_t start,
                 uint64_t end);

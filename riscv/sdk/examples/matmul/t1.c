@@ -91,6 +91,12 @@ int main(void)
          * thread to drain after every tile keeps the next tile's MOP out of the pipe. */
         tensim_wait_coproc_done();
 #endif
+#ifdef MATMUL_PLANTED_STALLWAIT
+        /* The same slowdown on the Tensix side (docs/user-guide.md "Finding a slowdown"): the
+         * next tile's MVMULs (block B6, the matrix unit) wait until this tile's have left the
+         * matrix unit (Blackhole condition C4). */
+        TTI_INSN(TT_OP_STALLWAIT_BH(1u << 6, 1u << 4));
+#endif
         REGION_END(1);
     }
     return 0;
