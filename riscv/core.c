@@ -13,6 +13,7 @@
 #include "../sync/push.h"
 #include "../trace/trace.h"
 #include "csr.h"
+#include "poll.h"
 #include "profile.h"
 #include "region.h"
 
@@ -47,6 +48,7 @@ void rv_core_reset(struct rv_core *c, int id, uint32_t pc)
     c->pc = pc;
     c->state = CORE_OFF;
     c->cfg0 = CFG0_RESET;
+    c->poll_at = UINT64_MAX;
     memset(c->bht, 1, sizeof c->bht); /* weakly not-taken */
     c->rng = 0x9E3779B9u ^ (uint32_t)(id + 1) * 0x85EBCA6Bu;
 }
@@ -146,6 +148,8 @@ static uint64_t port_book(struct tile *t, const struct rv_core *c, uint64_t at, 
 static inline void stall_to(struct tile *t, struct rv_core *c, enum core_stall why, uint64_t now,
                             uint64_t until)
 {
+    if (__builtin_expect(c->polling, 0)) /* every cycle of a polling loop's instruction */
+        why = STALL_POLLING;
     c->st.stall[why] += until - now;
     c->last_stall = (uint8_t)why;
     if (__builtin_expect(t->tracer != NULL, 0))
@@ -153,16 +157,50 @@ static inline void stall_to(struct tile *t, struct rv_core *c, enum core_stall w
     c->wake = until;
 }
 
-/* The instruction at pc issued at `now` and holds the core `cost` cycles (the extra ones for
- * `why`): to the profile and the trace, whichever is on. Out of line: off the usual path. */
-static __attribute__((noinline)) void watch_issue(struct tile *t, const struct rv_core *c,
-                                                  struct rv_profile *prof, uint32_t pc,
-                                                  uint64_t now, unsigned cost, unsigned why)
+/* The instruction `in` at pc, in a polling loop (riscv/poll.h), retired (the core goes to
+ * `next`): while the core goes round the loop, the cycle it issued in and the extra ones it held
+ * EX1 are polling's, not active and `why`'s; a taken closing branch starts (or continues) going
+ * round. */
+static void poll_retire(struct rv_core *c, struct rv_insn in, uint32_t pc, uint32_t next,
+                        unsigned cost, unsigned why)
 {
+    if (c->polling) {
+        c->st.active--;
+        if (cost > 1)
+            c->st.stall[why] -= cost - 1;
+        c->st.stall[STALL_POLLING] += cost;
+        c->last_stall = STALL_POLLING;
+    }
+    if ((in.poll & RV_POLL_BRANCH) && next == pc + (uint32_t)in.imm) {
+        c->poll_lo = next;
+        c->poll_hi = pc;
+        c->poll_at = c->st.instret;
+    } else {
+        c->poll_at = c->polling ? c->st.instret : UINT64_MAX;
+    }
+}
+
+/* The instruction `in` at pc issued at `now` and holds the core `cost` cycles (the extra ones for
+ * `why`): to the polling account if it is in a polling loop, to the profile and the trace,
+ * whichever is on. Out of line: off the usual path. */
+static __attribute__((noinline)) void watch_issue(struct tile *t, struct rv_core *c,
+                                                  struct rv_profile *prof, struct rv_insn in,
+                                                  uint32_t pc, uint32_t next, uint64_t now,
+                                                  unsigned cost, unsigned why)
+{
+    const bool polling = c->polling;
+    if (in.poll) {
+        poll_retire(c, in, pc, next, cost, why);
+        c->polling = false;
+    }
     if (prof)
-        rv_profile_account(prof, pc, now, now + cost);
-    if (t->tracer)
-        trace_core_issue(t->tracer, c->id, now, cost, why);
+        rv_profile_account(prof, pc, now, now + cost, polling);
+    if (t->tracer) {
+        if (polling)
+            trace_core(t->tracer, c->id, STALL_POLLING, now, now + cost);
+        else
+            trace_core_issue(t->tracer, c->id, now, cost, why);
+    }
 }
 
 /* ---- store queue (BHR:README.md "Load/Store Unit"; cfg0.StMergeTimer, DisStMerge) ---- */
@@ -389,7 +427,7 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, u
             break;
         struct rv_insn *p = &t->predecode[pc >> 2];
         if (p->op == RV_UNDECODED)
-            *p = rv_decode(le_get(t->l1 + pc, 4));
+            p = rv_predecode(t, pc);
         scan++;
         if (p->op == RV_REGION)
             continue;
@@ -438,8 +476,12 @@ void rv_run(struct tile *t, struct rv_core *c)
         }
         struct rv_insn *slot = &t->predecode[pc >> 2];
         if (__builtin_expect(slot->op == RV_UNDECODED, 0))
-            *slot = rv_decode(le_get(l1 + pc, 4));
+            slot = rv_predecode(t, pc);
         const struct rv_insn in = *slot;
+        /* In a polling loop: is the core going round it (it took the loop's closing branch and
+         * has retired nothing else since)? Then this instruction's cycles are polling's. */
+        if (__builtin_expect(in.poll, 0))
+            c->polling = pc - c->poll_lo <= c->poll_hi - c->poll_lo && c->st.instret == c->poll_at;
 
         /* Scoreboard: wait for pending results this instruction reads (BHR:MemoryOrdering.md:
          * an instruction enters EX1 once its register operands are available). */
@@ -745,7 +787,7 @@ void rv_run(struct tile *t, struct rv_core *c)
             c->st.active++;
             c->wake = now + 1;
             if (__builtin_expect(watched, 0))
-                watch_issue(t, c, prof, pc, now, 1, 0);
+                watch_issue(t, c, prof, in, pc, next, now, 1, 0);
             continue;
         case RV_EBREAK: {
             tile_error(t, ERR_BREAKPOINT, c->id, pc, "ebreak");
@@ -795,8 +837,8 @@ void rv_run(struct tile *t, struct rv_core *c)
             c->last_stall = (uint8_t)why;
         }
         c->wake = now + cost;
-        if (__builtin_expect(watched, 0))
-            watch_issue(t, c, prof, pc, now, cost, why);
+        if (__builtin_expect(watched | in.poll, 0))
+            watch_issue(t, c, prof, in, pc, next, now, cost, why);
         /* Its retire-order entry leaves once its result is ready and the one before it has
          * gone, one per cycle. Only an entry that leaves ROB_SIZE or more cycles after its
          * instruction issued can ever hold up a later one (the instruction ROB_SIZE on issues
