@@ -148,7 +148,7 @@ static uint64_t port_book(struct tile *t, const struct rv_core *c, uint64_t at, 
 static inline void stall_to(struct tile *t, struct rv_core *c, enum core_stall why, uint64_t now,
                             uint64_t until)
 {
-    if (__builtin_expect(c->polling, 0)) /* every cycle of a polling loop's instruction */
+    if (__builtin_expect(c->polling == POLL_GOING, 0)) /* every cycle of a polling loop's instruction */
         why = STALL_POLLING;
     c->st.stall[why] += until - now;
     c->last_stall = (uint8_t)why;
@@ -157,41 +157,41 @@ static inline void stall_to(struct tile *t, struct rv_core *c, enum core_stall w
     c->wake = until;
 }
 
-/* The instruction `in` at pc, in a polling loop (riscv/poll.h), retired (the core goes to
+/* The instruction at pc, in a polling loop (riscv/poll.h; `closing`: its closing branch), retired (the core goes to
  * `next`): while the core goes round the loop, the cycle it issued in and the extra ones it held
  * EX1 are polling's, not active and `why`'s; a taken closing branch starts (or continues) going
  * round. */
-static void poll_retire(struct rv_core *c, struct rv_insn in, uint32_t pc, uint32_t next,
+static void poll_retire(struct rv_core *c, bool closing, uint32_t pc, uint32_t next,
                         unsigned cost, unsigned why)
 {
-    if (c->polling) {
+    if (c->polling == POLL_GOING) {
         c->st.active--;
         if (cost > 1)
             c->st.stall[why] -= cost - 1;
         c->st.stall[STALL_POLLING] += cost;
         c->last_stall = STALL_POLLING;
     }
-    if ((in.poll & RV_POLL_BRANCH) && next == pc + (uint32_t)in.imm) {
+    if (closing && next < pc) { /* taken */
         c->poll_lo = next;
         c->poll_hi = pc;
         c->poll_at = c->st.instret;
     } else {
-        c->poll_at = c->polling ? c->st.instret : UINT64_MAX;
+        c->poll_at = c->polling == POLL_GOING ? c->st.instret : UINT64_MAX;
     }
 }
 
-/* The instruction `in` at pc issued at `now` and holds the core `cost` cycles (the extra ones for
- * `why`): to the polling account if it is in a polling loop, to the profile and the trace,
- * whichever is on. Out of line: off the usual path. */
+/* The instruction at pc issued at `now` and holds the core `cost` cycles (the extra ones for
+ * `why`), then goes to `next`: to the polling account if it is in a polling loop (its slot is
+ * marked), to the profile and the trace, whichever is on. Out of line: off the usual path. */
 static __attribute__((noinline)) void watch_issue(struct tile *t, struct rv_core *c,
-                                                  struct rv_profile *prof, struct rv_insn in,
-                                                  uint32_t pc, uint32_t next, uint64_t now,
-                                                  unsigned cost, unsigned why)
+                                                  struct rv_profile *prof, uint32_t pc,
+                                                  uint32_t next, uint64_t now, unsigned cost,
+                                                  unsigned why)
 {
-    const bool polling = c->polling;
-    if (in.poll) {
-        poll_retire(c, in, pc, next, cost, why);
-        c->polling = false;
+    const bool polling = c->polling == POLL_GOING;
+    if (c->polling) {
+        poll_retire(c, t->predecode[pc >> 2].imm & RV_POLL_CLOSING, pc, next, cost, why);
+        c->polling = POLL_NONE;
     }
     if (prof)
         rv_profile_account(prof, pc, now, now + cost, polling);
@@ -429,7 +429,7 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, u
         if (p->op == RV_UNDECODED)
             p = rv_predecode(t, pc);
         scan++;
-        if (p->op == RV_REGION)
+        if ((p->op & ~RV_POLL_MARK) == RV_REGION) /* a mark may stand in a polling loop */
             continue;
         if (p->op != RV_TTINSN)
             break;
@@ -445,7 +445,7 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, u
      * instructions are counted after this returns. */
     for (unsigned i = 1; span > n && i < span; i++) {
         const struct rv_insn *p = &t->predecode[(c->pc >> 2) + i];
-        if (p->op == RV_REGION && !region_hint(t, c, t->now, p->imm))
+        if ((p->op & ~RV_POLL_MARK) == RV_REGION && !region_hint(t, c, t->now, p->imm))
             return 0;
     }
     *words_span = span;
@@ -477,11 +477,17 @@ void rv_run(struct tile *t, struct rv_core *c)
         struct rv_insn *slot = &t->predecode[pc >> 2];
         if (__builtin_expect(slot->op == RV_UNDECODED, 0))
             slot = rv_predecode(t, pc);
-        const struct rv_insn in = *slot;
+        struct rv_insn in = *slot;
         /* In a polling loop: is the core going round it (it took the loop's closing branch and
          * has retired nothing else since)? Then this instruction's cycles are polling's. */
-        if (__builtin_expect(in.poll, 0))
-            c->polling = pc - c->poll_lo <= c->poll_hi - c->poll_lo && c->st.instret == c->poll_at;
+        if (__builtin_expect(in.op & RV_POLL_MARK, 0)) {
+            in.op &= (uint8_t)~RV_POLL_MARK;
+            if (rv_desc((enum rv_op)in.op)->cls == RVC_BRANCH)
+                in.imm &= ~RV_POLL_CLOSING;
+            c->polling = pc - c->poll_lo <= c->poll_hi - c->poll_lo && c->st.instret == c->poll_at
+                             ? POLL_GOING
+                             : POLL_FIRST;
+        }
 
         /* Scoreboard: wait for pending results this instruction reads (BHR:MemoryOrdering.md:
          * an instruction enters EX1 once its register operands are available). */
@@ -787,7 +793,7 @@ void rv_run(struct tile *t, struct rv_core *c)
             c->st.active++;
             c->wake = now + 1;
             if (__builtin_expect(watched, 0))
-                watch_issue(t, c, prof, in, pc, next, now, 1, 0);
+                watch_issue(t, c, prof, pc, next, now, 1, 0);
             continue;
         case RV_EBREAK: {
             tile_error(t, ERR_BREAKPOINT, c->id, pc, "ebreak");
@@ -837,8 +843,8 @@ void rv_run(struct tile *t, struct rv_core *c)
             c->last_stall = (uint8_t)why;
         }
         c->wake = now + cost;
-        if (__builtin_expect(watched | in.poll, 0))
-            watch_issue(t, c, prof, in, pc, next, now, cost, why);
+        if (__builtin_expect(watched | c->polling, 0)) /* c->polling: only after a marked top */
+            watch_issue(t, c, prof, pc, next, now, cost, why);
         /* Its retire-order entry leaves once its result is ready and the one before it has
          * gone, one per cycle. Only an entry that leaves ROB_SIZE or more cycles after its
          * instruction issued can ever hold up a later one (the instruction ROB_SIZE on issues

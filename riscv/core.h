@@ -18,6 +18,7 @@
 struct tile;
 
 enum core_state { CORE_OFF, CORE_RUNNING, CORE_BLOCKED, CORE_HALTED };
+enum { POLL_NONE, POLL_FIRST, POLL_GOING }; /* rv_core.polling */
 
 /* X(name, json key, description) */
 #define CORE_STALL_REASONS(X)                                                              \
@@ -110,11 +111,12 @@ struct rv_core {
 
     /* Polling (riscv/poll.h): the loop last gone round, [poll_lo, poll_hi] (its first
      * instruction to its closing branch), and the instret at which the core, still going round
-     * it, retires its next instruction (UINT64_MAX: not going round one). `polling`: the
-     * instruction under way is in that loop, so its cycles are STALL_POLLING's. */
+     * it, retires its next instruction (UINT64_MAX: not going round one). `polling`, for the
+     * instruction under way: POLL_NONE outside polling loops, POLL_FIRST in one but not going
+     * round it (yet), POLL_GOING going round it, so its cycles are STALL_POLLING's. */
     uint32_t poll_lo, poll_hi;
     uint64_t poll_at;
-    bool polling;
+    uint8_t polling;
 
     /* timing state */
     uint64_t ready[32]; /* cycle each register's pending result lands */
@@ -162,7 +164,7 @@ static inline enum core_stall core_wait_stall(enum core_wait w)
 /* ... and a blocked core is charged: that, or polling when it blocked inside a polling loop. */
 static inline enum core_stall core_blocked_stall(const struct rv_core *c)
 {
-    return c->polling ? STALL_POLLING : core_wait_stall(c->wait);
+    return c->polling == POLL_GOING ? STALL_POLLING : core_wait_stall(c->wait);
 }
 static inline void rv_unblock(struct rv_core *c, uint64_t now)
 {

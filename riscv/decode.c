@@ -58,7 +58,7 @@ static int32_t immediate(enum rv_format f, uint32_t w)
 
 struct rv_insn rv_decode(uint32_t w)
 {
-    struct rv_insn in = {.op = RV_ILLEGAL};
+    struct rv_insn in = {RV_ILLEGAL, 0, 0, 0, 0};
     if ((w & 3) != 3) {
         /* .ttinsn: the Tensix word is the RISC-V word rotated right by 2 (spec/instructions.md,
          * "Encoding basics"). */

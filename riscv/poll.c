@@ -83,9 +83,10 @@ struct rv_insn *rv_predecode(struct tile *t, uint32_t pc)
             struct rv_insn *p = &t->predecode[q >> 2];
             if (p->op == RV_UNDECODED)
                 *p = rv_decode(le_get(t->l1 + q, 4));
-            p->poll |= RV_POLL_BODY;
+            p->op |= RV_POLL_MARK;
         }
-        slot->poll = RV_POLL_BODY | RV_POLL_BRANCH;
+        slot->op |= RV_POLL_MARK;
+        slot->imm |= RV_POLL_CLOSING;
     }
     return slot;
 }

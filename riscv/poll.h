@@ -16,10 +16,15 @@
 
 struct tile;
 
+/* The marks, in the tile's predecode cache only (rv_decode never sets them). RV_POLL_MARK, or-ed
+ * into a slot's op: an instruction of a polling loop, its closing branch included (every op is
+ * below 0x80). RV_POLL_CLOSING, or-ed into a marked branch's imm (branch offsets are even, so
+ * bit 0 is free): the branch that closes the loop. The executor takes both off its copy of the
+ * slot; the plain fields keep the slot at 8 bytes and its copy one load. */
 enum {
     POLL_MAX_BODY = 32, /* instructions in a loop, its closing branch included */
-    RV_POLL_BODY = 1,   /* struct rv_insn.poll: in a polling loop (its branch included) */
-    RV_POLL_BRANCH = 2, /* ... and the branch that closes one */
+    RV_POLL_MARK = 0x80,
+    RV_POLL_CLOSING = 1,
 };
 
 /* Is the instruction at `branch` in l1 (l1_size bytes) the closing branch of a polling loop?
