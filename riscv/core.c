@@ -482,7 +482,7 @@ void rv_run(struct tile *t, struct rv_core *c)
          * has retired nothing else since)? Then this instruction's cycles are polling's. */
         if (__builtin_expect(in.op & RV_POLL_MARK, 0)) {
             in.op &= (uint8_t)~RV_POLL_MARK;
-            if (rv_desc((enum rv_op)in.op)->cls == RVC_BRANCH)
+            if (in.op >= RV_BEQ && in.op <= RV_BGEU) /* the conditional branches, in rv32.def order */
                 in.imm &= ~RV_POLL_CLOSING;
             c->polling = pc - c->poll_lo <= c->poll_hi - c->poll_lo && c->st.instret == c->poll_at
                              ? POLL_GOING

@@ -72,6 +72,8 @@ bool rv_poll_loop(const uint8_t *l1, uint32_t l1_size, uint32_t branch, uint32_t
     return true;
 }
 
+_Static_assert(RV_BGEU - RV_BEQ == 5, "the six conditional branches in a row (rv32.def)");
+
 struct rv_insn *rv_predecode(struct tile *t, uint32_t pc)
 {
     struct rv_insn *slot = &t->predecode[pc >> 2];
