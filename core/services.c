@@ -83,7 +83,7 @@ void tile_wake_core(struct tile *t, int id, uint64_t cycle)
 {
     struct rv_core *c = &t->core[id];
     if (t->tracer && c->state == CORE_BLOCKED)
-        trace_core(t->tracer, id, core_wait_stall(c->wait), c->blocked_since, cycle);
+        trace_core(t->tracer, id, core_blocked_stall(c), c->blocked_since, cycle);
     rv_unblock(c, cycle);
     /* An agent later in the order than the running one may still act in `cycle`. */
     uint64_t stop = cycle + (1 + id > t->running_agent ? 1 : 0);

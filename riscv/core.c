@@ -13,6 +13,7 @@
 #include "../sync/push.h"
 #include "../trace/trace.h"
 #include "csr.h"
+#include "poll.h"
 #include "profile.h"
 #include "region.h"
 
@@ -47,6 +48,7 @@ void rv_core_reset(struct rv_core *c, int id, uint32_t pc)
     c->pc = pc;
     c->state = CORE_OFF;
     c->cfg0 = CFG0_RESET;
+    c->poll_at = UINT64_MAX;
     memset(c->bht, 1, sizeof c->bht); /* weakly not-taken */
     c->rng = 0x9E3779B9u ^ (uint32_t)(id + 1) * 0x85EBCA6Bu;
 }
@@ -146,6 +148,8 @@ static uint64_t port_book(struct tile *t, const struct rv_core *c, uint64_t at, 
 static inline void stall_to(struct tile *t, struct rv_core *c, enum core_stall why, uint64_t now,
                             uint64_t until)
 {
+    if (__builtin_expect(c->polling == POLL_GOING, 0)) /* every cycle of a polling loop's instruction */
+        why = STALL_POLLING;
     c->st.stall[why] += until - now;
     c->last_stall = (uint8_t)why;
     if (__builtin_expect(t->tracer != NULL, 0))
@@ -153,16 +157,50 @@ static inline void stall_to(struct tile *t, struct rv_core *c, enum core_stall w
     c->wake = until;
 }
 
-/* The instruction at pc issued at `now` and holds the core `cost` cycles (the extra ones for
- * `why`): to the profile and the trace, whichever is on. Out of line: off the usual path. */
-static __attribute__((noinline)) void watch_issue(struct tile *t, const struct rv_core *c,
-                                                  struct rv_profile *prof, uint32_t pc,
-                                                  uint64_t now, unsigned cost, unsigned why)
+/* The instruction at pc, in a polling loop (riscv/poll.h; `closing`: its closing branch), retired (the core goes to
+ * `next`): while the core goes round the loop, the cycle it issued in and the extra ones it held
+ * EX1 are polling's, not active and `why`'s; a taken closing branch starts (or continues) going
+ * round. */
+static void poll_retire(struct rv_core *c, bool closing, uint32_t pc, uint32_t next,
+                        unsigned cost, unsigned why)
 {
+    if (c->polling == POLL_GOING) {
+        c->st.active--;
+        if (cost > 1)
+            c->st.stall[why] -= cost - 1;
+        c->st.stall[STALL_POLLING] += cost;
+        c->last_stall = STALL_POLLING;
+    }
+    if (closing && next < pc) { /* taken */
+        c->poll_lo = next;
+        c->poll_hi = pc;
+        c->poll_at = c->st.instret;
+    } else {
+        c->poll_at = c->polling == POLL_GOING ? c->st.instret : UINT64_MAX;
+    }
+}
+
+/* The instruction at pc issued at `now` and holds the core `cost` cycles (the extra ones for
+ * `why`), then goes to `next`: to the polling account if it is in a polling loop (its slot is
+ * marked), to the profile and the trace, whichever is on. Out of line: off the usual path. */
+static __attribute__((noinline)) void watch_issue(struct tile *t, struct rv_core *c,
+                                                  struct rv_profile *prof, uint32_t pc,
+                                                  uint32_t next, uint64_t now, unsigned cost,
+                                                  unsigned why)
+{
+    const bool polling = c->polling == POLL_GOING;
+    if (c->polling) {
+        poll_retire(c, t->predecode[pc >> 2].imm & RV_POLL_CLOSING, pc, next, cost, why);
+        c->polling = POLL_NONE;
+    }
     if (prof)
-        rv_profile_account(prof, pc, now, now + cost);
-    if (t->tracer)
-        trace_core_issue(t->tracer, c->id, now, cost, why);
+        rv_profile_account(prof, pc, now, now + cost, polling);
+    if (t->tracer) {
+        if (polling)
+            trace_core(t->tracer, c->id, STALL_POLLING, now, now + cost);
+        else
+            trace_core_issue(t->tracer, c->id, now, cost, why);
+    }
 }
 
 /* ---- store queue (BHR:README.md "Load/Store Unit"; cfg0.StMergeTimer, DisStMerge) ---- */
@@ -390,9 +428,9 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, u
             break;
         struct rv_insn *p = &t->predecode[pc >> 2];
         if (p->op == RV_UNDECODED)
-            *p = rv_decode(le_get(t->l1 + pc, 4));
+            p = rv_predecode(t, pc);
         scan++;
-        if (p->op == RV_REGION)
+        if ((p->op & ~RV_POLL_MARK) == RV_REGION) /* a mark may stand in a polling loop */
             continue;
         if (p->op != RV_TTINSN)
             break;
@@ -409,7 +447,7 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, u
      * instructions are counted after this returns. */
     for (unsigned i = 1; span > n && i < span; i++) {
         const struct rv_insn *p = &t->predecode[(c->pc >> 2) + i];
-        if (p->op == RV_REGION && !region_hint(t, c, t->now, p->imm))
+        if ((p->op & ~RV_POLL_MARK) == RV_REGION && !region_hint(t, c, t->now, p->imm))
             return 0;
     }
     *words_span = span;
@@ -440,8 +478,18 @@ void rv_run(struct tile *t, struct rv_core *c)
         }
         struct rv_insn *slot = &t->predecode[pc >> 2];
         if (__builtin_expect(slot->op == RV_UNDECODED, 0))
-            *slot = rv_decode(le_get(l1 + pc, 4));
-        const struct rv_insn in = *slot;
+            slot = rv_predecode(t, pc);
+        struct rv_insn in = *slot;
+        /* In a polling loop: is the core going round it (it took the loop's closing branch and
+         * has retired nothing else since)? Then this instruction's cycles are polling's. */
+        if (__builtin_expect(in.op & RV_POLL_MARK, 0)) {
+            in.op &= (uint8_t)~RV_POLL_MARK;
+            if (in.op >= RV_BEQ && in.op <= RV_BGEU) /* the conditional branches, in rv32.def order */
+                in.imm &= ~RV_POLL_CLOSING;
+            c->polling = pc - c->poll_lo <= c->poll_hi - c->poll_lo && c->st.instret == c->poll_at
+                             ? POLL_GOING
+                             : POLL_FIRST;
+        }
 
         /* Scoreboard: wait for pending results this instruction reads (BHR:MemoryOrdering.md:
          * an instruction enters EX1 once its register operands are available). */
@@ -747,7 +795,7 @@ void rv_run(struct tile *t, struct rv_core *c)
             c->st.active++;
             c->wake = now + 1;
             if (__builtin_expect(watched, 0))
-                watch_issue(t, c, prof, pc, now, 1, 0);
+                watch_issue(t, c, prof, pc, next, now, 1, 0);
             continue;
         case RV_EBREAK: {
             tile_error(t, ERR_BREAKPOINT, c->id, pc, "ebreak");
@@ -797,8 +845,8 @@ void rv_run(struct tile *t, struct rv_core *c)
             c->last_stall = (uint8_t)why;
         }
         c->wake = now + cost;
-        if (__builtin_expect(watched, 0))
-            watch_issue(t, c, prof, pc, now, cost, why);
+        if (__builtin_expect(watched | c->polling, 0)) /* c->polling: only after a marked top */
+            watch_issue(t, c, prof, pc, next, now, cost, why);
         /* Its retire-order entry leaves once its result is ready and the one before it has
          * gone, one per cycle. Only an entry that leaves ROB_SIZE or more cycles after its
          * instruction issued can ever hold up a later one (the instruction ROB_SIZE on issues

@@ -18,6 +18,7 @@
 struct tile;
 
 enum core_state { CORE_OFF, CORE_RUNNING, CORE_BLOCKED, CORE_HALTED };
+enum { POLL_NONE, POLL_FIRST, POLL_GOING }; /* rv_core.polling */
 
 /* X(name, json key, description) */
 #define CORE_STALL_REASONS(X)                                                              \
@@ -31,7 +32,8 @@ enum core_state { CORE_OFF, CORE_RUNNING, CORE_BLOCKED, CORE_HALTED };
     X(STALL_TTSYNC, "ttsync", "load held by Manual TTSync until the Tensix thread is done")   \
     X(STALL_PCBUF, "pcbuf", "PCBuf access waiting (empty, full, or BRISC waiting for idle)")   \
     X(STALL_MAILBOX, "mailbox", "mailbox read waiting for a word, or write for room")       \
-    X(STALL_RETIRE, "retire_queue", "retire-order queue full behind an unfinished instruction")
+    X(STALL_RETIRE, "retire_queue", "retire-order queue full behind an unfinished instruction") \
+    X(STALL_POLLING, "polling", "going round a polling loop again (riscv/poll.h): its issue and stall cycles")
 
 enum core_stall {
 #define X(name, key, text) name,
@@ -107,6 +109,15 @@ struct rv_core {
     int exit_code;
     uint64_t halt_cycle;
 
+    /* Polling (riscv/poll.h): the loop last gone round, [poll_lo, poll_hi] (its first
+     * instruction to its closing branch), and the instret at which the core, still going round
+     * it, retires its next instruction (UINT64_MAX: not going round one). `polling`, for the
+     * instruction under way: POLL_NONE outside polling loops, POLL_FIRST in one but not going
+     * round it (yet), POLL_GOING going round it, so its cycles are STALL_POLLING's. */
+    uint32_t poll_lo, poll_hi;
+    uint64_t poll_at;
+    uint8_t polling;
+
     /* timing state */
     uint64_t ready[32]; /* cycle each register's pending result lands */
     uint64_t pending_until; /* max(ready[]): no register is busy from this cycle on */
@@ -150,11 +161,16 @@ static inline enum core_stall core_wait_stall(enum core_wait w)
            : w == WAIT_MAILBOX_POP || w == WAIT_MAILBOX_PUSH ? STALL_MAILBOX
                                                            : STALL_PCBUF;
 }
+/* ... and a blocked core is charged: that, or polling when it blocked inside a polling loop. */
+static inline enum core_stall core_blocked_stall(const struct rv_core *c)
+{
+    return c->polling == POLL_GOING ? STALL_POLLING : core_wait_stall(c->wait);
+}
 static inline void rv_unblock(struct rv_core *c, uint64_t now)
 {
     if (c->state != CORE_BLOCKED)
         return;
-    c->st.stall[core_wait_stall(c->wait)] += now - c->blocked_since;
+    c->st.stall[core_blocked_stall(c)] += now - c->blocked_since;
     c->state = CORE_RUNNING;
     c->wait = WAIT_NONE;
     c->wake = now;

@@ -25,10 +25,13 @@ enum rv_op {
 };
 
 struct rv_insn {
-    uint8_t op;  /* enum rv_op */
+    /* enum rv_op; in the predecode cache only, RV_POLL_MARK may be or-ed in (riscv/poll.h) */
+    uint8_t op;
     uint8_t rd, rs1, rs2;
     int32_t imm; /* sign-extended immediate; CSR number for CSR forms; Tensix word for RV_TTINSN */
 };
+_Static_assert(sizeof(struct rv_insn) == 8, "a predecode slot is 8 bytes");
+_Static_assert(RV_OP_COUNT <= 0x80, "the top bit of a predecode slot's op is RV_POLL_MARK");
 
 struct rv_desc {
     const char *mnemonic;

@@ -15,6 +15,7 @@
 #include "../units/tensix_isa.h"
 #include "../units/unit.h"
 #include "decode.h"
+#include "poll.h"
 
 /* The Wait Gate's stall keys (units/unit.h), named here from the table rather than through
  * sync/gate.c. */
@@ -33,8 +34,9 @@ struct rv_profile *rv_profile_new(uint32_t l1_size)
     p->cycles = calloc(p->words, sizeof *p->cycles);
     p->count = calloc(p->words, sizeof *p->count);
     p->held = calloc(PROF_HELD_SLOTS, sizeof *p->held);
+    p->poll = calloc(p->words, sizeof *p->poll);
     p->last = UINT64_MAX;
-    if (!p->cycles || !p->count || !p->held) {
+    if (!p->cycles || !p->count || !p->held || !p->poll) {
         rv_profile_free(p);
         return 0;
     }
@@ -47,6 +49,7 @@ void rv_profile_free(struct rv_profile *p)
         free(p->cycles);
         free(p->count);
         free(p->held);
+        free(p->poll);
         free(p);
     }
 }
@@ -134,32 +137,11 @@ static void source_line(Dwarf *dw, uint32_t pc, char *buf, size_t n)
     free(scopes);
 }
 
-/* ---- polling loops (docs/user-guide.md "Profiles": the rule) ----
- * A polling loop is a conditional branch back to a target at most POLL_MAX_BODY instructions
- * before it whose body (the target up to the branch) has at least one load and no store, no
- * Tensix push, no call (jal/jalr that links), no ecall and no atomic: a core reading something
- * until it changes, doing nothing else. Its cycles are those charged to the body's
- * instructions, its iterations the times the target ran. The rule looks at the code only: a
- * counted loop of loads that never change passes it too. */
-enum { POLL_MAX_BODY = 32, POLL_MAX = 8 };
-
-static bool poll_body(const struct tile *t, uint32_t from, uint32_t to)
-{
-    bool load = false;
-    for (uint32_t pc = from; pc < to; pc += 4) {
-        struct rv_insn in = rv_decode(le_get(t->l1 + pc, 4));
-        switch (rv_desc((enum rv_op)in.op)->cls) {
-        case RVC_LOAD: load = true; break;
-        case RVC_STORE: case RVC_TTINSN: case RVC_AMO: case RVC_SYSTEM: return false;
-        case RVC_JAL: case RVC_JALR:
-            if (in.rd)
-                return false;
-            break;
-        default: break;
-        }
-    }
-    return load;
-}
+/* ---- polling loops (riscv/poll.h; docs/user-guide.md "Polling loops": the rule) ----
+ * Each loop the rule recognises, with the cycles the core spent going round it again: the part
+ * of its instructions' charges the run gave the `polling` stall, so that the loops' figures add
+ * up to the core's polling cycles (a loop inside another counts in both). */
+enum { POLL_MAX = 8 };
 
 static void report_polling(const struct rv_profile *p, const struct tile *t,
                            const struct func_sum *fs, unsigned n, uint64_t total, FILE *out)
@@ -169,17 +151,14 @@ static void report_polling(const struct rv_profile *p, const struct tile *t,
     for (uint32_t w = 0; w < p->words && shown < POLL_MAX; w++) {
         if (!p->count[w])
             continue;
-        uint32_t pc = w * 4;
-        struct rv_insn in = rv_decode(le_get(t->l1 + pc, 4));
-        if (rv_desc((enum rv_op)in.op)->cls != RVC_BRANCH || in.imm >= 0 ||
-            (uint32_t)-in.imm > 4 * (POLL_MAX_BODY - 1))
-            continue;
-        uint32_t target = pc + (uint32_t)in.imm;
-        if (!poll_body(t, target, pc + 4) || p->count[target >> 2] < 2)
+        uint32_t pc = w * 4, target;
+        if (!rv_poll_loop(t->l1, t->arch->l1_size, pc, &target))
             continue;
         uint64_t cycles = 0;
         for (uint32_t q = target; q <= pc; q += 4)
-            cycles += p->cycles[q >> 2];
+            cycles += p->poll[q >> 2];
+        if (!cycles) /* never went round twice */
+            continue;
         if (!any)
             fprintf(out, "  polling loops:\n  %12s %6s %10s  %-24s\n", "cycles", "%", "iterations",
                     "loop");

@@ -5,6 +5,7 @@
 #ifndef TENSIM_RISCV_PROFILE_H
 #define TENSIM_RISCV_PROFILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -28,6 +29,7 @@ struct prof_held {
 struct rv_profile {
     uint64_t *cycles; /* per L1 word: cycles charged to the instruction there */
     uint64_t *count;  /* per L1 word: times it completed */
+    uint64_t *poll;   /* per L1 word: the part of `cycles` the core spent polling (riscv/poll.h) */
     uint64_t last;    /* end of the previous instruction; UINT64_MAX before the first */
     uint32_t words;
     struct prof_held *held; /* PROF_HELD_SLOTS entries */
@@ -39,11 +41,15 @@ struct rv_profile {
 struct rv_profile *rv_profile_new(uint32_t l1_size);
 void rv_profile_free(struct rv_profile *p);
 
-/* The instruction at pc issued at `issue` and holds the core until `end`. */
-static inline void rv_profile_account(struct rv_profile *p, uint32_t pc, uint64_t issue, uint64_t end)
+/* The instruction at pc issued at `issue` and holds the core until `end`; `polling`: the core was
+ * going round a polling loop (its cycles are the polling stall's). */
+static inline void rv_profile_account(struct rv_profile *p, uint32_t pc, uint64_t issue, uint64_t end,
+                                      bool polling)
 {
     uint64_t from = p->last == UINT64_MAX ? issue : p->last;
     p->cycles[pc >> 2] += end - from;
+    if (polling)
+        p->poll[pc >> 2] += end - from;
     p->count[pc >> 2]++;
     p->last = end;
 }

@@ -44,7 +44,7 @@ Test(run, three_core_pipeline_with_stats)
     static const char *const cores[] = {"\"TRISC0\"", "\"TRISC1\"", "\"TRISC2\""};
     static const char *const stalls[] = {"operand", "div", "mispredict", "serialise",
                                          "store_queue", "memory", "tensix_fifo_full", "ttsync", "pcbuf",
-                                         "mailbox", "retire_queue"};
+                                         "mailbox", "retire_queue", "polling"};
     unsigned long long total = field(json, "\"cycles\"", "cycles"), longest = 0;
     for (int c = 0; c < 3; c++) {
         unsigned long long sum = field(json, cores[c], "active");

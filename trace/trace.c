@@ -552,7 +552,7 @@ bool trace_end(struct tracer *tr)
         core_flush(tr, c);
         const struct rv_core *rc = &t->core[c];
         if (rc->state == CORE_BLOCKED && t->cycles > rc->blocked_since) {
-            trace_core(tr, c, core_wait_stall(rc->wait), rc->blocked_since, t->cycles);
+            trace_core(tr, c, core_blocked_stall(rc), rc->blocked_since, t->cycles);
             core_flush(tr, c);
         }
     }
