@@ -288,7 +288,7 @@ Test(perf_counters, region_metrics_match_region_counters)
                                         "pack_thread_stall_pct"};
     unsigned checked = 0;
     for (int k = 0; k < 3; k++) {
-        char core[8];
+        char core[24];
         snprintf(core, sizeof core, "TRISC%d", k);
         json_t *list = json_object_get(json_object_get(j, "regions"), core);
         size_t i;
