@@ -283,7 +283,8 @@ static bool inside_slice(struct checker *k, long long pid, long long tid, double
 /* The flow rules (trace_check.h), after every slice is known. */
 static bool check_flows(struct checker *k, struct trace_summary *s, char *why, size_t n)
 {
-    qsort(k->fl, k->nfl, sizeof *k->fl, by_id);
+    if (k->nfl) /* qsort wants an array, even of nothing */
+        qsort(k->fl, k->nfl, sizeof *k->fl, by_id);
     for (size_t i = 0; i < k->nfl; i++) {
         const struct flow_end *a = &k->fl[i];
         if (!a->finish) {
