@@ -353,6 +353,14 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
         }
         if (first < 0)
             break;
+        /* A state dump at a cycle boundary: every agent has acted before it, none in it. */
+        if (__builtin_expect(t->dump != NULL, 0) && w0 >= t->dump->cycle && t->dump->cycle < end) {
+            t->now = t->dump->cycle;
+            t->limit = CYCLE_NEVER;
+            t->running_agent = -1;
+            t->dump->fire(t, t->dump->ctx, DUMP_AT_CYCLE, 0, 0, 0); /* moves dump->cycle on */
+            continue;
+        }
         if (__builtin_expect(t->progress != NULL, 0) && w0 >= t->progress_next) {
             t->progress(t->progress_ctx, w0);
             t->progress_next = w0 + TILE_PROGRESS_CYCLES;
@@ -377,7 +385,10 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
             close_accounting(t, end);
             return t->err.kind;
         }
-        run_agent(t, first, second, w0, w1, end < poll_at ? end : poll_at);
+        uint64_t horizon = end < poll_at ? end : poll_at;
+        if (t->dump && t->dump->cycle < horizon)
+            horizon = t->dump->cycle;
+        run_agent(t, first, second, w0, w1, horizon);
         ran = true;
     }
     return tile_finish(t);
