@@ -748,14 +748,24 @@ static void text_lregs(const struct tile *t, FILE *f)
 
 static void text_gprs(const struct tile *t, FILE *f)
 {
-    fputs("GPRs\n", f);
-    for (unsigned th = 0; th < NUM_THREADS; th++)
+    fputs("GPRs (rows of eight that are all zero left out)\n", f);
+    for (unsigned th = 0; th < NUM_THREADS; th++) {
+        bool any = false;
         for (unsigned r = 0; r < NUM_GPRS; r += 8) {
+            uint32_t v[8], or = 0;
+            for (unsigned k = 0; k < 8; k++)
+                or |= v[k] = gpr_peek(t, th, r + k, t->now);
+            if (!or)
+                continue;
+            any = true;
             fprintf(f, "  T%u r%-2u..%-2u", th, r, r + 7);
-            for (unsigned k = r; k < r + 8; k++)
-                fprintf(f, " %08" PRIx32, gpr_peek(t, th, k, t->now));
+            for (unsigned k = 0; k < 8; k++)
+                fprintf(f, " %08" PRIx32, v[k]);
             fputc('\n', f);
         }
+        if (!any)
+            fprintf(f, "  T%u all zero\n", th);
+    }
 }
 
 static void text_cfg(const struct tile *t, FILE *f)
