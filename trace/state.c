@@ -373,8 +373,10 @@ static void json_num(FILE *f, double v)
         fputs("\"nan\"", f);
     else if (v > 1e308 || v < -1e308)
         fputs(v > 0 ? "\"inf\"" : "\"-inf\"", f);
+    else if (v > -1e15 && v < 1e15 && (double)(long long)v == v) /* INT32 cells: every digit */
+        fprintf(f, "%lld", (long long)v);
     else
-        fprintf(f, "%.9g", v);
+        fprintf(f, "%.9g", v); /* a float32 value, exactly */
 }
 
 static void json_dst(const struct tile *t, FILE *f)

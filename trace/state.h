@@ -7,7 +7,9 @@
  * hook is NULL and nothing is looked at. The dump reads each piece of state through its owner:
  * Dst through units/dest.h, the LRegs through sfpu_lane_view, the GPRs through gpr_peek, the
  * configuration through the cfg_*.def tables, the CSRs through csr_peek; it changes nothing,
- * so a run with dumps takes the same cycles and writes the same outputs as one without. */
+ * so a run with dumps takes the same cycles and writes the same outputs as one without.
+ * cycle= dumps are taken by tile_run (the command line's); tile_run_until, which runs tiles in
+ * windows, does not look at them. */
 #ifndef TENSIM_TRACE_STATE_H
 #define TENSIM_TRACE_STATE_H
 
