@@ -368,3 +368,41 @@ Test(state, bad_specs_are_usage_errors)
     cr_expect_eq(rc, 100, "%s", out);
     cr_expect(strstr(out, "SFPLE is no Tensix instruction of this architecture (wormhole)"), "%s", out);
 }
+
+/* With a run description the host looks between cycles too: dumps at cycle boundaries, a pc
+ * on a core the host releases, and the same statistics as without them. */
+Test(state, dumps_in_a_run_with_a_host_change_nothing)
+{
+    char a[8192], b[8192];
+    cr_assert_eq(run_tensim("run -q --run test/llk/boot.json --stats=/tmp/tensim-st-h1.json", a, sizeof a), 0,
+                 "%s", a);
+    cr_assert_eq(run_tensim("run -q --run test/llk/boot.json --stats=/tmp/tensim-st-h2.json "
+                            "--dump-state cycle=0:rv:/tmp/tensim-st-h0.json "
+                            "--dump-state cycle=100:rv:/tmp/tensim-st-h100.json "
+                            "--dump-state pc=0x6000@TRISC0:rv:/tmp/tensim-st-hpc.json", b, sizeof b), 0,
+                 "%s", b);
+    char *s1 = read_whole_file("/tmp/tensim-st-h1.json", NULL), *s2 = read_whole_file("/tmp/tensim-st-h2.json", NULL);
+    cr_expect_str_eq(s1, s2);
+    free(s1);
+    free(s2);
+    unsigned n;
+    json_t **d = read_lines("/tmp/tensim-st-h0.json", &n);
+    cr_assert_eq(n, 1);
+    /* at cycle 0 only BRISC runs; the TRISCs wait in reset for it to release them */
+    cr_expect_str_eq(json_string_value(at(d[0], "rv.0.state")), "off");
+    cr_expect_str_eq(json_string_value(at(d[0], "rv.3.state")), "running");
+    free_lines(d, n);
+    d = read_lines("/tmp/tensim-st-h100.json", &n);
+    cr_assert_eq(n, 1);
+    cr_expect_eq(at_int(d[0], "cycle"), 100);
+    for (unsigned k = 0; k < 4; k++) {
+        char p[20];
+        snprintf(p, sizeof p, "rv.%u.state", k);
+        cr_expect_str_eq(json_string_value(at(d[0], p)), "running");
+    }
+    free_lines(d, n);
+    d = read_lines("/tmp/tensim-st-hpc.json", &n);
+    cr_assert_eq(n, 1, "TRISC0 starts at 0x6000 once");
+    cr_expect_eq(at_int(d[0], "rv.0.pc"), 0x6004);
+    free_lines(d, n);
+}
