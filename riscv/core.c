@@ -182,7 +182,8 @@ static void poll_retire(struct rv_core *c, bool closing, uint32_t pc, uint32_t n
 
 /* The instruction at pc issued at `now` and holds the core `cost` cycles (the extra ones for
  * `why`), then goes to `next`: to the polling account if it is in a polling loop (its slot is
- * marked), to the profile, the trace and a state dump's pc trigger, whichever is on. Out of line: off the usual path. */
+ * marked), to the profile, the trace and a state dump's pc trigger, whichever is on. Out of
+ * line: off the usual path. */
 static __attribute__((noinline)) void watch_issue(struct tile *t, struct rv_core *c,
                                                   struct rv_profile *prof, uint32_t pc,
                                                   uint32_t next, uint64_t now, unsigned cost,

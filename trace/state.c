@@ -119,7 +119,8 @@ static int parse_when(char *w, struct state_spec *s, char *err, size_t n)
 static int parse_what(char *v, struct state_spec *s, char *err, size_t n)
 {
     s->what = 0;
-    for (char *tok = strtok(v, ","); tok; tok = strtok(0, ",")) {
+    char *save;
+    for (char *tok = strtok_r(v, ",", &save); tok; tok = strtok_r(0, ",", &save)) {
         if (!strcmp(tok, "all")) {
             s->what = SW_ALL;
             continue;
@@ -362,6 +363,14 @@ static const char *core_state_name(enum core_state s)
     return n[s];
 }
 
+/* What the thread's Wait Gate did in its last cycle: issued, empty, or its hold reason. */
+static const char *gate_state(const struct tensix_thread *th)
+{
+    return th->acct_outcome == GATE_ISSUED  ? "issued"
+           : th->acct_outcome == GATE_EMPTY ? "empty"
+                                            : gate_stall_key(th->acct_reason);
+}
+
 static const char *const mop_phases[] = {"idle", "expanding", "transition"};
 static const char *const replay_phases[] = {"pass", "record", "play"};
 
@@ -566,9 +575,7 @@ static void json_pipe(const struct tile *t, FILE *f)
         } else {
             fputs("null", f);
         }
-        fprintf(f, ",\"gate_state\":\"%s\"", th->acct_outcome == GATE_ISSUED ? "issued"
-                                           : th->acct_outcome == GATE_EMPTY ? "empty"
-                                                                            : gate_stall_key(th->acct_reason));
+        fprintf(f, ",\"gate_state\":\"%s\"", gate_state(th));
         fputs(",\"latched_wait\":", f);
         if (th->wait.active) {
             char dis[128];
@@ -695,7 +702,8 @@ static void text_src(const struct tile *t, unsigned which, FILE *f)
             s->fpu_bank[which]);
     for (unsigned b = 0; b < 2; b++) {
         const struct src_bank *k = &s->bank[which][b];
-        fprintf(f, "  bank %u: owned by the %s", b, k->client == SRC_CLIENT_MATRIX ? "matrix unit" : "unpackers");
+        fprintf(f, "  bank %u: owned by the %s", b,
+                k->client == SRC_CLIENT_MATRIX ? "matrix unit" : "unpackers");
         if (!tile_is_wormhole(t))
             fprintf(f, ", implied format %s", s->implied_fmt[which][b] == SRC_FMT_UNKNOWN
                                                   ? "unpredictable" : df_name(s->implied_fmt[which][b]));
@@ -836,9 +844,7 @@ static void text_pipe(const struct tile *t, FILE *f)
         char dis[128] = "nothing";
         if (th->fifo3.count)
             tt_disasm(tile_arch_bit(t), tt_fifo_peek(&th->fifo3, 0), dis, sizeof dis);
-        fprintf(f, "  T%u: at the Wait Gate: %s (%s)\n", i, dis,
-                th->acct_outcome == GATE_ISSUED ? "issued" : th->acct_outcome == GATE_EMPTY
-                                                                ? "empty" : gate_stall_key(th->acct_reason));
+        fprintf(f, "  T%u: at the Wait Gate: %s (%s)\n", i, dis, gate_state(th));
         if (th->wait.active) {
             tt_disasm(tile_arch_bit(t), th->wait.word, dis, sizeof dis);
             fprintf(f, "    latched wait: %s\n", dis);
