@@ -14,6 +14,7 @@
 #include "bench.h"
 #include "host.h"
 #include "run_desc.h"
+#include "../trace/state.h"
 #include "../trace/stats.h"
 #include "../trace/trace.h"
 #include "../trace/zones.h"
@@ -47,7 +48,7 @@ static void catch_stop_signals(void)
 /* ---- tensim run ---- */
 
 enum run_opt { O_TRISC0, O_TRISC1, O_TRISC2, O_BRISC, O_RUN, O_ARCH, O_LOADER, O_MAX_CYCLES,
-               O_LOAD, O_DUMP, O_STATS, O_TRACE, O_TRACE_FROM, O_TRACE_TO, O_ZONES, O_PROFILE,
+               O_LOAD, O_DUMP, O_DUMP_STATE, O_STATS, O_TRACE, O_TRACE_FROM, O_TRACE_TO, O_ZONES, O_PROFILE,
                O_UNPREDICTABLE, O_TIMING, O_QUIET, O_HELP };
 
 /* O_TRISC0..O_BRISC are in core order (enum core_id). */
@@ -68,6 +69,10 @@ static const struct cli_opt run_opts[] = {
     {O_DUMP, "dump", 0, "ADDR:LEN:FILE",
      "write LEN bytes of L1 from ADDR to FILE when the run ends\n(also after an error, a cycle "
      "limit or Ctrl-C)"},
+    {O_DUMP_STATE, "dump-state", 0, "WHEN:WHAT:FILE",
+     "write the tile's state to FILE (JSON Lines if it ends in .json, else\ntext) when WHEN "
+     "happens: cycle=N, pc=ADDR@CORE, region=ID@CORE,\nregion-begin=ID@CORE, region-end=ID@CORE, "
+     "insn=MNEMONIC@Tn or error;\nWHAT: all, or some of dst,srca,srcb,lregs,gprs,cfg,sem,pipe,rv"},
     {O_STATS, "stats", 0, "FILE", "write statistics as JSON (docs/stats-schema.md)"},
     {O_TRACE, "trace", 0, "FILE", "write a timeline as Chrome trace JSON (opens in Perfetto)"},
     {O_TRACE_FROM, "trace-from", 0, "CYCLE",
@@ -91,8 +96,8 @@ static const struct cli_opt run_opts[] = {
 static const struct cli_cmd run_cmd = {
     "run", "[FILE]",
     "Run RV32 programs (ELF) on the cores of one Tensix tile and report the cycles they took.",
-    "Numbers are decimal or 0x-prefixed hexadecimal. --load and --dump may be given up to 16\n"
-    "times each. Ctrl-C (or SIGTERM) ends the run at the next cycle boundary and still writes\n"
+    "Numbers are decimal or 0x-prefixed hexadecimal. --load, --dump and --dump-state may be\n"
+    "given up to 16 times each. Ctrl-C (or SIGTERM) ends the run at the next cycle boundary and still writes\n"
     "the report, --stats, --trace and --dump; a second Ctrl-C ends tensim at once.\n"
     "Exit status: 0 when every core that exited returned 0; 1..98 a core's own exit code; 99 a\n"
     "core's exit code outside 1..98; 100 and up, tensim's own ('tensim help exit-status').\n",
@@ -116,6 +121,7 @@ struct run_args {
     int unpredictable_warn; /* -1: not given */
     struct timing_override timing[TIMING_MAX_OVERRIDES];
     unsigned ntiming;
+    struct state_dumps state; /* --dump-state */
 };
 
 /* FILE@ADDR (the last '@', so a file name may hold one) */
@@ -193,6 +199,15 @@ static int parse_run(int argc, char **argv, struct run_args *a)
         }
         case O_LOAD: r = parse_load(a, v); break;
         case O_DUMP: r = parse_dump(a, v); break;
+        case O_DUMP_STATE: {
+            char err[300];
+            if (a->state.n == STATE_MAX_SPECS)
+                return cli_usage_error(&run_cmd, "at most %d --dump-state options", STATE_MAX_SPECS);
+            if (state_spec_parse(v, &a->state.spec[a->state.n], err, sizeof err))
+                return cli_usage_error(&run_cmd, "%s", err);
+            a->state.n++;
+            break;
+        }
         case O_STATS: a->stats_file = v; break;
         case O_TRACE: a->trace_file = v; break;
         case O_TRACE_FROM:
@@ -292,18 +307,26 @@ static int output_is_input(const struct run_args *a, const struct run_desc *rd, 
 
 /* The outputs, once the run description has added its reads: in L1, no two into one file (one
  * would be lost), none over an input. */
-static int check_outputs(const struct run_args *a, const struct run_desc *rd)
+static int check_outputs(struct run_args *a, const struct run_desc *rd)
 {
+    for (unsigned i = 0; i < a->state.n; i++) { /* insn=: the architecture is known by now */
+        char err[300];
+        if (state_spec_resolve(&a->state.spec[i], a->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH,
+                               err, sizeof err))
+            return cli_usage_error(&run_cmd, "%s (%s)", err, a->arch->name);
+    }
     for (unsigned i = 0; i < a->ndumps; i++)
         if (a->dumps[i].addr > a->arch->l1_size || a->dumps[i].len > a->arch->l1_size - a->dumps[i].addr)
             return cli_usage_error(&run_cmd, "--dump range 0x%" PRIx64 "+0x%" PRIx64 " of %s is "
                                    "outside L1 (0x0-0x%x)", a->dumps[i].addr, a->dumps[i].len,
                                    a->dumps[i].file, a->arch->l1_size - 1);
-    const char *outs[4 + 2 * SIM_MAX_XFER] = {a->stats_file, a->trace_file, a->zones_file,
-                                              a->profile_file};
+    const char *outs[4 + 2 * SIM_MAX_XFER + STATE_MAX_SPECS] = {a->stats_file, a->trace_file,
+                                                                a->zones_file, a->profile_file};
     unsigned nouts = 4;
     for (unsigned i = 0; i < a->ndumps; i++)
         outs[nouts++] = a->dumps[i].file;
+    for (unsigned i = 0; i < a->state.n; i++)
+        outs[nouts++] = a->state.spec[i].file;
     for (unsigned i = 0; i < nouts; i++)
         for (unsigned j = i + 1; j < nouts; j++)
             if (outs[i] && outs[j] && !strcmp(outs[i], outs[j]))
@@ -368,7 +391,7 @@ static void write_profiles(struct tile *t, const struct run_args *a, const struc
 
 /* The run's outputs, opened before it starts and closed after it ends. */
 struct run_outputs {
-    struct host_out stats, trace, zones, profile, dump[2 * SIM_MAX_XFER];
+    struct host_out stats, trace, zones, profile, dump[2 * SIM_MAX_XFER], state[STATE_MAX_SPECS];
 };
 
 static int open_outputs(const struct run_args *a, struct run_outputs *o)
@@ -386,6 +409,9 @@ static int open_outputs(const struct run_args *a, struct run_outputs *o)
     for (unsigned i = 0; i < a->ndumps && !fail; i++)
         if (host_out_open(&o->dump[i], a->dumps[i].file))
             fail = &o->dump[i];
+    for (unsigned i = 0; i < a->state.n && !fail; i++)
+        if (host_out_open(&o->state[i], a->state.spec[i].file))
+            fail = &o->state[i];
     if (!fail)
         return 0;
     fprintf(stderr, "tensim: %s: cannot write %s: %s\n", err_kind_text(ERR_HOST), fail->path,
@@ -396,6 +422,8 @@ static int open_outputs(const struct run_args *a, struct run_outputs *o)
     host_out_close(&o->profile);
     for (unsigned i = 0; i < a->ndumps; i++)
         host_out_close(&o->dump[i]);
+    for (unsigned i = 0; i < a->state.n; i++)
+        host_out_close(&o->state[i]);
     return -1;
 }
 
@@ -520,8 +548,16 @@ static int cmd_run(int argc, char **argv)
         trace_window(&tracer, a.trace_from, a.trace_to);
         t->tracer = &tracer;
     }
+    for (unsigned i = 0; i < a.state.n; i++)
+        a.state.spec[i].f = out.state[i].f;
+    if (ran && a.state.n)
+        state_arm(&a.state, t);
     if (ran)
         tile_run(t, sim.max_cycles);
+    if (ran && a.state.n) { /* error=: the state where the run stopped, before the report */
+        state_at_error(&a.state, t);
+        state_finish(&a.state, t, stderr);
+    }
     if (progress.shown) { /* erase the progress line before the report */
         fputs("\r\033[K", stderr);
         fflush(stderr);
@@ -564,6 +600,8 @@ static int cmd_run(int argc, char **argv)
             zones_report(oc.zones, stderr);
     }
     close_output(&oc, &out.trace);
+    for (unsigned i = 0; i < a.state.n; i++)
+        close_output(&oc, &out.state[i]);
     if (out.profile.f) {
         write_profiles(t, &a, rd, out.profile.f);
         close_output(&oc, &out.profile);

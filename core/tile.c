@@ -328,6 +328,16 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
         int first, second;
         uint64_t w0, w1;
         pick(t, &first, &second, &w0, &w1);
+        /* A state dump at a cycle boundary: every agent has acted before it, none in it; the
+         * host, when it looks at the same boundary, looks first. */
+        if (__builtin_expect(t->dump != NULL, 0) && first >= 0 && w0 >= t->dump->cycle &&
+            t->dump->cycle < end && t->dump->cycle < poll_at) {
+            t->now = t->dump->cycle;
+            t->limit = CYCLE_NEVER;
+            t->running_agent = -1;
+            t->dump->fire(t, t->dump->ctx, DUMP_AT_CYCLE, 0, 0, 0); /* moves dump->cycle on */
+            continue;
+        }
         /* The host looks every interval while agents act. While none acts memory stays as it
          * saw it, so it looks next just after the next agent's cycle. With nothing left to run
          * it looks once more at once, in the cycle after the last agent's (any later look would
@@ -377,7 +387,10 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
             close_accounting(t, end);
             return t->err.kind;
         }
-        run_agent(t, first, second, w0, w1, end < poll_at ? end : poll_at);
+        uint64_t horizon = end < poll_at ? end : poll_at;
+        if (t->dump && t->dump->cycle < horizon)
+            horizon = t->dump->cycle;
+        run_agent(t, first, second, w0, w1, horizon);
         ran = true;
     }
     return tile_finish(t);

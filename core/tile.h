@@ -33,6 +33,28 @@
 #define CYCLE_NEVER UINT64_MAX
 #define LOCAL_RAM_MAX 8192
 
+/* What makes a state dump happen (trace/state.c arms it; tensim run --dump-state). The
+ * scheduler, the cores' executor, the regions and the Wait Gates call `fire` through this hook
+ * (registration: the dump reads their state, so they never name it), and only where it is
+ * armed: with no hook (t->dump NULL) nothing is looked at per cycle or per instruction. */
+enum tile_dump_at {
+    DUMP_AT_CYCLE,  /* the cycle boundary `cycle`: every agent has acted before it, none in it */
+    DUMP_AT_PC,     /* core `who` issued the instruction at pc `a` (its effects done) */
+    DUMP_AT_REGION, /* core `who` began (b = 1) or ended (b = 0) region `a` */
+    DUMP_AT_INSN,   /* thread `who`'s Wait Gate issues word `a` of form b (before it executes) */
+    DUMP_AT_ERROR,  /* the run stopped with an error (before the report) */
+};
+struct tile;
+struct tile_dump_hook {
+    uint64_t cycle;               /* the next DUMP_AT_CYCLE boundary (UINT64_MAX: none) */
+    bool pc[NUM_CORES];           /* the core's issues are watched */
+    bool region[NUM_CORES];       /* the core's region marks are watched */
+    bool insn[NUM_THREADS];       /* the thread's issues are watched */
+    void (*fire)(struct tile *t, void *ctx, enum tile_dump_at at, unsigned who, uint32_t a,
+                 uint32_t b);
+    void *ctx;
+};
+
 struct tile {
     const struct arch *arch;
     uint64_t now; /* cycle of the agent step in progress */
@@ -82,6 +104,8 @@ struct tile {
 
     /* Timeline trace (trace/trace.h), NULL when off. */
     struct tracer *tracer;
+    /* State dumps (trace/state.h, tensim run --dump-state), NULL when none is armed. */
+    struct tile_dump_hook *dump;
     /* Optional observer of every instruction passing a Wait Gate (tests). */
     void (*on_issue)(void *ctx, unsigned thread, uint64_t cycle, uint32_t word);
     void *on_issue_ctx;

@@ -182,7 +182,8 @@ static void poll_retire(struct rv_core *c, bool closing, uint32_t pc, uint32_t n
 
 /* The instruction at pc issued at `now` and holds the core `cost` cycles (the extra ones for
  * `why`), then goes to `next`: to the polling account if it is in a polling loop (its slot is
- * marked), to the profile and the trace, whichever is on. Out of line: off the usual path. */
+ * marked), to the profile, the trace and a state dump's pc trigger, whichever is on. Out of
+ * line: off the usual path. */
 static __attribute__((noinline)) void watch_issue(struct tile *t, struct rv_core *c,
                                                   struct rv_profile *prof, uint32_t pc,
                                                   uint32_t next, uint64_t now, unsigned cost,
@@ -201,6 +202,8 @@ static __attribute__((noinline)) void watch_issue(struct tile *t, struct rv_core
         else
             trace_core_issue(t->tracer, c->id, now, cost, why);
     }
+    if (t->dump && t->dump->pc[c->id]) /* --dump-state pc=: the state after it issued */
+        t->dump->fire(t, t->dump->ctx, DUMP_AT_PC, (unsigned)c->id, pc, 0);
 }
 
 /* ---- store queue (BHR:README.md "Load/Store Unit"; cfg0.StMergeTimer, DisStMerge) ---- */
@@ -462,8 +465,9 @@ void rv_run(struct tile *t, struct rv_core *c)
     uint8_t *const local = t->local_ram[c->id];
     const uint32_t local_size = t->arch->local_ram_size[c->id];
     struct rv_profile *const prof = t->prof[c->id];
-    /* anything watching the instructions (--profile, --trace): one test per instruction */
-    const bool watched = prof || t->tracer;
+    /* anything watching the instructions (--profile, --trace, --dump-state pc=): one test per
+     * instruction */
+    const bool watched = prof || t->tracer || (t->dump && t->dump->pc[c->id]);
 
     while (c->state == CORE_RUNNING && c->wake < t->limit) {
         uint64_t now = c->wake;

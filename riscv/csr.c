@@ -48,6 +48,61 @@ static bool counter(struct rv_core *c, uint64_t now, unsigned csr, int64_t **off
     return true;
 }
 
+/* The read-only constants; writes are ignored. */
+static bool constant(unsigned csr, uint32_t *v)
+{
+    switch (csr) {
+    case 0x300: /* mstatus */
+        *v = 0x80006600u;
+        return true;
+    case 0x301: /* misa */
+        *v = 0x40201123u;
+        return true;
+    case 0xF14: /* mhartid: always zero */
+        *v = 0;
+        return true;
+    case 0x320: /* mcountinhibit cannot stop mcycle/minstret; other counters are not built */
+        *v = 0;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* tt_cfg_qstatus / tt_cfg_bstatus as core c reads them now (BHR:CSRs.md). */
+static uint32_t tt_status(const struct tile *t, const struct rv_core *c, bool busy)
+{
+    unsigned all = 0, mine = 0;
+    for (unsigned i = 0; i < NUM_THREADS; i++) {
+        unsigned b = thread_status_bits(t, i, busy);
+        all |= b;
+        if ((int)i == c->id)
+            mine = b;
+    }
+    if (c->id == CORE_BRISC)
+        mine = all;
+    return busy ? (mine | all << 11) : (mine | all << 13);
+}
+
+bool csr_peek(const struct tile *t, const struct rv_core *c, uint64_t now, unsigned csr,
+              uint32_t *v)
+{
+    struct rv_core *m = (struct rv_core *)c; /* the lookups below only read through it */
+    uint32_t *state = plain_state(m, csr);
+    int64_t *offset;
+    uint64_t value;
+    bool high;
+    if (state)
+        *v = *state;
+    else if (counter(m, now, csr, &offset, &value, &high))
+        *v = high ? (uint32_t)(value >> 32) : (uint32_t)value;
+    else if (csr == 0xBC0 || csr == 0xBC1)
+        *v = c->cfg0 & CFG0_DIS_TT_STATUS ? c->tt_status[csr == 0xBC1] : tt_status(t, c, csr == 0xBC1);
+    else
+        return constant(csr, v);
+    return true;
+}
+
 bool csr_access(struct tile *t, struct rv_core *c, uint64_t now, unsigned csr, bool write,
                 uint32_t (*update)(uint32_t, uint32_t), uint32_t operand, uint32_t *old)
 {
@@ -72,19 +127,9 @@ bool csr_access(struct tile *t, struct rv_core *c, uint64_t now, unsigned csr, b
         }
         return true;
     }
+    if (constant(csr, old))
+        return true;
     switch (csr) {
-    case 0x300: /* mstatus: read-only constant, writes ignored */
-        *old = 0x80006600u;
-        return true;
-    case 0x301: /* misa */
-        *old = 0x40201123u;
-        return true;
-    case 0xF14: /* mhartid: always zero */
-        *old = 0;
-        return true;
-    case 0x320: /* mcountinhibit cannot stop mcycle/minstret; other counters are not built */
-        *old = 0;
-        return true;
     case 0x003:
     case 0x008:
     case 0x009:
@@ -109,18 +154,8 @@ bool csr_access(struct tile *t, struct rv_core *c, uint64_t now, unsigned csr, b
          * exists. */
         bool busy = csr == 0xBC1;
         uint32_t *saved = &c->tt_status[busy];
-        if (!(c->cfg0 & CFG0_DIS_TT_STATUS)) {
-            unsigned all = 0, mine = 0;
-            for (unsigned i = 0; i < NUM_THREADS; i++) {
-                unsigned b = thread_status_bits(t, i, busy);
-                all |= b;
-                if ((int)i == c->id)
-                    mine = b;
-            }
-            if (c->id == CORE_BRISC)
-                mine = all;
-            *saved = busy ? (mine | all << 11) : (mine | all << 13);
-        }
+        if (!(c->cfg0 & CFG0_DIS_TT_STATUS))
+            *saved = tt_status(t, c, busy);
         *old = *saved;
         if (write)
             *saved = update(*saved, operand);

@@ -27,4 +27,9 @@ bool csr_access(struct tile *t, struct rv_core *c, uint64_t now, unsigned csr, b
                 uint32_t (*update)(uint32_t old, uint32_t operand), uint32_t operand,
                 uint32_t *old);
 
+/* The value a read of CSR `csr` would give at cycle `now`, changing nothing (state dumps):
+ * false for a CSR the core does not have or tensim does not model. */
+bool csr_peek(const struct tile *t, const struct rv_core *c, uint64_t now, unsigned csr,
+              uint32_t *v);
+
 #endif

@@ -42,6 +42,8 @@ bool region_hint(struct tile *t, struct rv_core *c, uint64_t now, int32_t imm)
         r->used |= bit;
         r->begin_cycle[id] = now;
         snapshot(t, c, now, &r->at_begin[id]);
+        if (t->dump && t->dump->region[c->id])
+            t->dump->fire(t, t->dump->ctx, DUMP_AT_REGION, (unsigned)c->id, id, 1);
         return true;
     }
     if (!(r->open & bit)) {
@@ -70,6 +72,8 @@ bool region_hint(struct tile *t, struct rv_core *c, uint64_t now, int32_t imm)
         s->sum.held[k] += now_c.held[k] - b->held[k];
     for (unsigned k = 0; k < PS_COUNT; k++)
         s->sum.sig.v[k] += now_c.sig.v[k] - b->sig.v[k];
+    if (t->dump && t->dump->region[c->id])
+        t->dump->fire(t, t->dump->ctx, DUMP_AT_REGION, (unsigned)c->id, id, 0);
     return true;
 }
 

@@ -379,6 +379,9 @@ bool coproc_step(struct tile *t)
             progress = true;
             if (t->on_issue)
                 t->on_issue(t->on_issue_ctx, i, now, g[i].word);
+            if (t->dump && t->dump->insn[i]) /* --dump-state insn=: before it executes */
+                t->dump->fire(t, t->dump->ctx, DUMP_AT_INSN, i, g[i].word,
+                              (uint32_t)(g[i].f - tt_forms));
             if (t->tracer)
                 trace_issue(t->tracer, t, i, now, g[i].word, g[i].origin);
             bool ok = g[i].u->accept(t, i, g[i].word, g[i].f);

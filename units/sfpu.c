@@ -33,6 +33,18 @@ bool sfpu_lane_enabled(const struct sfpu_state *s, unsigned lane)
     return s->use_lane_flags[lane] ? s->lane_flags[lane] : true;
 }
 
+void sfpu_lane_view(const struct tile *t, unsigned lane, struct sfpu_lane_view *v)
+{
+    const struct sfpu_state *s = &t->sfpu;
+    for (unsigned r = 0; r < SFPU_LREGS; r++)
+        v->lreg[r] = s->lreg[r][lane];
+    v->flag = s->lane_flags[lane];
+    v->use_flag = s->use_lane_flags[lane];
+    v->enabled = sfpu_lane_enabled(s, lane);
+    v->depth = s->flag_depth[lane];
+    v->lane_config = s->lane_config[lane & 7];
+}
+
 /* ---- the instructions ---- */
 
 /* SFPU instructions with VD >= 12 write their own encoding into the lane's

@@ -156,5 +156,14 @@ extern const struct unit_desc sfpu_unit_desc;
 
 /* IsLaneEnabled (VectorUnit.md "Lane Predication Masks"). */
 bool sfpu_lane_enabled(const struct sfpu_state *s, unsigned lane);
+/* One lane's architectural state as it stands, read-only (state dumps, trace/state.c). */
+struct sfpu_lane_view {
+    uint32_t lreg[SFPU_LREGS];
+    bool flag, use_flag, enabled; /* LaneFlags, UseLaneFlagsForLaneEnable, IsLaneEnabled */
+    uint8_t depth;                /* FlagStack entries */
+    uint32_t lane_config;         /* LaneConfig of the lane's column (lane & 7) */
+};
+struct tile;
+void sfpu_lane_view(const struct tile *t, unsigned lane, struct sfpu_lane_view *v);
 
 #endif
