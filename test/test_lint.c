@@ -289,3 +289,22 @@ Test(lint_tile, without_a_record)
     cr_expect_eq(t->err.pc, 0x7000);
     cr_expect_str_eq(t->err.text, "shuffle 7");
 }
+
+/* SFPLOAD right after an ELWADD reads rows still being written; a STALLWAIT holding the SFPU
+ * (B8) while the thread has an instruction in the matrix unit (C4) is the documented fix. */
+Test(lint_tile, sfpload_after_elwadd_needs_a_stallwait)
+{
+    const uint32_t unp_a = TT_OP_UNPACR_NOP_BH(0, 0, 0, 1, 0, 0, 0, 0, 1);
+    const uint32_t unp_b = TT_OP_UNPACR_NOP_BH(1, 0, 0, 1, 0, 0, 0, 0, 1);
+    const uint32_t add = TT_OP_ELWADD_BH(0, 0, 0, 0, 0, 0, 0), load = TT_OP_SFPLOAD_BH(0, 0, 0, 0);
+    RUN(unp_a, unp_b, add, TT_OP_STALLWAIT_BH(1u << 8, 1u << 4), load);
+    cr_expect_eq(t->lint->total, 0);
+    cr_expect_geq(issue_log_cycle(&issues, 0, load, 0), issue_log_cycle(&issues, 0, add, 0) + 5);
+    tile_reset(t);
+    issues.n = 0;
+    RUN(unp_a, unp_b, add, load);
+    cr_assert_eq(t->lint->n, 1);
+    cr_expect_eq(t->lint->f[0].rule, RULE_DST_SFPU_EARLY);
+    cr_expect_eq(t->lint->f[0].cycle, issue_log_cycle(&issues, 0, add, 0) + 1);
+    cr_expect_eq(t->lint->f[0].word, load);
+}
