@@ -55,6 +55,10 @@ struct lint {
     uint64_t unlisted; /* breaks of distinct findings past LINT_MAX_FINDINGS */
     unsigned n;
     struct lint_finding f[LINT_MAX_FINDINGS];
+    /* rule cfg_write_use: per thread, the cycle from which its last WRCFG is visible and the
+     * Config word it wrote (set by the Configuration unit, read by the Wait Gate) */
+    uint64_t wrcfg_visible[3];
+    uint16_t wrcfg_index[3];
 };
 
 struct tile;

@@ -334,11 +334,11 @@ static __attribute__((noinline)) void lint_issue(struct tile *t, unsigned i, con
     const unsigned u = g->f->unit;
     if ((u == TT_UNIT_UNPACK || u == TT_UNIT_FPU || u == TT_UNIT_SFPU || u == TT_UNIT_PACK ||
          u == TT_UNIT_THCON) &&
-        t->now < t->cfgu.wrcfg_visible[i])
+        t->now < t->lint->wrcfg_visible[i])
         rule_broken(t, RULE_CFG_WRITE_USE, rule_site_tensix(t, i, g->word),
                     "thread T%u: %s issues at cycle %" PRIu64 ", before its WRCFG of Config[%u] "
                     "is visible (cycle %" PRIu64 "); it sees the old value",
-                    i, g->f->mnemonic, t->now, t->cfgu.wrcfg_index[i], t->cfgu.wrcfg_visible[i]);
+                    i, g->f->mnemonic, t->now, t->lint->wrcfg_index[i], t->lint->wrcfg_visible[i]);
 }
 
 bool coproc_step(struct tile *t)

@@ -41,10 +41,6 @@ struct cfg_unit {
     uint64_t stage0_free; /* BH: first cycle stage 0 is free of issued instructions;
                              WH: first cycle RMWCIB/RDCFG may issue after a WRCFG/RDCFG */
     uint64_t thread_free[3]; /* WH: the thread's RDCFG holds its Config instructions until then */
-    /* --lint (rule cfg_write_use): the cycle from which each thread's last WRCFG is visible,
-     * and the Config word it wrote (the message names it) */
-    uint64_t wrcfg_visible[3];
-    uint16_t wrcfg_index[3];
     struct cfg_pending pend[CFG_PENDING_MAX]; /* in the order the writes were made */
     unsigned npend;
     struct {
