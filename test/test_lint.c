@@ -308,3 +308,22 @@ Test(lint_tile, sfpload_after_elwadd_needs_a_stallwait)
     cr_expect_eq(t->lint->f[0].cycle, issue_log_cycle(&issues, 0, add, 0) + 1);
     cr_expect_eq(t->lint->f[0].word, load);
 }
+
+/* UNPACR_NOP SETDVALID (Unpack_Pop 2: no zeroing, which would wait for the bank) does not wait
+ * for the bank: the third one on SrcA hands over bank 0, which the first gave the matrix unit;
+ * the finding names the third push. */
+Test(lint_tile, unpacr_nop_setdvalid_without_ownership)
+{
+    const uint32_t unp_a = TT_OP_UNPACR_NOP_BH(0, 0, 0, 1, 0, 0, 0, 0, 2);
+    RUN(unp_a, unp_a, unp_a);
+    cr_assert_eq(t->lint->n, 1);
+    cr_expect_eq(t->lint->f[0].rule, RULE_SRC_NOT_OWNED);
+    cr_expect_eq(t->lint->f[0].word, unp_a);
+    cr_expect_eq(t->lint->f[0].core, 0);
+    cr_expect_eq(t->lint->f[0].pc, 0x6008);
+    cr_expect_eq(t->lint->f[0].thread, 0);
+    cr_expect_str_eq(t->lint->f[0].text, "UNPACR_NOP (unpacker 0, thread T0) SETDVALID hands over "
+                                         "SrcA bank 0, which the matrix unit already owns");
+    cr_expect_eq(t->src.bank[0][0].client, SRC_CLIENT_MATRIX);
+    cr_expect_eq(t->src.unpack_bank[0], 1);
+}
