@@ -327,3 +327,17 @@ Test(lint_tile, unpacr_nop_setdvalid_without_ownership)
     cr_expect_eq(t->src.bank[0][0].client, SRC_CLIENT_MATRIX);
     cr_expect_eq(t->src.unpack_bank[0], 1);
 }
+
+/* docs/user-guide.md "Lint" has a row for every rule, with its page and what tensim goes on
+ * with. */
+Test(lint, user_guide_lists_every_rule)
+{
+    char *doc = read_whole_file("docs/user-guide.md", NULL);
+    for (unsigned r = 0; r < RULE_COUNT; r++) {
+        char row[600];
+        snprintf(row, sizeof row, "| `%s` | %s | %s (%s) | %s |\n", rule_key(r),
+                 rule_stops(r) ? "yes (104)" : "no", rule_text(r), rule_page(r), rule_goes_on(r));
+        cr_expect(strstr(doc, row), "docs/user-guide.md lacks the row:\n%s", row);
+    }
+    free(doc);
+}
