@@ -180,6 +180,7 @@ $(MT_DATA) &: $(B)/mmthrottle_gen
 	$(B)/mmthrottle_gen $(@D)
 $(eval $(call kernel,tt-push,trisc0,test/kernels/tt_push.c))
 $(eval $(call kernel,perf-counters,trisc1,test/kernels/perf_counters.c))
+$(eval $(call kernel,lint-rules,trisc0,test/kernels/lint_rules.c))
 # The calibration kernel of `make calibrate` (bench/calib).
 $(eval $(call kernel,calib,trisc0,bench/calib/calib.c))
 # The whole-kernel figures of `make calibrate` (issue 16 item 3): pack on TRISC2 alone, unpack

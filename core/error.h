@@ -34,7 +34,9 @@
     X(ERR_BAD_RUN, 111, "bad run description",                                                    \
       "the --run file is unreadable, not JSON, or asks for something tensim cannot do")           \
     X(ERR_REGION, 112, "bad region",                                                              \
-      "tensim_region_end of a region that is not open, or tensim_region_begin of one that is")
+      "tensim_region_end of a region that is not open, or tensim_region_begin of one that is") \
+    X(ERR_LINT, 113, "lint findings",                                                             \
+      "--lint found software rules broken and nothing else failed (the report lists them)")
 
 enum err_kind {
 #define X(name, code, text, desc) name,

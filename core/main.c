@@ -13,6 +13,7 @@
 #include "../mem/elf.h"
 #include "bench.h"
 #include "host.h"
+#include "rules.h"
 #include "run_desc.h"
 #include "../trace/state.h"
 #include "../trace/stats.h"
@@ -47,9 +48,11 @@ static void catch_stop_signals(void)
 
 /* ---- tensim run ---- */
 
+#define LINT_REPORT_LINES 20 /* findings the report lists; the stats JSON has them all */
+
 enum run_opt { O_TRISC0, O_TRISC1, O_TRISC2, O_BRISC, O_RUN, O_ARCH, O_LOADER, O_MAX_CYCLES,
                O_LOAD, O_DUMP, O_DUMP_STATE, O_STATS, O_TRACE, O_TRACE_FROM, O_TRACE_TO, O_ZONES, O_PROFILE,
-               O_UNPREDICTABLE, O_TIMING, O_QUIET, O_HELP };
+               O_UNPREDICTABLE, O_LINT, O_TIMING, O_QUIET, O_HELP };
 
 /* O_TRISC0..O_BRISC are in core order (enum core_id). */
 static const struct cli_opt run_opts[] = {
@@ -86,6 +89,9 @@ static const struct cli_opt run_opts[] = {
     {O_UNPREDICTABLE, "unpredictable", 0, "WHAT",
      "error (default) stops where the hardware's values are unpredictable;\nwarn goes on with a "
      "stand-in value and one warning (docs/numerics.md)"},
+    {O_LINT, "lint", 0, 0,
+     "go on past software rules the kernel breaks and report each (rule, core\nor thread, pc, "
+     "cycle, instruction); exit status 113 when any was found\n(docs/user-guide.md \"Lint\")"},
     {O_TIMING, "timing", 0, "KEY=VALUE",
      "change a timing parameter for this run (what-if studies); may be\ngiven up to 32 times; "
      "--timing=list shows every parameter, its value\nand its source (docs/timing-model.md)"},
@@ -119,6 +125,7 @@ struct run_args {
     uint64_t max_cycles;
     bool quiet;
     int unpredictable_warn; /* -1: not given */
+    bool lint;
     struct timing_override timing[TIMING_MAX_OVERRIDES];
     unsigned ntiming;
     struct state_dumps state; /* --dump-state */
@@ -224,6 +231,7 @@ static int parse_run(int argc, char **argv, struct run_args *a)
         }
         case O_ZONES: a->zones_file = v; break;
         case O_PROFILE: a->profile_file = v; break;
+        case O_LINT: a->lint = true; break;
         case O_UNPREDICTABLE:
             if (strcmp(v, "error") && strcmp(v, "warn"))
                 return cli_usage_error(&run_cmd, "--unpredictable wants error or warn, not '%s'", v);
@@ -525,6 +533,11 @@ static int cmd_run(int argc, char **argv)
         t->progress_ctx = &progress;
     }
     t->unpredictable_warn = a.unpredictable_warn > 0;
+    if (a.lint && !(t->lint = lint_new())) {
+        fprintf(stderr, "tensim: %s: out of memory for --lint\n", err_kind_text(ERR_HOST));
+        sim_destroy(&sim);
+        return err_kind_exit_code(ERR_HOST);
+    }
     for (unsigned i = 0; i < a.nloads && t->err.kind == ERR_NONE; i++)
         host_load_file(t, ERR_BAD_FILE, "--load ", a.loads[i].file, a.loads[i].addr);
     struct host host = {0};
@@ -598,6 +611,8 @@ static int cmd_run(int argc, char **argv)
                     rd->end_kernel_complete ? "kernel_complete" : "\"end\"", t->cycles);
         if (oc.zones)
             zones_report(oc.zones, stderr);
+        if (t->lint)
+            lint_report(t->lint, t, LINT_REPORT_LINES, stderr);
     }
     close_output(&oc, &out.trace);
     for (unsigned i = 0; i < a.state.n; i++)
@@ -632,9 +647,13 @@ static int cmd_run(int argc, char **argv)
         oc.run_end = rd->end_kernel_complete ? "kernel_complete" : rd->end >= 0 ? "condition" : "";
         oc.run_ended = host_ended(t);
     }
+    /* --lint's findings decide the status only when nothing else failed */
+    if (t->lint && t->lint->total && oc.exit_status == 0)
+        oc.exit_status = err_kind_exit_code(ERR_LINT);
     if (out.stats.f)
         stats_json(t, &oc, out.stats.f);
     close_output(&oc, &out.stats);
+    free(t->lint);
     sim_destroy(&sim);
     free(zones);
     if (rd) {

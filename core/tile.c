@@ -109,6 +109,7 @@ void tile_reset(struct tile *t)
     perf_counters_reset(t);
     t->nloaded = 0;
     t->nwarnings = 0;
+    t->issue_thread = -1;
     memset(&t->boot, 0, sizeof t->boot);
     for (int i = 0; i < NUM_CORES; i++) /* no core runs until it is started or released */
         t->boot.soft_reset |= 1u << tile_core_reset_bit(i);

@@ -17,6 +17,7 @@
 #include "../riscv/core.h"
 #include "../riscv/mailbox.h"
 #include "../riscv/region.h"
+#include "../sync/origin.h"
 #include "../sync/semaphores.h"
 #include "../sync/thread.h"
 #include "../units/adc.h"
@@ -155,6 +156,13 @@ struct tile {
     bool unpredictable_warn;
     /* Warnings given so far (tile_warning); they never stop a run. */
     unsigned nwarnings;
+    /* tensim run --lint (core/rules.h): the findings, NULL when off (then the first break of an
+     * undefined rule stops the run). While it is on, the Wait Gate notes the instruction it is
+     * issuing so that a rule broken at issue names its push (issue_thread -1: none). */
+    struct lint *lint;
+    uint32_t issue_word;
+    tt_origin issue_origin;
+    int issue_thread;
 };
 
 /* The tile control, debug and status registers' rows (core/tile_ctrl.c). */

@@ -13,8 +13,10 @@
  * cycle after (WH:WaitGate.md, WH:STALLWAIT.md). */
 #include "gate.h"
 
+#include <inttypes.h>
 #include <string.h>
 
+#include "../core/rules.h"
 #include "../core/tile.h"
 #include "../riscv/pcbuf.h"
 #include "../riscv/profile.h"
@@ -323,6 +325,22 @@ static void account_stop(struct tile *t, uint64_t now, const struct gate_try *g,
     }
 }
 
+/* --lint: note the instruction being issued (core/rules.h) and check the rules that hold at
+ * issue. WRCFG.md "Instruction scheduling": a Config write is visible two cycles after the
+ * WRCFG, so a unit that reads Config needs one more instruction between them. */
+static __attribute__((noinline)) void lint_issue(struct tile *t, unsigned i, const struct gate_try *g)
+{
+    t->issue_thread = (int)i, t->issue_word = g->word, t->issue_origin = g->origin;
+    const unsigned u = g->f->unit;
+    if ((u == TT_UNIT_UNPACK || u == TT_UNIT_FPU || u == TT_UNIT_SFPU || u == TT_UNIT_PACK ||
+         u == TT_UNIT_THCON) &&
+        t->now < t->lint->wrcfg_visible[i])
+        rule_broken(t, RULE_CFG_WRITE_USE, rule_site_tensix(t, i, g->word),
+                    "thread T%u: %s issues at cycle %" PRIu64 ", before its WRCFG of Config[%u] "
+                    "is visible (cycle %" PRIu64 "); it sees the old value",
+                    i, g->f->mnemonic, t->now, t->lint->wrcfg_index[i], t->lint->wrcfg_visible[i]);
+}
+
 bool coproc_step(struct tile *t)
 {
     struct gate_try g[NUM_THREADS];
@@ -384,7 +402,10 @@ bool coproc_step(struct tile *t)
                               (uint32_t)(g[i].f - tt_forms));
             if (t->tracer)
                 trace_issue(t->tracer, t, i, now, g[i].word, g[i].origin);
+            if (t->lint)
+                lint_issue(t, i, &g[i]);
             bool ok = g[i].u->accept(t, i, g[i].word, g[i].f);
+            t->issue_thread = -1;
             if (t->tracer)
                 trace_issued(t->tracer);
             if (!ok) {

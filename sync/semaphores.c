@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "../core/rules.h"
 #include "../core/tile.h"
 
 void sem_reset(struct sem_bank *s)
@@ -61,8 +62,16 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
     if (val & 1) {
         if (s->value[i] > 0)
             s->value[i]--;
+        else if (t->lint)
+            rule_broken(t, RULE_SEM_GET_ZERO, rule_site_riscv(t, core),
+                        "%s: get (store of 1 to 0x%08x) on semaphore %u at Value 0: the get is "
+                        "lost", core_name(core), addr, i);
     } else if (s->value[i] < 15) {
         s->value[i]++;
+    } else if (t->lint) {
+        rule_broken(t, RULE_SEM_POST_MAX, rule_site_riscv(t, core),
+                    "%s: post (store of 0 to 0x%08x) on semaphore %u at Value 15: the post is lost",
+                    core_name(core), addr, i);
     }
     s->st.riscv_sem_writes++;
     tile_wake_coproc(t, t->now + 1);

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "../core/rules.h"
 #include "../core/tile.h"
 #include "semaphores.h"
 
@@ -69,16 +70,29 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     }
     case TT_OPC_SEMPOST: {
         unsigned mask = TT_GET_SEMPOST_SemaphoreMask(w);
-        for (unsigned i = 0; i < NUM_SEMAPHORES; i++)
-            if ((mask >> i & 1) && s->value[i] < 15)
+        for (unsigned i = 0; i < NUM_SEMAPHORES; i++) {
+            if (!(mask >> i & 1))
+                continue;
+            if (s->value[i] < 15)
                 s->value[i]++;
+            else if (t->lint)
+                rule_broken(t, RULE_SEM_POST_MAX, rule_site_tensix(t, th, w),
+                            "thread T%u: SEMPOST on semaphore %u at Value 15 (Max %u): the post "
+                            "is lost", th, i, s->max[i]);
+        }
         break;
     }
     case TT_OPC_SEMGET: {
         unsigned mask = TT_GET_SEMGET_SemaphoreMask(w);
-        for (unsigned i = 0; i < NUM_SEMAPHORES; i++)
-            if ((mask >> i & 1) && s->value[i] > 0)
+        for (unsigned i = 0; i < NUM_SEMAPHORES; i++) {
+            if (!(mask >> i & 1))
+                continue;
+            if (s->value[i] > 0)
                 s->value[i]--;
+            else if (t->lint)
+                rule_broken(t, RULE_SEM_GET_ZERO, rule_site_tensix(t, th, w),
+                            "thread T%u: SEMGET on semaphore %u at Value 0: the get is lost", th, i);
+        }
         break;
     }
     case TT_OPC_STALLWAIT_BH:

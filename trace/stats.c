@@ -7,6 +7,7 @@
 #include <inttypes.h>
 
 #include "../core/sim.h"
+#include "../core/rules.h"
 #include "../core/tile.h"
 #include "../core/timing.h"
 #include "../sync/gate.h"
@@ -121,6 +122,11 @@ void stats_json(const struct tile *t, const struct sim_outcome *o, FILE *f)
         json_outcome(t, o, f);
     if (o && o->zones)
         zones_json(o->zones, f);
+    if (t->lint) { /* tensim run --lint only, so other runs' stats are unchanged */
+        fprintf(f, "  \"lint\": ");
+        lint_json(t->lint, t, f);
+        fprintf(f, ",\n");
+    }
     metrics_run_json(t, f);
     regions_json(t, f);
     fprintf(f, "  \"cores\": {");

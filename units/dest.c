@@ -1,5 +1,6 @@
 #include "dest.h"
 
+#include "../core/rules.h"
 #include "../core/tile.h"
 
 unsigned dest_adj16(unsigned r, bool remap_addrs)
@@ -192,6 +193,21 @@ static unsigned check(struct tile *t, int core, uint32_t addr, unsigned size, st
     return es;
 }
 
+/* --lint (BH:Dst.md "Instruction scheduling"): a RISC-V read of a Dst block that a Tensix unit
+ * (matrix unit or SFPSTORE) is still writing; the core needs a STALLWAIT or a completion wait
+ * (a semaphore) first. `row` is the logical row of the element read. */
+static __attribute__((noinline)) void lint_early(struct tile *t, int core, struct window_cfg w,
+                                                 unsigned row)
+{
+    const int b = dest_first_blocked(&t->dest, dest_map_of(t), w.fmt <= 1, row, 1, t->now);
+    if (b >= 0)
+        rule_broken(t, RULE_DST_RISCV_EARLY, rule_site_riscv(t, core),
+                    "%s: load from the Dst window reads Dst%s row %u (DstBits block %d), which is "
+                    "being written until cycle %llu",
+                    core_name(core), w.fmt <= 1 ? "32b" : "16b", row & 0x3FF, b,
+                    (unsigned long long)t->dest.block_ready[b]);
+}
+
 bool dest_window_load(struct tile *t, int core, uint32_t addr, unsigned size, uint32_t *val)
 {
     struct window_cfg w = window_cfg(t, core);
@@ -199,6 +215,8 @@ bool dest_window_load(struct tile *t, int core, uint32_t addr, unsigned size, ui
     if (!es)
         return false;
     uint32_t off = addr - DEST_WINDOW_BASE, v = 0;
+    if (t->lint)
+        lint_early(t, core, w, (off / es) / 16);
     for (unsigned k = 0; k < size / es; k++)
         v |= (load_element(t, w, off / es + k) & (0xffffffffu >> (32 - 8 * es))) << (8 * es * k);
     *val = v;
@@ -227,6 +245,16 @@ int dest_first_blocked(const struct dest *d, struct dest_map m, bool dst32, unsi
         if (dst32 && d->block_ready[(p + 8) / 8] > now)
             return (int)((p + 8) / 8);
     }
+    return -1;
+}
+
+int dest_fpu_pending(const struct dest *d, struct dest_map m, bool dst32, unsigned row, uint64_t now)
+{
+    const unsigned p = dest_phys(m, dst32, row & 0x3FF);
+    if (d->fpu_ready[p / 8] > now)
+        return (int)(p / 8);
+    if (dst32 && d->fpu_ready[(p + 8) / 8] > now)
+        return (int)((p + 8) / 8);
     return -1;
 }
 

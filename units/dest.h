@@ -24,6 +24,9 @@ struct dest {
      * aligned 8-row DstBits block may be read again after a matrix-unit write. The matrix unit
      * and the packers stall on it. */
     uint64_t block_ready[DEST_BLOCKS];
+    /* The same for the matrix unit's writes alone: the SFPU is not held by the scoreboard, so
+     * an SFPLOAD before this cycle breaks a software rule (--lint, dst_sfpu_read_early). */
+    uint64_t fpu_ready[DEST_BLOCKS];
     /* RISCV_DEBUG_REG_DBG_FEATURE_DISABLE bit 11 (BH:Dst.md, WH:Dst.md): Dst16b[Row] is the high
      * half of Dst32b[Row] instead of DstBits[Adj16(Row)]. Set through dest_set_dst16_on_hi32. */
     bool dst16_on_hi32;
@@ -37,6 +40,7 @@ struct dest {
 static inline void dest_block_written(struct dest *d, unsigned b, uint64_t ready)
 {
     d->block_ready[b] = ready;
+    d->fpu_ready[b] = ready;
 }
 /* The earliest cycle after `now` at which a block becomes readable (UINT64_MAX: none). */
 uint64_t dest_next_ready(const struct dest *d, uint64_t now);
@@ -70,6 +74,10 @@ void dest_set_dst16_on_hi32(struct tile *t, bool on);
  * and the packers, which stall on the same hazard (WH:Dst.md "Instruction scheduling"). */
 int dest_first_blocked(const struct dest *d, struct dest_map m, bool dst32, unsigned row0,
                        unsigned n, uint64_t now);
+
+/* The first DstBits block logical row `row` (Dst16b or Dst32b view) lies in whose matrix-unit
+ * write is not readable at `now` (fpu_ready), or -1. */
+int dest_fpu_pending(const struct dest *d, struct dest_map m, bool dst32, unsigned row, uint64_t now);
 
 /* A Dst32b cell at physical row p: the high half in row p, the low half in row p + 8. */
 static inline uint32_t dest_get32_at(const struct dest *d, unsigned p, unsigned col)

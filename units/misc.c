@@ -2,6 +2,7 @@
  * thread can issue one per cycle, so it never holds the gate. NOP, the ADC instructions
  * (WH:SETADC.md, SETADCXY, SETADCZW, SETADCXX, INCADCXY, INCADCZW, ADDRCRXY, ADDRCRZW) and
  * SETDVALID (WH:SETDVALID.md). */
+#include "../core/rules.h"
 #include "../core/tile.h"
 
 /* accept() derives the kind (set, inc, cr) from the opcode's place in the run 0x51..0x56. */
@@ -85,8 +86,13 @@ static void four_counters(struct adc *a, uint32_t w, enum adc_counter lo, unsign
     }
 }
 
-static void setdvalid(struct tile *t, unsigned th, unsigned which)
+static void setdvalid(struct tile *t, unsigned th, unsigned which, uint32_t w)
 {
+    if (t->lint && t->src.bank[which][t->src.unpack_bank[which]].client == SRC_CLIENT_MATRIX)
+        rule_broken(t, RULE_SRC_NOT_OWNED, rule_site_tensix(t, th, w),
+                    "thread T%u: SETDVALID hands over Src%c bank %u, which the matrix unit "
+                    "already owns (no CLEARDVALID or matrix instruction released it)",
+                    th, which ? 'B' : 'A', t->src.unpack_bank[which]);
     src_hand_over(&t->src, which, SRC_FMT_UNKNOWN); /* BH: ImpliedSrc*Fmt unpredictable */
     t->src.src_row[which][th] = src_row_base(&t->cfg, tile_arch_bit(t), th, which);
 }
@@ -125,9 +131,9 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         return true;
     case TT_OPC_SETDVALID:
         if (TT_GET_SETDVALID_FlipSrcA(w))
-            setdvalid(t, th, 0);
+            setdvalid(t, th, 0, w);
         if (TT_GET_SETDVALID_FlipSrcB(w))
-            setdvalid(t, th, 1);
+            setdvalid(t, th, 1, w);
         return true;
     default:
         return tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (misc), thread T%u", f->mnemonic, th);

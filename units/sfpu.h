@@ -117,6 +117,9 @@ struct sfpu_timing {
         uint64_t loadmacros, macro_ops[SFPU_SUB_LOAD], macro_max_per_cycle;
     } st;
     bool warned[SFPU_HZ_COUNT];
+    /* the instruction sfpu_check is checking: thread and word, for --lint's findings */
+    uint8_t chk_th;
+    uint32_t chk_w;
 };
 
 /* Bytes of struct sfpu_state's architectural state, lreg .. macro (checked below). */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "../core/services.h"
+#include "../core/rules.h"
 #include "../core/tile.h"
 #include "cfg.h"
 #include "dest.h"
@@ -166,6 +167,26 @@ static uint32_t load_datum(unsigned mod0, uint32_t cell, uint32_t old, bool fp16
     }
 }
 
+/* --lint: WH/BH:Dst.md "Instruction scheduling": the Dest scoreboard holds the matrix unit and
+ * the packers, not the SFPU; an SFPLOAD of rows the matrix unit is still writing needs a
+ * STALLWAIT first. One finding per SFPLOAD (its first such lane). */
+static __attribute__((noinline)) void lint_early(struct tile *t, unsigned th, struct ldst_cfg k,
+                                                 bool d32, uint32_t lanes)
+{
+    SFPU_FOR_EACH_LANE(lane, lanes) {
+        const unsigned row = lane_row(k.addr, lane);
+        const int b = dest_fpu_pending(&t->dest, k.map, d32, row, t->now);
+        if (b < 0)
+            continue;
+        rule_broken(t, RULE_DST_SFPU_EARLY, rule_site_tensix(t, th, t->sfpu.tm.chk_w),
+                    "thread T%u: SFPLOAD at cycle %llu reads Dst%s row %u (DstBits block %d), "
+                    "which the matrix unit writes until cycle %llu: no STALLWAIT held it",
+                    th, (unsigned long long)t->now, d32 ? "32b" : "16b", row, b,
+                    (unsigned long long)t->dest.fpu_ready[b]);
+        return;
+    }
+}
+
 /* SFPLOAD.md: VD < 8 only (no backdoor clause on this page: VD >= 8 loads nothing); lanes not
  * blocked by BLOCK_SFPU_RD_FROM_DEST and enabled (INT32_ALL: all). Reading a row that is not
  * valid is undefined (WH:ZEROACC.md): the run stops before anything changes. Then the RWCs
@@ -190,6 +211,8 @@ static unsigned load(struct tile *t, unsigned th, struct ldst in, bool wh, struc
             return k.addr;
         }
     }
+    if (t->lint && k.mod0 != FMT_ZERO)
+        lint_early(t, th, k, d32, m);
     SFPU_FOR_EACH_LANE(lane, m) {
         const uint32_t lc = s->lane_config[lane];
         s->lreg[in.vd][lane] = load_datum(k.mod0, cells[lane], s->lreg[in.vd][lane],

@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "../core/rules.h"
 #include "../core/tile.h"
 
 static const struct sfpu_form_timing rows[TT_FORM_COUNT] = {
@@ -313,6 +314,20 @@ const char *sfpu_hazard_key(enum sfpu_hazard h) { return hazard_keys[h]; }
 bool sfpu_hazard(struct tile *t, enum sfpu_hazard h, bool warn_only, const char *fmt, ...)
 {
     struct sfpu_timing *tm = &t->sfpu.tm;
+    /* --lint takes the undefined hazards through the rule funnel: counted, recorded, and the
+     * run goes on with the new value as --unpredictable=warn does */
+    static const enum rule_id rule_of[SFPU_HZ_COUNT] = {
+        [SFPU_HZ_MAD_RESULT] = RULE_SFPU_MAD_RESULT, [SFPU_HZ_SHUFFLE] = RULE_SFPU_SHUFFLE,
+        [SFPU_HZ_SWAP] = RULE_SFPU_MACRO_SWAP, [SFPU_HZ_SIMPLE_ROUND] = RULE_SFPU_SIMPLE_ROUND};
+    if (!warn_only && t->lint) {
+        char msg[320];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        tm->st.hazards[h]++;
+        return rule_broken(t, rule_of[h], rule_site_tensix(t, tm->chk_th, tm->chk_w), "%s", msg);
+    }
     const bool stop = !warn_only && !t->unpredictable_warn;
     if (!stop && tm->warned[h]) {
         tm->st.hazards[h]++;
@@ -323,8 +338,8 @@ bool sfpu_hazard(struct tile *t, enum sfpu_hazard h, bool warn_only, const char 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (stop)
-        return tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0, "%s", msg);
+    if (stop) /* the funnel stops the run as undefined behaviour (no core: a Tensix site) */
+        return rule_broken(t, rule_of[h], (struct rule_site){.core = -1, .thread = 0}, "%s", msg);
     tm->st.hazards[h]++;
     tm->warned[h] = true;
     tile_warning(t, "%s%s (counted as \"%s\" in the stats; later ones are not reported)", msg,
@@ -386,6 +401,7 @@ bool sfpu_check(struct tile *t, unsigned th, unsigned form, uint32_t w, bool mac
     const uint64_t now = t->now;
     const bool wh = tile_is_wormhole(t), nop = form == TT_FORM_SFPNOP;
     *discard = false;
+    tm->chk_th = (uint8_t)th, tm->chk_w = w;
     cur_start(tm, now);
     /* SFPLOADMACRO.md: a scheduled instruction wins its sub-unit; the regular one is dropped */
     if (!macro && sub < SFPU_SUB_LOAD && (tm->cur_subs >> sub & 1)) {

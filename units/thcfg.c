@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/rules.h"
 #include "../core/tile.h"
 #include "gpr.h"
 #include "pending.h"
@@ -284,6 +285,8 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         }
         busy_through(u, now, now + 2);
         u->stage0_free = now + 2; /* BH: stage 0 next cycle; WH: RMWCIB/RDCFG not next cycle */
+        if (t->lint) /* rule cfg_write_use, checked by the Wait Gate (core/rules.h) */
+            t->lint->wrcfg_visible[th] = now + 2, t->lint->wrcfg_index[th] = (uint16_t)index;
         return true;
     }
     case TT_OPC_RDCFG: { /* RDCFG.md: Config read at issue, GPR write in the 2nd cycle */

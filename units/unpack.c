@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/rules.h"
 #include "../core/tile.h"
 #include "../mem/map.h"
 #include "unpack_internal.h"
@@ -482,6 +483,8 @@ bool unpack_issue(struct tile *t, unsigned th, uint32_t w, const struct tt_form 
     const unsigned u = TT_GET_UNPACR_WhichUnpacker(w);
     *startup = 0;
     e->kind = UK_OCCUPY;
+    e->word = w;
+    e->origin = t->lint ? t->issue_origin : 0;
     switch ((enum tt_form_id)(f - tt_forms)) {
     case TT_FORM_UNPACR:
         return issue_unpacr(t, th, w, e, startup);
@@ -715,6 +718,22 @@ static bool run_setreg(struct tile *t, unsigned u, const struct unpack_entry *e)
     return tensix_mmio_store(t, e->thread, addr, v) == MMIO_OK;
 }
 
+/* --lint: an UNPACR_NOP SETDVALID hands over the unpackers' current bank without waiting for
+ * it (rule src_not_owned), so the bank may still be the matrix unit's. */
+static __attribute__((noinline)) void lint_hand_over(struct tile *t, unsigned u,
+                                                     const struct unpack_entry *e)
+{
+    const unsigned b = t->src.unpack_bank[u];
+    if (t->src.bank[u][b].client != SRC_CLIENT_MATRIX)
+        return;
+    const int core = origin_core(e->origin);
+    const struct rule_site s = {.core = core, .thread = e->thread,
+                                .pc = core >= 0 ? origin_pc(e->origin) : 0, .word = e->word};
+    rule_broken(t, RULE_SRC_NOT_OWNED, s,
+                "UNPACR_NOP (unpacker %u, thread T%u) SETDVALID hands over Src%c bank %u, which the "
+                "matrix unit already owns", u, e->thread, u ? 'B' : 'A', b);
+}
+
 bool unpack_start(struct tile *t, unsigned u, struct unpack_entry *e)
 {
     struct src_regs *s = &t->src;
@@ -737,6 +756,8 @@ bool unpack_start(struct tile *t, unsigned u, struct unpack_entry *e)
         return true;
     }
     case UK_SETDVALID:
+        if (t->lint)
+            lint_hand_over(t, u, e);
         src_hand_over(&t->src, u, e->dvalid_fmt); /* WH:UNPACR_NOP_SETDVALID.md: no wait for AllowedClient */
         return true;
     case UK_SETREG:

@@ -89,6 +89,9 @@ struct unpack_entry {
     uint32_t clear_val;
     /* UK_SETREG */
     uint32_t setreg_word;
+    /* --lint: the instruction and its push, for a finding when the entry runs */
+    uint32_t word;
+    uint64_t origin;
     struct unpack_plan p; /* UK_UNPACR */
 };
 
