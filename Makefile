@@ -166,6 +166,14 @@ $(B)/kernels/matmul-planted-stallwait-t1.elf: $(B)/rv/regions/matmul-planted-sta
 $(eval $(call kernel,eltwise-t0,trisc0,$(EX)/eltwise/t0.c))
 $(eval $(call kernel,eltwise-t1,trisc1,$(EX)/eltwise/t1.c))
 $(eval $(call kernel,eltwise-t2,trisc2,$(EX)/eltwise/t2.c))
+# ... and a TRISC2 with a bug to find (docs/user-guide.md "Debugging a wrong kernel")
+$(B)/rv/bug/eltwise-bug-t2.o: $(EX)/eltwise/t2.c $(EX)/eltwise/eltwise_data.h riscv/sdk/tensim.h $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h | $(B)/.deps
+	@mkdir -p $(@D)
+	$(RVCC) $(RVCFLAGS) -DELTWISE_BUG_NO_SEMWAIT -c $< -o $@
+KERNELS += $(B)/kernels/eltwise-bug-t2.elf
+$(B)/kernels/eltwise-bug-t2.elf: $(B)/rv/bug/eltwise-bug-t2.o $(SDK_OBJ) riscv/sdk/trisc2.ld riscv/sdk/common.ld
+	@mkdir -p $(@D)
+	$(RVCC) $(RVLDFLAGS) -T riscv/sdk/trisc2.ld -o $@ $(SDK_OBJ) $<
 # tt-llk's matmul MOP with its throttle levels, unpacker-fed (bench/suite mm-throttle, mm-fidelity)
 $(eval $(call kernel,mmthrottle-t0,trisc0,$(EX)/mmthrottle/t0.c))
 $(eval $(call kernel,mmthrottle-t1,trisc1,$(EX)/mmthrottle/t1.c))
