@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../riscv/gdbstub.h"
 #include "../riscv/local_ram.h"
 #include "../riscv/mailbox.h"
 #include "../riscv/pcbuf.h"
@@ -316,7 +317,12 @@ static bool host_poll(struct tile *t, uint64_t at)
     return true;
 }
 
-enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
+/* tile_run's loop. `debug` (a constant in each of tile_run's two copies): a gdb stub is
+ * attached (riscv/gdbstub.h); when its core stops, the loop serves gdb between two agents' steps
+ * and then goes on exactly where it was, so stops change no cycle. */
+static inline __attribute__((always_inline)) enum err_kind run_loop(struct tile *t,
+                                                                    uint64_t max_cycles,
+                                                                    const bool debug)
 {
     uint64_t end = max_cycles ? max_cycles : CYCLE_NEVER;
     uint64_t poll_at = t->host.poll ? 0 : CYCLE_NEVER;
@@ -357,7 +363,12 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
             t->progress(t->progress_ctx, w0);
             t->progress_next = w0 + TILE_PROGRESS_CYCLES;
         }
-        if (t->stop && *t->stop && !stopping) {
+        if (debug && w0 >= t->gdb->intr_next && !stopping) { /* gdb's Ctrl-C */
+            gdb_poll_interrupt(t, w0);
+            if (t->gdb->stop != GDB_RUNNING)
+                gdb_serve_stop(t);
+        }
+        if (((t->stop && *t->stop) || (debug && t->gdb->killed)) && !stopping) {
             stopping = true;
             uint64_t x = stop_cycle(t, w0);
             if (x < end)
@@ -365,7 +376,10 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
         }
         if (w0 >= end) {
             t->now = t->cycles = end;
-            if (stopping)
+            if (stopping && debug && t->gdb->killed && !(t->stop && *t->stop))
+                tile_error(t, ERR_INTERRUPTED, -1, 0, "gdb killed the run; it stopped at cycle %llu",
+                           (unsigned long long)end);
+            else if (stopping)
                 tile_error(t, ERR_INTERRUPTED, -1, 0, "%s received; the run stopped at cycle %llu",
                            signal_name(*t->stop), (unsigned long long)end);
             else
@@ -379,8 +393,20 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
         }
         run_agent(t, first, second, w0, w1, end < poll_at ? end : poll_at);
         ran = true;
+        if (debug && t->gdb->stop != GDB_RUNNING)
+            gdb_serve_stop(t);
     }
     return tile_finish(t);
+}
+
+enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
+{
+    if (__builtin_expect(t->gdb == NULL, 1))
+        return run_loop(t, max_cycles, false);
+    gdb_serve_stop(t); /* the initial stop: gdb looks before anything runs */
+    run_loop(t, max_cycles, true);
+    gdb_run_ended(t);
+    return t->err.kind;
 }
 
 enum err_kind tile_finish(struct tile *t)

@@ -82,6 +82,9 @@ struct tile {
 
     /* Timeline trace (trace/trace.h), NULL when off. */
     struct tracer *tracer;
+    /* A gdb stub attached to one core (riscv/gdbstub.h, --gdb), NULL when none: the scheduler
+     * and that core then run their copies with the debugger's checks. Owned by whoever set it. */
+    struct gdb_stub *gdb;
     /* Optional observer of every instruction passing a Wait Gate (tests). */
     void (*on_issue)(void *ctx, unsigned thread, uint64_t cycle, uint32_t word);
     void *on_issue_ctx;

@@ -13,6 +13,7 @@
 #include "../sync/push.h"
 #include "../trace/trace.h"
 #include "csr.h"
+#include "gdbstub.h"
 #include "poll.h"
 #include "profile.h"
 #include "region.h"
@@ -454,7 +455,11 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, u
     return n;
 }
 
-void rv_run(struct tile *t, struct rv_core *c)
+/* The executor. `debug` (a constant in each of rv_run's two copies): the core has a gdb stub
+ * attached (riscv/gdbstub.h), which may stop it before an instruction issues or after one that
+ * touched a watched address; the usual copy has no such check. */
+static inline __attribute__((always_inline)) void run_core(struct tile *t, struct rv_core *c,
+                                                           const bool debug)
 {
     const struct rv_timing *tm = &t->arch->rv;
     uint8_t *const l1 = t->l1;
@@ -523,6 +528,8 @@ void rv_run(struct tile *t, struct rv_core *c)
                 return;
         }
         t->now = now;
+        if (debug && gdb_issue(t->gdb, c, pc, c->st.instret, &in, c->x, l1_size, now))
+            return; /* the tile stops before this instruction issues (c->wake == now) */
 
         const uint32_t a = c->x[in.rs1], b = c->x[in.rs2];
         const int32_t imm = in.imm;
@@ -872,7 +879,19 @@ void rv_run(struct tile *t, struct rv_core *c)
                 }
             }
         }
+        if (debug && t->gdb->watch_pending) { /* it touched a watched address: stop after it */
+            gdb_watch_stop(t->gdb, now);
+            return;
+        }
     }
+}
+
+void rv_run(struct tile *t, struct rv_core *c)
+{
+    if (__builtin_expect(t->gdb != NULL, 0) && t->gdb->core == c->id)
+        run_core(t, c, true);
+    else
+        run_core(t, c, false);
 }
 
 void rv_close(struct rv_core *c, uint64_t end)

@@ -1,0 +1,259 @@
+/* The gdb stub (riscv/gdbstub.c, tensim run --gdb): tensim is driven over its socket with
+ * scripted remote-protocol packets, and every stop is checked against cycles measured on a run
+ * without the stub (the library's tile_run_until, one cycle at a time). */
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../mem/elf.h"
+#include "harness.h"
+
+#define PROG "guest/gdb_target.elf" /* test/guest/gdb_target.S */
+
+/* The cycle at which TRISC0 issues its nth instruction (0-based, in execution order) on a run
+ * without the stub: the first horizon whose run has retired it, less one. */
+static uint64_t issue_cycle(uint64_t nth)
+{
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    cr_assert_eq(elf_run_file(t, CORE_TRISC0, guest(PROG), ELF_LOADER_AUTO), 0);
+    uint64_t h = 1;
+    while (t->core[CORE_TRISC0].st.instret <= nth) {
+        cr_assert(tile_run_until(t, h), "the program ended before instruction %llu",
+                  (unsigned long long)nth);
+        h++;
+    }
+    tile_destroy(t);
+    return h - 2; /* the last tile_run_until(h - 1) retired it: it issued at h - 2 */
+}
+
+/* ---- a tensim process with a gdb connection ---- */
+
+struct session {
+    pid_t pid;
+    int out; /* tensim's stdout and stderr */
+    int sock;
+    unsigned port;
+    char log[8192]; /* its output, once it has ended */
+};
+
+/* Reads tensim's output up to and including the first '\n' into line. */
+static void read_line(int fd, char *line, size_t n)
+{
+    size_t i = 0;
+    while (i + 1 < n) {
+        char c;
+        if (read(fd, &c, 1) != 1)
+            break;
+        line[i++] = c;
+        if (c == '\n')
+            break;
+    }
+    line[i] = 0;
+}
+
+static void start(struct session *s, const char *args)
+{
+    const char *bin = getenv("TENSIM_BIN");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "exec %s run --gdb 0 %s %s", bin ? bin : "build/tensim", args, guest(PROG));
+    int fd[2];
+    cr_assert(pipe(fd) == 0);
+    s->pid = fork();
+    cr_assert(s->pid >= 0);
+    if (s->pid == 0) {
+        dup2(fd[1], 1);
+        dup2(fd[1], 2);
+        close(fd[0]);
+        close(fd[1]);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)0);
+        _exit(127);
+    }
+    close(fd[1]);
+    s->out = fd[0];
+    char line[256];
+    read_line(s->out, line, sizeof line);
+    cr_assert_eq(sscanf(line, "tensim: gdb: waiting on 127.0.0.1:%u for TRISC0\n", &s->port), 1,
+                 "first line: %s", line);
+    s->sock = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s->port),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    cr_assert(connect(s->sock, (struct sockaddr *)&a, sizeof a) == 0);
+}
+
+/* Sends one packet and returns gdb's view of the reply (NUL-terminated, in reply). With
+ * reply NULL, expects none (k). */
+static const char *packet(struct session *s, const char *data, char *reply, size_t n)
+{
+    char buf[4200];
+    unsigned sum = 0;
+    for (const char *p = data; *p; p++)
+        sum += (unsigned char)*p;
+    int len = snprintf(buf, sizeof buf, "$%s#%02x", data, sum & 0xFF);
+    cr_assert(send(s->sock, buf, (size_t)len, MSG_NOSIGNAL) == len);
+    char c;
+    cr_assert(recv(s->sock, &c, 1, 0) == 1);
+    cr_assert_eq(c, '+', "no ack for %s", data);
+    if (!reply)
+        return 0;
+    do
+        cr_assert(recv(s->sock, &c, 1, 0) == 1, "no reply to %s", data);
+    while (c != '$');
+    size_t i = 0;
+    unsigned got = 0;
+    for (;;) {
+        cr_assert(recv(s->sock, &c, 1, 0) == 1);
+        if (c == '#')
+            break;
+        got += (unsigned char)c;
+        cr_assert(i + 1 < n);
+        reply[i++] = c;
+    }
+    reply[i] = 0;
+    char cs[3] = {0};
+    cr_assert(recv(s->sock, cs, 2, MSG_WAITALL) == 2);
+    cr_assert_eq(strtoul(cs, 0, 16), got & 0xFF, "bad checksum on the reply to %s", data);
+    cr_assert(send(s->sock, "+", 1, MSG_NOSIGNAL) == 1);
+    return reply;
+}
+
+/* Checks that `data` gets exactly `want`. */
+static void expect(struct session *s, const char *data, const char *want)
+{
+    char r[4200];
+    packet(s, data, r, sizeof r);
+    cr_assert_str_eq(r, want, "%s -> %s, expected %s", data, r, want);
+}
+
+/* `monitor CMD`: its text, decoded from the hex reply. */
+static const char *monitor(struct session *s, const char *cmd, char *text, size_t n)
+{
+    char data[300] = "qRcmd,", r[4200];
+    for (size_t i = 0; cmd[i]; i++)
+        snprintf(data + 6 + 2 * i, 3, "%02x", (unsigned char)cmd[i]);
+    packet(s, data, r, sizeof r);
+    size_t i = 0;
+    for (; r[2 * i] && i + 1 < n; i++) {
+        unsigned b;
+        cr_assert_eq(sscanf(r + 2 * i, "%2x", &b), 1, "monitor %s -> %s", cmd, r);
+        text[i] = (char)b;
+    }
+    text[i] = 0;
+    return text;
+}
+
+/* `monitor cycle` as a number. */
+static uint64_t monitor_cycle(struct session *s)
+{
+    char text[128];
+    unsigned long long c;
+    monitor(s, "cycle", text, sizeof text);
+    cr_assert_eq(sscanf(text, "cycle %llu\n", &c), 1, "monitor cycle printed '%s'", text);
+    return c;
+}
+
+/* Waits for tensim to end: its exit status, its output in s->log. */
+static int finish(struct session *s)
+{
+    close(s->sock);
+    size_t used = 0;
+    ssize_t r;
+    while ((r = read(s->out, s->log + used, sizeof s->log - 1 - used)) > 0)
+        used += (size_t)r;
+    s->log[used] = 0;
+    close(s->out);
+    int st;
+    cr_assert(waitpid(s->pid, &st, 0) == s->pid);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 1000 + WTERMSIG(st);
+}
+
+/* A register of the 'g' reply (8 hex digits, little-endian). */
+static uint32_t g_reg(const char *g, unsigned i)
+{
+    uint32_t v = 0;
+    for (int b = 3; b >= 0; b--) {
+        unsigned x;
+        cr_assert_eq(sscanf(g + 8 * i + 2 * b, "%2x", &x), 1);
+        v = v << 8 | x;
+    }
+    return v;
+}
+
+/* ---- tests ---- */
+
+Test(gdb, breakpoint_step_registers_memory_cycle_exact)
+{
+    /* Program order (test/guest/gdb_target.S): 0x6000, 0x6004, 0x6008, then the loop 0x600c..
+     * 0x601c three times. The sw at 0x6010 is instruction 4 the first time round, 9 the second. */
+    const uint64_t sw_first = issue_cycle(4), lw_first = issue_cycle(5), sw_second = issue_cycle(9);
+    struct session s;
+    start(&s, "-q");
+    expect(&s, "qSupported:multiprocess+;swbreak+;hwbreak+", "PacketSize=3ff0;qXfer:features:read+;QStartNoAckMode+;swbreak+");
+    expect(&s, "?", "T05thread:1;");
+    expect(&s, "p20", "00600000");
+    cr_assert_eq(monitor_cycle(&s), 0);
+    char r[4200];
+    packet(&s, "qXfer:features:read:target.xml:0,3fff", r, sizeof r);
+    cr_assert(r[0] == 'l' && strstr(r, "<architecture>riscv:rv32</architecture>") &&
+              strstr(r, "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\"/>"), "%s", r);
+
+    /* Breakpoint: stops before the sw issues, at the cycle it issues without the stub. */
+    expect(&s, "Z0,6010,4", "OK");
+    expect(&s, "c", "T05swbreak:;thread:1;");
+    cr_assert_eq(monitor_cycle(&s), sw_first);
+    packet(&s, "g", r, sizeof r);
+    cr_assert_eq(strlen(r), 33 * 8);
+    cr_assert_eq(g_reg(r, 5), 0x30000); /* t0 */
+    cr_assert_eq(g_reg(r, 6), 0x126);   /* t1 = 0x123 + 3 */
+    cr_assert_eq(g_reg(r, 7), 3);       /* t2 */
+    cr_assert_eq(g_reg(r, 32), 0x6010); /* pc */
+    expect(&s, "m30010,4", "00000000"); /* not stored yet */
+    expect(&s, "m6010,4", "23a86200"); /* sw t1, 16(t0) */
+    /* MMIO through the map: SOFT_RESET_0 with TRISC1, TRISC2 and BRISC still in reset, and the
+     * wall clock at the stopped cycle; reading changes nothing, so twice gives the same. */
+    expect(&s, "mffb121b0,4", "00680000");
+    char clock[16];
+    snprintf(clock, sizeof clock, "%02x000000", (unsigned)sw_first);
+    expect(&s, "mffb121f0,4", clock);
+    expect(&s, "mffb121f0,4", clock);
+
+    /* Single step: the sw issues, the stop is before the lw, at its cycle. */
+    expect(&s, "s", "T05thread:1;");
+    expect(&s, "p20", "14600000");
+    cr_assert_eq(monitor_cycle(&s), lw_first);
+    expect(&s, "m30010,4", "26010000");
+
+    /* Watchpoint on the stored word: stops just after the second time round's sw, reporting
+     * the address; the breakpoint at the sw is gone. */
+    expect(&s, "z0,6010,4", "OK");
+    expect(&s, "Z2,30010,4", "OK");
+    expect(&s, "Z2,7fffffff,4", "E16"); /* L1 only */
+    expect(&s, "c", "T05watch:30010;thread:1;");
+    cr_assert_eq(monitor_cycle(&s), sw_second);
+    expect(&s, "p20", "14600000");
+    expect(&s, "m30010,4", "28010000"); /* 0x126 + 2 */
+    expect(&s, "z2,30010,4", "OK");
+
+    /* Writes: a register and a word of L1. */
+    expect(&s, "P7=01000000", "OK"); /* t2 = 1: the loop ends after this round */
+    expect(&s, "M30020,4:78563412", "OK");
+    expect(&s, "m30020,4", "78563412");
+
+    /* Local data RAM: break after the sw to 0xffb00008. */
+    expect(&s, "Z0,6028,4", "OK");
+    expect(&s, "c", "T05swbreak:;thread:1;");
+    expect(&s, "mffb00008,4", "28010000");
+    expect(&s, "mffb00008,4", "28010000");
+    char text[256];
+    cr_assert_str_eq(monitor(&s, "foo", text, sizeof text),
+                     "unknown monitor command 'foo' (monitor help lists them)\n");
+    cr_assert(strstr(monitor(&s, "tensix", text, sizeof text), "monitor tensix"));
+    expect(&s, "c", "W00");
+    cr_assert_eq(finish(&s), 0, "%s", s.log);
+}
