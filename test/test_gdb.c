@@ -257,3 +257,99 @@ Test(gdb, breakpoint_step_registers_memory_cycle_exact)
     expect(&s, "c", "W00");
     cr_assert_eq(finish(&s), 0, "%s", s.log);
 }
+
+/* Stops change nothing: a run stopped at breakpoints, steps and a watchpoint writes the same
+ * statistics, byte for byte, as one without the stub. */
+Test(gdb, stops_leave_the_stats_unchanged)
+{
+    char out[8192];
+    cr_assert_eq(run_tensimf(out, sizeof out, "run -q --stats build/gdb_plain.json %s", guest(PROG)), 0, "%s", out);
+    struct session s;
+    start(&s, "-q --stats build/gdb_stopped.json");
+    expect(&s, "Z0,6018,4", "OK");
+    expect(&s, "Z0,6008,4", "OK");
+    expect(&s, "c", "T05thread:1;");
+    expect(&s, "p20", "08600000");
+    expect(&s, "s", "T05thread:1;");
+    expect(&s, "s", "T05thread:1;");
+    expect(&s, "c", "T05thread:1;");
+    expect(&s, "p20", "18600000");
+    expect(&s, "z0,6018,4", "OK");
+    expect(&s, "Z3,30010,4", "OK"); /* a read watchpoint: the lw */
+    expect(&s, "c", "T05rwatch:30010;thread:1;");
+    expect(&s, "p20", "18600000");
+    expect(&s, "c", "T05rwatch:30010;thread:1;");
+    expect(&s, "D", "OK"); /* detach: the run goes on to its end */
+    cr_assert_eq(finish(&s), 0, "%s", s.log);
+    size_t n1, n2;
+    char *a = read_whole_file("build/gdb_plain.json", &n1), *b = read_whole_file("build/gdb_stopped.json", &n2);
+    cr_assert(n1 == n2 && !memcmp(a, b, n1), "the stats differ");
+    free(a);
+    free(b);
+}
+
+/* k ends the run as an interrupted one (exit 110), with the report; no reply is sent. */
+Test(gdb, kill_ends_the_run)
+{
+    struct session s;
+    start(&s, "");
+    expect(&s, "Z0,6014,4", "OK");
+    expect(&s, "c", "T05thread:1;");
+    packet(&s, "k", 0, 0);
+    cr_assert_eq(finish(&s), 110, "%s", s.log);
+    cr_assert(strstr(s.log, "tensim: interrupted: cycle="), "%s", s.log);
+    cr_assert(strstr(s.log, "gdb killed the run; it stopped at cycle"), "%s", s.log);
+    cr_assert(strstr(s.log, "TRISC0"), "the report: %s", s.log);
+}
+
+/* gdb going away while the tile is stopped is a detach: the run finishes. */
+Test(gdb, lost_connection_runs_on)
+{
+    struct session s;
+    start(&s, "-q");
+    expect(&s, "Z0,6014,4", "OK");
+    expect(&s, "c", "T05thread:1;");
+    cr_assert_eq(finish(&s), 0, "%s", s.log);
+}
+
+/* A run that ends in an error stops with a signal gdb can look at (ebreak: SIGTRAP), then
+ * reports the end (X: terminated by it). */
+Test(gdb, error_is_a_stop_then_the_end)
+{
+    struct session s;
+    start(&s, "-q");
+    expect(&s, "M6028,4:73001000", "OK"); /* ebreak where the addi stood */
+    expect(&s, "c", "T05thread:1;");
+    expect(&s, "p20", "28600000");
+    expect(&s, "c", "X05");
+    cr_assert_eq(finish(&s), 108, "%s", s.log);
+}
+
+Test(gdb, bad_values_are_usage_errors)
+{
+    static const char *const bad[] = {"", "x", "65536", "-1", "1234:", "1234:trisc3", "1234:TRISC0",
+                                      ":trisc0", "12 34"};
+    char out[2048], args[256];
+    for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(args, sizeof args, "run --gdb '%s' %s", bad[i], guest(PROG));
+        cr_assert_eq(run_tensim(args, out, sizeof out), 100, "--gdb '%s': %s", bad[i], out);
+        cr_assert(strstr(out, "tensim: usage: --gdb"), "--gdb '%s': %s", bad[i], out);
+    }
+}
+
+Test(gdb, port_in_use_is_a_host_error)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof a;
+    cr_assert(bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && listen(fd, 1) == 0 &&
+              getsockname(fd, (struct sockaddr *)&a, &len) == 0);
+    char out[2048];
+    unsigned port = ntohs(a.sin_port);
+    cr_assert_eq(run_tensimf(out, sizeof out, "run -q --gdb %u %s", port, guest(PROG)), 109, "%s", out);
+    char want[128];
+    snprintf(want, sizeof want, "tensim: host error: cycle=0: --gdb: cannot listen on 127.0.0.1:%u: "
+             "Address already in use\n", port);
+    cr_assert_str_eq(out, want);
+    close(fd);
+}
