@@ -456,8 +456,8 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, u
 }
 
 /* The executor. `debug` (a constant in each of rv_run's two copies): the core has a gdb stub
- * attached (riscv/gdbstub.h), which may stop it before an instruction issues or after one that
- * touched a watched address; the usual copy has no such check. */
+ * attached (riscv/gdbstub.h), which may stop it before an instruction issues; the usual copy
+ * has no such check. */
 static inline __attribute__((always_inline)) void run_core(struct tile *t, struct rv_core *c,
                                                            const bool debug)
 {
@@ -528,7 +528,7 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
                 return;
         }
         t->now = now;
-        if (debug && gdb_issue(t->gdb, c, pc, c->st.instret, &in, c->x, l1_size, now))
+        if (debug && gdb_issue(t->gdb, pc, c->st.instret, &in, c->x, l1_size, now))
             return; /* the tile stops before this instruction issues (c->wake == now) */
 
         const uint32_t a = c->x[in.rs1], b = c->x[in.rs2];
@@ -878,10 +878,6 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
                     c->fwd_at = now + cost;
                 }
             }
-        }
-        if (debug && t->gdb->watch_pending) { /* it touched a watched address: stop after it */
-            gdb_watch_stop(t->gdb, now);
-            return;
         }
     }
 }

@@ -132,7 +132,6 @@ bool gdb_watch_hits(struct gdb_stub *g, uint32_t addr, unsigned size, bool store
         bool kind = w->kind == GDB_WATCH_ACCESS || (w->kind == GDB_WATCH_WRITE && store) ||
                     (w->kind == GDB_WATCH_READ && load);
         if (kind && addr < w->addr + w->len && w->addr < addr + size) {
-            g->watch_pending = true;
             g->watch_addr = addr > w->addr ? addr : w->addr;
             g->watch_kind = w->kind;
             return true;
@@ -645,7 +644,6 @@ void gdb_serve_stop(struct tile *t)
 {
     struct gdb_stub *g = t->gdb;
     struct rv_core *c = &t->core[g->core];
-    g->watch_pending = false;
     if (g->fd >= 0 && (g->stop == GDB_STOP_INITIAL || stop_reply(g, t))) {
         for (;;) {
             int n = get_packet(g, t);

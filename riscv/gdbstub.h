@@ -7,8 +7,7 @@
  * Breakpoints and watchpoints are the simulator's own (nothing is patched in memory).
  *
  * Stops (core/tile.c, riscv/core.c): the chosen core stops just before an instruction issues (a
- * breakpoint, a single step) or just after one that touched a watched L1 address issued; the
- * scheduler then serves gdb and no agent advances until gdb resumes, so a run with stops gives
+ * breakpoint, a single step, an access to a watched L1 address); the scheduler then serves gdb and no agent advances until gdb resumes, so a run with stops gives
  * exactly the cycles and statistics of one without. The core's executor and the scheduler have a
  * second copy compiled with the checks; without a stub the usual copy runs and pays nothing. */
 #ifndef TENSIM_RISCV_GDBSTUB_H
@@ -57,9 +56,6 @@ struct gdb_stub {
     uint64_t stop_cycle; /* the cycle of the stop (docs/user-guide.md "Debugging with gdb") */
     uint32_t watch_addr; /* the watched address the last watch stop touched ... */
     uint8_t watch_kind;  /* ... and how */
-    /* Set by the core (gdb_issue) for the instruction under way: it touches a watched address;
-     * the core stops once it has issued. */
-    bool watch_pending;
     uint64_t intr_next; /* the cycle from which the scheduler next looks for gdb's Ctrl-C */
 
     /* `monitor tensix ...`: prints the Tensix state (issue 18 item 1); NULL until it exists. */
@@ -83,18 +79,13 @@ void gdb_close(struct gdb_stub *g);
 
 /* ---- called by the core's executor (the debug copy of rv_run) ---- */
 
-/* The chosen core is about to issue `in` at pc at cycle `now`. True: stop the tile here (a
- * breakpoint or a step; the core returns without issuing). Otherwise it may set watch_pending. */
-static inline bool gdb_issue(struct gdb_stub *g, const struct rv_core *c, uint32_t pc,
-                             uint64_t instret, const struct rv_insn *in, const uint32_t *x,
-                             uint32_t l1_size, uint64_t now);
-/* The instruction that set watch_pending issued at `now`: stop after it. */
-static inline void gdb_watch_stop(struct gdb_stub *g, uint64_t now)
-{
-    g->watch_pending = false;
-    g->stop = GDB_STOP_WATCH;
-    g->stop_cycle = now;
-}
+/* The chosen core is about to issue `in` at pc at cycle `now` (x: its registers). True: stop
+ * the tile here, before it issues: a breakpoint, a step, or an access to a watched L1 address
+ * (reported before the access, as a RISC-V trigger does and as gdb expects of RISC-V: gdb then
+ * steps over the instruction itself and shows the old and new values). */
+static inline bool gdb_issue(struct gdb_stub *g, uint32_t pc, uint64_t instret,
+                             const struct rv_insn *in, const uint32_t *x, uint32_t l1_size,
+                             uint64_t now);
 
 /* ---- called by the scheduler (the debug copy of tile_run) ---- */
 
@@ -109,29 +100,26 @@ void gdb_run_ended(struct tile *t);
 
 /* ---- inline part ---- */
 
+/* Does an access of `size` bytes at addr hit a watchpoint? Then its address and kind are kept. */
 bool gdb_watch_hits(struct gdb_stub *g, uint32_t addr, unsigned size, bool store, bool load);
 
-static inline bool gdb_issue(struct gdb_stub *g, const struct rv_core *c, uint32_t pc,
-                             uint64_t instret, const struct rv_insn *in, const uint32_t *x,
-                             uint32_t l1_size, uint64_t now)
+static inline bool gdb_issue(struct gdb_stub *g, uint32_t pc, uint64_t instret,
+                             const struct rv_insn *in, const uint32_t *x, uint32_t l1_size,
+                             uint64_t now)
 {
-    (void)c;
-    if (pc != g->skip_pc || instret != g->skip_instret) {
-        bool hit = g->stepping;
-        for (unsigned i = 0; i < g->nbrk && !hit; i++)
-            hit = g->brk[i] == pc;
-        if (hit) {
-            g->stop = g->stepping ? GDB_STOP_STEP : GDB_STOP_BREAK;
-            g->stop_cycle = now;
-            return true;
-        }
+    if (pc == g->skip_pc && instret == g->skip_instret)
+        return false;
+    bool hit = g->stepping;
+    for (unsigned i = 0; i < g->nbrk && !hit; i++)
+        hit = g->brk[i] == pc;
+    if (hit) {
+        g->stop = g->stepping ? GDB_STOP_STEP : GDB_STOP_BREAK;
+        g->stop_cycle = now;
+        return true;
     }
-    g->watch_pending = false;
-    if (!g->nwatch)
+    if (!g->nwatch || in->op >= RV_OP_COUNT)
         return false;
     const struct rv_desc *d = rv_desc((enum rv_op)in->op);
-    if (in->op == RV_UNDECODED || in->op >= RV_OP_COUNT)
-        return false;
     unsigned size = 4;
     uint32_t addr;
     bool store = false, load = false;
@@ -147,9 +135,11 @@ static inline bool gdb_issue(struct gdb_stub *g, const struct rv_core *c, uint32
     } else {
         return false;
     }
-    if (addr >= l1_size)
+    if (addr >= l1_size || !gdb_watch_hits(g, addr, size, store, load))
         return false;
-    return gdb_watch_hits(g, addr, size, store, load), false;
+    g->stop = GDB_STOP_WATCH;
+    g->stop_cycle = now;
+    return true;
 }
 
 #endif
