@@ -261,7 +261,8 @@ static inline __attribute__((always_inline)) void pick(const struct tile *t, int
 
 /* Runs agent `first` until it would pass the next agent in (wake, index) order, or `end`. */
 static inline __attribute__((always_inline)) void run_agent(struct tile *t, int first, int second,
-                                                           uint64_t w0, uint64_t w1, uint64_t end)
+                                                           uint64_t w0, uint64_t w1, uint64_t end,
+                                                           const bool debug)
 {
     /* Same-cycle ties go to the lower index: the leader may also act at cycle w1 when it
      * comes first in agent order. */
@@ -273,6 +274,8 @@ static inline __attribute__((always_inline)) void run_agent(struct tile *t, int 
     t->running_agent = first;
     if (first == COPROC_AGENT)
         run_coproc(t);
+    else if (debug && first - 1 == t->gdb->core)
+        rv_run_debug(t, &t->core[first - 1]);
     else
         rv_run(t, &t->core[first - 1]);
 }
@@ -297,7 +300,7 @@ bool tile_run_until(struct tile *t, uint64_t horizon)
             return false;
         if (w0 >= horizon)
             return true;
-        run_agent(t, first, second, w0, w1, horizon);
+        run_agent(t, first, second, w0, w1, horizon, false);
     }
     return false;
 }
@@ -391,7 +394,7 @@ static inline __attribute__((always_inline)) enum err_kind run_loop(struct tile 
             close_accounting(t, end);
             return t->err.kind;
         }
-        run_agent(t, first, second, w0, w1, end < poll_at ? end : poll_at);
+        run_agent(t, first, second, w0, w1, end < poll_at ? end : poll_at, debug);
         ran = true;
         if (debug && t->gdb->stop != GDB_RUNNING)
             gdb_serve_stop(t);
