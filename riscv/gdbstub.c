@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,22 @@ int gdb_parse_spec(const char *spec, unsigned *port, int *core, char *err, size_
     return 0;
 }
 
+/* Waits until fd can be read: 1, or -2 when a stop signal came (the flag is looked at every
+ * 100 ms too, so one that lands just before the wait is not missed), -1 on an error. */
+static int wait_readable(int fd, const volatile sig_atomic_t *stop)
+{
+    for (;;) {
+        if (stop && *stop)
+            return -2;
+        struct pollfd p = {fd, POLLIN, 0};
+        int r = poll(&p, 1, 100);
+        if (r > 0)
+            return 1;
+        if (r < 0 && errno != EINTR)
+            return -1;
+    }
+}
+
 struct gdb_stub *gdb_open(unsigned port, int core, const volatile sig_atomic_t *stop, FILE *note,
                           char *err, size_t n, bool *interrupted)
 {
@@ -86,15 +103,14 @@ struct gdb_stub *gdb_open(unsigned port, int core, const volatile sig_atomic_t *
     fprintf(note, "tensim: gdb: waiting on 127.0.0.1:%u for %s\n", g->port, core_name(core));
     fflush(note);
     for (;;) {
-        g->fd = accept(g->listen_fd, 0, 0);
-        if (g->fd >= 0)
+        int w = wait_readable(g->listen_fd, stop);
+        if (w > 0 && (g->fd = accept(g->listen_fd, 0, 0)) >= 0)
             break;
-        if (errno == EINTR && !(stop && *stop))
+        if (w > 0 && (errno == EINTR || errno == EAGAIN || errno == ECONNABORTED))
             continue;
-        if (errno == EINTR)
-            *interrupted = true;
+        *interrupted = w == -2;
         snprintf(err, n, "--gdb: no connection on 127.0.0.1:%u: %s", g->port,
-                 errno == EINTR ? "interrupted" : strerror(errno));
+                 w == -2 ? "interrupted" : strerror(errno));
         gdb_close(g);
         return 0;
     }
@@ -121,6 +137,7 @@ static void hang_up(struct gdb_stub *g)
     if (g->fd >= 0)
         close(g->fd);
     g->fd = -1;
+    g->used = g->have = 0;
     g->nbrk = g->nwatch = 0;
     g->stepping = false;
 }
@@ -145,18 +162,22 @@ bool gdb_watch_hits(struct gdb_stub *g, uint32_t addr, unsigned size, bool store
 /* One byte from gdb: -1 connection gone, -2 interrupted by a stop signal. */
 static int get_byte(struct gdb_stub *g, const struct tile *t)
 {
-    unsigned char b;
-    for (;;) {
-        ssize_t r = recv(g->fd, &b, 1, 0);
-        if (r == 1)
-            return b;
-        if (r < 0 && errno == EINTR) {
-            if (t->stop && *t->stop)
-                return -2;
-            continue;
+    if (g->have < g->used + 1) {
+        for (;;) {
+            int w = wait_readable(g->fd, t->stop);
+            if (w < 0)
+                return w;
+            ssize_t r = recv(g->fd, g->rbuf, sizeof g->rbuf, 0);
+            if (r > 0) {
+                g->have = (unsigned)r, g->used = 0;
+                break;
+            }
+            if (r < 0 && errno == EINTR)
+                continue;
+            return -1;
         }
-        return -1;
     }
+    return (unsigned char)g->rbuf[g->used++];
 }
 
 static int hexval(int c)
@@ -678,8 +699,12 @@ void gdb_poll_interrupt(struct tile *t, uint64_t w0)
     g->intr_next = w0 + GDB_INTERRUPT_CYCLES;
     if (g->fd < 0)
         return;
-    unsigned char b;
-    ssize_t r = recv(g->fd, &b, 1, MSG_DONTWAIT);
+    unsigned char b = 0;
+    ssize_t r = 1;
+    if (g->used < g->have)
+        b = (unsigned char)g->rbuf[g->used++];
+    else
+        r = recv(g->fd, &b, 1, MSG_DONTWAIT);
     if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
         hang_up(g); /* gdb went away: run on */
         return;

@@ -62,6 +62,8 @@ struct gdb_stub {
     void (*monitor_tensix)(struct tile *t, const char *args, FILE *out);
 
     struct tile *scratch; /* a copy of the tile for MMIO reads */
+    char rbuf[4096]; /* bytes received, [used, have) not read yet */
+    unsigned used, have;
     char in[GDB_PACKET_MAX + 1], out[2 * GDB_PACKET_MAX + 16];
     char *text; /* monitor output (GDB_PACKET_MAX / 2 bytes) */
 };

@@ -58,11 +58,14 @@ static void read_line(int fd, char *line, size_t n)
     line[i] = 0;
 }
 
-static void start(struct session *s, const char *args)
+/* tensim run --gdb 0{core} args program, connected to; `who` the core the stub names. */
+static void start_on(struct session *s, const char *core, const char *args, const char *program,
+                     const char *who)
 {
     const char *bin = getenv("TENSIM_BIN");
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "exec %s run --gdb 0 %s %s", bin ? bin : "build/tensim", args, guest(PROG));
+    snprintf(cmd, sizeof cmd, "exec %s run --gdb 0%s %s %s", bin ? bin : "build/tensim", core, args,
+             program);
     int fd[2];
     cr_assert(pipe(fd) == 0);
     s->pid = fork();
@@ -79,12 +82,19 @@ static void start(struct session *s, const char *args)
     s->out = fd[0];
     char line[256];
     read_line(s->out, line, sizeof line);
-    cr_assert_eq(sscanf(line, "tensim: gdb: waiting on 127.0.0.1:%u for TRISC0\n", &s->port), 1,
+    char name[16];
+    cr_assert_eq(sscanf(line, "tensim: gdb: waiting on 127.0.0.1:%u for %15s\n", &s->port, name), 2,
                  "first line: %s", line);
+    cr_assert_str_eq(name, who);
     s->sock = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s->port),
                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     cr_assert(connect(s->sock, (struct sockaddr *)&a, sizeof a) == 0);
+}
+
+static void start(struct session *s, const char *args)
+{
+    start_on(s, "", args, guest(PROG), "TRISC0");
 }
 
 /* Sends one packet and returns gdb's view of the reply (NUL-terminated, in reply). With
@@ -359,4 +369,53 @@ Test(gdb, port_in_use_is_a_host_error)
              "Address already in use\n", port);
     cr_assert_str_eq(out, want);
     close(fd);
+}
+
+/* Ctrl-C from gdb (the 0x03 byte) stops a running tile between two agents' steps. */
+Test(gdb, interrupt_stops_a_running_tile)
+{
+    struct session s;
+    start_on(&s, "", "-q", guest("guest/spin.elf"), "TRISC0");
+    expect(&s, "?", "T05thread:1;");
+    cr_assert(send(s.sock, "$c#63", 5, MSG_NOSIGNAL) == 5);
+    char c;
+    cr_assert(recv(s.sock, &c, 1, 0) == 1 && c == '+');
+    usleep(100 * 1000);
+    cr_assert(send(s.sock, "\x03", 1, MSG_NOSIGNAL) == 1);
+    char r[64];
+    size_t i = 0;
+    do
+        cr_assert(recv(s.sock, &c, 1, 0) == 1);
+    while (c != '$');
+    while (recv(s.sock, &c, 1, 0) == 1 && c != '#' && i + 1 < sizeof r)
+        r[i++] = c;
+    r[i] = 0;
+    cr_assert_str_eq(r, "T02thread:1;");
+    char cs[2];
+    cr_assert(recv(s.sock, cs, 2, MSG_WAITALL) == 2 && send(s.sock, "+", 1, MSG_NOSIGNAL) == 1);
+    expect(&s, "p20", "00600000"); /* j . */
+    cr_assert_gt(monitor_cycle(&s), 0);
+    packet(&s, "k", 0, 0);
+    cr_assert_eq(finish(&s), 110, "%s", s.log);
+}
+
+/* The stub serves the core named: TRISC1, with no program, is off at its reset pc, and the run
+ * ends normally without it. */
+Test(gdb, other_core)
+{
+    struct session s;
+    start_on(&s, ":trisc1", "-q", guest(PROG), "TRISC1");
+    expect(&s, "p20", "00a00000");
+    expect(&s, "Z0,a000,4", "OK");
+    expect(&s, "c", "W00");
+    cr_assert_eq(finish(&s), 0, "%s", s.log);
+}
+
+/* Ctrl-C while tensim waits for gdb ends it as an interrupted run. */
+Test(gdb, interrupted_while_waiting)
+{
+    char out[4096], args[512];
+    snprintf(args, sizeof args, "run -q --gdb 0 %s", guest(PROG));
+    cr_assert_eq(run_tensim_signal(args, "tensim: gdb: waiting on", SIGINT, out, sizeof out), 110, "%s", out);
+    cr_assert(strstr(out, "tensim: interrupted: cycle=0: --gdb: no connection on 127.0.0.1:"), "%s", out);
 }
