@@ -313,7 +313,8 @@ static bool get_num(const char **p, uint32_t *v)
 
 /* One byte as the chosen core sees it: L1, its local data RAM, else the MMIO map, read on the
  * scratch copy of the tile so that no read changes anything. False: nothing there. */
-static bool read_byte(struct gdb_stub *g, struct tile *t, uint32_t addr, uint8_t *b)
+static bool read_byte(struct gdb_stub *g, struct tile *t, uint32_t addr, uint8_t *b,
+                      uint32_t *word_addr, uint32_t *word)
 {
     if (addr < t->arch->l1_size) {
         *b = t->l1[addr];
@@ -321,6 +322,10 @@ static bool read_byte(struct gdb_stub *g, struct tile *t, uint32_t addr, uint8_t
     }
     if (addr - MEM_LOCAL_BASE < t->arch->local_ram_size[g->core]) {
         *b = t->local_ram[g->core][addr - MEM_LOCAL_BASE];
+        return true;
+    }
+    if ((addr & ~3u) == *word_addr) { /* the word of the byte before, read once per packet */
+        *b = (uint8_t)(*word >> (8 * (addr & 3)));
         return true;
     }
     const struct region *r = map_find(t, g->core, addr);
@@ -344,6 +349,8 @@ static bool read_byte(struct gdb_stub *g, struct tile *t, uint32_t addr, uint8_t
     if (mmio_load(s, g->core, addr & ~3u, 4, &v, &lat) != MMIO_OK)
         return false;
     *b = (uint8_t)(v >> (8 * (addr & 3)));
+    *word_addr = addr & ~3u;
+    *word = v;
     return true;
 }
 
@@ -504,9 +511,9 @@ static enum served handle(struct gdb_stub *g, struct tile *t, char *p, int len)
             return put_str(g, t, "E01") ? SERVE_ON : SERVE_END;
         if (l > bufmax / 2)
             l = (uint32_t)(bufmax / 2);
-        uint32_t i = 0;
+        uint32_t i = 0, word_addr = 1, word = 0; /* 1: no word read yet (never aligned) */
         uint8_t b;
-        for (; i < l && read_byte(g, t, a + i, &b); i++) {
+        for (; i < l && read_byte(g, t, a + i, &b, &word_addr, &word); i++) {
             static const char hx[] = "0123456789abcdef";
             buf[2 * i] = hx[b >> 4];
             buf[2 * i + 1] = hx[b & 15];
