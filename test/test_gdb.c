@@ -419,3 +419,28 @@ Test(gdb, interrupted_while_waiting)
     cr_assert_eq(run_tensim_signal(args, "tensim: gdb: waiting on", SIGINT, out, sizeof out), 110, "%s", out);
     cr_assert(strstr(out, "tensim: interrupted: cycle=0: --gdb: no connection on 127.0.0.1:"), "%s", out);
 }
+
+/* The same with the three cores and the coprocessor at work (the matmul example): stepping
+ * TRISC1 (math) through its first instructions and continuing leaves every cycle in place. */
+Test(gdb, stepping_a_kernel_leaves_the_stats_unchanged)
+{
+#define MM_ARGS "--trisc0=build/kernels/matmul-t0.elf --trisc1=build/kernels/matmul-t1.elf " \
+                "--trisc2=build/kernels/matmul-t2.elf -q --stats build/gdb_mm_"
+    char out[8192];
+    cr_assert_eq(run_tensim("run " MM_ARGS "plain.json", out, sizeof out), 0, "%s", out);
+    struct session s;
+    /* the last operand is the program the stub's session names: none here (all are options) */
+    start_on(&s, ":trisc1", MM_ARGS "stopped.json", "", "TRISC1");
+    expect(&s, "p20", "00a00000");
+    for (int i = 0; i < 30; i++)
+        expect(&s, "s", "T05thread:1;");
+    uint64_t at = monitor_cycle(&s);
+    cr_assert_gt(at, 30);
+    expect(&s, "c", "W00");
+    cr_assert_eq(finish(&s), 0, "%s", s.log);
+    size_t n1, n2;
+    char *a = read_whole_file("build/gdb_mm_plain.json", &n1), *b = read_whole_file("build/gdb_mm_stopped.json", &n2);
+    cr_assert(n1 == n2 && !memcmp(a, b, n1), "the stats differ");
+    free(a);
+    free(b);
+}
