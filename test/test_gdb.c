@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,9 @@
 #include "harness.h"
 
 #define PROG "guest/gdb_target.elf" /* test/guest/gdb_target.S */
+/* How long the tests wait for tensim (a reply, its end) before they fail: no test has a
+ * Criterion timeout (docs/testing.md), so a stub that never answers must not hang the suite. */
+#define WAIT_MS 30000
 
 /* The cycle at which TRISC0 issues its nth instruction (0-based, in execution order) on a run
  * without the stub: the first horizon whose run has retired it, less one. */
@@ -49,7 +53,8 @@ static void read_line(int fd, char *line, size_t n)
     size_t i = 0;
     while (i + 1 < n) {
         char c;
-        if (read(fd, &c, 1) != 1)
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, WAIT_MS) != 1 || read(fd, &c, 1) != 1)
             break;
         line[i++] = c;
         if (c == '\n')
@@ -90,6 +95,8 @@ static void start_on(struct session *s, const char *core, const char *args, cons
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s->port),
                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     cr_assert(connect(s->sock, (struct sockaddr *)&a, sizeof a) == 0);
+    struct timeval tv = {WAIT_MS / 1000, 0};
+    setsockopt(s->sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 }
 
 static void start(struct session *s, const char *args)
@@ -173,11 +180,16 @@ static int finish(struct session *s)
 {
     close(s->sock);
     size_t used = 0;
-    ssize_t r;
-    while ((r = read(s->out, s->log + used, sizeof s->log - 1 - used)) > 0)
+    ssize_t r = 0;
+    int ready;
+    struct pollfd p = {s->out, POLLIN, 0};
+    while ((ready = poll(&p, 1, WAIT_MS)) == 1 &&
+           (r = read(s->out, s->log + used, sizeof s->log - 1 - used)) > 0)
         used += (size_t)r;
     s->log[used] = 0;
     close(s->out);
+    if (ready != 1) /* it never ended: the test fails below with the signal */
+        kill(s->pid, SIGKILL);
     int st;
     cr_assert(waitpid(s->pid, &st, 0) == s->pid);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 1000 + WTERMSIG(st);
