@@ -278,6 +278,18 @@ Test(gdb, breakpoint_step_registers_memory_cycle_exact)
     expect(&s, "c", "T05swbreak:;thread:1;");
     expect(&s, "mffb00008,4", "28010000");
     expect(&s, "mffb00008,4", "28010000");
+    /* A device read changes nothing: the word in TRISC0's own mailbox stays for its lw, and
+     * reading the empty mailbox (which would block the core) is an error. */
+    expect(&s, "Z0,6038,4", "OK");
+    expect(&s, "c", "T05swbreak:;thread:1;");
+    expect(&s, "mffec1004,4", "01000000"); /* not empty */
+    expect(&s, "mffec1000,4", "55000000");
+    expect(&s, "mffec1000,4", "55000000");
+    expect(&s, "s", "T05thread:1;");
+    expect(&s, "pb", "55000000"); /* a1 */
+    expect(&s, "mffec1004,4", "00000000");
+    expect(&s, "mffec1000,4", "E14");
+    expect(&s, "Mffec1000,4:01000000", "E14"); /* a device write would act: refused */
     char text[256];
     cr_assert_str_eq(monitor(&s, "foo", text, sizeof text),
                      "unknown monitor command 'foo' (monitor help lists them)\n");

@@ -1,7 +1,8 @@
 #include "guest.h"
 /* The program test/test_gdb.c debugs over the gdb stub: fixed instructions at fixed addresses
  * (linked at 0x6000, no compressed instructions), a loop that stores to L1 0x30010 and loads
- * the word back (a scoreboard stall), and a word written to local data RAM. */
+ * the word back (a scoreboard stall), a word written to local data RAM, and one sent to its own
+ * mailbox and read back. */
     .option norvc
     .globl _start
 _start:
@@ -17,4 +18,8 @@ loop:
     lui  t4, 0xffb00         /* 0x6020: local data RAM */
     sw   t3, 8(t4)           /* 0x6024 */
     addi t3, t3, 1           /* 0x6028 */
+    lui  t5, 0xffec1         /* 0x602c: the mailbox from TRISC0 to TRISC0 */
+    addi t6, zero, 0x55      /* 0x6030 */
+    sw   t6, 0(t5)           /* 0x6034 */
+    lw   a1, 0(t5)           /* 0x6038: takes the word back */
     EXIT(0)
