@@ -23,6 +23,7 @@
 #include "hostio.h"
 #include "sim.h"
 #include "timing.h"
+#include "../riscv/gdbstub.h"
 #include "../riscv/profile.h"
 #include "version.h"
 
@@ -52,7 +53,7 @@ static void catch_stop_signals(void)
 
 enum run_opt { O_TRISC0, O_TRISC1, O_TRISC2, O_BRISC, O_RUN, O_ARCH, O_LOADER, O_MAX_CYCLES,
                O_LOAD, O_DUMP, O_DUMP_STATE, O_STATS, O_TRACE, O_TRACE_FROM, O_TRACE_TO, O_ZONES, O_PROFILE,
-               O_UNPREDICTABLE, O_LINT, O_TIMING, O_QUIET, O_HELP };
+               O_UNPREDICTABLE, O_LINT, O_TIMING, O_GDB, O_QUIET, O_HELP };
 
 /* O_TRISC0..O_BRISC are in core order (enum core_id). */
 static const struct cli_opt run_opts[] = {
@@ -95,6 +96,9 @@ static const struct cli_opt run_opts[] = {
     {O_TIMING, "timing", 0, "KEY=VALUE",
      "change a timing parameter for this run (what-if studies); may be\ngiven up to 32 times; "
      "--timing=list shows every parameter, its value\nand its source (docs/timing-model.md)"},
+    {O_GDB, "gdb", 0, "PORT[:CORE]",
+     "wait for gdb on 127.0.0.1:PORT (0: any free port) and let it debug\nCORE (trisc0 (default), "
+     "trisc1, trisc2 or brisc); stops are cycle-exact"},
     {O_QUIET, "quiet", 'q', 0, "no end-of-run report"},
     {O_HELP, "help", 'h', 0, "show this help and exit"},
 };
@@ -129,6 +133,9 @@ struct run_args {
     struct timing_override timing[TIMING_MAX_OVERRIDES];
     unsigned ntiming;
     struct state_dumps state; /* --dump-state */
+    bool gdb;
+    unsigned gdb_port;
+    int gdb_core;
 };
 
 /* FILE@ADDR (the last '@', so a file name may hold one) */
@@ -248,6 +255,13 @@ static int parse_run(int argc, char **argv, struct run_args *a)
             if (timing_parse(v, &a->timing[a->ntiming], err, sizeof err))
                 return cli_usage_error(&run_cmd, "%s", err);
             a->ntiming++;
+            break;
+        }
+        case O_GDB: {
+            char err[200];
+            if (gdb_parse_spec(v, &a->gdb_port, &a->gdb_core, err, sizeof err))
+                return cli_usage_error(&run_cmd, "%s", err);
+            a->gdb = true;
             break;
         }
         case O_QUIET: a->quiet = true; break;
@@ -565,9 +579,21 @@ static int cmd_run(int argc, char **argv)
         a.state.spec[i].f = out.state[i].f;
     if (ran && a.state.n)
         state_arm(&a.state, t);
+    struct gdb_stub *gdb = 0;
+    if (ran && a.gdb) {
+        char err[300];
+        bool interrupted;
+        if (!(gdb = gdb_open(a.gdb_port, a.gdb_core, &stop_signal, stderr, err, sizeof err, &interrupted))) {
+            tile_error(t, interrupted ? ERR_INTERRUPTED : ERR_HOST, -1, 0, "%s", err);
+            ran = false;
+        }
+        t->gdb = gdb;
+    }
     if (ran)
         tile_run(t, sim.max_cycles);
-    if (ran && a.state.n) { /* error=: the state where the run stopped, before the report */
+    t->gdb = 0;
+    gdb_close(gdb);
+    if (a.state.n && t->dump) { /* error=: the state where the run stopped, before the report */
         state_at_error(&a.state, t);
         state_finish(&a.state, t, stderr);
     }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../riscv/gdbstub.h"
 #include "../riscv/local_ram.h"
 #include "../riscv/mailbox.h"
 #include "../riscv/pcbuf.h"
@@ -261,7 +262,8 @@ static inline __attribute__((always_inline)) void pick(const struct tile *t, int
 
 /* Runs agent `first` until it would pass the next agent in (wake, index) order, or `end`. */
 static inline __attribute__((always_inline)) void run_agent(struct tile *t, int first, int second,
-                                                           uint64_t w0, uint64_t w1, uint64_t end)
+                                                           uint64_t w0, uint64_t w1, uint64_t end,
+                                                           const bool debug)
 {
     /* Same-cycle ties go to the lower index: the leader may also act at cycle w1 when it
      * comes first in agent order. */
@@ -273,6 +275,8 @@ static inline __attribute__((always_inline)) void run_agent(struct tile *t, int 
     t->running_agent = first;
     if (first == COPROC_AGENT)
         run_coproc(t);
+    else if (debug && first - 1 == t->gdb->core)
+        rv_run_debug(t, &t->core[first - 1]);
     else
         rv_run(t, &t->core[first - 1]);
 }
@@ -297,7 +301,7 @@ bool tile_run_until(struct tile *t, uint64_t horizon)
             return false;
         if (w0 >= horizon)
             return true;
-        run_agent(t, first, second, w0, w1, horizon);
+        run_agent(t, first, second, w0, w1, horizon, false);
     }
     return false;
 }
@@ -317,7 +321,12 @@ static bool host_poll(struct tile *t, uint64_t at)
     return true;
 }
 
-enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
+/* tile_run's loop. `debug` (a constant in each of tile_run's two copies): a gdb stub is
+ * attached (riscv/gdbstub.h); when its core stops, the loop serves gdb between two agents' steps
+ * and then goes on exactly where it was, so stops change no cycle. */
+static inline __attribute__((always_inline)) enum err_kind run_loop(struct tile *t,
+                                                                    uint64_t max_cycles,
+                                                                    const bool debug)
 {
     uint64_t end = max_cycles ? max_cycles : CYCLE_NEVER;
     uint64_t poll_at = t->host.poll ? 0 : CYCLE_NEVER;
@@ -368,7 +377,12 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
             t->progress(t->progress_ctx, w0);
             t->progress_next = w0 + TILE_PROGRESS_CYCLES;
         }
-        if (t->stop && *t->stop && !stopping) {
+        if (debug && w0 >= t->gdb->intr_next && !stopping) { /* gdb's Ctrl-C */
+            gdb_poll_interrupt(t, w0);
+            if (t->gdb->stop != GDB_RUNNING)
+                gdb_serve_stop(t);
+        }
+        if (((t->stop && *t->stop) || (debug && t->gdb->killed)) && !stopping) {
             stopping = true;
             uint64_t x = stop_cycle(t, w0);
             if (x < end)
@@ -376,7 +390,10 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
         }
         if (w0 >= end) {
             t->now = t->cycles = end;
-            if (stopping)
+            if (stopping && debug && t->gdb->killed && !(t->stop && *t->stop))
+                tile_error(t, ERR_INTERRUPTED, -1, 0, "gdb killed the run; it stopped at cycle %llu",
+                           (unsigned long long)end);
+            else if (stopping)
                 tile_error(t, ERR_INTERRUPTED, -1, 0, "%s received; the run stopped at cycle %llu",
                            signal_name(*t->stop), (unsigned long long)end);
             else
@@ -391,10 +408,22 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
         uint64_t horizon = end < poll_at ? end : poll_at;
         if (t->dump && t->dump->cycle < horizon)
             horizon = t->dump->cycle;
-        run_agent(t, first, second, w0, w1, horizon);
+        run_agent(t, first, second, w0, w1, horizon, debug);
         ran = true;
+        if (debug && t->gdb->stop != GDB_RUNNING)
+            gdb_serve_stop(t);
     }
     return tile_finish(t);
+}
+
+enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
+{
+    if (__builtin_expect(t->gdb == NULL, 1))
+        return run_loop(t, max_cycles, false);
+    gdb_serve_stop(t); /* the initial stop: gdb looks before anything runs */
+    run_loop(t, max_cycles, true);
+    gdb_run_ended(t);
+    return t->err.kind;
 }
 
 enum err_kind tile_finish(struct tile *t)

@@ -107,6 +107,9 @@ struct tile {
     struct tracer *tracer;
     /* State dumps (trace/state.h, tensim run --dump-state), NULL when none is armed. */
     struct tile_dump_hook *dump;
+    /* A gdb stub attached to one core (riscv/gdbstub.h, --gdb), NULL when none: the scheduler
+     * and that core then run their copies with the debugger's checks. Owned by whoever set it. */
+    struct gdb_stub *gdb;
     /* Optional observer of every instruction passing a Wait Gate (tests). */
     void (*on_issue)(void *ctx, unsigned thread, uint64_t cycle, uint32_t word);
     void *on_issue_ctx;

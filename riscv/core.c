@@ -13,6 +13,7 @@
 #include "../sync/push.h"
 #include "../trace/trace.h"
 #include "csr.h"
+#include "gdbstub.h"
 #include "poll.h"
 #include "profile.h"
 #include "region.h"
@@ -72,7 +73,7 @@ static bool l0_enabled(const struct tile *t, const struct rv_core *c)
 
 /* Does a load of the line holding addr hit the L0? (No side effects: the caller decides whether
  * the load can go before it changes anything.) */
-static bool l0_hits(const struct tile *t, const struct rv_core *c, uint32_t addr)
+static inline __attribute__((always_inline)) bool l0_hits(const struct tile *t, const struct rv_core *c, uint32_t addr)
 {
     if (!l0_enabled(t, c))
         return false;
@@ -84,7 +85,7 @@ static bool l0_hits(const struct tile *t, const struct rv_core *c, uint32_t addr
 
 /* Load through the L0: the value, from the cached copy on a hit (which may be stale if another
  * agent wrote L1 since the line was filled, as on silicon); a miss fills a line. */
-static uint32_t l1_load(struct tile *t, struct rv_core *c, uint32_t addr, unsigned size)
+static inline __attribute__((always_inline)) uint32_t l1_load(struct tile *t, struct rv_core *c, uint32_t addr, unsigned size)
 {
     const struct rv_timing *tm = &t->arch->rv;
     if (!l0_enabled(t, c))
@@ -267,7 +268,7 @@ static bool sq_overlaps(const struct rv_core *c, uint32_t addr, unsigned size)
 
 /* Cycle at which an L1 store issued at `now` can enter the queue (now if it merges or there is
  * room). */
-static uint64_t sq_ready(struct tile *t, struct rv_core *c, uint64_t now, uint32_t addr)
+static inline __attribute__((always_inline)) uint64_t sq_ready(struct tile *t, struct rv_core *c, uint64_t now, uint32_t addr)
 {
     sq_advance(t, c, now);
     struct store_entry *tail = sq_tail(c);
@@ -282,7 +283,8 @@ static uint64_t sq_ready(struct tile *t, struct rv_core *c, uint64_t now, uint32
     return c->sq[c->sq_head].finish;
 }
 
-static void sq_store(struct tile *t, struct rv_core *c, uint64_t now, uint32_t addr, unsigned size)
+static inline __attribute__((always_inline)) void sq_store(struct tile *t, struct rv_core *c, uint64_t now,
+                                                          uint32_t addr, unsigned size)
 {
     uint32_t off = addr & 15;
     uint16_t bytes = (uint16_t)(((1u << size) - 1) << off);
@@ -457,7 +459,11 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, u
     return n;
 }
 
-void rv_run(struct tile *t, struct rv_core *c)
+/* The executor. `debug` (a constant in each of rv_run's two copies): the core has a gdb stub
+ * attached (riscv/gdbstub.h), which may stop it before an instruction issues; the usual copy
+ * has no such check. */
+static inline __attribute__((always_inline)) void run_core(struct tile *t, struct rv_core *c,
+                                                           const bool debug)
 {
     const struct rv_timing *tm = &t->arch->rv;
     uint8_t *const l1 = t->l1;
@@ -527,6 +533,8 @@ void rv_run(struct tile *t, struct rv_core *c)
                 return;
         }
         t->now = now;
+        if (debug && gdb_issue(t->gdb, pc, c->st.instret, &in, c->x, l1_size, now))
+            return; /* the tile stops before this instruction issues (c->wake == now) */
 
         const uint32_t a = c->x[in.rs1], b = c->x[in.rs2];
         const int32_t imm = in.imm;
@@ -878,6 +886,10 @@ void rv_run(struct tile *t, struct rv_core *c)
         }
     }
 }
+
+void rv_run(struct tile *t, struct rv_core *c) { run_core(t, c, false); }
+
+void rv_run_debug(struct tile *t, struct rv_core *c) { run_core(t, c, true); }
 
 void rv_close(struct rv_core *c, uint64_t end)
 {

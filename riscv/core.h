@@ -151,6 +151,9 @@ void rv_core_reset(struct rv_core *c, int id, uint32_t pc);
 /* Run core c until its next issue cycle reaches t->limit (which other agents may lower while
  * it runs), it blocks, halts or an error is raised in the tile. */
 void rv_run(struct tile *t, struct rv_core *c);
+/* rv_run for the core a gdb stub is attached to (t->gdb, riscv/gdbstub.h): the same, but it
+ * stops before an instruction when the stub says so. */
+void rv_run_debug(struct tile *t, struct rv_core *c);
 /* Make a blocked core runnable again from cycle `now` (the blocked cycles are attributed to
  * the reason it waited for). */
 /* The stall a core blocked on `w` is charged. */
