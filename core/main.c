@@ -138,6 +138,25 @@ struct run_args {
     int gdb_core;
 };
 
+/* gdb's `monitor tensix [WHAT]`: the state dump's text view (trace/state.h) of the stopped tile,
+ * WHAT as --dump-state's (default all). */
+static void monitor_tensix(struct tile *t, const char *args, FILE *out)
+{
+    char what_text[128], err[300];
+    unsigned what;
+    while (*args == ' ')
+        args++;
+    snprintf(what_text, sizeof what_text, "%s", *args ? args : "all");
+    for (char *s = what_text; *s; s++)
+        if (*s == ' ')
+            *s = ',';
+    if (state_what_parse(what_text, &what, err, sizeof err)) {
+        fprintf(out, "monitor tensix: %s\n", err + strlen("--dump-state: "));
+        return;
+    }
+    state_write(t, what, false, 1, "monitor tensix", "gdb stop", out);
+}
+
 /* FILE@ADDR (the last '@', so a file name may hold one) */
 static int parse_load(struct run_args *a, char *v)
 {
@@ -588,6 +607,8 @@ static int cmd_run(int argc, char **argv)
             ran = false;
         }
         t->gdb = gdb;
+        if (gdb)
+            gdb->monitor_tensix = monitor_tensix;
     }
     if (ran)
         tile_run(t, sim.max_cycles);

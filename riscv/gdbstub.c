@@ -75,7 +75,7 @@ struct gdb_stub *gdb_open(unsigned port, int core, const volatile sig_atomic_t *
     struct gdb_stub *g = calloc(1, sizeof *g);
     if (g) {
         g->scratch = malloc(sizeof *g->scratch);
-        g->text = malloc(GDB_PACKET_MAX / 2);
+        g->text = malloc(GDB_MONITOR_MAX);
     }
     if (!g || !g->scratch || !g->text) {
         snprintf(err, n, "out of memory for --gdb");
@@ -418,7 +418,7 @@ static const char target_xml[] =
 /* `monitor WORDS`: the text to print, in g->text. */
 static void monitor(struct gdb_stub *g, struct tile *t, const char *cmd)
 {
-    const size_t n = GDB_PACKET_MAX / 2;
+    const size_t n = GDB_MONITOR_MAX;
     while (*cmd == ' ')
         cmd++;
     if (!strcmp(cmd, "cycle")) {
@@ -645,15 +645,21 @@ static enum served handle(struct gdb_stub *g, struct tile *t, char *p, int len)
             }
             cmd[n] = 0;
             monitor(g, t, cmd);
+            /* Console output: O packets of hex text, as many as it takes, then OK (RSP "qRcmd"). */
             size_t tl = strlen(g->text);
-            if (2 * tl > bufmax)
-                tl = bufmax / 2;
-            for (size_t i = 0; i < tl; i++) {
+            for (size_t at = 0; at < tl;) {
+                size_t k = tl - at < (bufmax - 1) / 2 ? tl - at : (bufmax - 1) / 2;
                 static const char hx[] = "0123456789abcdef";
-                buf[2 * i] = hx[(unsigned char)g->text[i] >> 4];
-                buf[2 * i + 1] = hx[g->text[i] & 15];
+                buf[0] = 'O';
+                for (size_t i = 0; i < k; i++) {
+                    buf[1 + 2 * i] = hx[(unsigned char)g->text[at + i] >> 4];
+                    buf[2 + 2 * i] = hx[g->text[at + i] & 15];
+                }
+                if (!put_packet(g, t, buf, 1 + 2 * k))
+                    return SERVE_END;
+                at += k;
             }
-            return (tl ? put_packet(g, t, buf, 2 * tl) : put_str(g, t, "OK")) ? SERVE_ON : SERVE_END;
+            return put_str(g, t, "OK") ? SERVE_ON : SERVE_END;
         }
         return put_str(g, t, "") ? SERVE_ON : SERVE_END;
     case 'v':

@@ -27,6 +27,7 @@ struct rv_core;
 #define GDB_MAX_BREAK 64
 #define GDB_MAX_WATCH 16
 #define GDB_PACKET_MAX 16384
+#define GDB_MONITOR_MAX (4u << 20) /* monitor output (a Dst dump is about 1 MiB), sent in O packets */
 #define GDB_INTERRUPT_CYCLES 65536 /* how often a running tile looks for gdb's Ctrl-C */
 
 enum gdb_stop { GDB_RUNNING, GDB_STOP_INITIAL, GDB_STOP_BREAK, GDB_STOP_STEP, GDB_STOP_WATCH,
@@ -65,7 +66,7 @@ struct gdb_stub {
     char rbuf[4096]; /* bytes received, [used, have) not read yet */
     unsigned used, have;
     char in[GDB_PACKET_MAX + 1], out[2 * GDB_PACKET_MAX + 16];
-    char *text; /* monitor output (GDB_PACKET_MAX / 2 bytes) */
+    char *text; /* monitor output (GDB_MONITOR_MAX bytes) */
 };
 
 /* Parses PORT[:CORE] (CORE trisc0..2 or brisc, default trisc0; PORT 0..65535, 0: any free port).

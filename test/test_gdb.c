@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../mem/elf.h"
+#include "../riscv/gdbstub.h"
 #include "harness.h"
 
 #define PROG "guest/gdb_target.elf" /* test/guest/gdb_target.S */
@@ -104,6 +105,31 @@ static void start(struct session *s, const char *args)
     start_on(s, "", args, guest(PROG), "TRISC0");
 }
 
+/* Receives one packet (NUL-terminated, in reply) and acks it. */
+static const char *recv_packet(struct session *s, const char *what, char *reply, size_t n)
+{
+    char c;
+    do
+        cr_assert(recv(s->sock, &c, 1, 0) == 1, "no reply to %s", what);
+    while (c != '$');
+    size_t i = 0;
+    unsigned got = 0;
+    for (;;) {
+        cr_assert(recv(s->sock, &c, 1, 0) == 1);
+        if (c == '#')
+            break;
+        got += (unsigned char)c;
+        cr_assert(i + 1 < n);
+        reply[i++] = c;
+    }
+    reply[i] = 0;
+    char cs[3] = {0};
+    cr_assert(recv(s->sock, cs, 2, MSG_WAITALL) == 2);
+    cr_assert_eq(strtoul(cs, 0, 16), got & 0xFF, "bad checksum on the reply to %s", what);
+    cr_assert(send(s->sock, "+", 1, MSG_NOSIGNAL) == 1);
+    return reply;
+}
+
 /* Sends one packet and returns gdb's view of the reply (NUL-terminated, in reply). With
  * reply NULL, expects none (k). */
 static const char *packet(struct session *s, const char *data, char *reply, size_t n)
@@ -119,25 +145,7 @@ static const char *packet(struct session *s, const char *data, char *reply, size
     cr_assert_eq(c, '+', "no ack for %s", data);
     if (!reply)
         return 0;
-    do
-        cr_assert(recv(s->sock, &c, 1, 0) == 1, "no reply to %s", data);
-    while (c != '$');
-    size_t i = 0;
-    unsigned got = 0;
-    for (;;) {
-        cr_assert(recv(s->sock, &c, 1, 0) == 1);
-        if (c == '#')
-            break;
-        got += (unsigned char)c;
-        cr_assert(i + 1 < n);
-        reply[i++] = c;
-    }
-    reply[i] = 0;
-    char cs[3] = {0};
-    cr_assert(recv(s->sock, cs, 2, MSG_WAITALL) == 2);
-    cr_assert_eq(strtoul(cs, 0, 16), got & 0xFF, "bad checksum on the reply to %s", data);
-    cr_assert(send(s->sock, "+", 1, MSG_NOSIGNAL) == 1);
-    return reply;
+    return recv_packet(s, data, reply, n);
 }
 
 /* Checks that `data` gets exactly `want`. */
@@ -148,19 +156,26 @@ static void expect(struct session *s, const char *data, const char *want)
     cr_assert_str_eq(r, want, "%s -> %s, expected %s", data, r, want);
 }
 
-/* `monitor CMD`: its text, decoded from the hex reply. */
+/* `monitor CMD`: its text, decoded from the O packets of the reply (RSP qRcmd: console output,
+ * then OK). */
 static const char *monitor(struct session *s, const char *cmd, char *text, size_t n)
 {
-    char data[300] = "qRcmd,", r[4200];
+    static char r[2 * GDB_PACKET_MAX];
+    char data[300] = "qRcmd,";
     for (size_t i = 0; cmd[i]; i++)
         snprintf(data + 6 + 2 * i, 3, "%02x", (unsigned char)cmd[i]);
     packet(s, data, r, sizeof r);
     size_t i = 0;
-    for (; r[2 * i] && i + 1 < n; i++) {
-        unsigned b;
-        cr_assert_eq(sscanf(r + 2 * i, "%2x", &b), 1, "monitor %s -> %s", cmd, r);
-        text[i] = (char)b;
+    while (r[0] == 'O' && strcmp(r, "OK")) { /* console output until the final OK */
+        for (size_t k = 1; r[k] && r[k + 1]; k += 2) {
+            unsigned b;
+            cr_assert_eq(sscanf(r + k, "%2x", &b), 1, "monitor %s -> %s", cmd, r);
+            if (i + 1 < n)
+                text[i++] = (char)b;
+        }
+        recv_packet(s, data, r, sizeof r);
     }
+    cr_assert_str_eq(r, "OK", "monitor %s ends with %s", cmd, r);
     text[i] = 0;
     return text;
 }
@@ -290,10 +305,14 @@ Test(gdb, breakpoint_step_registers_memory_cycle_exact)
     expect(&s, "mffec1004,4", "00000000");
     expect(&s, "mffec1000,4", "E14");
     expect(&s, "Mffec1000,4:01000000", "E14"); /* a device write would act: refused */
-    char text[256];
+    char text[512];
     cr_assert_str_eq(monitor(&s, "foo", text, sizeof text),
                      "unknown monitor command 'foo' (monitor help lists them)\n");
-    cr_assert(strstr(monitor(&s, "tensix", text, sizeof text), "monitor tensix"));
+    /* monitor tensix: the state dump's text view of the stopped tile (trace/state.h), WHAT as
+     * --dump-state's; a whole dump spans many O packets. */
+    cr_assert(strstr(monitor(&s, "tensix rv", text, sizeof text), "  TRISC0: running, pc 0x0000603c\n"), "%s", text); /* after the step */
+    cr_assert_str_eq(monitor(&s, "tensix bogus", text, sizeof text),
+                     "monitor tensix: unknown WHAT 'bogus' (dst, srca, srcb, lregs, gprs, cfg, sem, pipe, rv or all)\n");
     expect(&s, "c", "W00");
     cr_assert_eq(finish(&s), 0, "%s", s.log);
 }
@@ -460,6 +479,17 @@ Test(gdb, stepping_a_kernel_leaves_the_stats_unchanged)
         expect(&s, "s", "T05thread:1;");
     uint64_t at = monitor_cycle(&s);
     cr_assert_gt(at, 30);
+    /* The whole Tensix state, more than one packet holds: it comes in several O packets, whole
+     * and in order. */
+    static char all[1 << 21];
+    size_t len = strlen(monitor(&s, "tensix", all, sizeof all));
+    cr_assert_gt(len, (GDB_PACKET_MAX - 16) / 2, "%zu bytes", len);
+    char head[80];
+    snprintf(head, sizeof head, "==== dump 1 (monitor tensix): gdb stop, cycle %llu, blackhole ====\n",
+             (unsigned long long)at);
+    cr_assert(!strncmp(all, head, strlen(head)), "%.200s", all);
+    const char *sem = strstr(all, "Semaphores (value/max)"), *rv = strstr(all, "RISC-V cores\n");
+    cr_assert(sem && rv && sem < rv && strstr(rv, "  TRISC1: "), "the whole dump, in order");
     expect(&s, "c", "W00");
     cr_assert_eq(finish(&s), 0, "%s", s.log);
     size_t n1, n2;

@@ -142,6 +142,15 @@ static int parse_what(char *v, struct state_spec *s, char *err, size_t n)
     return 0;
 }
 
+int state_what_parse(char *v, unsigned *what, char *err, size_t n)
+{
+    struct state_spec s;
+    if (parse_what(v, &s, err, n))
+        return -1;
+    *what = s.what;
+    return 0;
+}
+
 int state_spec_parse(char *v, struct state_spec *s, char *err, size_t n)
 {
     memset(s, 0, sizeof *s);

@@ -65,6 +65,9 @@ struct state_dumps {
 /* Parse one WHEN:WHAT:FILE into *s (v is split in place). Returns 0, or -1 with the reason in
  * err[0..n). */
 int state_spec_parse(char *v, struct state_spec *s, char *err, size_t n);
+/* A WHAT list ("dst,sem" or "all"; v is split in place) into SW_* bits. Returns 0, or -1 with
+ * the reason in err. */
+int state_what_parse(char *v, unsigned *what, char *err, size_t n);
 /* Checks that need the architecture (an insn= mnemonic must name an instruction of it).
  * Returns 0, or -1 with the reason in err. */
 int state_spec_resolve(struct state_spec *s, unsigned arch_bit, char *err, size_t n);
