@@ -226,4 +226,13 @@ static inline void tile_code_written(struct tile *t, uint32_t addr, uint32_t n)
     l1_code_written(t->predecode, addr, n);
 }
 
+void gdb_unit_wrote(struct tile *t, uint32_t addr, uint32_t n); /* riscv/gdbstub.h */
+/* A Tensix unit wrote L1 [addr, addr + n): a gdb watchpoint there stops the tile after this cycle
+ * (riscv/gdbstub.h); without a stub, one test of a pointer. */
+static inline void tile_unit_wrote(struct tile *t, uint32_t addr, uint32_t n)
+{
+    if (__builtin_expect(t->gdb != NULL, 0))
+        gdb_unit_wrote(t, addr, n);
+}
+
 #endif

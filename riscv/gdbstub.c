@@ -157,6 +157,18 @@ bool gdb_watch_hits(struct gdb_stub *g, uint32_t addr, unsigned size, bool store
     return false;
 }
 
+void gdb_unit_wrote(struct tile *t, uint32_t addr, uint32_t n)
+{
+    struct gdb_stub *g = t->gdb;
+    if (g->stop != GDB_RUNNING || g->fd < 0 || !gdb_watch_hits(g, addr, n, true, false))
+        return;
+    g->stop = GDB_STOP_WATCH;
+    g->stop_cycle = t->now;
+    /* The coprocessor's loop looks at the limit after every cycle: it ends this one and the
+     * scheduler serves gdb before any agent acts again (core/tile.c run_loop). */
+    t->limit = t->now + 1;
+}
+
 /* ---- packets ---- */
 
 /* One byte from gdb: -1 connection gone, -2 interrupted by a stop signal. */
@@ -551,6 +563,12 @@ static enum served handle(struct gdb_stub *g, struct tile *t, char *p, int len)
             return put_str(g, t, "E01") ? SERVE_ON : SERVE_END;
         bool add = p[0] == 'Z';
         if (type <= '1') { /* software or hardware breakpoint: the same to the simulator */
+            /* The cores have no compressed instructions, so no instruction starts at an address
+             * with bit 1 set. gdb plants one there when its decoder takes an inline Tensix word
+             * (low bits not 11) for a 2-byte compressed instruction while stepping over it: the
+             * next instruction is the one after the whole word. */
+            if (a & 2)
+                a = (a & ~3u) + 4;
             unsigned i = 0;
             while (i < g->nbrk && g->brk[i] != a)
                 i++;
@@ -663,6 +681,20 @@ static enum served handle(struct gdb_stub *g, struct tile *t, char *p, int len)
         }
         return put_str(g, t, "") ? SERVE_ON : SERVE_END;
     case 'v':
+        /* vCont with c and s: gdb then steps with s, which knows the length of every word the
+         * core runs (an inline Tensix push included), instead of planting breakpoints at the
+         * pc its own decoder guesses. One thread: the first action is ours; signals are
+         * ignored, as by c and s. */
+        if (!strcmp(p, "vCont?"))
+            return put_str(g, t, "vCont;c;C;s;S") ? SERVE_ON : SERVE_END;
+        if (!strncmp(p, "vCont;", 6)) {
+            char act = p[6];
+            if (act == 'c' || act == 'C' || act == 's' || act == 'S') {
+                g->stepping = act == 's' || act == 'S';
+                return SERVE_RESUME;
+            }
+            return put_str(g, t, "E01") ? SERVE_ON : SERVE_END;
+        }
         if (!strncmp(p, "vKill", 5)) {
             put_str(g, t, "OK");
             g->killed = true;

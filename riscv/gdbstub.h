@@ -105,6 +105,11 @@ void gdb_run_ended(struct tile *t);
 
 /* Does an access of `size` bytes at addr hit a watchpoint? Then its address and kind are kept. */
 bool gdb_watch_hits(struct gdb_stub *g, uint32_t addr, unsigned size, bool store, bool load);
+/* A Tensix unit (the packer, the Scalar unit's stores) wrote L1 [addr, addr + n) in cycle t->now:
+ * a write or access watchpoint there stops the tile at the end of that cycle (the unit's step),
+ * reported to gdb as a watchpoint hit on the watched address. The write has happened by then:
+ * gdb steps the core once, as after any RISC-V watchpoint, and shows the new value. */
+void gdb_unit_wrote(struct tile *t, uint32_t addr, uint32_t n);
 
 static inline bool gdb_issue(struct gdb_stub *g, uint32_t pc, uint64_t instret,
                              const struct rv_insn *in, const uint32_t *x, uint32_t l1_size,

@@ -498,3 +498,66 @@ Test(gdb, stepping_a_kernel_leaves_the_stats_unchanged)
     free(a);
     free(b);
 }
+
+/* The eltwise example's first L1 write to its output (0x40000, a tile the packer writes), found
+ * without the stub: the tile run one cycle at a time until the word changes. Returns the cycle
+ * the write happened in. */
+static uint64_t first_output_write(void)
+{
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    static const char *const elf[3] = {"build/kernels/eltwise-t0.elf", "build/kernels/eltwise-t1.elf",
+                                       "build/kernels/eltwise-t2.elf"};
+    for (int k = 0; k < 3; k++)
+        cr_assert_eq(elf_run_file(t, k, elf[k], ELF_LOADER_AUTO), 0);
+    uint64_t h = 1;
+    while (!le_get(t->l1 + 0x40000, 4)) {
+        cr_assert(tile_run_until(t, h), "the run ended before writing its output");
+        h++;
+    }
+    tile_destroy(t);
+    return h - 2; /* tile_run_until(h - 1) ran cycles below h - 1: the write was in cycle h - 2 */
+}
+
+static uint32_t hex_word(const char *le)
+{
+    unsigned b[4];
+    cr_assert_eq(sscanf(le, "%2x%2x%2x%2x", &b[0], &b[1], &b[2], &b[3]), 4, "%s", le);
+    return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* A watchpoint on L1 sees the Tensix units' writes too: the packer's first write of the output
+ * tile stops the tile at the end of that cycle, reported as an access watchpoint. From there gdb
+ * steps over the core's instruction, which may be an inline Tensix word (low bits not 11): its
+ * decoder takes it for a 2-byte compressed instruction and plants a breakpoint at pc + 2, which
+ * the stub moves to pc + 4 (no instruction starts at bit 1). vCont c and s work as c and s. */
+Test(gdb, a_unit_write_stops_at_a_watchpoint)
+{
+    const uint64_t wrote = first_output_write();
+    struct session s;
+    start_on(&s, ":trisc2", "-q --trisc0=build/kernels/eltwise-t0.elf --trisc1=build/kernels/eltwise-t1.elf",
+             "--trisc2=build/kernels/eltwise-t2.elf", "TRISC2");
+    expect(&s, "vCont?", "vCont;c;C;s;S");
+    expect(&s, "Z4,40000,4", "OK");
+    expect(&s, "vCont;c", "T05awatch:40000;thread:1;");
+    cr_assert_eq(monitor_cycle(&s), wrote);
+    char r[4200];
+    cr_assert_neq(hex_word(packet(&s, "m40000,4", r, sizeof r)), 0, "the write has happened");
+    expect(&s, "z4,40000,4", "OK");
+    uint32_t pc = hex_word(packet(&s, "p20", r, sizeof r));
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "m%x,4", pc);
+    uint32_t word = hex_word(packet(&s, cmd, r, sizeof r));
+    cr_assert_neq(word & 3, 3, "TRISC2 stands at a Tensix push (0x%08x at 0x%x)", word, pc);
+    snprintf(cmd, sizeof cmd, "Z0,%x,2", pc + 2);
+    expect(&s, cmd, "OK");
+    expect(&s, "vCont;c:1", "T05thread:1;"); /* no swbreak: this gdb did not announce it */
+    char want[16];
+    snprintf(want, sizeof want, "%02x%02x%02x%02x", (pc + 4) & 0xFF, (pc + 4) >> 8 & 0xFF, (pc + 4) >> 16 & 0xFF,
+             (pc + 4) >> 24);
+    expect(&s, "p20", want);
+    snprintf(cmd, sizeof cmd, "z0,%x,2", pc + 2);
+    expect(&s, cmd, "OK");
+    expect(&s, "vCont;s:1", "T05thread:1;");
+    expect(&s, "vCont;c", "W00");
+    cr_assert_eq(finish(&s), 0, "%s", s.log);
+}

@@ -619,6 +619,7 @@ static bool write16(struct tile *t, struct packer *p, unsigned th, struct pack_s
         memcpy(dst, s->buf, 16);
     }
     tile_code_written(t, s->byte_addr, 16);
+    tile_unit_wrote(t, s->byte_addr, 16);
     p->st.l1_writes++;
     s->byte_addr += 16;
     s->bits = 0;

@@ -103,6 +103,7 @@ static uint32_t l1_read(const struct tile *t, uint32_t addr, unsigned size)
 static void l1_write(struct tile *t, uint32_t addr, unsigned size, uint32_t v)
 {
     l1_store_any_le(t->l1, t->predecode, addr, size, v);
+    tile_unit_wrote(t, addr, size);
 }
 
 /* Every L1 address in the pages is checked with "if (L1Address >= L1 size)
