@@ -346,6 +346,28 @@ static int output_is_input(const struct run_args *a, const struct run_desc *rd, 
     return 0;
 }
 
+/* A zone= dump: only a run description naming a tt-llk layout says where the profiler buffers
+ * are, and the thread's program must name the marker in its .profiler_meta. A program that cannot
+ * be read is left for the run to report (as a bad file); the dump then never fires. */
+static int check_zone_spec(const struct run_args *a, const struct run_desc *rd, struct state_spec *s)
+{
+    if (!rd || !rd->layout)
+        return cli_usage_error(&run_cmd, "--dump-state %s: zone dumps need a run description that "
+                               "names a tt-llk layout (\"layout\"): only then are there profiler "
+                               "buffers", s->text);
+    const char *path = a->prog[s->core] ? a->prog[s->core] : rd->program[s->core];
+    if (!path)
+        return cli_usage_error(&run_cmd, "--dump-state %s: the %s thread (TRISC%u) runs no program",
+                               s->text, zone_thread_name(s->core), s->core);
+    struct elf_file elf = {.name = path};
+    char why[200], err[800];
+    if (!(elf.buf = host_read_file(path, 64 << 20, &elf.len, why, sizeof why)))
+        return 0;
+    int r = state_spec_zone(s, &elf, path, err, sizeof err);
+    elf_free(&elf);
+    return r ? cli_usage_error(&run_cmd, "%s", err) : 0;
+}
+
 /* The outputs, once the run description has added its reads: in L1, no two into one file (one
  * would be lost), none over an input. */
 static int check_outputs(struct run_args *a, const struct run_desc *rd)
@@ -356,6 +378,9 @@ static int check_outputs(struct run_args *a, const struct run_desc *rd)
                                err, sizeof err))
             return cli_usage_error(&run_cmd, "%s (%s)", err, a->arch->name);
     }
+    for (unsigned i = 0; i < a->state.n; i++) /* zone=: the layout's buffers, the programs' names */
+        if (state_spec_is_zone(&a->state.spec[i]) && check_zone_spec(a, rd, &a->state.spec[i]))
+            return err_kind_exit_code(ERR_USAGE);
     for (unsigned i = 0; i < a->ndumps; i++)
         if (a->dumps[i].addr > a->arch->l1_size || a->dumps[i].len > a->arch->l1_size - a->dumps[i].addr)
             return cli_usage_error(&run_cmd, "--dump range 0x%" PRIx64 "+0x%" PRIx64 " of %s is "
@@ -596,8 +621,10 @@ static int cmd_run(int argc, char **argv)
     }
     for (unsigned i = 0; i < a.state.n; i++)
         a.state.spec[i].f = out.state[i].f;
-    if (ran && a.state.n)
+    if (ran && a.state.n) {
+        a.state.place = rd && rd->layout ? &host.place : 0; /* zone=: where the buffers are */
         state_arm(&a.state, t);
+    }
     struct gdb_stub *gdb = 0;
     if (ran && a.gdb) {
         char err[300];

@@ -43,6 +43,8 @@ enum tile_dump_at {
     DUMP_AT_PC,     /* core `who` issued the instruction at pc `a` (its effects done) */
     DUMP_AT_REGION, /* core `who` began (b = 1) or ended (b = 0) region `a` */
     DUMP_AT_INSN,   /* thread `who`'s Wait Gate issues word `a` of form b (before it executes) */
+    DUMP_AT_ZONE,   /* TRISC `who` issued the store of word `a`, the first word of a tt-llk
+                     * profiler zone start or end marker, into its profiler buffer at `b` */
     DUMP_AT_ERROR,  /* the run stopped with an error (before the report) */
 };
 struct tile;
@@ -51,6 +53,8 @@ struct tile_dump_hook {
     bool pc[NUM_CORES];           /* the core's issues are watched */
     bool region[NUM_CORES];       /* the core's region marks are watched */
     bool insn[NUM_THREADS];       /* the thread's issues are watched */
+    bool zone[NUM_THREADS];       /* TRISC n's stores into its profiler buffer are watched */
+    uint32_t zone_buf[NUM_THREADS], zone_bytes; /* where those buffers are, how long each is */
     void (*fire)(struct tile *t, void *ctx, enum tile_dump_at at, unsigned who, uint32_t a,
                  uint32_t b);
     void *ctx;

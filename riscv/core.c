@@ -181,6 +181,22 @@ static void poll_retire(struct rv_core *c, bool closing, uint32_t pc, uint32_t n
     }
 }
 
+/* --dump-state zone=: the instruction at pc has issued; was it a TRISC's store of a profiler
+ * zone marker's first word (type 1010 start or 1011 end in bits 31:28, trace/zones.h) into its
+ * buffer, at a marker's place (every marker starts an even word)? A store writes no register,
+ * so its address and value are still in the registers it named. */
+static void watch_zone_store(struct tile *t, const struct rv_core *c, uint32_t pc)
+{
+    const struct tile_dump_hook *h = t->dump;
+    struct rv_insn in = t->predecode[pc >> 2];
+    if ((in.op & (uint8_t)~RV_POLL_MARK) != RV_SW)
+        return;
+    const uint32_t addr = (c->x[in.rs1] + (uint32_t)in.imm) & ~3u, word = c->x[in.rs2];
+    const uint32_t off = addr - h->zone_buf[c->id];
+    if (off < h->zone_bytes && !(off & 7) && (word >> 29) == 5) /* 1010 or 1011 */
+        h->fire(t, h->ctx, DUMP_AT_ZONE, (unsigned)c->id, word, addr);
+}
+
 /* The instruction at pc issued at `now` and holds the core `cost` cycles (the extra ones for
  * `why`), then goes to `next`: to the polling account if it is in a polling loop (its slot is
  * marked), to the profile, the trace and a state dump's pc trigger, whichever is on. Out of
@@ -205,6 +221,8 @@ static __attribute__((noinline)) void watch_issue(struct tile *t, struct rv_core
     }
     if (t->dump && t->dump->pc[c->id]) /* --dump-state pc=: the state after it issued */
         t->dump->fire(t, t->dump->ctx, DUMP_AT_PC, (unsigned)c->id, pc, 0);
+    if (t->dump && c->id < NUM_THREADS && t->dump->zone[c->id])
+        watch_zone_store(t, c, pc);
 }
 
 /* ---- store queue (BHR:README.md "Load/Store Unit"; cfg0.StMergeTimer, DisStMerge) ---- */
@@ -471,9 +489,11 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
     uint8_t *const local = t->local_ram[c->id];
     const uint32_t local_size = t->arch->local_ram_size[c->id];
     struct rv_profile *const prof = t->prof[c->id];
-    /* anything watching the instructions (--profile, --trace, --dump-state pc=): one test per
+    /* anything watching the instructions (--profile, --trace, --dump-state pc= and zone=): one test per
      * instruction */
-    const bool watched = prof || t->tracer || (t->dump && t->dump->pc[c->id]);
+    const bool watched = prof || t->tracer ||
+                         (t->dump && (t->dump->pc[c->id] ||
+                                      (c->id < NUM_THREADS && t->dump->zone[c->id])));
 
     while (c->state == CORE_RUNNING && c->wake < t->limit) {
         uint64_t now = c->wake;

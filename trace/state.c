@@ -13,6 +13,7 @@
 #include "../units/formats.h"
 #include "../units/sfpu.h"
 #include "json.h"
+#include "zones.h"
 
 /* ---- parsing ---- */
 
@@ -48,7 +49,8 @@ static char *split_at(char *v)
 static int parse_when(char *w, struct state_spec *s, char *err, size_t n)
 {
     static const char hint[] = "cycle=N, pc=ADDR@CORE, region=ID@CORE, region-begin=ID@CORE, "
-                               "region-end=ID@CORE, insn=MNEMONIC@Tn or error";
+                               "region-end=ID@CORE, insn=MNEMONIC@Tn, zone=MARKER@THREAD, "
+                               "zone-begin=MARKER@THREAD, zone-end=MARKER@THREAD or error";
     snprintf(s->text, sizeof s->text, "%.63s", w);
     if (!strcmp(w, "error")) {
         s->when = SWHEN_ERROR;
@@ -109,6 +111,28 @@ static int parse_when(char *w, struct state_spec *s, char *err, size_t n)
             s->mnemonic[i] = (char)toupper((unsigned char)val[i]);
         s->core = (unsigned)(who[1] - '0');
         s->when = SWHEN_INSN;
+        return 0;
+    }
+    if (!strcmp(w, "zone") || !strcmp(w, "zone-begin") || !strcmp(w, "zone-end")) {
+        char *who = split_at(val);
+        if (!who)
+            return fail(err, n, "--dump-state: zone wants MARKER@THREAD (zone=KERNEL@math), not '%s'",
+                        val);
+        if (!*val)
+            return fail(err, n, "--dump-state: zone wants MARKER@THREAD (zone=KERNEL@math): no "
+                        "marker before '@%s'", who);
+        unsigned th = 0;
+        while (th < LLK_THREADS && strcasecmp(who, zone_thread_name(th)))
+            th++;
+        if (th == LLK_THREADS)
+            return fail(err, n, "--dump-state: unknown thread '%s' (unpack, math or pack, as tt-llk "
+                        "names them)", who);
+        if (strlen(val) >= sizeof s->marker)
+            return fail(err, n, "--dump-state: zone marker '%.200s' is too long", val);
+        strcpy(s->marker, val);
+        s->core = th;
+        s->when = !strcmp(w, "zone") ? SWHEN_ZONE : !strcmp(w, "zone-begin") ? SWHEN_ZONE_BEGIN
+                                                                               : SWHEN_ZONE_END;
         return 0;
     }
     *eq = '=';
@@ -184,6 +208,55 @@ int state_spec_resolve(struct state_spec *s, unsigned arch_bit, char *err, size_
     return 0;
 }
 
+bool state_spec_is_zone(const struct state_spec *s)
+{
+    return s->when >= SWHEN_ZONE && s->when <= SWHEN_ZONE_END;
+}
+
+int state_spec_zone(struct state_spec *s, const struct elf_file *prog, const char *path, char *err,
+                    size_t n)
+{
+    struct zone_name *names = malloc(ZONE_NAMES_MAX * sizeof *names);
+    if (!names)
+        return fail(err, n, "--dump-state: out of memory%s", "");
+    unsigned nn = zone_names_read(prog, names, 0, ZONE_NAMES_MAX);
+    s->nzone_ids = 0;
+    for (unsigned i = 0; i < nn && s->nzone_ids < STATE_ZONE_IDS; i++)
+        if (!strcmp(names[i].marker, s->marker))
+            s->zone_id[s->nzone_ids++] = names[i].id;
+    int r = 0;
+    if (!s->nzone_ids && !nn) {
+        snprintf(err, n, "--dump-state: %s: the %s program %s names no profiler zones (no "
+                 ".profiler_meta strings: was it built with LLK_PROFILER?)", s->text,
+                 zone_thread_name(s->core), path);
+        r = -1;
+    } else if (!s->nzone_ids) {
+        /* the markers it does name, each once, for the message */
+        const char *known[ZONE_NAMES_MAX];
+        unsigned nk = 0;
+        char list[400] = "";
+        size_t len = 0;
+        for (unsigned i = 0; i < nn; i++) {
+            unsigned k = 0;
+            while (k < nk && strcmp(known[k], names[i].marker))
+                k++;
+            if (k < nk)
+                continue;
+            known[nk++] = names[i].marker;
+            if (len < sizeof list)
+                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", nk > 1 ? ", " : "",
+                                        names[i].marker);
+        }
+        const char *near = cli_nearest(s->marker, known, nk);
+        snprintf(err, n, "--dump-state: %s: the %s program %s names no zone '%s'%s%s%s (its zones: "
+                 "%s)", s->text, zone_thread_name(s->core), path, s->marker,
+                 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "", list);
+        r = -1;
+    }
+    free(names);
+    return r;
+}
+
 /* ---- firing ---- */
 
 static void next_cycle(struct state_dumps *d)
@@ -223,6 +296,8 @@ static void fire(struct tile *t, void *ctx, enum tile_dump_at at, unsigned who, 
     case DUMP_AT_ERROR:
         snprintf(event, sizeof event, "error: %s: %s", err_kind_text(t->err.kind), t->err.text);
         break;
+    case DUMP_AT_ZONE: /* named below, by the spec that matches */
+        break;
     }
     for (unsigned i = 0; i < d->n; i++) {
         struct state_spec *s = &d->spec[i];
@@ -240,6 +315,21 @@ static void fire(struct tile *t, void *ctx, enum tile_dump_at at, unsigned who, 
             match = at == DUMP_AT_INSN && s->core == who && (s->form[b / 8] >> (b % 8) & 1);
             break;
         case SWHEN_ERROR: match = at == DUMP_AT_ERROR; break;
+        case SWHEN_ZONE:
+        case SWHEN_ZONE_BEGIN:
+        case SWHEN_ZONE_END: {
+            if (at != DUMP_AT_ZONE || s->core != who)
+                break;
+            const bool begin = a >> 28 == ZONE_START;
+            for (unsigned k = 0; k < s->nzone_ids && !match; k++)
+                match = s->zone_id[k] == (uint16_t)(a >> 12);
+            match = match && (s->when == SWHEN_ZONE || (s->when == SWHEN_ZONE_BEGIN) == begin);
+            if (match)
+                snprintf(event, sizeof event, "%s %s zone %s (%s stored 0x%08x at 0x%08x)",
+                         zone_thread_name(who), begin ? "began" : "ended", s->marker,
+                         core_name((int)who), a, b);
+            break;
+        }
         }
         if (!match)
             continue;
@@ -264,6 +354,11 @@ void state_arm(struct state_dumps *d, struct tile *t)
             d->hook.insn[s->core] = true;
         else if (s->when >= SWHEN_REGION && s->when <= SWHEN_REGION_END)
             d->hook.region[s->core] = true;
+        else if (state_spec_is_zone(s) && d->place && s->nzone_ids) {
+            d->hook.zone[s->core] = true;
+            d->hook.zone_buf[s->core] = d->place->profiler_buffer[s->core];
+            d->hook.zone_bytes = 4 * d->place->profiler_words;
+        }
     }
     next_cycle(d);
     t->dump = &d->hook;

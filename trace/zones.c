@@ -26,10 +26,11 @@ uint16_t zone_id(const char *s, unsigned len)
 }
 
 /* "LLK_PROFILER:file:line:marker": the file may hold ':' (a path), the marker may not. */
-static void add_name(struct zones *z, const char *s, unsigned len)
+static void add_name(struct zone_name *names, unsigned *nnames, unsigned max, const char *s,
+                     unsigned len)
 {
     static const char prefix[] = "LLK_PROFILER:";
-    if (z->nnames == ZONE_NAMES_MAX || len < sizeof prefix || memcmp(s, prefix, sizeof prefix - 1))
+    if (*nnames == max || len < sizeof prefix || memcmp(s, prefix, sizeof prefix - 1))
         return;
     const char *end = s + len, *m = end;
     while (m > s && m[-1] != ':')
@@ -41,10 +42,10 @@ static void add_name(struct zones *z, const char *s, unsigned len)
     if (l <= file)
         return;
     uint16_t id = zone_id(s, len);
-    for (unsigned i = 0; i < z->nnames; i++)
-        if (z->names[i].id == id)
+    for (unsigned i = 0; i < *nnames; i++)
+        if (names[i].id == id)
             return; /* the same string in another TRISC's program */
-    struct zone_name *n = &z->names[z->nnames++];
+    struct zone_name *n = &names[(*nnames)++];
     n->id = id;
     snprintf(n->marker, sizeof n->marker, "%.*s", (int)(end - m), m);
     snprintf(n->file, sizeof n->file, "%.*s", (int)(l - 1 - file), file);
@@ -53,20 +54,22 @@ static void add_name(struct zones *z, const char *s, unsigned len)
         n->line = n->line * 10 + (unsigned)(*p - '0');
 }
 
-static void read_names(struct zones *z, const struct elf_file *f)
+unsigned zone_names_read(const struct elf_file *f, struct zone_name *names, unsigned n,
+                         unsigned max)
 {
     uint32_t addr, size;
     const uint8_t *b;
     if (!f->buf || !elf_find_section(f, ".profiler_meta", &addr, &size, &b) || !b)
-        return;
+        return n;
     for (uint32_t i = 0; i < size;) {
         uint32_t k = i;
         while (k < size && b[k])
             k++;
         if (k > i)
-            add_name(z, (const char *)b + i, k - i);
+            add_name(names, &n, max, (const char *)b + i, k - i);
         i = k + 1;
     }
+    return n;
 }
 
 static int name_of(const struct zones *z, uint16_t id)
@@ -138,7 +141,7 @@ void zones_read(struct zones *z, const uint8_t *l1, const struct llk_layout *l,
 {
     memset(z, 0, sizeof *z);
     for (unsigned th = 0; th < LLK_THREADS; th++)
-        read_names(z, &elf[th]);
+        z->nnames = zone_names_read(&elf[th], z->names, z->nnames, ZONE_NAMES_MAX);
     for (unsigned th = 0; th < LLK_THREADS; th++)
         read_buffer(z, th, l1 + l->profiler_buffer[th], l->profiler_words);
 }

@@ -49,6 +49,10 @@ struct zones {
 const char *zone_thread_name(unsigned thread);
 /* The 16-bit id of a .profiler_meta string (NUL-free, `len` bytes). */
 uint16_t zone_id(const char *s, unsigned len);
+/* Add the zone names of program f's .profiler_meta to names[0..n) (a string already there is
+ * not added again; at most max in all). Returns the new count. */
+unsigned zone_names_read(const struct elf_file *f, struct zone_name *names, unsigned n,
+                         unsigned max);
 /* Read the buffers the layout names from L1, with names from the TRISCs' programs (elf[i] may
  * have no bytes). */
 void zones_read(struct zones *z, const uint8_t *l1, const struct llk_layout *l,
