@@ -1,6 +1,7 @@
 /* State dumps (tensim run --dump-state, trace/state.c): a dump at each kind of WHEN, compared
  * with the values the test programs wrote (test/guest/state_dump.S, state_insn.S,
- * region_open.S, ebreak.S), the text view's face layout, and bad specs. */
+ * region_open.S, ebreak.S; test/llk/trisc.S's profiler zone), the text view's face layout, and
+ * bad specs. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -8,6 +9,9 @@
 #include <string.h>
 
 #include "harness.h"
+#include "../core/llk_layout.h"
+#include "../mem/elf.h"
+#include "../trace/zones.h"
 #include "../units/cfg.h"
 #include "../units/formats.h"
 
@@ -405,4 +409,155 @@ Test(state, dumps_in_a_run_with_a_host_change_nothing)
     cr_assert_eq(n, 1, "TRISC0 starts at 0x6000 once");
     cr_expect_eq(at_int(d[0], "rv.0.pc"), 0x6004);
     free_lines(d, n);
+}
+
+/* ---- zone=: tt-llk profiler zones ---- */
+
+/* test/llk/trisc.S on the three TRISCs (test/llk/boot.json): each opens its KERNEL zone, spins,
+ * closes it. Its marker routine reads the wall clock into t4 (x29), builds word 0 in a0 (x10) and
+ * stores it at s3 (x19), the next marker's place in its profiler buffer. */
+static const char zone_meta[] = "LLK_PROFILER:trisc.S:30:KERNEL";
+
+/* The math thread's KERNEL zone as `tensim run --zones` reports it. */
+static void math_zone_from_csv(const char *run, json_int_t *start, json_int_t *end)
+{
+    char out[8192], buf[200];
+    cr_assert_eq(run_tensimf(out, sizeof out, "run -q --run %s --zones=/tmp/tensim-st-z.csv", run), 0,
+                 "%s", out);
+    char *csv = read_whole_file("/tmp/tensim-st-z.csv", NULL);
+    snprintf(buf, sizeof buf, "\nmath,zone,KERNEL,trisc.S,30,0x%04x,", zone_id(zone_meta, sizeof zone_meta - 1));
+    const char *row = strstr(csv, buf);
+    cr_assert(row, "%s", csv);
+    long long s, e, c;
+    cr_assert_eq(sscanf(row + strlen(buf), "%lld,%lld,%lld,", &s, &e, &c), 3, "%s", csv);
+    cr_assert_eq(e - s, c);
+    *start = s, *end = e;
+    free(csv);
+}
+
+/* The word of program `path` before address `pc` (in its .init section). */
+static uint32_t word_before(const char *path, json_int_t pc)
+{
+    struct elf_file f = {.name = path};
+    f.buf = (uint8_t *)read_whole_file(path, &f.len);
+    uint32_t addr, size;
+    const uint8_t *b;
+    cr_assert(elf_find_section(&f, ".init", &addr, &size, &b) && b);
+    cr_assert(pc - 4 >= addr && pc <= addr + size, "pc 0x%llx", (long long)pc);
+    uint32_t w = (uint32_t)(b[pc - 4 - addr] | b[pc - 3 - addr] << 8 | b[pc - 2 - addr] << 16 |
+                            (uint32_t)b[pc - 1 - addr] << 24);
+    free(f.buf);
+    return w;
+}
+
+/* The dumps come right after the store of the marker's first word issued: the math thread's
+ * end dump is the zone's length after its begin dump, and each holds the marker it stored. */
+static void check_math_zone(const char *run, uint32_t buffer, const char *elf)
+{
+    json_int_t start, end;
+    math_zone_from_csv(run, &start, &end);
+    char out[8192];
+    cr_assert_eq(run_tensimf(out, sizeof out, "run -q --run %s "
+                             "--dump-state zone-begin=KERNEL@math:rv:/tmp/tensim-st-zb.json "
+                             "--dump-state zone-end=KERNEL@MATH:rv:/tmp/tensim-st-ze.json "
+                             "--dump-state zone=KERNEL@pack:rv:/tmp/tensim-st-zp.json", run), 0, "%s", out);
+    const uint32_t id = zone_id(zone_meta, sizeof zone_meta - 1);
+    const uint32_t sw_a0_s3 = 10u << 20 | 19u << 15 | 2u << 12 | 0x23; /* sw a0, 0(s3) */
+    unsigned n;
+    json_t **b = read_lines("/tmp/tensim-st-zb.json", &n);
+    cr_assert_eq(n, 1);
+    json_t **e = read_lines("/tmp/tensim-st-ze.json", &n);
+    cr_assert_eq(n, 1);
+    char event[200];
+    snprintf(event, sizeof event, "math began zone KERNEL (TRISC1 stored 0x%08x at 0x%08x)",
+             0xAu << 28 | id << 12, buffer);
+    cr_expect_str_eq(json_string_value(at(b[0], "event")), event);
+    snprintf(event, sizeof event, "math ended zone KERNEL (TRISC1 stored 0x%08x at 0x%08x)",
+             0xBu << 28 | id << 12, buffer + 8);
+    cr_expect_str_eq(json_string_value(at(e[0], "event")), event);
+    cr_expect_eq(at_int(e[0], "cycle") - at_int(b[0], "cycle"), end - start);
+    cr_expect_eq(at_int(b[0], "rv.1.x.10"), 0xAu << 28 | id << 12); /* a0: the word it stored */
+    cr_expect_eq(at_int(e[0], "rv.1.x.10"), 0xBu << 28 | id << 12);
+    cr_expect_eq(at_int(b[0], "rv.1.x.19"), buffer); /* s3: where */
+    cr_expect_eq(at_int(e[0], "rv.1.x.19"), buffer + 8);
+    cr_expect_eq(at_int(b[0], "rv.1.x.29"), start); /* t4: the wall clock the marker holds */
+    cr_expect_eq(at_int(e[0], "rv.1.x.29"), end);
+    cr_expect_eq(word_before(elf, at_int(b[0], "rv.1.pc")), sw_a0_s3, "the store has just issued");
+    cr_expect_eq(word_before(elf, at_int(e[0], "rv.1.pc")), sw_a0_s3);
+    cr_expect_gt(at_int(b[0], "cycle"), start);
+    free_lines(b, 1);
+    free_lines(e, 1);
+    /* zone=: both ends, in order, on the pack thread's buffer */
+    json_t **p = read_lines("/tmp/tensim-st-zp.json", &n);
+    cr_assert_eq(n, 2);
+    cr_expect(!strncmp(json_string_value(at(p[0], "event")), "pack began zone KERNEL (TRISC2 ", 31));
+    cr_expect(!strncmp(json_string_value(at(p[1], "event")), "pack ended zone KERNEL (TRISC2 ", 31));
+    cr_expect_eq(at_int(p[0], "rv.2.x.19"), buffer + 0x1000);
+    cr_expect_gt(at_int(p[1], "cycle") - at_int(p[0], "cycle"), end - start, "pack spins longer");
+    free_lines(p, 2);
+}
+
+Test(state, zone_dumps_at_the_marker_stores)
+{
+    check_math_zone("test/llk/boot.json", llk_layout_by_name("tt-llk-36b092e8")->profiler_buffer[1],
+                    "build/llk/trisc-t1.elf");
+}
+
+/* A run description for trisc.S built with `variant` ("trisc" or "trisc-moved"); TRISC1's program
+ * may be another. */
+static void zone_run(const char *path, const char *variant, const char *trisc1)
+{
+    const char *pwd = getenv("PWD");
+    char t1[300];
+    snprintf(t1, sizeof t1, "%s/build/llk/%s-t1.elf", pwd, variant);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fprintf(f, "{\"tensim_run\": 1, \"arch\": \"blackhole\", \"layout\": \"tt-llk-36b092e8\", "
+               "\"boot\": \"brisc\",\n \"programs\": {\"brisc\": \"%s/build/llk/%s-b.elf\", "
+               "\"trisc0\": \"%s/build/llk/%s-t0.elf\", \"trisc1\": \"%s\", "
+               "\"trisc2\": \"%s/build/llk/%s-t2.elf\"},\n"
+               " \"l1\": [{\"addr\": \"0x20000\", \"words\": [100, 200, 300, 0, %u]}],\n"
+               " \"end\": \"kernel_complete\", \"max_cycles\": 100000}\n",
+            pwd, strcmp(variant, "trisc") ? "brisc-moved" : "brisc", pwd, variant,
+            trisc1 ? trisc1 : t1, pwd, variant, zone_id(zone_meta, sizeof zone_meta - 1));
+    fclose(f);
+}
+
+/* A tt-llk whose harness keeps its profiler buffers elsewhere (BRISC's profiler_barrier says
+ * where, core/host.c): the dumps watch the buffers where they are. */
+Test(state, zone_dumps_follow_moved_buffers)
+{
+    zone_run("/tmp/tensim-st-zmoved.json", "trisc-moved", 0);
+    check_math_zone("/tmp/tensim-st-zmoved.json", 0x150FF4 + 12 + 0x1000, "build/llk/trisc-moved-t1.elf");
+}
+
+Test(state, bad_zone_specs_are_usage_errors)
+{
+    static const struct { const char *spec, *msg; } bad[] = {
+        {"zone=KERNAL@math:rv:/tmp/tensim-st-x", "zone=KERNAL@math: the math program "
+         "test/llk/../../build/llk/trisc-t1.elf names no zone 'KERNAL' (did you mean 'KERNEL'?) "
+         "(its zones: KERNEL)"},
+        {"zone-end=KERNEL@dma:rv:/tmp/tensim-st-x", "unknown thread 'dma' (unpack, math or pack"},
+        {"zone-begin=@math:rv:/tmp/tensim-st-x", "no marker before '@math'"},
+        {"zone=KERNEL:rv:/tmp/tensim-st-x", "zone wants MARKER@THREAD (zone=KERNEL@math), not 'KERNEL'"},
+    };
+    char out[4096];
+    for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = run_tensimf(out, sizeof out, "run --run test/llk/boot.json --dump-state '%s'", bad[i].spec);
+        cr_expect_eq(rc, 100, "%s: %s", bad[i].spec, out);
+        cr_expect(strstr(out, bad[i].msg), "%s: %s", bad[i].spec, out);
+    }
+    /* no run description, so no layout and no buffers */
+    int rc = run_tensim("run build/guest/exit7.elf --dump-state zone=KERNEL@math:rv:/tmp/tensim-st-x",
+                        out, sizeof out);
+    cr_expect_eq(rc, 100, "%s", out);
+    cr_expect(strstr(out, "zone dumps need a run description that names a tt-llk layout"), "%s", out);
+    /* a math program with no .profiler_meta */
+    char exit7[300];
+    snprintf(exit7, sizeof exit7, "%s/build/guest/exit7.elf", getenv("PWD"));
+    zone_run("/tmp/tensim-st-znometa.json", "trisc", exit7);
+    rc = run_tensim("run --run /tmp/tensim-st-znometa.json --dump-state zone=KERNEL@math:rv:/tmp/tensim-st-x",
+                    out, sizeof out);
+    cr_expect_eq(rc, 100, "%s", out);
+    cr_expect(strstr(out, "exit7.elf names no profiler zones (no .profiler_meta strings"), "%s", out);
 }
