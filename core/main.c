@@ -76,7 +76,7 @@ static const struct cli_opt run_opts[] = {
     {O_DUMP_STATE, "dump-state", 0, "WHEN:WHAT:FILE",
      "write the tile's state to FILE (JSON Lines if it ends in .json, else\ntext) when WHEN "
      "happens: cycle=N, pc=ADDR@CORE, region=ID@CORE,\nregion-begin=ID@CORE, region-end=ID@CORE, "
-     "insn=MNEMONIC@Tn or error;\nWHAT: all, or some of dst,srca,srcb,lregs,gprs,cfg,sem,pipe,rv"},
+     "insn=MNEMONIC@Tn,\nzone=MARKER@THREAD, zone-begin=MARKER@THREAD, zone-end=MARKER@THREAD\n(tt-llk profiler zones; THREAD unpack, math or pack) or error;\nWHAT: all, or some of dst,srca,srcb,lregs,gprs,cfg,sem,pipe,rv"},
     {O_STATS, "stats", 0, "FILE", "write statistics as JSON (docs/stats-schema.md)"},
     {O_TRACE, "trace", 0, "FILE", "write a timeline as Chrome trace JSON (opens in Perfetto)"},
     {O_TRACE_FROM, "trace-from", 0, "CYCLE",
