@@ -419,12 +419,12 @@ Test(state, dumps_in_a_run_with_a_host_change_nothing)
 static const char zone_meta[] = "LLK_PROFILER:trisc.S:30:KERNEL";
 
 /* The math thread's KERNEL zone as `tensim run --zones` reports it. */
-static void math_zone_from_csv(const char *run, json_int_t *start, json_int_t *end)
+static void math_zone_from_csv(const char *run, const char *tag, json_int_t *start, json_int_t *end)
 {
-    char out[8192], buf[200];
-    cr_assert_eq(run_tensimf(out, sizeof out, "run -q --run %s --zones=/tmp/tensim-st-z.csv", run), 0,
-                 "%s", out);
-    char *csv = read_whole_file("/tmp/tensim-st-z.csv", NULL);
+    char out[8192], buf[200], path[100];
+    snprintf(path, sizeof path, "/tmp/tensim-st-z%s.csv", tag);
+    cr_assert_eq(run_tensimf(out, sizeof out, "run -q --run %s --zones=%s", run, path), 0, "%s", out);
+    char *csv = read_whole_file(path, NULL);
     snprintf(buf, sizeof buf, "\nmath,zone,KERNEL,trisc.S,30,0x%04x,", zone_id(zone_meta, sizeof zone_meta - 1));
     const char *row = strstr(csv, buf);
     cr_assert(row, "%s", csv);
@@ -452,21 +452,23 @@ static uint32_t word_before(const char *path, json_int_t pc)
 
 /* The dumps come right after the store of the marker's first word issued: the math thread's
  * end dump is the zone's length after its begin dump, and each holds the marker it stored. */
-static void check_math_zone(const char *run, uint32_t buffer, const char *elf)
+static void check_math_zone(const char *run, const char *tag, uint32_t buffer, const char *elf)
 {
     json_int_t start, end;
-    math_zone_from_csv(run, &start, &end);
-    char out[8192];
-    cr_assert_eq(run_tensimf(out, sizeof out, "run -q --run %s "
-                             "--dump-state zone-begin=KERNEL@math:rv:/tmp/tensim-st-zb.json "
-                             "--dump-state zone-end=KERNEL@MATH:rv:/tmp/tensim-st-ze.json "
-                             "--dump-state zone=KERNEL@pack:rv:/tmp/tensim-st-zp.json", run), 0, "%s", out);
+    math_zone_from_csv(run, tag, &start, &end);
+    char out[8192], zb[100], ze[100], zp[100];
+    snprintf(zb, sizeof zb, "/tmp/tensim-st-zb%s.json", tag);
+    snprintf(ze, sizeof ze, "/tmp/tensim-st-ze%s.json", tag);
+    snprintf(zp, sizeof zp, "/tmp/tensim-st-zp%s.json", tag);
+    cr_assert_eq(run_tensimf(out, sizeof out, "run -q --run %s --dump-state zone-begin=KERNEL@math:rv:%s "
+                             "--dump-state zone-end=KERNEL@MATH:rv:%s --dump-state zone=KERNEL@pack:rv:%s",
+                             run, zb, ze, zp), 0, "%s", out);
     const uint32_t id = zone_id(zone_meta, sizeof zone_meta - 1);
     const uint32_t sw_a0_s3 = 10u << 20 | 19u << 15 | 2u << 12 | 0x23; /* sw a0, 0(s3) */
     unsigned n;
-    json_t **b = read_lines("/tmp/tensim-st-zb.json", &n);
+    json_t **b = read_lines(zb, &n);
     cr_assert_eq(n, 1);
-    json_t **e = read_lines("/tmp/tensim-st-ze.json", &n);
+    json_t **e = read_lines(ze, &n);
     cr_assert_eq(n, 1);
     char event[200];
     snprintf(event, sizeof event, "math began zone KERNEL (TRISC1 stored 0x%08x at 0x%08x)",
@@ -488,7 +490,7 @@ static void check_math_zone(const char *run, uint32_t buffer, const char *elf)
     free_lines(b, 1);
     free_lines(e, 1);
     /* zone=: both ends, in order, on the pack thread's buffer */
-    json_t **p = read_lines("/tmp/tensim-st-zp.json", &n);
+    json_t **p = read_lines(zp, &n);
     cr_assert_eq(n, 2);
     cr_expect(!strncmp(json_string_value(at(p[0], "event")), "pack began zone KERNEL (TRISC2 ", 31));
     cr_expect(!strncmp(json_string_value(at(p[1], "event")), "pack ended zone KERNEL (TRISC2 ", 31));
@@ -499,7 +501,7 @@ static void check_math_zone(const char *run, uint32_t buffer, const char *elf)
 
 Test(state, zone_dumps_at_the_marker_stores)
 {
-    check_math_zone("test/llk/boot.json", llk_layout_by_name("tt-llk-36b092e8")->profiler_buffer[1],
+    check_math_zone("test/llk/boot.json", "", llk_layout_by_name("tt-llk-36b092e8")->profiler_buffer[1],
                     "build/llk/trisc-t1.elf");
 }
 
@@ -528,7 +530,7 @@ static void zone_run(const char *path, const char *variant, const char *trisc1)
 Test(state, zone_dumps_follow_moved_buffers)
 {
     zone_run("/tmp/tensim-st-zmoved.json", "trisc-moved", 0);
-    check_math_zone("/tmp/tensim-st-zmoved.json", 0x150FF4 + 12 + 0x1000, "build/llk/trisc-moved-t1.elf");
+    check_math_zone("/tmp/tensim-st-zmoved.json", "-moved", 0x150FF4 + 12 + 0x1000, "build/llk/trisc-moved-t1.elf");
 }
 
 Test(state, bad_zone_specs_are_usage_errors)
