@@ -31,7 +31,7 @@ PKGS := gcc make libcriterion-dev libhwloc-dev libjemalloc-dev libjansson-dev li
 # profiles source lines; hwloc pins the bench's worker threads)
 LIBS := -ljansson -ldw -lhwloc -pthread -lm
 
-.PHONY: all sdk deps demo test test-plain test-asan bench bench-llk calibrate kernels fuzz difftest clean FORCE
+.PHONY: all sdk deps demo test test-plain test-asan bench bench-compare bench-llk calibrate kernels fuzz difftest clean FORCE
 all: $(B)/.deps $(B)/tensim sdk
 sdk: $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h
 
@@ -340,6 +340,8 @@ $(B)/bench/%: bench/%.c bench/bench.h $(B)/libtensim.a
 
 bench: $(B)/.deps $(BENCHSRC:bench/%.c=$(B)/bench/%) $(B)/tensim kernels
 	@for b in $(BENCHSRC:bench/%.c=$(B)/bench/%); do $$b || exit 1; done
+	@echo; echo "== speed targets (issue 19) against $(BENCH_BASE), built side by side, interleaved"
+	@sh bench/speed_compare.sh $(BENCH_BASE) $(or $(BENCH_RUNS),5)
 	@echo; echo "== the regression bench (bench/suite): cycles against the committed baseline"
 	@mkdir -p $(B)/bench
 	@s=0; $(B)/tensim bench run bench/suite/suite.json --baseline bench/suite/baseline.json \
@@ -348,6 +350,12 @@ bench: $(B)/.deps $(BENCHSRC:bench/%.c=$(B)/bench/%) $(B)/tensim kernels
 	  $(B)/tensim bench report $(B)/bench/results.json --baseline bench/suite/baseline.json \
 	    -o $(B)/bench/report.html && echo "report: $(B)/bench/report.html" || s=2; \
 	fi; exit $$s
+
+# issue 19's speed targets against the commit before it, built side by side, run interleaved
+# (bench/speed_compare.sh; docs/bench.md "Speed against a base commit")
+BENCH_BASE ?= d4d6e1d
+bench-compare: $(B)/.deps $(BENCHSRC:bench/%.c=$(B)/bench/%)
+	@sh bench/speed_compare.sh $(BENCH_BASE) $(or $(BENCH_RUNS),5)
 
 # tt-llk's own perf tests swept (bench/llk/throttle.json; docs/bench.md "A real tt-llk sweep"):
 # needs a tt-llk checkout and tt-metal's headers, as riscv/sdk/llk/tensim-llk does.

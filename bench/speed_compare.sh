@@ -1,0 +1,60 @@
+#!/bin/sh
+# The speed targets of issue 19 against the commit before it (docs/bench.md "Speed against a
+# base commit"): the base is built side by side in build/bench-base (git archive of BASE, its
+# own `make`), then each speed benchmark runs 5 times, base and this tree interleaved, and the
+# table gives the median of each figure, the ratio now/base and the target. This machine is
+# noisy (20% and more between runs), hence the interleaving and the medians.
+#
+# usage: bench/speed_compare.sh BASE [RUNS]     (run from the repository's top; make bench-compare)
+set -eu
+base=${1:?usage: bench/speed_compare.sh BASE [RUNS]}
+runs=${2:-5}
+top=$(pwd)
+dir=$top/build/bench-base
+if [ "$(cat "$dir/COMMIT" 2>/dev/null)" != "$(git rev-parse "$base")" ]; then
+    rm -rf "$dir"
+    mkdir -p "$dir/src"
+    git archive "$base" | tar -x -C "$dir/src"
+    git rev-parse "$base" > "$dir/COMMIT"
+fi
+benches="rv_speed pipe_speed fpu_speed kernel_speed"
+for b in $benches; do
+    [ -f "$dir/src/bench/$b.c" ] && make -s -C "$dir/src" "build/bench/$b" >/dev/null
+done
+out=$top/build/bench/compare
+mkdir -p "$out"
+rm -f "$out"/*.txt
+i=0
+while [ $i -lt "$runs" ]; do
+    for b in $benches; do
+        if [ -x "$dir/src/build/bench/$b" ]; then
+            (cd "$dir/src" && "build/bench/$b") >> "$out/base-$b.txt"
+        fi
+        "build/bench/$b" >> "$out/new-$b.txt"
+    done
+    i=$((i + 1))
+done
+
+# median PATTERN FILE UNIT: the median of the number before "M UNIT" on the lines matching PATTERN
+median() {
+    [ -f "$2" ] || { echo "-"; return; }
+    awk -v unit="$3" -v pat="$1" '$0 ~ pat {
+            for (i = 2; i < NF; i++) if ($i == "M" && $(i + 1) == unit) print $(i - 1) }' "$2" |
+        sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'
+}
+
+printf '%-34s %12s %12s %8s  %s\n' "figure (median of $runs)" "base" "now" "now/base" "target"
+row() { # label pattern unit bench target-value target-text
+    b=$(median "$2" "$out/base-$4.txt" "$3")
+    n=$(median "$2" "$out/new-$4.txt" "$3")
+    awk -v l="$1" -v b="$b" -v n="$n" -v t="$5" -v tt="$6" 'BEGIN {
+        r = (b != "-" && n != "-" && b > 0) ? sprintf("%.2f", n / b) : "-"
+        met = t == "" ? "" : (n != "-" && n + 0 >= t + 0) ? " (met)" : " (not met)"
+        printf "%-34s %12s %12s %8s  %s%s\n", l, b, n, r, tt, met }'
+}
+row "RISC-V, 1 busy TRISC (M instr/s)" '^loop1' 'instr/s' rv_speed "" "no target of its own"
+row "RISC-V, 3 busy TRISCs (M instr/s)" '^loop3' 'instr/s' rv_speed 150 ">= 150"
+row "Tensix pipe (M instr/s)" '^pipe' 'instr/s' pipe_speed 50 ">= 50"
+row "matrix unit BF16 HiFi4 (M MVMUL/s)" '^fpu' 'MVMUL/s' fpu_speed 5 ">= 5"
+row "eltwise kernel (M cycles/s)" 'kernel eltwise' 'cycles/s' kernel_speed "" "faster than ttsim: see kernel_speed --ttsim"
+row "matmul kernel (M cycles/s)" 'kernel matmul' 'cycles/s' kernel_speed "" "faster than ttsim: see kernel_speed --ttsim"
