@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -41,7 +42,7 @@ int gdb_parse_spec(const char *spec, unsigned *port, int *core, char *err, size_
         static const char *const names[NUM_CORES] = {"trisc0", "trisc1", "trisc2", "brisc"};
         int k = -1;
         for (int i = 0; i < NUM_CORES; i++)
-            if (!strcmp(colon + 1, names[i]))
+            if (!strcasecmp(colon + 1, names[i])) /* any case, as --dump-state's cores */
                 k = i;
         if (k < 0) {
             snprintf(err, n, "--gdb core must be trisc0, trisc1, trisc2 or brisc, not '%s'", colon + 1);

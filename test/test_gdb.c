@@ -387,7 +387,7 @@ Test(gdb, error_is_a_stop_then_the_end)
 
 Test(gdb, bad_values_are_usage_errors)
 {
-    static const char *const bad[] = {"", "x", "65536", "-1", "1234:", "1234:trisc3", "1234:TRISC0",
+    static const char *const bad[] = {"", "x", "65536", "-1", "1234:", "1234:trisc3", "1234:TRISC",
                                       ":trisc0", "12 34"};
     char out[2048], args[256];
     for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -447,7 +447,8 @@ Test(gdb, interrupt_stops_a_running_tile)
 Test(gdb, other_core)
 {
     struct session s;
-    start_on(&s, ":trisc1", "-q", guest(PROG), "TRISC1");
+    /* the core in any case, as the report and --dump-state name it */
+    start_on(&s, ":TRISC1", "-q", guest(PROG), "TRISC1");
     expect(&s, "p20", "00a00000");
     expect(&s, "Z0,a000,4", "OK");
     expect(&s, "c", "W00");
