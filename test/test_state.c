@@ -214,6 +214,13 @@ Test(state, cycle_dumps_at_the_boundary_and_change_nothing)
                             "--dump-state cycle=12:rv,gprs:/tmp/tensim-st-c12.json "
                             "--dump-state pc=0x6100@TRISC0:all:/tmp/tensim-st-cpc.txt", b, sizeof b), 0);
     cr_expect_str_eq(a, b, "the report is the same");
+    /* the text view's header names the cycle once */
+    cr_assert_eq(run_tensim("run -q build/guest/state_dump.elf "
+                            "--dump-state cycle=12:rv:/tmp/tensim-st-c12.txt", b, sizeof b), 0, "%s", b);
+    char *txt = read_whole_file("/tmp/tensim-st-c12.txt", NULL);
+    cr_expect(!strncmp(txt, "==== dump 1 (cycle=12): cycle boundary, cycle 12, blackhole ====\n", 65),
+              "%.80s", txt);
+    free(txt);
     char *s1 = read_whole_file("/tmp/tensim-st-c1.json", NULL), *s2 = read_whole_file("/tmp/tensim-st-c2.json", NULL);
     cr_expect_str_eq(s1, s2, "the stats are the same");
     free(s1);
@@ -234,6 +241,7 @@ Test(state, cycle_dumps_at_the_boundary_and_change_nothing)
     d = read_lines("/tmp/tensim-st-c12.json", &n);
     cr_assert_eq(n, 1);
     cr_expect_eq(at_int(d[0], "cycle"), 12);
+    cr_expect_str_eq(json_string_value(at(d[0], "event")), "cycle boundary");
     cr_expect_eq(at_int(d[0], "rv.0.csr.mcycle"), 12);
     /* one instruction a cycle from 0x6000 so far (li is lui + addi): minstret = (pc - 0x6000) / 4 */
     cr_expect_eq(at_int(d[0], "rv.0.csr.minstret"), (at_int(d[0], "rv.0.pc") - 0x6000) / 4);
