@@ -857,6 +857,8 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
             c->st.instret += n - 1;
             c->st.op_count[RV_TTINSN] += n - 1;
             next = pc + 4 * span;
+            if (debug && span > 1)
+                gdb_group_issued(t->gdb, pc, next);
             goto no_write;
         }
         case RV_REGION:

@@ -140,7 +140,7 @@ static void hang_up(struct gdb_stub *g)
     g->fd = -1;
     g->used = g->have = 0;
     g->nbrk = g->nwatch = 0;
-    g->stepping = false;
+    g->stepping = g->hit_next = false;
 }
 
 bool gdb_watch_hits(struct gdb_stub *g, uint32_t addr, unsigned size, bool store, bool load)

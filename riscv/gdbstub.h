@@ -48,6 +48,9 @@ struct gdb_stub {
     struct gdb_watch { uint32_t addr, len; uint8_t kind; } watch[GDB_MAX_WATCH];
     unsigned nwatch;
     bool stepping;
+    /* A fused group of .ttinsn words issued with a breakpoint on one of its later words (which
+     * never issues on its own): stop before the next instruction, as after a step. */
+    bool hit_next;
     /* The instruction the core resumed at (its pc and instret): neither a breakpoint there nor
      * a step stops it again, as gdb expects when it continues from a breakpoint. */
     uint32_t skip_pc;
@@ -90,6 +93,16 @@ static inline bool gdb_issue(struct gdb_stub *g, uint32_t pc, uint64_t instret,
                              const struct rv_insn *in, const uint32_t *x, uint32_t l1_size,
                              uint64_t now);
 
+/* The chosen core issued a fused group of .ttinsn words at [pc, next): a breakpoint on a later
+ * word of it (gdb plants one at pc + 2, taken as pc + 4, to step over an inline Tensix word)
+ * stops the tile before the instruction after the group. */
+static inline void gdb_group_issued(struct gdb_stub *g, uint32_t pc, uint32_t next)
+{
+    for (unsigned i = 0; i < g->nbrk; i++)
+        if (g->brk[i] > pc && g->brk[i] < next)
+            g->hit_next = true;
+}
+
 /* ---- called by the scheduler (the debug copy of tile_run) ---- */
 
 /* The tile stopped (g->stop set) or is about to start (GDB_STOP_INITIAL): tell gdb and serve it
@@ -117,11 +130,12 @@ static inline bool gdb_issue(struct gdb_stub *g, uint32_t pc, uint64_t instret,
 {
     if (pc == g->skip_pc && instret == g->skip_instret)
         return false;
-    bool hit = g->stepping;
+    bool hit = g->stepping || g->hit_next;
     for (unsigned i = 0; i < g->nbrk && !hit; i++)
         hit = g->brk[i] == pc;
     if (hit) {
-        g->stop = g->stepping ? GDB_STOP_STEP : GDB_STOP_BREAK;
+        g->stop = g->stepping || g->hit_next ? GDB_STOP_STEP : GDB_STOP_BREAK;
+        g->hit_next = false;
         g->stop_cycle = now;
         return true;
     }

@@ -455,6 +455,32 @@ Test(gdb, other_core)
     cr_assert_eq(finish(&s), 0, "%s", s.log);
 }
 
+/* Stepping over an inline Tensix word that a Blackhole TRISC fused with the words after it
+ * (test/guest/state_fused.S: four .ttinsn NOPs at 0x6000..0x600c, issued at cycle 0 as one
+ * group): gdb plants its step breakpoint at pc + 2, which the stub takes as 0x6004, a word that
+ * never issues on its own. The tile stops before the instruction after the group (0x6010, cycle
+ * 1) instead of running away; so does a breakpoint on the group's last word. */
+Test(gdb, a_breakpoint_inside_a_fused_group_stops_after_it)
+{
+    struct session s;
+    start_on(&s, "", "-q", guest("guest/state_fused.elf"), "TRISC0");
+    expect(&s, "p20", "00600000");
+    expect(&s, "Z0,6002,2", "OK");
+    expect(&s, "c", "T05thread:1;");
+    expect(&s, "p20", "10600000");
+    cr_assert_eq(monitor_cycle(&s), 1);
+    expect(&s, "z0,6002,2", "OK");
+    expect(&s, "c", "W00");
+    cr_assert_eq(finish(&s), 0, "%s", s.log);
+
+    start_on(&s, "", "-q", guest("guest/state_fused.elf"), "TRISC0");
+    expect(&s, "Z0,600c,4", "OK");
+    expect(&s, "c", "T05thread:1;");
+    expect(&s, "p20", "10600000");
+    expect(&s, "c", "W00");
+    cr_assert_eq(finish(&s), 0, "%s", s.log);
+}
+
 /* Ctrl-C while tensim waits for gdb ends it as an interrupted run. */
 Test(gdb, interrupted_while_waiting)
 {
