@@ -164,6 +164,7 @@ void gdb_unit_wrote(struct tile *t, uint32_t addr, uint32_t n)
     if (g->stop != GDB_RUNNING || g->fd < 0 || !gdb_watch_hits(g, addr, n, true, false))
         return;
     g->stop = GDB_STOP_WATCH;
+    g->unit_watch = true;
     g->stop_cycle = t->now;
     /* The coprocessor's loop looks at the limit after every cycle: it ends this one and the
      * scheduler serves gdb before any agent acts again (core/tile.c run_loop). */
@@ -729,6 +730,7 @@ void gdb_serve_stop(struct tile *t)
                 }
                 g->skip_pc = c->pc;
                 g->skip_instret = c->st.instret;
+                g->skip_watch = g->stop == GDB_STOP_WATCH && !g->unit_watch;
                 g->stop = GDB_RUNNING;
                 return;
             }

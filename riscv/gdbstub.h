@@ -55,6 +55,10 @@ struct gdb_stub {
      * a step stops it again, as gdb expects when it continues from a breakpoint. */
     uint32_t skip_pc;
     uint64_t skip_instret;
+    /* ... and whether its watchpoints are skipped too: only when the core stopped for its own
+     * access there (after a breakpoint or step stop the access is still to be watched) */
+    bool skip_watch;
+    bool unit_watch; /* the GDB_STOP_WATCH was a Tensix unit's write (gdb_unit_wrote) */
 
     enum gdb_stop stop; /* why the tile is stopped; GDB_RUNNING while it runs */
     uint64_t stop_cycle; /* the cycle of the stop (docs/user-guide.md "Debugging with gdb") */
@@ -128,10 +132,11 @@ static inline bool gdb_issue(struct gdb_stub *g, uint32_t pc, uint64_t instret,
                              const struct rv_insn *in, const uint32_t *x, uint32_t l1_size,
                              uint64_t now)
 {
-    if (pc == g->skip_pc && instret == g->skip_instret)
+    const bool resumed_here = pc == g->skip_pc && instret == g->skip_instret;
+    if (resumed_here && g->skip_watch)
         return false;
-    bool hit = g->stepping || g->hit_next;
-    for (unsigned i = 0; i < g->nbrk && !hit; i++)
+    bool hit = !resumed_here && (g->stepping || g->hit_next);
+    for (unsigned i = 0; i < g->nbrk && !hit && !resumed_here; i++)
         hit = g->brk[i] == pc;
     if (hit) {
         g->stop = g->stepping || g->hit_next ? GDB_STOP_STEP : GDB_STOP_BREAK;
@@ -160,6 +165,7 @@ static inline bool gdb_issue(struct gdb_stub *g, uint32_t pc, uint64_t instret,
     if (addr >= l1_size || !gdb_watch_hits(g, addr, size, store, load))
         return false;
     g->stop = GDB_STOP_WATCH;
+    g->unit_watch = false;
     g->stop_cycle = now;
     return true;
 }

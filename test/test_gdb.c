@@ -455,6 +455,31 @@ Test(gdb, other_core)
     cr_assert_eq(finish(&s), 0, "%s", s.log);
 }
 
+/* A breakpoint and a watchpoint on the same store: continuing from the breakpoint stops again
+ * before the store, for the watchpoint (the access is still to come); continuing from that
+ * stop stores without stopping again. */
+Test(gdb, a_watched_store_at_a_breakpoint_still_stops)
+{
+    struct session s;
+    start(&s, "-q");
+    expect(&s, "Z0,6010,4", "OK");
+    expect(&s, "Z2,30010,4", "OK");
+    expect(&s, "c", "T05thread:1;");
+    expect(&s, "p20", "10600000");
+    const uint64_t at = monitor_cycle(&s);
+    expect(&s, "z0,6010,4", "OK");
+    expect(&s, "c", "T05watch:30010;thread:1;");
+    expect(&s, "p20", "10600000");
+    cr_assert_eq(monitor_cycle(&s), at);
+    expect(&s, "m30010,4", "00000000"); /* before the access */
+    expect(&s, "s", "T05thread:1;");
+    expect(&s, "p20", "14600000");
+    expect(&s, "m30010,4", "26010000"); /* 0x126 */
+    expect(&s, "z2,30010,4", "OK");
+    expect(&s, "c", "W00");
+    cr_assert_eq(finish(&s), 0, "%s", s.log);
+}
+
 /* Stepping over an inline Tensix word that a Blackhole TRISC fused with the words after it
  * (test/guest/state_fused.S: four .ttinsn NOPs at 0x6000..0x600c, issued at cycle 0 as one
  * group): gdb plants its step breakpoint at pc + 2, which the stub takes as 0x6004, a word that
