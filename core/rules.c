@@ -128,7 +128,7 @@ void lint_report(const struct lint *l, const struct tile *t, unsigned max_lines,
             l->n == 1 ? "" : "s", l->unlisted ? " (and more not listed)" : "");
     for (unsigned i = 0; i < l->n && i < max_lines; i++) {
         const struct lint_finding *x = &l->f[i];
-        char where[96], insn[96];
+        char where[96], insn[300]; /* a Tensix disassembly runs to 150 characters */
         place(x, where, sizeof where);
         disasm(x, t, insn, sizeof insn);
         fprintf(f, "  %s cycle=%" PRIu64 " %s: %s", rule_key((enum rule_id)x->rule), x->cycle,
@@ -153,7 +153,7 @@ void lint_json(const struct lint *l, const struct tile *t, FILE *f)
     fprintf(f, "}, \"findings\": [");
     for (unsigned i = 0; i < l->n; i++) {
         const struct lint_finding *x = &l->f[i];
-        char insn[96];
+        char insn[300];
         disasm(x, t, insn, sizeof insn);
         fprintf(f, "%s{\"rule\": ", i ? ", " : "");
         json_str(f, rule_key((enum rule_id)x->rule));

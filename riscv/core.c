@@ -219,8 +219,15 @@ static __attribute__((noinline)) void watch_issue(struct tile *t, struct rv_core
         else
             trace_core_issue(t->tracer, c->id, now, cost, why);
     }
-    if (t->dump && t->dump->pc[c->id]) /* --dump-state pc=: the state after it issued */
+    if (t->dump && t->dump->pc[c->id]) { /* --dump-state pc=: the state after it issued */
         t->dump->fire(t, t->dump->ctx, DUMP_AT_PC, (unsigned)c->id, pc, 0);
+        /* a fused group of .ttinsn words issued with its first: each of its words did (the
+         * region HINTs between them issue nothing, as anywhere) */
+        if ((t->predecode[pc >> 2].op & (uint8_t)~RV_POLL_MARK) == RV_TTINSN)
+            for (uint32_t w = pc + 4; w < next; w += 4)
+                if ((t->predecode[w >> 2].op & (uint8_t)~RV_POLL_MARK) == RV_TTINSN)
+                    t->dump->fire(t, t->dump->ctx, DUMP_AT_PC, (unsigned)c->id, w, 0);
+    }
     if (t->dump && c->id < NUM_THREADS && t->dump->zone[c->id])
         watch_zone_store(t, c, pc);
 }
@@ -850,6 +857,8 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
             c->st.instret += n - 1;
             c->st.op_count[RV_TTINSN] += n - 1;
             next = pc + 4 * span;
+            if (debug && span > 1)
+                gdb_group_issued(t->gdb, pc, next);
             goto no_write;
         }
         case RV_REGION:

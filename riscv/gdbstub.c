@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -41,7 +42,7 @@ int gdb_parse_spec(const char *spec, unsigned *port, int *core, char *err, size_
         static const char *const names[NUM_CORES] = {"trisc0", "trisc1", "trisc2", "brisc"};
         int k = -1;
         for (int i = 0; i < NUM_CORES; i++)
-            if (!strcmp(colon + 1, names[i]))
+            if (!strcasecmp(colon + 1, names[i])) /* any case, as --dump-state's cores */
                 k = i;
         if (k < 0) {
             snprintf(err, n, "--gdb core must be trisc0, trisc1, trisc2 or brisc, not '%s'", colon + 1);
@@ -139,7 +140,7 @@ static void hang_up(struct gdb_stub *g)
     g->fd = -1;
     g->used = g->have = 0;
     g->nbrk = g->nwatch = 0;
-    g->stepping = false;
+    g->stepping = g->hit_next = false;
 }
 
 bool gdb_watch_hits(struct gdb_stub *g, uint32_t addr, unsigned size, bool store, bool load)
@@ -163,6 +164,7 @@ void gdb_unit_wrote(struct tile *t, uint32_t addr, uint32_t n)
     if (g->stop != GDB_RUNNING || g->fd < 0 || !gdb_watch_hits(g, addr, n, true, false))
         return;
     g->stop = GDB_STOP_WATCH;
+    g->unit_watch = true;
     g->stop_cycle = t->now;
     /* The coprocessor's loop looks at the limit after every cycle: it ends this one and the
      * scheduler serves gdb before any agent acts again (core/tile.c run_loop). */
@@ -728,6 +730,7 @@ void gdb_serve_stop(struct tile *t)
                 }
                 g->skip_pc = c->pc;
                 g->skip_instret = c->st.instret;
+                g->skip_watch = g->stop == GDB_STOP_WATCH && !g->unit_watch;
                 g->stop = GDB_RUNNING;
                 return;
             }

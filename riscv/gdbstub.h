@@ -48,10 +48,17 @@ struct gdb_stub {
     struct gdb_watch { uint32_t addr, len; uint8_t kind; } watch[GDB_MAX_WATCH];
     unsigned nwatch;
     bool stepping;
+    /* A fused group of .ttinsn words issued with a breakpoint on one of its later words (which
+     * never issues on its own): stop before the next instruction, as after a step. */
+    bool hit_next;
     /* The instruction the core resumed at (its pc and instret): neither a breakpoint there nor
      * a step stops it again, as gdb expects when it continues from a breakpoint. */
     uint32_t skip_pc;
     uint64_t skip_instret;
+    /* ... and whether its watchpoints are skipped too: only when the core stopped for its own
+     * access there (after a breakpoint or step stop the access is still to be watched) */
+    bool skip_watch;
+    bool unit_watch; /* the GDB_STOP_WATCH was a Tensix unit's write (gdb_unit_wrote) */
 
     enum gdb_stop stop; /* why the tile is stopped; GDB_RUNNING while it runs */
     uint64_t stop_cycle; /* the cycle of the stop (docs/user-guide.md "Debugging with gdb") */
@@ -90,6 +97,16 @@ static inline bool gdb_issue(struct gdb_stub *g, uint32_t pc, uint64_t instret,
                              const struct rv_insn *in, const uint32_t *x, uint32_t l1_size,
                              uint64_t now);
 
+/* The chosen core issued a fused group of .ttinsn words at [pc, next): a breakpoint on a later
+ * word of it (gdb plants one at pc + 2, taken as pc + 4, to step over an inline Tensix word)
+ * stops the tile before the instruction after the group. */
+static inline void gdb_group_issued(struct gdb_stub *g, uint32_t pc, uint32_t next)
+{
+    for (unsigned i = 0; i < g->nbrk; i++)
+        if (g->brk[i] > pc && g->brk[i] < next)
+            g->hit_next = true;
+}
+
 /* ---- called by the scheduler (the debug copy of tile_run) ---- */
 
 /* The tile stopped (g->stop set) or is about to start (GDB_STOP_INITIAL): tell gdb and serve it
@@ -115,13 +132,15 @@ static inline bool gdb_issue(struct gdb_stub *g, uint32_t pc, uint64_t instret,
                              const struct rv_insn *in, const uint32_t *x, uint32_t l1_size,
                              uint64_t now)
 {
-    if (pc == g->skip_pc && instret == g->skip_instret)
+    const bool resumed_here = pc == g->skip_pc && instret == g->skip_instret;
+    if (resumed_here && g->skip_watch)
         return false;
-    bool hit = g->stepping;
-    for (unsigned i = 0; i < g->nbrk && !hit; i++)
+    bool hit = !resumed_here && (g->stepping || g->hit_next);
+    for (unsigned i = 0; i < g->nbrk && !hit && !resumed_here; i++)
         hit = g->brk[i] == pc;
     if (hit) {
-        g->stop = g->stepping ? GDB_STOP_STEP : GDB_STOP_BREAK;
+        g->stop = g->stepping || g->hit_next ? GDB_STOP_STEP : GDB_STOP_BREAK;
+        g->hit_next = false;
         g->stop_cycle = now;
         return true;
     }
@@ -146,6 +165,7 @@ static inline bool gdb_issue(struct gdb_stub *g, uint32_t pc, uint64_t instret,
     if (addr >= l1_size || !gdb_watch_hits(g, addr, size, store, load))
         return false;
     g->stop = GDB_STOP_WATCH;
+    g->unit_watch = false;
     g->stop_cycle = now;
     return true;
 }

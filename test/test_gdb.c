@@ -387,7 +387,7 @@ Test(gdb, error_is_a_stop_then_the_end)
 
 Test(gdb, bad_values_are_usage_errors)
 {
-    static const char *const bad[] = {"", "x", "65536", "-1", "1234:", "1234:trisc3", "1234:TRISC0",
+    static const char *const bad[] = {"", "x", "65536", "-1", "1234:", "1234:trisc3", "1234:TRISC",
                                       ":trisc0", "12 34"};
     char out[2048], args[256];
     for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -447,9 +447,61 @@ Test(gdb, interrupt_stops_a_running_tile)
 Test(gdb, other_core)
 {
     struct session s;
-    start_on(&s, ":trisc1", "-q", guest(PROG), "TRISC1");
+    /* the core in any case, as the report and --dump-state name it */
+    start_on(&s, ":TRISC1", "-q", guest(PROG), "TRISC1");
     expect(&s, "p20", "00a00000");
     expect(&s, "Z0,a000,4", "OK");
+    expect(&s, "c", "W00");
+    cr_assert_eq(finish(&s), 0, "%s", s.log);
+}
+
+/* A breakpoint and a watchpoint on the same store: continuing from the breakpoint stops again
+ * before the store, for the watchpoint (the access is still to come); continuing from that
+ * stop stores without stopping again. */
+Test(gdb, a_watched_store_at_a_breakpoint_still_stops)
+{
+    struct session s;
+    start(&s, "-q");
+    expect(&s, "Z0,6010,4", "OK");
+    expect(&s, "Z2,30010,4", "OK");
+    expect(&s, "c", "T05thread:1;");
+    expect(&s, "p20", "10600000");
+    const uint64_t at = monitor_cycle(&s);
+    expect(&s, "z0,6010,4", "OK");
+    expect(&s, "c", "T05watch:30010;thread:1;");
+    expect(&s, "p20", "10600000");
+    cr_assert_eq(monitor_cycle(&s), at);
+    expect(&s, "m30010,4", "00000000"); /* before the access */
+    expect(&s, "s", "T05thread:1;");
+    expect(&s, "p20", "14600000");
+    expect(&s, "m30010,4", "26010000"); /* 0x126 */
+    expect(&s, "z2,30010,4", "OK");
+    expect(&s, "c", "W00");
+    cr_assert_eq(finish(&s), 0, "%s", s.log);
+}
+
+/* Stepping over an inline Tensix word that a Blackhole TRISC fused with the words after it
+ * (test/guest/state_fused.S: four .ttinsn NOPs at 0x6000..0x600c, issued at cycle 0 as one
+ * group): gdb plants its step breakpoint at pc + 2, which the stub takes as 0x6004, a word that
+ * never issues on its own. The tile stops before the instruction after the group (0x6010, cycle
+ * 1) instead of running away; so does a breakpoint on the group's last word. */
+Test(gdb, a_breakpoint_inside_a_fused_group_stops_after_it)
+{
+    struct session s;
+    start_on(&s, "", "-q", guest("guest/state_fused.elf"), "TRISC0");
+    expect(&s, "p20", "00600000");
+    expect(&s, "Z0,6002,2", "OK");
+    expect(&s, "c", "T05thread:1;");
+    expect(&s, "p20", "10600000");
+    cr_assert_eq(monitor_cycle(&s), 1);
+    expect(&s, "z0,6002,2", "OK");
+    expect(&s, "c", "W00");
+    cr_assert_eq(finish(&s), 0, "%s", s.log);
+
+    start_on(&s, "", "-q", guest("guest/state_fused.elf"), "TRISC0");
+    expect(&s, "Z0,600c,4", "OK");
+    expect(&s, "c", "T05thread:1;");
+    expect(&s, "p20", "10600000");
     expect(&s, "c", "W00");
     cr_assert_eq(finish(&s), 0, "%s", s.log);
 }

@@ -10,6 +10,7 @@
 
 #include "../core/rules.h"
 #include "../units/sfpu_timing.h"
+#include "../units/tensix_isa.h"
 #include "harness.h"
 #include "tensix_ops.h"
 
@@ -271,6 +272,29 @@ Test(lint_tile, report_cap_and_record_bound)
                           "  sem_get_zero cycle=0 TRISC1 pc=0x00008008: addi zero, zero, 0\n"
                           "    break 2\n"
                           "  ... 253 more\n");
+    free(buf);
+}
+
+/* A long Tensix instruction (PACR, 12 fields) is shown whole in the report and the stats. */
+Test(lint_tile, long_instructions_are_not_cut)
+{
+    const uint32_t w = 0x41000000; /* PACR, every field 0 */
+    char want[300];
+    tt_disasm(tile_arch_bit(t), w, want, sizeof want);
+    cr_assert_gt(strlen(want), 120, "%s", want);
+    struct rule_site s = {.core = 2, .thread = 2, .pc = 0xe0f0, .word = w};
+    cr_assert(rule_broken(t, RULE_CFG_WRITE_USE, s, "x"));
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    lint_report(t->lint, t, 1, f);
+    lint_json(t->lint, t, f);
+    fclose(f);
+    char line[400];
+    snprintf(line, sizeof line, "  cfg_write_use cycle=0 thread T2 (pushed by TRISC2 pc=0x0000e0f0): %s\n", want);
+    cr_expect(strstr(buf, line), "%s", buf);
+    snprintf(line, sizeof line, "\"instruction\": \"%s\"", want);
+    cr_expect(strstr(buf, line), "%s", buf);
     free(buf);
 }
 

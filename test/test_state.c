@@ -214,6 +214,13 @@ Test(state, cycle_dumps_at_the_boundary_and_change_nothing)
                             "--dump-state cycle=12:rv,gprs:/tmp/tensim-st-c12.json "
                             "--dump-state pc=0x6100@TRISC0:all:/tmp/tensim-st-cpc.txt", b, sizeof b), 0);
     cr_expect_str_eq(a, b, "the report is the same");
+    /* the text view's header names the cycle once */
+    cr_assert_eq(run_tensim("run -q build/guest/state_dump.elf "
+                            "--dump-state cycle=12:rv:/tmp/tensim-st-c12.txt", b, sizeof b), 0, "%s", b);
+    char *txt = read_whole_file("/tmp/tensim-st-c12.txt", NULL);
+    cr_expect(!strncmp(txt, "==== dump 1 (cycle=12): cycle boundary, cycle 12, blackhole ====\n", 65),
+              "%.80s", txt);
+    free(txt);
     char *s1 = read_whole_file("/tmp/tensim-st-c1.json", NULL), *s2 = read_whole_file("/tmp/tensim-st-c2.json", NULL);
     cr_expect_str_eq(s1, s2, "the stats are the same");
     free(s1);
@@ -234,6 +241,7 @@ Test(state, cycle_dumps_at_the_boundary_and_change_nothing)
     d = read_lines("/tmp/tensim-st-c12.json", &n);
     cr_assert_eq(n, 1);
     cr_expect_eq(at_int(d[0], "cycle"), 12);
+    cr_expect_str_eq(json_string_value(at(d[0], "event")), "cycle boundary");
     cr_expect_eq(at_int(d[0], "rv.0.csr.mcycle"), 12);
     /* one instruction a cycle from 0x6000 so far (li is lui + addi): minstret = (pc - 0x6000) / 4 */
     cr_expect_eq(at_int(d[0], "rv.0.csr.minstret"), (at_int(d[0], "rv.0.pc") - 0x6000) / 4);
@@ -310,6 +318,32 @@ Test(state, insn_dumps_before_each_issue)
     cr_expect_eq(at_int(d[0], "pipe.0.fifo2.0.word"), 0xA4000004);
     cr_expect_eq(json_array_size(at(d[1], "pipe.0.fifo2")), 0);
     free_lines(d, n);
+}
+
+/* pc= on a later word of a fused .ttinsn group (Blackhole TRISCs push up to four in a cycle,
+ * test/guest/state_fused.S): the word issued with the group's first, so its dump fires in that
+ * cycle with the core's pc past the whole group; a word on its own after the group dumps a
+ * cycle later. */
+Test(state, pc_dumps_at_each_word_of_a_fused_group)
+{
+    static const unsigned pcs[] = {0x6000, 0x6004, 0x600c, 0x6010};
+    static const json_int_t cycles[] = {0, 0, 0, 1};
+    for (unsigned i = 0; i < 4; i++) {
+        char cmd[200], out[4096], file[64], event[64];
+        snprintf(file, sizeof file, "/tmp/tensim-st-fused%u.json", i);
+        snprintf(cmd, sizeof cmd, "run -q build/guest/state_fused.elf --dump-state pc=0x%x@TRISC0:rv:%s",
+                 pcs[i], file);
+        cr_assert_eq(run_tensim(cmd, out, sizeof out), 0, "%s", out);
+        cr_expect_eq(strstr(out, "never happened"), NULL, "%s", out);
+        unsigned n;
+        json_t **d = read_lines(file, &n);
+        cr_assert_eq(n, 1, "pc 0x%x", pcs[i]);
+        snprintf(event, sizeof event, "TRISC0 issued pc 0x%08x", pcs[i]);
+        cr_expect_str_eq(json_string_value(at(d[0], "event")), event);
+        cr_expect_eq(at_int(d[0], "cycle"), cycles[i], "pc 0x%x", pcs[i]);
+        cr_expect_eq(at_int(d[0], "rv.0.pc"), i < 3 ? 0x6010 : 0x6014, "pc 0x%x", pcs[i]);
+        free_lines(d, n);
+    }
 }
 
 /* error: the state where the run stopped, then the report; on Wormhole too. */
