@@ -146,10 +146,15 @@ static void monitor_tensix(struct tile *t, const char *args, FILE *out)
     unsigned what;
     while (*args == ' ')
         args++;
-    snprintf(what_text, sizeof what_text, "%s", *args ? args : "all");
-    for (char *s = what_text; *s; s++)
-        if (*s == ' ')
-            *s = ',';
+    /* words separated by blanks or commas, as --dump-state's WHAT */
+    size_t w = 0;
+    for (const char *s = *args ? args : "all"; *s && w + 1 < sizeof what_text; s++) {
+        bool sep = *s == ' ' || *s == ',';
+        if (sep && (w == 0 || what_text[w - 1] == ',' || !s[1] || s[1] == ' ' || s[1] == ','))
+            continue;
+        what_text[w++] = sep ? ',' : *s;
+    }
+    what_text[w] = 0;
     if (state_what_parse(what_text, &what, err, sizeof err)) {
         fprintf(out, "monitor tensix: %s\n", err + strlen("--dump-state: "));
         return;

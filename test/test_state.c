@@ -387,6 +387,7 @@ Test(state, bad_specs_are_usage_errors)
         {"insn=PACR@T3:dst:/tmp/tensim-st-x", "unknown thread 'T3'"},
         {"cycle=1:dts:/tmp/tensim-st-x", "unknown WHAT 'dts' (did you mean 'dst'?)"},
         {"cycle=1::/tmp/tensim-st-x", "--dump-state: WHAT is empty"},
+        {"cycle=1:dst,,sem:/tmp/tensim-st-x", "--dump-state: an empty item in WHAT"},
         {"cycle=1:dst:", "--dump-state wants WHEN:WHAT:FILE"},
     };
     for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -396,6 +397,13 @@ Test(state, bad_specs_are_usage_errors)
         cr_expect(strstr(out, bad[i].msg), "%s: %s", bad[i].spec, out);
     }
     char out[4096];
+    /* WHAT in any case, as cores and mnemonics */
+    cr_expect_eq(run_tensim("run -q build/guest/exit7.elf --dump-state cycle=1:SEM,Rv:/tmp/tensim-st-case", out,
+                            sizeof out), 7, "%s", out);
+    char *text = read_whole_file("/tmp/tensim-st-case", NULL);
+    cr_expect(strstr(text, "Semaphores (value/max)") && strstr(text, "RISC-V cores\n") && !strstr(text, "Dst"),
+              "%s", text);
+    free(text);
     int rc = run_tensim("run build/guest/exit7.elf --dump-state cycle=1:dst:/tmp/tensim-st-x "
                         "--stats=/tmp/tensim-st-x", out, sizeof out);
     cr_expect_eq(rc, 100);

@@ -143,8 +143,18 @@ static int parse_when(char *w, struct state_spec *s, char *err, size_t n)
 static int parse_what(char *v, struct state_spec *s, char *err, size_t n)
 {
     s->what = 0;
-    char *save;
-    for (char *tok = strtok_r(v, ",", &save); tok; tok = strtok_r(0, ",", &save)) {
+    if (!*v)
+        return fail(err, n, "--dump-state: WHAT is empty%s (dst, srca, ..., or all)", "");
+    /* Items in any case, as cores and mnemonics are; an empty item is a mistake, not nothing. */
+    for (char *tok = v, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = 0;
+        for (char *c = tok; *c; c++)
+            *c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+        if (!*tok)
+            return fail(err, n, "--dump-state: an empty item in WHAT%s (dst, srca, ..., or all, "
+                        "separated by commas)", "");
         if (!strcmp(tok, "all")) {
             s->what = SW_ALL;
             continue;
