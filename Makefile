@@ -302,9 +302,11 @@ test: $(B)/.deps
 	$(MAKE) --no-print-directory test-plain test-asan
 
 test-plain: $(B)/tests $(B)/tensim kernels
+	@mkdir -p $(B)/demo # test/llk/boot.json's "read" writes there
 	TENSIM_BIN=$(B)/tensim $(B)/tests -j2
 
 test-asan: $(B)/tests-asan $(B)/tensim-asan kernels
+	@mkdir -p $(B)/demo
 	TENSIM_BIN=$(B)/tensim-asan ASAN_OPTIONS=detect_leaks=1 $(B)/tests-asan -j2
 
 # Random inputs against the sanitizer build for FUZZ_SECONDS (test/fuzz/fuzz.c); findings go to
