@@ -5,16 +5,23 @@
  * each; SrcA/SrcB start owned by the matrix unit with random BF16 data (the datapath's
  * arithmetic, docs/numerics.md). Reports MVMULs, cycles, host time and rates. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../core/tile.h"
 #include "bench.h"
 #include "tensix_ops.h"
 
 #define MOPS 4
+#define OUTER 127
 
 
 int main(void)
 {
+    /* FPU_SPEED_SHORT=n (1..127): one MOP of n x 127 replays, a short run for cachegrind's
+     * instruction counts (exact, unlike wall time on a shared machine) */
+    const char *env = getenv("FPU_SPEED_SHORT");
+    const int n = env ? atoi(env) : 0;
+    const int mops = n > 0 && n <= OUTER ? 1 : MOPS, outer = n > 0 && n <= OUTER ? n : OUTER;
     struct tile *t = tile_create(arch_get(ARCH_BLACKHOLE));
     uint32_t seed = 12345;
     for (unsigned b = 0; b < 2; b++)
@@ -31,15 +38,15 @@ int main(void)
     tt(t, &pc, TT_OP_REPLAY(0, 8, 0, 1));
     for (unsigned k = 0; k < 8; k++)
         tt(t, &pc, TT_OP_MVMUL_BH(0, 0, 0, 0, 8 * k));
-    /* MopCfg: outer 127, inner 127, LoopOp = LoopOp0Last = LoopOp1Last = REPLAY(0, 8) */
-    const uint32_t cfg[9] = {127, 127, TT_OP_NOP, TT_OP_NOP, TT_OP_NOP, TT_OP_REPLAY(0, 8, 0, 0),
+    /* MopCfg: outer 127 (or n), inner 127, LoopOp = LoopOp0Last = LoopOp1Last = REPLAY(0, 8) */
+    const uint32_t cfg[9] = {(uint32_t)outer, 127, TT_OP_NOP, TT_OP_NOP, TT_OP_NOP, TT_OP_REPLAY(0, 8, 0, 0),
                              TT_OP_NOP, TT_OP_REPLAY(0, 8, 0, 0), TT_OP_REPLAY(0, 8, 0, 0)};
     li(t, &pc, 5, 0xFFB80000u);
     for (int i = 0; i < 9; i++) {
         li(t, &pc, 6, cfg[i]);
         emit(t, &pc, rv_encode(RV_SW, 0, 5, 6, 4 * i));
     }
-    for (int i = 0; i < MOPS; i++)
+    for (int i = 0; i < mops; i++)
         tt(t, &pc, TT_OP_MOP(1, 0, 0));
     exit_ecall(t, &pc);
     tile_start_core(t, CORE_TRISC1, 0xA000);
@@ -48,13 +55,18 @@ int main(void)
     enum err_kind e = tile_run(t, 0);
     double dt = seconds() - t0;
     uint64_t mv = t->fpu.st.issued;
+    /* FNV-1a of Dst's bits: the results, to compare builds bit for bit */
+    uint64_t h = 0xcbf29ce484222325ull;
+    const uint8_t *bytes = (const uint8_t *)t->dest.bits;
+    for (size_t i = 0; i < sizeof t->dest.bits; i++)
+        h = (h ^ bytes[i]) * 0x100000001b3ull;
     if (e != ERR_NONE)
         printf("fpu: error %s\n", t->err.text);
     printf("fpu    MVMUL loop %9llu MVMULs %9llu cycles (%llu stalled)  %6.3f s  %7.3f M cycles/s  "
-           "%7.3f M MVMUL/s\n",
+           "%7.3f M MVMUL/s  Dst %016llx\n",
            (unsigned long long)mv, (unsigned long long)t->cycles,
            (unsigned long long)t->thread[1].st.stall[GS_DEST_HAZARD], dt,
-           (double)t->cycles / dt / 1e6, (double)mv / dt / 1e6);
+           (double)t->cycles / dt / 1e6, (double)mv / dt / 1e6, (unsigned long long)h);
     tile_destroy(t);
-    return e == ERR_NONE && mv == (uint64_t)MOPS * 127 * 127 * 8 ? 0 : 1;
+    return e == ERR_NONE && mv == (uint64_t)mops * outer * 127 * 8 ? 0 : 1;
 }
