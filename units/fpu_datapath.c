@@ -180,6 +180,8 @@ void dp_cols_of(struct dp_cols *c, const struct dp_lanes col[16])
             c->exp[k][j] = col[j].exp[k];
             c->sign[k][j] = col[j].sign[k];
             c->zero[k][j] = -(int32_t)(col[j].zero >> k & 1);
+            c->sslice[k][j] = c->zero[k][j] ? 0 : c->sign[k][j] ? -c->slice[k][j] : c->slice[k][j];
+            c->sexp[k][j] = c->zero[k][j] ? DP_ZERO_EXP : c->exp[k][j];
         }
 }
 
@@ -190,6 +192,8 @@ void dp_cols_set_lane(struct dp_cols *c, unsigned k, const uint32_t op[16], unsi
         c->exp[k][j] = op_exp(op[j]);
         c->sign[k][j] = (int32_t)op_sign(op[j]);
         c->zero[k][j] = -(int32_t)dp_is_zero(op[j]);
+        c->sslice[k][j] = c->zero[k][j] ? 0 : c->sign[k][j] ? -c->slice[k][j] : c->slice[k][j];
+        c->sexp[k][j] = c->zero[k][j] ? DP_ZERO_EXP : c->exp[k][j];
     }
 }
 
@@ -232,6 +236,45 @@ row_half(const struct dp_cols *a, const struct dp_lanes *b, unsigned k0, unsigne
 #undef LANE_E
 #undef LANE_Z
     const dp_v8 live = emax > 0; /* a half whose largest exponent is <= 0 is zero */
+    const dp_v8 neg = sum < 0;
+    *gs = neg & 1 & live;
+    *gm = (((sum ^ neg) - neg) << 13) & live;
+    *ge = emax & live;
+}
+
+/* row_half for a product adjustment <= 0, with AVX2's variable shifts (GCC keeps vector shifts
+ * by vectors as vpsllvd/vpsravd there; elsewhere it would take them lane by lane). A zero lane
+ * in the original takes part in the maximum with exponent 0 and adds nothing: here its
+ * exponent is DP_ZERO_EXP (below every real one, and a half whose largest exponent is <= 0 is
+ * zero either way) and its signed slice 0. Each product is signed, p = sa * sb, and aligned as
+ * (2p + 2^d - [p < 0]) >> (d + 1) arithmetically: the magnitude rounded half up with the sign
+ * put back (d clamped at 30, where any 12-bit product is gone either way). `bexp[k]`: SrcB's
+ * exponent plus the adjustment (DP_ZERO_EXP for a zero lane), `bsl2[k]`: twice its signed
+ * slice. */
+__attribute__((always_inline)) static inline void
+row_half_fast(const struct dp_cols *a, const int32_t bexp[16], const int32_t bsl2[16], unsigned k0,
+              unsigned c0, dp_v8 *gs, dp_v8 *ge, dp_v8 *gm)
+{
+#define LANE_E(k) ((*(const dp_v8u *)&a->sexp[k][c0]) + bexp[k])
+    dp_v8 emax = LANE_E(k0);
+#pragma GCC unroll 8
+    for (unsigned k = k0 + 1; k < k0 + 8; k++) {
+        const dp_v8 e = LANE_E(k);
+        const dp_v8 gt = e > emax;
+        emax = (e & gt) | (emax & ~gt);
+    }
+    const dp_v8 one = {1, 1, 1, 1, 1, 1, 1, 1}, thirty = one * 30;
+    dp_v8 sum = {0};
+#pragma GCC unroll 8
+    for (unsigned k = k0; k < k0 + 8; k++) {
+        dp_v8 d = emax - LANE_E(k);
+        const dp_v8 big = d > thirty;
+        d = (d & ~big) | (thirty & big);
+        const dp_v8 p2 = (*(const dp_v8u *)&a->sslice[k][c0]) * bsl2[k];
+        sum += (p2 + (one << d) + (p2 >> 31)) >> (d + 1);
+    }
+#undef LANE_E
+    const dp_v8 live = emax > 0;
     const dp_v8 neg = sum < 0;
     *gs = neg & 1 & live;
     *gm = (((sum ^ neg) - neg) << 13) & live;
@@ -327,15 +370,28 @@ accumulate8(const struct acc8 *in, dp_u8 *out, struct dp_mode m)
 /* The body of dp_mvmul_row, compiled once per instruction set below. */
 __attribute__((always_inline)) static inline void
 mvmul_row(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
-          uint32_t out[16], unsigned phase, struct dp_mode m)
+          uint32_t out[16], unsigned phase, struct dp_mode m, bool var_shifts)
 {
     const int32_t adj = dp_product_adjust(m, phase);
     const int32_t zero_exp = adj > 0 ? adj : 0;
+    const bool fast = var_shifts && adj <= 0;
+    int32_t bexp[16], bsl2[16];
+    if (fast)
+        for (unsigned k = 0; k < 16; k++) {
+            const bool z = b->zero >> k & 1;
+            bexp[k] = z ? DP_ZERO_EXP : b->exp[k] + adj;
+            bsl2[k] = z ? 0 : b->sign[k] ? -2 * b->slice[k] : 2 * b->slice[k];
+        }
     for (unsigned c0 = 0; c0 < 16; c0 += 8) {
         dp_v8 gs0, gm0, gs1, gm1;
         struct acc8 in;
-        row_half(a, b, 0, c0, adj, zero_exp, &gs0, &in.e0, &gm0);
-        row_half(a, b, 8, c0, adj, zero_exp, &gs1, &in.e1, &gm1);
+        if (fast) {
+            row_half_fast(a, bexp, bsl2, 0, c0, &gs0, &in.e0, &gm0);
+            row_half_fast(a, bexp, bsl2, 8, c0, &gs1, &in.e1, &gm1);
+        } else {
+            row_half(a, b, 0, c0, adj, zero_exp, &gs0, &in.e0, &gm0);
+            row_half(a, b, 8, c0, adj, zero_exp, &gs1, &in.e1, &gm1);
+        }
         in.s0 = (dp_u8)gs0, in.m0 = (dp_u8)gm0, in.s1 = (dp_u8)gs1, in.m1 = (dp_u8)gm1;
         memcpy(&in.dst, dst + c0, sizeof in.dst);
         dp_u8 r;
@@ -348,20 +404,20 @@ __attribute__((target("avx2"))) static void
 row_avx2(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
          unsigned phase, struct dp_mode m)
 {
-    mvmul_row(a, b, dst, out, phase, m);
+    mvmul_row(a, b, dst, out, phase, m, true);
 }
 
 __attribute__((target("sse4.1"))) static void
 row_sse41(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
           unsigned phase, struct dp_mode m)
 {
-    mvmul_row(a, b, dst, out, phase, m);
+    mvmul_row(a, b, dst, out, phase, m, false);
 }
 
 static void row_plain(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
                       uint32_t out[16], unsigned phase, struct dp_mode m)
 {
-    mvmul_row(a, b, dst, out, phase, m);
+    mvmul_row(a, b, dst, out, phase, m, false);
 }
 
 typedef void row_fn(const struct dp_cols *, const struct dp_lanes *, const uint32_t *, uint32_t *,
