@@ -236,19 +236,28 @@ static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned pha
         const unsigned p = fpu_dst_phys(x, d32, r.dst + i);
         const bool valid = dst->row_valid[p];
         uint32_t d[16], out[16];
-        for (unsigned j = 0; j < 16; j++)
-            d[j] = !valid ? 0
-                   : d32  ? fmt_dst_to_fp32(dest_get32_at(dst, p, j))
-                   : m.exp8 ? (uint32_t)fmt_dst_to_bf16(dst->bits[p][j]) << 16
-                            : dp_from_fp16(fmt_dst_to_fp16(dst->bits[p][j]));
+        /* one loop per format, without branches inside: the compiler vectorises each */
+        if (!valid)
+            memset(d, 0, sizeof d);
+        else if (d32)
+            for (unsigned j = 0; j < 16; j++)
+                d[j] = fmt_dst_to_fp32(dest_get32_at(dst, p, j));
+        else if (m.exp8)
+            for (unsigned j = 0; j < 16; j++)
+                d[j] = (uint32_t)fmt_dst_to_bf16(dst->bits[p][j]) << 16;
+        else
+            for (unsigned j = 0; j < 16; j++)
+                d[j] = dp_from_fp16(fmt_dst_to_fp16(dst->bits[p][j]));
         dp_mvmul_row(x->t->fpu.simd, cols, &lb[i], d, out, phase, m);
-        for (unsigned j = 0; j < 16; j++) {
-            if (d32)
+        if (d32)
+            for (unsigned j = 0; j < 16; j++)
                 dest_put32_at(dst, p, j, fmt_dst_from_fp32(out[j]));
-            else
-                dst->bits[p][j] = m.exp8 ? fmt_dst_from_bf16((uint16_t)(out[j] >> 16))
-                                         : fmt_dst_from_fp16(dp_to_fp16(out[j]));
-        }
+        else if (m.exp8)
+            for (unsigned j = 0; j < 16; j++)
+                dst->bits[p][j] = fmt_dst_from_bf16((uint16_t)(out[j] >> 16));
+        else
+            for (unsigned j = 0; j < 16; j++)
+                dst->bits[p][j] = fmt_dst_from_fp16(dp_to_fp16(out[j]));
         fpu_dst_row_written(x, d32, p);
     }
 }
