@@ -12,6 +12,7 @@
  * when they are aligned to the Dst (a negative sum's tie rounds towards zero). */
 #include "fpu_datapath.h"
 
+#include <immintrin.h>
 #include <string.h>
 
 static inline uint32_t op_sign(uint32_t op) { return op >> 18 & 1; }
@@ -110,6 +111,9 @@ static void lanes(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsi
         l->slice[k] = (int32_t)(a ? slice_a(op[k], phase) : slice_b(op[k], phase));
         l->exp[k] = op_exp(op[k]);
         l->sign[k] = (int32_t)op_sign(op[k]);
+        const bool z = zero >> k & 1;
+        l->sslice[k] = z ? 0 : l->sign[k] ? -l->slice[k] : l->slice[k];
+        l->sexp[k] = z ? DP_ZERO_EXP : l->exp[k];
     }
     l->zero = zero;
 }
@@ -242,16 +246,17 @@ row_half(const struct dp_cols *a, const struct dp_lanes *b, unsigned k0, unsigne
     *ge = emax & live;
 }
 
-/* row_half for a product adjustment <= 0, with AVX2's variable shifts (GCC keeps vector shifts
- * by vectors as vpsllvd/vpsravd there; elsewhere it would take them lane by lane). A zero lane
+/* row_half for a product adjustment <= 0, for AVX2 only (row_avx2): its variable shifts (GCC
+ * keeps vector shifts by vectors as vpsllvd/vpsravd there; elsewhere it would take them lane by
+ * lane) and vpmaxsd/vpminsd (C has no vector max). A zero lane
  * in the original takes part in the maximum with exponent 0 and adds nothing: here its
  * exponent is DP_ZERO_EXP (below every real one, and a half whose largest exponent is <= 0 is
  * zero either way) and its signed slice 0. Each product is signed, p = sa * sb, and aligned as
  * (2p + 2^d - [p < 0]) >> (d + 1) arithmetically: the magnitude rounded half up with the sign
  * put back (d clamped at 30, where any 12-bit product is gone either way). `bexp[k]`: SrcB's
- * exponent plus the adjustment (DP_ZERO_EXP for a zero lane), `bsl2[k]`: twice its signed
- * slice. */
-__attribute__((always_inline)) static inline void
+ * exponent plus the adjustment (DP_ZERO_EXP plus it for a zero lane), `bsl2[k]`: twice its
+ * signed slice. */
+__attribute__((always_inline, target("avx2"))) static inline void
 row_half_fast(const struct dp_cols *a, const int32_t bexp[16], const int32_t bsl2[16], unsigned k0,
               unsigned c0, dp_v8 *gs, dp_v8 *ge, dp_v8 *gm)
 {
@@ -259,17 +264,13 @@ row_half_fast(const struct dp_cols *a, const int32_t bexp[16], const int32_t bsl
     dp_v8 emax = LANE_E(k0);
 #pragma GCC unroll 8
     for (unsigned k = k0 + 1; k < k0 + 8; k++) {
-        const dp_v8 e = LANE_E(k);
-        const dp_v8 gt = e > emax;
-        emax = (e & gt) | (emax & ~gt);
+        emax = (dp_v8)_mm256_max_epi32((__m256i)emax, (__m256i)LANE_E(k));
     }
     const dp_v8 one = {1, 1, 1, 1, 1, 1, 1, 1}, thirty = one * 30;
     dp_v8 sum = {0};
 #pragma GCC unroll 8
     for (unsigned k = k0; k < k0 + 8; k++) {
-        dp_v8 d = emax - LANE_E(k);
-        const dp_v8 big = d > thirty;
-        d = (d & ~big) | (thirty & big);
+        const dp_v8 d = (dp_v8)_mm256_min_epi32((__m256i)(emax - LANE_E(k)), (__m256i)thirty);
         const dp_v8 p2 = (*(const dp_v8u *)&a->sslice[k][c0]) * bsl2[k];
         sum += (p2 + (one << d) + (p2 >> 31)) >> (d + 1);
     }
@@ -370,28 +371,15 @@ accumulate8(const struct acc8 *in, dp_u8 *out, struct dp_mode m)
 /* The body of dp_mvmul_row, compiled once per instruction set below. */
 __attribute__((always_inline)) static inline void
 mvmul_row(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
-          uint32_t out[16], unsigned phase, struct dp_mode m, bool var_shifts)
+          uint32_t out[16], unsigned phase, struct dp_mode m)
 {
     const int32_t adj = dp_product_adjust(m, phase);
     const int32_t zero_exp = adj > 0 ? adj : 0;
-    const bool fast = var_shifts && adj <= 0;
-    int32_t bexp[16], bsl2[16];
-    if (fast)
-        for (unsigned k = 0; k < 16; k++) {
-            const bool z = b->zero >> k & 1;
-            bexp[k] = z ? DP_ZERO_EXP : b->exp[k] + adj;
-            bsl2[k] = z ? 0 : b->sign[k] ? -2 * b->slice[k] : 2 * b->slice[k];
-        }
     for (unsigned c0 = 0; c0 < 16; c0 += 8) {
         dp_v8 gs0, gm0, gs1, gm1;
         struct acc8 in;
-        if (fast) {
-            row_half_fast(a, bexp, bsl2, 0, c0, &gs0, &in.e0, &gm0);
-            row_half_fast(a, bexp, bsl2, 8, c0, &gs1, &in.e1, &gm1);
-        } else {
-            row_half(a, b, 0, c0, adj, zero_exp, &gs0, &in.e0, &gm0);
-            row_half(a, b, 8, c0, adj, zero_exp, &gs1, &in.e1, &gm1);
-        }
+        row_half(a, b, 0, c0, adj, zero_exp, &gs0, &in.e0, &gm0);
+        row_half(a, b, 8, c0, adj, zero_exp, &gs1, &in.e1, &gm1);
         in.s0 = (dp_u8)gs0, in.m0 = (dp_u8)gm0, in.s1 = (dp_u8)gs1, in.m1 = (dp_u8)gm1;
         memcpy(&in.dst, dst + c0, sizeof in.dst);
         dp_u8 r;
@@ -404,20 +392,40 @@ __attribute__((target("avx2"))) static void
 row_avx2(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
          unsigned phase, struct dp_mode m)
 {
-    mvmul_row(a, b, dst, out, phase, m, true);
+    const int32_t adj = dp_product_adjust(m, phase);
+    if (adj > 0) { /* FP16 into an FP32 Dst: a zero lane's exponent adj > 0 counts */
+        mvmul_row(a, b, dst, out, phase, m);
+        return;
+    }
+    int32_t bexp[16], bsl2[16];
+    for (unsigned k = 0; k < 16; k++) { /* a zero lane stays far below every real one */
+        bexp[k] = b->sexp[k] + adj;
+        bsl2[k] = 2 * b->sslice[k];
+    }
+    for (unsigned c0 = 0; c0 < 16; c0 += 8) {
+        dp_v8 gs0, gm0, gs1, gm1;
+        struct acc8 in;
+        row_half_fast(a, bexp, bsl2, 0, c0, &gs0, &in.e0, &gm0);
+        row_half_fast(a, bexp, bsl2, 8, c0, &gs1, &in.e1, &gm1);
+        in.s0 = (dp_u8)gs0, in.m0 = (dp_u8)gm0, in.s1 = (dp_u8)gs1, in.m1 = (dp_u8)gm1;
+        memcpy(&in.dst, dst + c0, sizeof in.dst);
+        dp_u8 r;
+        accumulate8(&in, &r, m);
+        memcpy(out + c0, &r, sizeof r);
+    }
 }
 
 __attribute__((target("sse4.1"))) static void
 row_sse41(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
           unsigned phase, struct dp_mode m)
 {
-    mvmul_row(a, b, dst, out, phase, m, false);
+    mvmul_row(a, b, dst, out, phase, m);
 }
 
 static void row_plain(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
                       uint32_t out[16], unsigned phase, struct dp_mode m)
 {
-    mvmul_row(a, b, dst, out, phase, m, false);
+    mvmul_row(a, b, dst, out, phase, m);
 }
 
 typedef void row_fn(const struct dp_cols *, const struct dp_lanes *, const uint32_t *, uint32_t *,

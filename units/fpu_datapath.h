@@ -37,6 +37,7 @@ int32_t dp_product_adjust(struct dp_mode m, unsigned phase);
  * the lanes that are zero (bit k). */
 struct dp_lanes {
     int32_t slice[16], exp[16], sign[16];
+    int32_t sslice[16], sexp[16]; /* folded as in dp_cols (below), for the AVX2 row */
     uint16_t zero;
 };
 void dp_lanes_a(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsigned phase);
