@@ -333,14 +333,12 @@ accumulate8(const struct acc8 *in, dp_u8 *out, struct dp_mode m)
     man = (man ^ neg) - neg;
     const dp_u8 sign = sd ^ ((dp_u8)neg & 1);
     const dp_v8 nonzero = man != 0; /* exact cancellation gives +0 */
-    /* the leading one's position, by halving */
-    dp_u8 x = (dp_u8)man;
-    dp_v8 lg = {0};
-    for (int sh = 16; sh; sh >>= 1) {
-        const dp_v8 up = (x >> sh) != 0;
-        lg += sh & up;
-        x = ((x >> sh) & (dp_u8)up) | (x & ~(dp_u8)up);
-    }
+    /* the leading one's position, from a float's exponent field: man < 2^31, and with its low
+     * 8 bits cleared when it has more than 24 the conversion is exact (cannot round up to the
+     * next power of two); man == 0 gives nonsense that `nonzero` masks */
+    const dp_v8 wide = man > 0xFFFFFF;
+    const dp_v8f f = __builtin_convertvector(man & ~(wide & 0xFF), dp_v8f);
+    const dp_v8 lg = ((dp_v8)f >> 23) - 127;
     dp_v8 shift = 23 - lg;
     if (m.wh) /* Wormhole counts the leading bits of -1 as if all were set */
         shift -= 27 & ((dp_v8)sign != 0) & (man == 1);
