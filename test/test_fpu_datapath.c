@@ -254,3 +254,39 @@ Test(fpu_datapath, row_function_avx2)
         cr_skip_test("the host has no AVX2");
     row_matches(DP_SIMD_AVX2);
 }
+
+/* Sums of 25 and 26 bits with every low bit set, whose rounding carries out (accumulate8 finds
+ * the leading one from a float's exponent field, and a float of such a sum is the next power of
+ * two): Dst 1.11..1 x 2^0 and shorter mantissas, either sign, plus products of 1.0 x 1.0 at the
+ * same exponent in one or both halves; every path the host has against dp_mvmul. */
+Test(fpu_datapath, row_function_sums_over_2_24)
+{
+    static const struct dp_mode modes[] = {{true, true, false}, {true, true, true}};
+    const uint32_t one = 127u << 10; /* 1.0: exponent 127, mantissa 0 */
+    unsigned checked = 0;
+    for (enum dp_simd simd = DP_SIMD_PLAIN; simd <= dp_simd_best(); simd++)
+        for (unsigned mi = 0; mi < 2; mi++)
+            for (unsigned nlanes = 1; nlanes <= 4; nlanes++) {
+                struct dp_lanes col[16], row;
+                uint32_t aop[16], bop[16], dst[16];
+                for (unsigned k = 0; k < 16; k++)
+                    aop[k] = bop[k] = one;
+                /* lanes 0..nlanes-1 and 8..8+nlanes-1 live in column j's SrcA when j & 1 */
+                uint16_t live = (uint16_t)((1u << nlanes) - 1);
+                dp_lanes_b(&row, bop, 0, 0);
+                for (unsigned j = 0; j < 16; j++) {
+                    uint16_t l = j & 1 ? (uint16_t)(live | live << 8) : live;
+                    dp_lanes_a(&col[j], aop, (uint16_t)~l, 0);
+                    dst[j] = (j & 2 ? 0xBF800000u : 0x3F800000u) | 0x7FFFFF >> (j / 4);
+                }
+                struct dp_cols cols;
+                dp_cols_of(&cols, col);
+                uint32_t out[16];
+                dp_mvmul_row(simd, &cols, &row, dst, out, 0, modes[mi]);
+                for (unsigned j = 0; j < 16; j++, checked++)
+                    cr_assert_eq(out[j], dp_mvmul(&col[j], &row, dst[j], 0, modes[mi]),
+                                 "simd %d, %u lanes, column %u: 0x%08x vs 0x%08x", (int)simd, nlanes,
+                                 j, out[j], dp_mvmul(&col[j], &row, dst[j], 0, modes[mi]));
+            }
+    cr_expect_eq(checked, (unsigned)(dp_simd_best() + 1) * 2 * 4 * 16);
+}

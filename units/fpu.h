@@ -24,6 +24,7 @@
 #include "unit.h"
 
 #define FPU_COLS_CACHE 8                /* SrcA faces x phases kept taken apart */
+#define FPU_ROWS_CACHE 8                /* SrcB row groups x phases kept taken apart */
 
 /* RWCs (WH:RWCs.md), one set per Tensix thread. Widths: Dst 10 bits, SrcA/SrcB 6, FidelityPhase
  * 2, ExtraAddrModBit 1; every update wraps at the width. */
@@ -59,6 +60,14 @@ struct fpu_state {
         uint8_t valid, bank, row, phase, cls;
     } cols_cache[FPU_COLS_CACHE];
     uint8_t cols_next;
+    /* The same for SrcB: the (up to) 8 rows one MVMUL/DOTPV/GAPOOL reads, keyed also by the
+     * first row, row broadcast and denormal flushing. */
+    struct fpu_rows_cache {
+        struct dp_lanes rows[8];
+        uint32_t gen;
+        uint8_t valid, bank, row, phase, cls, bcast, flush;
+    } rows_cache[FPU_ROWS_CACHE];
+    uint8_t rows_next;
     enum dp_simd simd; /* the SIMD flavour of the datapath this host runs (dp_simd_best) */
     struct fpu_stats st;
     uint64_t last_busy; /* 1 + the last cycle an instruction finished (unit_desc.last_busy) */

@@ -12,6 +12,7 @@
  * when they are aligned to the Dst (a negative sum's tie rounds towards zero). */
 #include "fpu_datapath.h"
 
+#include <immintrin.h>
 #include <string.h>
 
 static inline uint32_t op_sign(uint32_t op) { return op >> 18 & 1; }
@@ -110,6 +111,9 @@ static void lanes(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsi
         l->slice[k] = (int32_t)(a ? slice_a(op[k], phase) : slice_b(op[k], phase));
         l->exp[k] = op_exp(op[k]);
         l->sign[k] = (int32_t)op_sign(op[k]);
+        const bool z = zero >> k & 1;
+        l->sslice[k] = z ? 0 : l->sign[k] ? -l->slice[k] : l->slice[k];
+        l->sexp[k] = z ? DP_ZERO_EXP : l->exp[k];
     }
     l->zero = zero;
 }
@@ -180,6 +184,8 @@ void dp_cols_of(struct dp_cols *c, const struct dp_lanes col[16])
             c->exp[k][j] = col[j].exp[k];
             c->sign[k][j] = col[j].sign[k];
             c->zero[k][j] = -(int32_t)(col[j].zero >> k & 1);
+            c->sslice[k][j] = c->zero[k][j] ? 0 : c->sign[k][j] ? -c->slice[k][j] : c->slice[k][j];
+            c->sexp[k][j] = c->zero[k][j] ? DP_ZERO_EXP : c->exp[k][j];
         }
 }
 
@@ -190,6 +196,8 @@ void dp_cols_set_lane(struct dp_cols *c, unsigned k, const uint32_t op[16], unsi
         c->exp[k][j] = op_exp(op[j]);
         c->sign[k][j] = (int32_t)op_sign(op[j]);
         c->zero[k][j] = -(int32_t)dp_is_zero(op[j]);
+        c->sslice[k][j] = c->zero[k][j] ? 0 : c->sign[k][j] ? -c->slice[k][j] : c->slice[k][j];
+        c->sexp[k][j] = c->zero[k][j] ? DP_ZERO_EXP : c->exp[k][j];
     }
 }
 
@@ -232,6 +240,42 @@ row_half(const struct dp_cols *a, const struct dp_lanes *b, unsigned k0, unsigne
 #undef LANE_E
 #undef LANE_Z
     const dp_v8 live = emax > 0; /* a half whose largest exponent is <= 0 is zero */
+    const dp_v8 neg = sum < 0;
+    *gs = neg & 1 & live;
+    *gm = (((sum ^ neg) - neg) << 13) & live;
+    *ge = emax & live;
+}
+
+/* row_half for a product adjustment <= 0, for AVX2 only (row_avx2): its variable shifts (GCC
+ * keeps vector shifts by vectors as vpsllvd/vpsravd there; elsewhere it would take them lane by
+ * lane) and vpmaxsd/vpminsd (C has no vector max). A zero lane
+ * in the original takes part in the maximum with exponent 0 and adds nothing: here its
+ * exponent is DP_ZERO_EXP (below every real one, and a half whose largest exponent is <= 0 is
+ * zero either way) and its signed slice 0. Each product is signed, p = sa * sb, and aligned as
+ * (2p + 2^d - [p < 0]) >> (d + 1) arithmetically: the magnitude rounded half up with the sign
+ * put back (d clamped at 30, where any 12-bit product is gone either way). `bexp[k]`: SrcB's
+ * exponent plus the adjustment (DP_ZERO_EXP plus it for a zero lane), `bsl2[k]`: twice its
+ * signed slice. */
+__attribute__((always_inline, target("avx2"))) static inline void
+row_half_fast(const struct dp_cols *a, const int32_t bexp[16], const int32_t bsl2[16], unsigned k0,
+              unsigned c0, dp_v8 *gs, dp_v8 *ge, dp_v8 *gm)
+{
+#define LANE_E(k) ((*(const dp_v8u *)&a->sexp[k][c0]) + bexp[k])
+    dp_v8 emax = LANE_E(k0);
+#pragma GCC unroll 8
+    for (unsigned k = k0 + 1; k < k0 + 8; k++) {
+        emax = (dp_v8)_mm256_max_epi32((__m256i)emax, (__m256i)LANE_E(k));
+    }
+    const dp_v8 one = {1, 1, 1, 1, 1, 1, 1, 1}, thirty = one * 30;
+    dp_v8 sum = {0};
+#pragma GCC unroll 8
+    for (unsigned k = k0; k < k0 + 8; k++) {
+        const dp_v8 d = (dp_v8)_mm256_min_epi32((__m256i)(emax - LANE_E(k)), (__m256i)thirty);
+        const dp_v8 p2 = (*(const dp_v8u *)&a->sslice[k][c0]) * bsl2[k];
+        sum += (p2 + (one << d) + (p2 >> 31)) >> (d + 1);
+    }
+#undef LANE_E
+    const dp_v8 live = emax > 0;
     const dp_v8 neg = sum < 0;
     *gs = neg & 1 & live;
     *gm = (((sum ^ neg) - neg) << 13) & live;
@@ -289,14 +333,12 @@ accumulate8(const struct acc8 *in, dp_u8 *out, struct dp_mode m)
     man = (man ^ neg) - neg;
     const dp_u8 sign = sd ^ ((dp_u8)neg & 1);
     const dp_v8 nonzero = man != 0; /* exact cancellation gives +0 */
-    /* the leading one's position, by halving */
-    dp_u8 x = (dp_u8)man;
-    dp_v8 lg = {0};
-    for (int sh = 16; sh; sh >>= 1) {
-        const dp_v8 up = (x >> sh) != 0;
-        lg += sh & up;
-        x = ((x >> sh) & (dp_u8)up) | (x & ~(dp_u8)up);
-    }
+    /* the leading one's position, from a float's exponent field: man < 2^31, and with its low
+     * 8 bits cleared when it has more than 24 the conversion is exact (cannot round up to the
+     * next power of two); man == 0 gives nonsense that `nonzero` masks */
+    const dp_v8 wide = man > 0xFFFFFF;
+    const dp_v8f f = __builtin_convertvector(man & ~(wide & 0xFF), dp_v8f);
+    const dp_v8 lg = ((dp_v8)f >> 23) - 127;
     dp_v8 shift = 23 - lg;
     if (m.wh) /* Wormhole counts the leading bits of -1 as if all were set */
         shift -= 27 & ((dp_v8)sign != 0) & (man == 1);
@@ -348,7 +390,27 @@ __attribute__((target("avx2"))) static void
 row_avx2(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
          unsigned phase, struct dp_mode m)
 {
-    mvmul_row(a, b, dst, out, phase, m);
+    const int32_t adj = dp_product_adjust(m, phase);
+    if (adj > 0) { /* FP16 into an FP32 Dst: a zero lane's exponent adj > 0 counts */
+        mvmul_row(a, b, dst, out, phase, m);
+        return;
+    }
+    int32_t bexp[16], bsl2[16];
+    for (unsigned k = 0; k < 16; k++) { /* a zero lane stays far below every real one */
+        bexp[k] = b->sexp[k] + adj;
+        bsl2[k] = 2 * b->sslice[k];
+    }
+    for (unsigned c0 = 0; c0 < 16; c0 += 8) {
+        dp_v8 gs0, gm0, gs1, gm1;
+        struct acc8 in;
+        row_half_fast(a, bexp, bsl2, 0, c0, &gs0, &in.e0, &gm0);
+        row_half_fast(a, bexp, bsl2, 8, c0, &gs1, &in.e1, &gm1);
+        in.s0 = (dp_u8)gs0, in.m0 = (dp_u8)gm0, in.s1 = (dp_u8)gs1, in.m1 = (dp_u8)gm1;
+        memcpy(&in.dst, dst + c0, sizeof in.dst);
+        dp_u8 r;
+        accumulate8(&in, &r, m);
+        memcpy(out + c0, &r, sizeof r);
+    }
 }
 
 __attribute__((target("sse4.1"))) static void

@@ -37,6 +37,7 @@ int32_t dp_product_adjust(struct dp_mode m, unsigned phase);
  * the lanes that are zero (bit k). */
 struct dp_lanes {
     int32_t slice[16], exp[16], sign[16];
+    int32_t sslice[16], sexp[16]; /* folded as in dp_cols (below), for the AVX2 row */
     uint16_t zero;
 };
 void dp_lanes_a(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsigned phase);
@@ -53,7 +54,12 @@ uint32_t dp_mvmul(const struct dp_lanes *a, const struct dp_lanes *b, uint32_t d
 struct dp_cols {
     int32_t slice[16][16], exp[16][16], sign[16][16], zero[16][16]; /* [lane k][column j];
                                                                     * zero: -1 or 0 */
+    /* The same folded for the AVX2 row (phases whose product adjustment is <= 0, where a zero
+     * lane's exponent only has to stay <= 0): the slice with the sign applied, 0 for a zero
+     * lane, and the exponent, DP_ZERO_EXP for a zero lane. */
+    int32_t sslice[16][16], sexp[16][16];
 };
+#define DP_ZERO_EXP (-4096)
 /* SrcA's 16 columns from their lanes (dp_lanes_a of each column), or lane by lane: lane k of
  * the 16 columns from their operands (a zero operand makes a zero lane). */
 void dp_cols_of(struct dp_cols *c, const struct dp_lanes col[16]);

@@ -171,6 +171,38 @@ static const struct dp_cols *srca_cols(struct fpu_exec *x, unsigned row, unsigne
     return &c->cols;
 }
 
+/* SrcB rows row..row+7 (row eight times when `bcast`) of the matrix unit's bank taken apart
+ * for `phase` (dp_lanes), from the cache while the bank's cells are unchanged. */
+static const struct dp_lanes *srcb_rows(struct fpu_exec *x, unsigned row, bool bcast, unsigned phase)
+{
+    const struct src_regs *s = &x->t->src;
+    const unsigned bank = s->fpu_bank[1];
+    const struct src_bank *B = &s->bank[1][bank];
+    const enum op_class cb = op_class(x->cfg.srcb_fmt);
+    const bool flush = !x->cfg.zero_flag_disabled_src;
+    struct fpu_state *u = &x->t->fpu;
+    for (unsigned i = 0; i < FPU_ROWS_CACHE; i++) {
+        const struct fpu_rows_cache *c = &u->rows_cache[i];
+        if (c->valid && c->gen == B->gen && c->bank == bank && c->row == row && c->phase == phase &&
+            c->cls == cb && c->bcast == bcast && c->flush == flush)
+            return c->rows;
+    }
+    struct fpu_rows_cache *c = &u->rows_cache[u->rows_next];
+    u->rows_next = (uint8_t)((u->rows_next + 1) % FPU_ROWS_CACHE);
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t op[16];
+        uint16_t z = 0;
+        for (unsigned k = 0; k < 16; k++) {
+            op[k] = src_operand(B->cell[(row + (bcast ? 0 : i)) & 0x3F][k], cb);
+            z |= (uint16_t)((flush && dp_is_zero(op[k])) << k);
+        }
+        dp_lanes_b(&c->rows[i], op, z, phase);
+    }
+    c->gen = B->gen, c->valid = 1, c->bank = (uint8_t)bank, c->row = (uint8_t)row;
+    c->phase = (uint8_t)phase, c->cls = (uint8_t)cb, c->bcast = bcast, c->flush = flush;
+    return c->rows;
+}
+
 static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned phase, struct rows r)
 {
     const struct src_regs *s = &x->t->src;
@@ -194,20 +226,9 @@ static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned pha
             }
         return;
     }
-    /* Operands taken apart: SrcA's 16 columns once per bank contents, SrcB row i's per
-     * instruction. */
-    const enum op_class cb = op_class(x->cfg.srcb_fmt);
+    /* Operands taken apart once per bank contents: SrcA's 16 columns, SrcB's rows. */
     const struct dp_cols *cols = srca_cols(x, r.srca, phase);
-    struct dp_lanes lb[8];
-    for (unsigned i = 0; i < r.nrows; i += step) {
-        uint32_t op[16];
-        uint16_t z = 0;
-        for (unsigned k = 0; k < 16; k++) {
-            op[k] = src_operand(B->cell[r.srcb + (r.bcast ? 0 : i)][k], cb);
-            z |= (uint16_t)((flush_b && dp_is_zero(op[k])) << k);
-        }
-        dp_lanes_b(&lb[i], op, z, phase);
-    }
+    const struct dp_lanes *lb = srcb_rows(x, r.srcb, r.bcast, phase);
     const struct dp_mode m = dp_mode_of(x, st, d32);
     struct dest *dst = &x->t->dest;
     for (unsigned i = 0; i < r.nrows; i += step) {
@@ -215,19 +236,28 @@ static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned pha
         const unsigned p = fpu_dst_phys(x, d32, r.dst + i);
         const bool valid = dst->row_valid[p];
         uint32_t d[16], out[16];
-        for (unsigned j = 0; j < 16; j++)
-            d[j] = !valid ? 0
-                   : d32  ? fmt_dst_to_fp32(dest_get32_at(dst, p, j))
-                   : m.exp8 ? (uint32_t)fmt_dst_to_bf16(dst->bits[p][j]) << 16
-                            : dp_from_fp16(fmt_dst_to_fp16(dst->bits[p][j]));
+        /* one loop per format, without branches inside: the compiler vectorises each */
+        if (!valid)
+            memset(d, 0, sizeof d);
+        else if (d32)
+            for (unsigned j = 0; j < 16; j++)
+                d[j] = fmt_dst_to_fp32(dest_get32_at(dst, p, j));
+        else if (m.exp8)
+            for (unsigned j = 0; j < 16; j++)
+                d[j] = (uint32_t)fmt_dst_to_bf16(dst->bits[p][j]) << 16;
+        else
+            for (unsigned j = 0; j < 16; j++)
+                d[j] = dp_from_fp16(fmt_dst_to_fp16(dst->bits[p][j]));
         dp_mvmul_row(x->t->fpu.simd, cols, &lb[i], d, out, phase, m);
-        for (unsigned j = 0; j < 16; j++) {
-            if (d32)
+        if (d32)
+            for (unsigned j = 0; j < 16; j++)
                 dest_put32_at(dst, p, j, fmt_dst_from_fp32(out[j]));
-            else
-                dst->bits[p][j] = m.exp8 ? fmt_dst_from_bf16((uint16_t)(out[j] >> 16))
-                                         : fmt_dst_from_fp16(dp_to_fp16(out[j]));
-        }
+        else if (m.exp8)
+            for (unsigned j = 0; j < 16; j++)
+                dst->bits[p][j] = fmt_dst_from_bf16((uint16_t)(out[j] >> 16));
+        else
+            for (unsigned j = 0; j < 16; j++)
+                dst->bits[p][j] = fmt_dst_from_fp16(dp_to_fp16(out[j]));
         fpu_dst_row_written(x, d32, p);
     }
 }
