@@ -4,15 +4,16 @@
  * cycle steps three Wait Gates, the expanders and the arbitration. Reports simulated cycles and
  * Tensix instructions per host second. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../core/tile.h"
 #include "bench.h"
 
-#define MOPS 64
+#define MOPS 64 /* per thread; PIPE_SPEED_MOPS=n runs fewer (cachegrind comparisons) */
 #define SEMGET_SEM7 0xA5000200u
 
 
-static void build(struct tile *t, uint32_t base)
+static void build(struct tile *t, uint32_t base, int mops)
 {
     uint32_t pc = base;
     const uint32_t cfg[9] = {127, 127, SEMGET_SEM7, SEMGET_SEM7, SEMGET_SEM7, SEMGET_SEM7,
@@ -23,7 +24,7 @@ static void build(struct tile *t, uint32_t base)
         emit(t, &pc, rv_encode(RV_SW, 0, 5, 6, 4 * i));
     }
     const uint32_t mop = 0x01800000u; /* MOP template 1 */
-    for (int i = 0; i < MOPS; i++)
+    for (int i = 0; i < mops; i++)
         tt(t, &pc, mop);
     exit_ecall(t, &pc);
 }
@@ -32,8 +33,12 @@ int main(void)
 {
     struct tile *t = tile_create(arch_get(ARCH_BLACKHOLE));
     static const uint32_t base[3] = {0x6000, 0xA000, 0xE000};
+    const char *env = getenv("PIPE_SPEED_MOPS");
+    int mops = env ? atoi(env) : MOPS;
+    if (mops < 1 || mops > MOPS)
+        mops = MOPS;
     for (int c = 0; c < 3; c++) {
-        build(t, base[c]);
+        build(t, base[c], mops);
         tile_start_core(t, c, base[c]);
     }
     double t0 = seconds();

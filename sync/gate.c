@@ -243,7 +243,7 @@ struct gate_try {
 static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
 {
     struct tensix_thread *th = &t->thread[i];
-    memset(g, 0, sizeof *g);
+    *g = (struct gate_try){0}; /* inline stores: a memset call costs more every cycle */
     uint32_t detail = 0;
     if (th->wait.active && !wait_pending(t, i, &th->wait, &detail))
         g->release = true;
@@ -251,7 +251,13 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
         return false;
     g->word = tt_fifo_peek(&th->fifo3, 0);
     g->origin = tt_fifo_origin(&th->fifo3, 0);
-    g->f = tt_decode(tile_arch_bit(t), g->word);
+    if (th->dec_form && th->dec_word == g->word) {
+        g->f = th->dec_form;
+    } else {
+        g->f = tt_decode(tile_arch_bit(t), g->word);
+        th->dec_word = g->word;
+        th->dec_form = g->f;
+    }
     if (!g->f) {
         char dis[64];
         tt_disasm(tile_arch_bit(t), g->word, dis, sizeof dis);
@@ -371,7 +377,9 @@ bool coproc_step(struct tile *t)
         unsigned r = g[i].res, first = t->res_next[r];
         unsigned winner = i;
         for (unsigned k = 0; k < NUM_THREADS; k++) {
-            unsigned j = (first + k) % NUM_THREADS;
+            unsigned j = first + k; /* (first + k) % NUM_THREADS without a division */
+            if (j >= NUM_THREADS)
+                j -= NUM_THREADS;
             if (g[j].reason == GS_NONE && g[j].res == r) {
                 winner = j;
                 break;
@@ -382,7 +390,7 @@ bool coproc_step(struct tile *t)
                 g[j].reason = GS_ARBITRATION;
                 g[j].detail = g[j].f->unit;
             }
-        t->res_next[r] = (uint8_t)((winner + 1) % NUM_THREADS);
+        t->res_next[r] = (uint8_t)(winner + 1 < NUM_THREADS ? winner + 1 : 0);
     }
     for (unsigned i = 0; i < NUM_THREADS; i++) {
         struct tensix_thread *th = &t->thread[i];
@@ -445,14 +453,18 @@ bool coproc_step(struct tile *t)
             tile_unblock_pushers(t, i);
     }
     /* Manual TTSync loads held by this cycle's state: release them (cores act after us). */
+    bool blocked = false;
     for (unsigned c = 0; c < NUM_CORES; c++) {
         struct rv_core *core = &t->core[c];
-        if (core->state == CORE_BLOCKED &&
-            (core->wait == WAIT_COPROC_DONE || core->wait == WAIT_MOP_DONE) &&
+        if (core->state != CORE_BLOCKED)
+            continue;
+        blocked = true;
+        if ((core->wait == WAIT_COPROC_DONE || core->wait == WAIT_MOP_DONE) &&
             ttsync_done(t, core->wait, core->wait_arg))
             tile_wake_core(t, (int)c, now);
     }
-    pcbuf_recheck(t);
+    if (blocked) /* it only wakes blocked cores: with none blocked, skip the call */
+        pcbuf_recheck(t);
     if (progress)
         t->coproc_last_active = now;
     return progress;
