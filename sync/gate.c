@@ -149,9 +149,18 @@ account(struct tile *t, unsigned i, uint64_t now, enum gate_outcome o, enum gate
         uint32_t detail, tt_origin origin)
 {
     struct tensix_thread *th = &t->thread[i];
-    if (o == th->acct_outcome && o != GATE_ISSUED && r == th->acct_reason &&
-        detail == th->acct_detail && origin == th->acct_origin)
-        return;
+    if (o == th->acct_outcome) {
+        if (o != GATE_ISSUED) {
+            if (r == th->acct_reason && detail == th->acct_detail && origin == th->acct_origin)
+                return;
+        } else {
+            /* An issue right after one: what coproc_account_interval and the stores below do
+             * then (the open interval's reason, detail and origin are already NONE, 0, NONE). */
+            th->st.issued += now - th->acct_since;
+            th->acct_since = now;
+            return;
+        }
+    }
     coproc_account_interval(t, i, now);
     th->acct_outcome = o;
     th->acct_reason = r;
@@ -440,8 +449,13 @@ bool coproc_step(struct tile *t)
     }
     for (unsigned i = 0; i < NUM_THREADS; i++) {
         struct tensix_thread *th = &t->thread[i];
-        enum pipe_step r = replay_step(&th->replay, &th->fifo2, &th->fifo3);
-        enum pipe_step m = r == PIPE_ERROR ? PIPE_ERROR : mop_step(&th->mop, &th->fifo1, &th->fifo2);
+        enum pipe_step r = PIPE_IDLE, m = PIPE_IDLE;
+        /* Both expanders idle with nothing to take: their steps would do nothing. */
+        if (th->fifo1.count || th->fifo2.count || th->mop.phase != MOP_PHASE_IDLE ||
+            th->replay.phase != REPLAY_PHASE_PASS || th->mop.failed || th->replay.failed) {
+            r = replay_step(&th->replay, &th->fifo2, &th->fifo3);
+            m = r == PIPE_ERROR ? PIPE_ERROR : mop_step(&th->mop, &th->fifo1, &th->fifo2);
+        }
         if (r == PIPE_ERROR || m == PIPE_ERROR) {
             tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0, "thread T%u: %s", i,
                        r == PIPE_ERROR ? th->replay.err : th->mop.err);
