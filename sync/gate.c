@@ -369,18 +369,24 @@ bool coproc_step(struct tile *t)
         return false;
     }
 
+    unsigned nready = 0, lone = 0; /* threads ready to issue to a shared resource */
     for (unsigned i = 0; i < NUM_THREADS; i++) {
         bool present = gate_look(t, i, &g[i]);
         if (!present)
             g[i].reason = GS_COUNT; /* marker: nothing at the gate */
+        else if (g[i].reason == GS_NONE && g[i].res != RES_NONE)
+            nready++, lone = i;
         if (t->err.kind != ERR_NONE) { /* the instruction at this gate is the culprit */
             g[i].reason = t->thread[i].fifo3.count ? GS_STOPPED : GS_COUNT;
             account_stop(t, now, g, i + 1, 0);
             return false;
         }
     }
-    /* Arbitration: per resource, the first ready thread at or after res_next wins. */
-    for (unsigned i = 0; i < NUM_THREADS; i++) {
+    /* Arbitration: per resource, the first ready thread at or after res_next wins. A lone
+     * contender wins at once (the loop below would find just that). */
+    if (nready == 1)
+        t->res_next[g[lone].res] = (uint8_t)(lone + 1 < NUM_THREADS ? lone + 1 : 0);
+    for (unsigned i = 0; i < NUM_THREADS && nready > 1; i++) {
         if (g[i].reason != GS_NONE || g[i].res == RES_NONE)
             continue;
         unsigned r = g[i].res, first = t->res_next[r];
