@@ -143,6 +143,40 @@ static tt_origin held_origin(const struct tensix_thread *th, enum gate_stall r, 
     return r == GS_STALLWAIT || r == GS_SEMWAIT || r == GS_WAIT_RELEASE ? th->wait.origin : own;
 }
 
+static void profile_held(struct tile *t, tt_origin o, enum gate_stall r, uint64_t n);
+
+/* Closes thread i's open interval at `end`; inline in account(), which closes one or two per
+ * cycle. */
+static inline __attribute__((always_inline)) void account_interval(struct tile *t, unsigned i,
+                                                                  uint64_t end)
+{
+    struct tensix_thread *th = &t->thread[i];
+    uint64_t n = end - th->acct_since;
+    uint32_t d = th->acct_detail;
+    if (th->acct_reason == GS_SEMWAIT && (d & SEMWAIT_DETAIL_FULL)) {
+        d &= ~SEMWAIT_DETAIL_FULL;
+        if (th->acct_outcome == GATE_STALLED)
+            th->st.semwait_full += n;
+    }
+    if (t->tracer && th->acct_outcome == GATE_STALLED)
+        trace_held(t->tracer, i, gate_stall_key(th->acct_reason), d, th->acct_since, end);
+    switch (th->acct_outcome) {
+    case GATE_EMPTY: th->st.empty += n; break;
+    case GATE_ISSUED: th->st.issued += n; break;
+    case GATE_STALLED:
+        if (t->profiling && n) {
+            profile_held(t, th->acct_origin, th->acct_reason, n);
+            th->head_held += n;
+        }
+        th->st.stall[th->acct_reason] += n;
+        th->st.stall_detail[th->acct_reason][d < GATE_DETAIL_MAX ? d : GATE_DETAIL_MAX - 1] += n;
+        break;
+    }
+    th->acct_since = end;
+}
+
+void coproc_account_interval(struct tile *t, unsigned i, uint64_t end) { account_interval(t, i, end); }
+
 /* Inline: it runs for every thread every cycle the coprocessor steps. */
 static inline __attribute__((always_inline)) void
 account(struct tile *t, unsigned i, uint64_t now, enum gate_outcome o, enum gate_stall r,
@@ -161,7 +195,7 @@ account(struct tile *t, unsigned i, uint64_t now, enum gate_outcome o, enum gate
             return;
         }
     }
-    coproc_account_interval(t, i, now);
+    account_interval(t, i, now);
     th->acct_outcome = o;
     th->acct_reason = r;
     th->acct_detail = detail;
@@ -195,32 +229,6 @@ static __attribute__((noinline)) void profile_held(struct tile *t, tt_origin o, 
         rv_profile_held(t->prof[core], origin_pc(o), r, n);
 }
 
-void coproc_account_interval(struct tile *t, unsigned i, uint64_t end)
-{
-    struct tensix_thread *th = &t->thread[i];
-    uint64_t n = end - th->acct_since;
-    uint32_t d = th->acct_detail;
-    if (th->acct_reason == GS_SEMWAIT && (d & SEMWAIT_DETAIL_FULL)) {
-        d &= ~SEMWAIT_DETAIL_FULL;
-        if (th->acct_outcome == GATE_STALLED)
-            th->st.semwait_full += n;
-    }
-    if (t->tracer && th->acct_outcome == GATE_STALLED)
-        trace_held(t->tracer, i, gate_stall_key(th->acct_reason), d, th->acct_since, end);
-    switch (th->acct_outcome) {
-    case GATE_EMPTY: th->st.empty += n; break;
-    case GATE_ISSUED: th->st.issued += n; break;
-    case GATE_STALLED:
-        if (t->profiling && n) {
-            profile_held(t, th->acct_origin, th->acct_reason, n);
-            th->head_held += n;
-        }
-        th->st.stall[th->acct_reason] += n;
-        th->st.stall_detail[th->acct_reason][d < GATE_DETAIL_MAX ? d : GATE_DETAIL_MAX - 1] += n;
-        break;
-    }
-    th->acct_since = end;
-}
 
 void gate_held_through(const struct tile *t, unsigned i, uint64_t end, uint64_t *held)
 {
