@@ -348,6 +348,34 @@ static void account_stop(struct tile *t, uint64_t now, const struct gate_try *g,
     }
 }
 
+/* True when replay_step would return PIPE_IDLE and change nothing (sync/replay.c): playback or
+ * pass-through with no room after it, or nothing to take; a REPLAY at the head of pass-through
+ * may move without room (Load), so it goes to replay_step. */
+static inline bool replay_idle(const struct replay_expander *r, const struct tt_fifo *in,
+                               const struct tt_fifo *out)
+{
+    if (r->failed)
+        return false;
+    if (r->phase == REPLAY_PHASE_PASS && !in->count)
+        return true;
+    if (tt_fifo_has_room(out, 1))
+        return false;
+    return r->phase == REPLAY_PHASE_PLAY ||
+           (r->phase == REPLAY_PHASE_PASS && tt_opcode(tt_fifo_peek(in, 0)) != TT_OPC_REPLAY);
+}
+
+/* True when mop_step would return PIPE_IDLE and change nothing (sync/mop.c): an expansion with
+ * no room after it, or idle with nothing to take. */
+static inline bool mop_idle(const struct mop_expander *m, const struct tt_fifo *in,
+                            const struct tt_fifo *out)
+{
+    if (m->failed)
+        return false;
+    if (m->phase == MOP_PHASE_EXPANDING)
+        return !tt_fifo_has_room(out, 1);
+    return m->phase == MOP_PHASE_IDLE && !in->count;
+}
+
 /* --lint: note the instruction being issued (core/rules.h) and check the rules that hold at
  * issue. WRCFG.md "Instruction scheduling": a Config write is visible two cycles after the
  * WRCFG, so a unit that reads Config needs one more instruction between them. */
@@ -463,12 +491,17 @@ bool coproc_step(struct tile *t)
     }
     for (unsigned i = 0; i < NUM_THREADS; i++) {
         struct tensix_thread *th = &t->thread[i];
+        /* Expanders that can do nothing this cycle are not called: both idle with nothing to
+         * take (the common test first), else each its own test (replay_idle, mop_idle). */
         enum pipe_step r = PIPE_IDLE, m = PIPE_IDLE;
-        /* Both expanders idle with nothing to take: their steps would do nothing. */
         if (th->fifo1.count || th->fifo2.count || th->mop.phase != MOP_PHASE_IDLE ||
             th->replay.phase != REPLAY_PHASE_PASS || th->mop.failed || th->replay.failed) {
-            r = replay_step(&th->replay, &th->fifo2, &th->fifo3);
-            m = r == PIPE_ERROR ? PIPE_ERROR : mop_step(&th->mop, &th->fifo1, &th->fifo2);
+            if (!replay_idle(&th->replay, &th->fifo2, &th->fifo3))
+                r = replay_step(&th->replay, &th->fifo2, &th->fifo3);
+            if (r == PIPE_ERROR)
+                m = PIPE_ERROR;
+            else if (!mop_idle(&th->mop, &th->fifo1, &th->fifo2))
+                m = mop_step(&th->mop, &th->fifo1, &th->fifo2);
         }
         if (r == PIPE_ERROR || m == PIPE_ERROR) {
             tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0, "thread T%u: %s", i,
