@@ -260,7 +260,12 @@ struct gate_try {
 static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
 {
     struct tensix_thread *th = &t->thread[i];
-    *g = (struct gate_try){0}; /* inline stores: a memset call costs more every cycle */
+    /* Only the fields read whatever the outcome; the others are set on the paths that read
+     * them (f, word, origin once an instruction is there; u and res before it can issue). */
+    g->reason = GS_NONE;
+    g->detail = 0;
+    g->res = RES_NONE;
+    g->release = false;
     uint32_t detail = 0;
     if (th->wait.active && !wait_pending(t, i, &th->wait, &detail))
         g->release = true;
