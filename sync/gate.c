@@ -143,16 +143,59 @@ static tt_origin held_origin(const struct tensix_thread *th, enum gate_stall r, 
     return r == GS_STALLWAIT || r == GS_SEMWAIT || r == GS_WAIT_RELEASE ? th->wait.origin : own;
 }
 
+static void profile_held(struct tile *t, tt_origin o, enum gate_stall r, uint64_t n);
+
+/* Closes thread i's open interval at `end`; inline in account(), which closes one or two per
+ * cycle. */
+static inline __attribute__((always_inline)) void account_interval(struct tile *t, unsigned i,
+                                                                  uint64_t end)
+{
+    struct tensix_thread *th = &t->thread[i];
+    uint64_t n = end - th->acct_since;
+    uint32_t d = th->acct_detail;
+    if (th->acct_reason == GS_SEMWAIT && (d & SEMWAIT_DETAIL_FULL)) {
+        d &= ~SEMWAIT_DETAIL_FULL;
+        if (th->acct_outcome == GATE_STALLED)
+            th->st.semwait_full += n;
+    }
+    if (t->tracer && th->acct_outcome == GATE_STALLED)
+        trace_held(t->tracer, i, gate_stall_key(th->acct_reason), d, th->acct_since, end);
+    switch (th->acct_outcome) {
+    case GATE_EMPTY: th->st.empty += n; break;
+    case GATE_ISSUED: th->st.issued += n; break;
+    case GATE_STALLED:
+        if (t->profiling && n) {
+            profile_held(t, th->acct_origin, th->acct_reason, n);
+            th->head_held += n;
+        }
+        th->st.stall[th->acct_reason] += n;
+        th->st.stall_detail[th->acct_reason][d < GATE_DETAIL_MAX ? d : GATE_DETAIL_MAX - 1] += n;
+        break;
+    }
+    th->acct_since = end;
+}
+
+void coproc_account_interval(struct tile *t, unsigned i, uint64_t end) { account_interval(t, i, end); }
+
 /* Inline: it runs for every thread every cycle the coprocessor steps. */
 static inline __attribute__((always_inline)) void
 account(struct tile *t, unsigned i, uint64_t now, enum gate_outcome o, enum gate_stall r,
         uint32_t detail, tt_origin origin)
 {
     struct tensix_thread *th = &t->thread[i];
-    if (o == th->acct_outcome && o != GATE_ISSUED && r == th->acct_reason &&
-        detail == th->acct_detail && origin == th->acct_origin)
-        return;
-    coproc_account_interval(t, i, now);
+    if (o == th->acct_outcome) {
+        if (o != GATE_ISSUED) {
+            if (r == th->acct_reason && detail == th->acct_detail && origin == th->acct_origin)
+                return;
+        } else {
+            /* An issue right after one: what coproc_account_interval and the stores below do
+             * then (the open interval's reason, detail and origin are already NONE, 0, NONE). */
+            th->st.issued += now - th->acct_since;
+            th->acct_since = now;
+            return;
+        }
+    }
+    account_interval(t, i, now);
     th->acct_outcome = o;
     th->acct_reason = r;
     th->acct_detail = detail;
@@ -186,32 +229,6 @@ static __attribute__((noinline)) void profile_held(struct tile *t, tt_origin o, 
         rv_profile_held(t->prof[core], origin_pc(o), r, n);
 }
 
-void coproc_account_interval(struct tile *t, unsigned i, uint64_t end)
-{
-    struct tensix_thread *th = &t->thread[i];
-    uint64_t n = end - th->acct_since;
-    uint32_t d = th->acct_detail;
-    if (th->acct_reason == GS_SEMWAIT && (d & SEMWAIT_DETAIL_FULL)) {
-        d &= ~SEMWAIT_DETAIL_FULL;
-        if (th->acct_outcome == GATE_STALLED)
-            th->st.semwait_full += n;
-    }
-    if (t->tracer && th->acct_outcome == GATE_STALLED)
-        trace_held(t->tracer, i, gate_stall_key(th->acct_reason), d, th->acct_since, end);
-    switch (th->acct_outcome) {
-    case GATE_EMPTY: th->st.empty += n; break;
-    case GATE_ISSUED: th->st.issued += n; break;
-    case GATE_STALLED:
-        if (t->profiling && n) {
-            profile_held(t, th->acct_origin, th->acct_reason, n);
-            th->head_held += n;
-        }
-        th->st.stall[th->acct_reason] += n;
-        th->st.stall_detail[th->acct_reason][d < GATE_DETAIL_MAX ? d : GATE_DETAIL_MAX - 1] += n;
-        break;
-    }
-    th->acct_since = end;
-}
 
 void gate_held_through(const struct tile *t, unsigned i, uint64_t end, uint64_t *held)
 {
@@ -243,7 +260,12 @@ struct gate_try {
 static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
 {
     struct tensix_thread *th = &t->thread[i];
-    memset(g, 0, sizeof *g);
+    /* Only the fields read whatever the outcome; the others are set on the paths that read
+     * them (f, word, origin once an instruction is there; u and res before it can issue). */
+    g->reason = GS_NONE;
+    g->detail = 0;
+    g->res = RES_NONE;
+    g->release = false;
     uint32_t detail = 0;
     if (th->wait.active && !wait_pending(t, i, &th->wait, &detail))
         g->release = true;
@@ -251,7 +273,13 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
         return false;
     g->word = tt_fifo_peek(&th->fifo3, 0);
     g->origin = tt_fifo_origin(&th->fifo3, 0);
-    g->f = tt_decode(tile_arch_bit(t), g->word);
+    if (th->dec_form && th->dec_word == g->word) {
+        g->f = th->dec_form;
+    } else {
+        g->f = tt_decode(tile_arch_bit(t), g->word);
+        th->dec_word = g->word;
+        th->dec_form = g->f;
+    }
     if (!g->f) {
         char dis[64];
         tt_disasm(tile_arch_bit(t), g->word, dis, sizeof dis);
@@ -325,6 +353,34 @@ static void account_stop(struct tile *t, uint64_t now, const struct gate_try *g,
     }
 }
 
+/* True when replay_step would return PIPE_IDLE and change nothing (sync/replay.c): playback or
+ * pass-through with no room after it, or nothing to take; a REPLAY at the head of pass-through
+ * may move without room (Load), so it goes to replay_step. */
+static inline bool replay_idle(const struct replay_expander *r, const struct tt_fifo *in,
+                               const struct tt_fifo *out)
+{
+    if (r->failed)
+        return false;
+    if (r->phase == REPLAY_PHASE_PASS && !in->count)
+        return true;
+    if (tt_fifo_has_room(out, 1))
+        return false;
+    return r->phase == REPLAY_PHASE_PLAY ||
+           (r->phase == REPLAY_PHASE_PASS && tt_opcode(tt_fifo_peek(in, 0)) != TT_OPC_REPLAY);
+}
+
+/* True when mop_step would return PIPE_IDLE and change nothing (sync/mop.c): an expansion with
+ * no room after it, or idle with nothing to take. */
+static inline bool mop_idle(const struct mop_expander *m, const struct tt_fifo *in,
+                            const struct tt_fifo *out)
+{
+    if (m->failed)
+        return false;
+    if (m->phase == MOP_PHASE_EXPANDING)
+        return !tt_fifo_has_room(out, 1);
+    return m->phase == MOP_PHASE_IDLE && !in->count;
+}
+
 /* --lint: note the instruction being issued (core/rules.h) and check the rules that hold at
  * issue. WRCFG.md "Instruction scheduling": a Config write is visible two cycles after the
  * WRCFG, so a unit that reads Config needs one more instruction between them. */
@@ -354,24 +410,32 @@ bool coproc_step(struct tile *t)
         return false;
     }
 
+    unsigned nready = 0, lone = 0; /* threads ready to issue to a shared resource */
     for (unsigned i = 0; i < NUM_THREADS; i++) {
         bool present = gate_look(t, i, &g[i]);
         if (!present)
             g[i].reason = GS_COUNT; /* marker: nothing at the gate */
+        else if (g[i].reason == GS_NONE && g[i].res != RES_NONE)
+            nready++, lone = i;
         if (t->err.kind != ERR_NONE) { /* the instruction at this gate is the culprit */
             g[i].reason = t->thread[i].fifo3.count ? GS_STOPPED : GS_COUNT;
             account_stop(t, now, g, i + 1, 0);
             return false;
         }
     }
-    /* Arbitration: per resource, the first ready thread at or after res_next wins. */
-    for (unsigned i = 0; i < NUM_THREADS; i++) {
+    /* Arbitration: per resource, the first ready thread at or after res_next wins. A lone
+     * contender wins at once (the loop below would find just that). */
+    if (nready == 1)
+        t->res_next[g[lone].res] = (uint8_t)(lone + 1 < NUM_THREADS ? lone + 1 : 0);
+    for (unsigned i = 0; i < NUM_THREADS && nready > 1; i++) {
         if (g[i].reason != GS_NONE || g[i].res == RES_NONE)
             continue;
         unsigned r = g[i].res, first = t->res_next[r];
         unsigned winner = i;
         for (unsigned k = 0; k < NUM_THREADS; k++) {
-            unsigned j = (first + k) % NUM_THREADS;
+            unsigned j = first + k; /* (first + k) % NUM_THREADS without a division */
+            if (j >= NUM_THREADS)
+                j -= NUM_THREADS;
             if (g[j].reason == GS_NONE && g[j].res == r) {
                 winner = j;
                 break;
@@ -382,7 +446,7 @@ bool coproc_step(struct tile *t)
                 g[j].reason = GS_ARBITRATION;
                 g[j].detail = g[j].f->unit;
             }
-        t->res_next[r] = (uint8_t)((winner + 1) % NUM_THREADS);
+        t->res_next[r] = (uint8_t)(winner + 1 < NUM_THREADS ? winner + 1 : 0);
     }
     for (unsigned i = 0; i < NUM_THREADS; i++) {
         struct tensix_thread *th = &t->thread[i];
@@ -432,8 +496,18 @@ bool coproc_step(struct tile *t)
     }
     for (unsigned i = 0; i < NUM_THREADS; i++) {
         struct tensix_thread *th = &t->thread[i];
-        enum pipe_step r = replay_step(&th->replay, &th->fifo2, &th->fifo3);
-        enum pipe_step m = r == PIPE_ERROR ? PIPE_ERROR : mop_step(&th->mop, &th->fifo1, &th->fifo2);
+        /* Expanders that can do nothing this cycle are not called: both idle with nothing to
+         * take (the common test first), else each its own test (replay_idle, mop_idle). */
+        enum pipe_step r = PIPE_IDLE, m = PIPE_IDLE;
+        if (th->fifo1.count || th->fifo2.count || th->mop.phase != MOP_PHASE_IDLE ||
+            th->replay.phase != REPLAY_PHASE_PASS || th->mop.failed || th->replay.failed) {
+            if (!replay_idle(&th->replay, &th->fifo2, &th->fifo3))
+                r = replay_step(&th->replay, &th->fifo2, &th->fifo3);
+            if (r == PIPE_ERROR)
+                m = PIPE_ERROR;
+            else if (!mop_idle(&th->mop, &th->fifo1, &th->fifo2))
+                m = mop_step(&th->mop, &th->fifo1, &th->fifo2);
+        }
         if (r == PIPE_ERROR || m == PIPE_ERROR) {
             tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0, "thread T%u: %s", i,
                        r == PIPE_ERROR ? th->replay.err : th->mop.err);
@@ -445,14 +519,18 @@ bool coproc_step(struct tile *t)
             tile_unblock_pushers(t, i);
     }
     /* Manual TTSync loads held by this cycle's state: release them (cores act after us). */
+    bool blocked = false;
     for (unsigned c = 0; c < NUM_CORES; c++) {
         struct rv_core *core = &t->core[c];
-        if (core->state == CORE_BLOCKED &&
-            (core->wait == WAIT_COPROC_DONE || core->wait == WAIT_MOP_DONE) &&
+        if (core->state != CORE_BLOCKED)
+            continue;
+        blocked = true;
+        if ((core->wait == WAIT_COPROC_DONE || core->wait == WAIT_MOP_DONE) &&
             ttsync_done(t, core->wait, core->wait_arg))
             tile_wake_core(t, (int)c, now);
     }
-    pcbuf_recheck(t);
+    if (blocked) /* it only wakes blocked cores: with none blocked, skip the call */
+        pcbuf_recheck(t);
     if (progress)
         t->coproc_last_active = now;
     return progress;

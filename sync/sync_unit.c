@@ -69,10 +69,9 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         break;
     }
     case TT_OPC_SEMPOST: {
-        unsigned mask = TT_GET_SEMPOST_SemaphoreMask(w);
-        for (unsigned i = 0; i < NUM_SEMAPHORES; i++) {
-            if (!(mask >> i & 1))
-                continue;
+        unsigned mask = TT_GET_SEMPOST_SemaphoreMask(w) & ((1u << NUM_SEMAPHORES) - 1);
+        for (; mask; mask &= mask - 1) { /* the set bits, lowest first */
+            const unsigned i = (unsigned)__builtin_ctz(mask);
             if (s->value[i] < 15)
                 s->value[i]++;
             else if (t->lint)
@@ -83,10 +82,9 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         break;
     }
     case TT_OPC_SEMGET: {
-        unsigned mask = TT_GET_SEMGET_SemaphoreMask(w);
-        for (unsigned i = 0; i < NUM_SEMAPHORES; i++) {
-            if (!(mask >> i & 1))
-                continue;
+        unsigned mask = TT_GET_SEMGET_SemaphoreMask(w) & ((1u << NUM_SEMAPHORES) - 1);
+        for (; mask; mask &= mask - 1) { /* the set bits, lowest first */
+            const unsigned i = (unsigned)__builtin_ctz(mask);
             if (s->value[i] > 0)
                 s->value[i]--;
             else if (t->lint)

@@ -51,6 +51,11 @@ struct tensix_thread {
     uint8_t frozen_unit;   /* ... that unit (enum tt_unit), for the stall detail */
     unsigned blocked_cores; /* bit per core id blocked pushing into this thread */
     uint64_t pushed;
+    /* The last word decoded at this thread's gate and its form (NULL: none yet). The gate looks
+     * at the same head word every cycle it is held; tt_decode is a pure function of the word
+     * (and the tile's architecture, fixed), so the cached form is the one it would return. */
+    uint32_t dec_word;
+    const struct tt_form *dec_form;
 
     /* Accounting: the outcome holding since `acct_since` (see gate.c). */
     enum gate_outcome acct_outcome;

@@ -368,10 +368,13 @@ void sfpu_timing_tick(struct tile *t)
     struct sfpu_timing *tm = &t->sfpu.tm;
     tm->cur_valid = 0;
     /* a record from a later cycle: a new run on the same tile started its clock again */
-    struct sfpu_last *l[] = {&tm->mad, &tm->swap, &tm->shuffle};
-    for (unsigned i = 0; i < 3; i++)
-        if (l[i]->set && l[i]->cycle >= t->now)
-            l[i]->set = false;
+    /* three plain tests: this runs every coprocessor cycle */
+    if (tm->mad.set && tm->mad.cycle >= t->now)
+        tm->mad.set = false;
+    if (tm->swap.set && tm->swap.cycle >= t->now)
+        tm->swap.set = false;
+    if (tm->shuffle.set && tm->shuffle.cycle >= t->now)
+        tm->shuffle.set = false;
     if (tm->backdoor_set && tm->backdoor_cycle >= t->now)
         tm->backdoor_set = false;
 }

@@ -348,7 +348,11 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     }
 }
 
-static void tick(struct tile *t) { commit(t, t->now); }
+static void tick(struct tile *t)
+{
+    if (t->gpr_pend.n || t->cfgu.npend) /* nothing pending: commit would find nothing due */
+        commit(t, t->now);
+}
 
 static uint64_t next_event(const struct tile *t)
 {

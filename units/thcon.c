@@ -781,6 +781,8 @@ static bool l1_may_change(const struct tile *t)
 static void tick(struct tile *t)
 {
     struct thcon_unit *u = &t->thcon;
+    if (u->req.kind == THCON_REQ_NONE && !u->nres && !u->busy)
+        return; /* idle: nothing below would act */
     const uint64_t now = t->now;
     if (u->req.kind != THCON_REQ_NONE && u->req.at <= now && !request_send(t))
         return;
