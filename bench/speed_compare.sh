@@ -54,7 +54,8 @@ row() { # label pattern unit bench target-value target-text
 }
 row "RISC-V, 1 busy TRISC (M instr/s)" '^loop1' 'instr/s' rv_speed "" "no target of its own"
 row "RISC-V, 3 busy TRISCs (M instr/s)" '^loop3' 'instr/s' rv_speed 150 ">= 150"
-row "Tensix pipe (M instr/s)" '^pipe' 'instr/s' pipe_speed 50 ">= 50"
-row "matrix unit BF16 HiFi4 (M MVMUL/s)" '^fpu' 'MVMUL/s' fpu_speed 5 ">= 5"
+row "Tensix pipe, 3 threads (M instr/s)" '^pipe +3 threads' 'instr/s' pipe_speed 50 ">= 50"
+row "Tensix pipe, 1 thread (M instr/s)" '^pipe +1 thread ' 'instr/s' pipe_speed 50 ">= 50"
+row "matrix unit BF16 HiFi4 (M MVMUL/s)" '^fpu +MVMUL loop' 'MVMUL/s' fpu_speed 5 ">= 5"
 row "eltwise kernel (M cycles/s)" 'kernel eltwise' 'cycles/s' kernel_speed "" "faster than ttsim: see kernel_speed --ttsim"
 row "matmul kernel (M cycles/s)" 'kernel matmul' 'cycles/s' kernel_speed "" "faster than ttsim: see kernel_speed --ttsim"
