@@ -778,7 +778,7 @@ static int print_exit_status(void)
     for (int k = ERR_NONE + 1; k < ERR_KIND_COUNT; k++)
         printf("  %-7d %s: %s\n", err_kind_exit_code((enum err_kind)k), err_kind_text((enum err_kind)k),
                err_kind_description((enum err_kind)k));
-    printf("When tensim stops the run itself (100-111) that code wins over the cores' exit codes.\n"
+    printf("When tensim stops the run itself (100-112) that code wins over the cores' exit codes.\n"
            "A failure to write an output after the run (109) is reported, and becomes the exit\n"
            "status only when the run itself succeeded.\n");
     return 0;
