@@ -353,34 +353,6 @@ static void account_stop(struct tile *t, uint64_t now, const struct gate_try *g,
     }
 }
 
-/* True when replay_step would return PIPE_IDLE and change nothing (sync/replay.c): playback or
- * pass-through with no room after it, or nothing to take; a REPLAY at the head of pass-through
- * may move without room (Load), so it goes to replay_step. */
-static inline bool replay_idle(const struct replay_expander *r, const struct tt_fifo *in,
-                               const struct tt_fifo *out)
-{
-    if (r->failed)
-        return false;
-    if (r->phase == REPLAY_PHASE_PASS && !in->count)
-        return true;
-    if (tt_fifo_has_room(out, 1))
-        return false;
-    return r->phase == REPLAY_PHASE_PLAY ||
-           (r->phase == REPLAY_PHASE_PASS && tt_opcode(tt_fifo_peek(in, 0)) != TT_OPC_REPLAY);
-}
-
-/* True when mop_step would return PIPE_IDLE and change nothing (sync/mop.c): an expansion with
- * no room after it, or idle with nothing to take. */
-static inline bool mop_idle(const struct mop_expander *m, const struct tt_fifo *in,
-                            const struct tt_fifo *out)
-{
-    if (m->failed)
-        return false;
-    if (m->phase == MOP_PHASE_EXPANDING)
-        return !tt_fifo_has_room(out, 1);
-    return m->phase == MOP_PHASE_IDLE && !in->count;
-}
-
 /* --lint: note the instruction being issued (core/rules.h) and check the rules that hold at
  * issue. WRCFG.md "Instruction scheduling": a Config write is visible two cycles after the
  * WRCFG, so a unit that reads Config needs one more instruction between them. */
@@ -501,7 +473,7 @@ bool coproc_step(struct tile *t)
         enum pipe_step r = PIPE_IDLE, m = PIPE_IDLE;
         if (th->fifo1.count || th->fifo2.count || th->mop.phase != MOP_PHASE_IDLE ||
             th->replay.phase != REPLAY_PHASE_PASS || th->mop.failed || th->replay.failed) {
-            if (!replay_idle(&th->replay, &th->fifo2, &th->fifo3))
+            if (!replay_idle(&th->replay, &th->fifo2, &th->fifo3)) /* sync/replay.h */
                 r = replay_step(&th->replay, &th->fifo2, &th->fifo3);
             if (r == PIPE_ERROR)
                 m = PIPE_ERROR;

@@ -71,6 +71,20 @@ void mop_reset(struct mop_expander *m);
  * forbid it) or an index past 8 makes the next mop_step fail. */
 void mop_cfg_write(struct mop_expander *m, unsigned index, uint32_t value);
 enum pipe_step mop_step(struct mop_expander *m, struct tt_fifo *in, struct tt_fifo *out);
+
+/* True when mop_step would return PIPE_IDLE and change nothing (mop_step's early exits, as one
+ * test the coprocessor makes before calling it): an expansion with
+ * no room after it, or idle with nothing to take. */
+static inline bool mop_idle(const struct mop_expander *m, const struct tt_fifo *in,
+                            const struct tt_fifo *out)
+{
+    if (m->failed)
+        return false;
+    if (m->phase == MOP_PHASE_EXPANDING)
+        return !tt_fifo_has_room(out, 1);
+    return m->phase == MOP_PHASE_IDLE && !in->count;
+}
+
 /* An expansion is in progress (half of MOPExpanderDoneCheck; the other half is "no MOP in
  * FIFO1", which the caller checks). */
 bool mop_busy(const struct mop_expander *m);

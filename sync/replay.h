@@ -46,6 +46,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../units/tensix_isa.h"
 #include "fifo.h"
 #include "pipe_step.h"
 
@@ -81,6 +82,24 @@ struct replay_expander {
 /* Power-on state; skip_nops as given. */
 void replay_reset(struct replay_expander *r, bool skip_nops);
 enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct tt_fifo *out);
+
+/* True when replay_step would return PIPE_IDLE and change nothing (replay_step's early exits, as one
+ * test the coprocessor makes before calling it): playback or
+ * pass-through with no room after it, or nothing to take; a REPLAY at the head of pass-through
+ * may move without room (Load), so it goes to replay_step. */
+static inline bool replay_idle(const struct replay_expander *r, const struct tt_fifo *in,
+                               const struct tt_fifo *out)
+{
+    if (r->failed)
+        return false;
+    if (r->phase == REPLAY_PHASE_PASS && !in->count)
+        return true;
+    if (tt_fifo_has_room(out, 1))
+        return false;
+    return r->phase == REPLAY_PHASE_PLAY ||
+           (r->phase == REPLAY_PHASE_PASS && tt_opcode(tt_fifo_peek(in, 0)) != TT_OPC_REPLAY);
+}
+
 /* A playback or a recording is in progress. */
 bool replay_busy(const struct replay_expander *r);
 
