@@ -189,7 +189,7 @@ static void watch_zone_store(struct tile *t, const struct rv_core *c, uint32_t p
 {
     const struct tile_dump_hook *h = t->dump;
     struct rv_insn in = t->predecode[pc >> 2];
-    if ((in.op & (uint8_t)~RV_POLL_MARK) != RV_SW)
+    if (rv_slot_op(&in) != RV_SW)
         return;
     const uint32_t addr = (c->x[in.rs1] + (uint32_t)in.imm) & ~3u, word = c->x[in.rs2];
     const uint32_t off = addr - h->zone_buf[c->id];
@@ -223,9 +223,9 @@ static __attribute__((noinline)) void watch_issue(struct tile *t, struct rv_core
         t->dump->fire(t, t->dump->ctx, DUMP_AT_PC, (unsigned)c->id, pc, 0);
         /* a fused group of .ttinsn words issued with its first: each of its words did (the
          * region HINTs between them issue nothing, as anywhere) */
-        if ((t->predecode[pc >> 2].op & (uint8_t)~RV_POLL_MARK) == RV_TTINSN)
+        if (rv_slot_op(&t->predecode[pc >> 2]) == RV_TTINSN)
             for (uint32_t w = pc + 4; w < next; w += 4)
-                if ((t->predecode[w >> 2].op & (uint8_t)~RV_POLL_MARK) == RV_TTINSN)
+                if (rv_slot_op(&t->predecode[w >> 2]) == RV_TTINSN)
                     t->dump->fire(t, t->dump->ctx, DUMP_AT_PC, (unsigned)c->id, w, 0);
     }
     if (t->dump && c->id < NUM_THREADS && t->dump->zone[c->id])
@@ -460,7 +460,7 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, u
         if (p->op == RV_UNDECODED)
             p = rv_predecode(t, pc);
         scan++;
-        if ((p->op & ~RV_POLL_MARK) == RV_REGION) /* a mark may stand in a polling loop */
+        if (rv_slot_op(p) == RV_REGION) /* a mark may stand in a polling loop */
             continue;
         if (p->op != RV_TTINSN)
             break;
@@ -477,7 +477,7 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, u
      * instructions are counted after this returns. */
     for (unsigned i = 1; span > n && i < span; i++) {
         const struct rv_insn *p = &t->predecode[(c->pc >> 2) + i];
-        if ((p->op & ~RV_POLL_MARK) == RV_REGION && !region_hint(t, c, t->now, p->imm))
+        if (rv_slot_op(p) == RV_REGION && !region_hint(t, c, t->now, p->imm))
             return 0;
     }
     *words_span = span;

@@ -27,6 +27,12 @@ enum {
     RV_POLL_CLOSING = 1,
 };
 
+/* A predecode slot's operation without its polling mark. */
+static inline enum rv_op rv_slot_op(const struct rv_insn *slot)
+{
+    return (enum rv_op)(slot->op & (uint8_t)~RV_POLL_MARK);
+}
+
 /* Is the instruction at `branch` in l1 (l1_size bytes) the closing branch of a polling loop?
  * Then *target is the loop's first instruction. Reads the words themselves, not the cache. */
 bool rv_poll_loop(const uint8_t *l1, uint32_t l1_size, uint32_t branch, uint32_t *target);
