@@ -156,7 +156,8 @@ static void monitor_tensix(struct tile *t, const char *args, FILE *out)
     }
     what_text[w] = 0;
     if (state_what_parse(what_text, &what, err, sizeof err)) {
-        fprintf(out, "monitor tensix: %s\n", err + strlen("--dump-state: "));
+        static const char opt[] = "--dump-state: "; /* the option's name means nothing in gdb */
+        fprintf(out, "monitor tensix: %s\n", err + (strncmp(err, opt, sizeof opt - 1) ? 0 : sizeof opt - 1));
         return;
     }
     state_write(t, what, false, 1, "monitor tensix", "gdb stop", out);
