@@ -282,33 +282,41 @@ static void dump(struct state_spec *s, const struct tile *t, const char *event)
     state_write(t, s->what, s->json, ++s->count, s->text, event, s->f);
 }
 
+/* The event a dump's header names (not a zone's: the matching spec names that). Formatted only
+ * once a spec matches: the hook is called for every instruction of a watched core. */
+static void event_text(const struct tile *t, enum tile_dump_at at, unsigned who, uint32_t a,
+                       uint32_t b, char *event, size_t n)
+{
+    switch (at) {
+    case DUMP_AT_CYCLE:
+        snprintf(event, n, "cycle boundary"); /* the header names the cycle */
+        break;
+    case DUMP_AT_PC:
+        snprintf(event, n, "%s issued pc 0x%08x", core_name((int)who), a);
+        break;
+    case DUMP_AT_REGION:
+        snprintf(event, n, "%s %s region %u", core_name((int)who), b ? "began" : "ended", a);
+        break;
+    case DUMP_AT_INSN: {
+        char dis[300];
+        tt_disasm(tile_arch_bit(t), a, dis, sizeof dis);
+        snprintf(event, n, "T%u issues %s", who, dis);
+        break;
+    }
+    case DUMP_AT_ERROR:
+        snprintf(event, n, "error: %s: %s", err_kind_text(t->err.kind), t->err.text);
+        break;
+    case DUMP_AT_ZONE: /* named below, by the spec that matches */
+        break;
+    }
+}
+
 static void fire(struct tile *t, void *ctx, enum tile_dump_at at, unsigned who, uint32_t a,
                  uint32_t b)
 {
     struct state_dumps *d = ctx;
     char event[900];
-    switch (at) {
-    case DUMP_AT_CYCLE:
-        snprintf(event, sizeof event, "cycle boundary"); /* the header names the cycle */
-        break;
-    case DUMP_AT_PC:
-        snprintf(event, sizeof event, "%s issued pc 0x%08x", core_name((int)who), a);
-        break;
-    case DUMP_AT_REGION:
-        snprintf(event, sizeof event, "%s %s region %u", core_name((int)who), b ? "began" : "ended", a);
-        break;
-    case DUMP_AT_INSN: {
-        char dis[300];
-        tt_disasm(tile_arch_bit(t), a, dis, sizeof dis);
-        snprintf(event, sizeof event, "T%u issues %s", who, dis);
-        break;
-    }
-    case DUMP_AT_ERROR:
-        snprintf(event, sizeof event, "error: %s: %s", err_kind_text(t->err.kind), t->err.text);
-        break;
-    case DUMP_AT_ZONE: /* named below, by the spec that matches */
-        break;
-    }
+    bool named = false;
     for (unsigned i = 0; i < d->n; i++) {
         struct state_spec *s = &d->spec[i];
         bool match = false;
@@ -343,6 +351,9 @@ static void fire(struct tile *t, void *ctx, enum tile_dump_at at, unsigned who, 
         }
         if (!match)
             continue;
+        if (!named && at != DUMP_AT_ZONE)
+            event_text(t, at, who, a, b, event, sizeof event);
+        named = true;
         if (s->when == SWHEN_CYCLE)
             s->fired = true;
         dump(s, t, event);
