@@ -340,4 +340,4 @@ const struct region perf_counter_regions[] = {
     {DBG_BASE + 0x0F0, DBG_BASE + 0x127, "performance counters", &ops, 7, MAP_ALL_CORES, MAP_BOTH, 0},
     {DBG_BASE + 0x218, DBG_BASE + 0x21B, "performance counters", &ops, 7, MAP_ALL_CORES, MAP_BOTH, 0},
 };
-const unsigned perf_counter_regions_len = 3;
+const unsigned perf_counter_regions_len = sizeof perf_counter_regions / sizeof perf_counter_regions[0];
