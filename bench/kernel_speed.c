@@ -48,6 +48,7 @@ static int run_tensim(const struct kernel *k, struct tensim_result *r)
 {
     double t0 = seconds();
     struct tile *t = tile_create(arch_get(ARCH_BLACKHOLE));
+    t->lockstep = getenv("SPEED_LOCKSTEP") != NULL; /* run-ahead off, for comparison */
     for (int c = 0; c < 3; c++)
         if (elf_run_file(t, c, k->elf[c], ELF_LOADER_AUTO)) {
             fprintf(stderr, "kernel_speed: %s: %s\n", k->elf[c], t->err.text);

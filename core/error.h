@@ -58,6 +58,7 @@ struct sim_error {
     int core;       /* core index, or -1 when not tied to a core */
     uint32_t pc;
     uint64_t cycle;
+    int agent;      /* the scheduler's agent acting when it was raised (core/tile.c), -1 the host */
     char where[32]; /* "TRISC0", "thread T1", "loader", ... */
     char text[SIM_ERROR_TEXT_MAX];
     char detail[SIM_ERROR_DETAIL_MAX]; /* multi-line context: registers, waiting instructions */

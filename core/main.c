@@ -53,7 +53,7 @@ static void catch_stop_signals(void)
 
 enum run_opt { O_TRISC0, O_TRISC1, O_TRISC2, O_BRISC, O_RUN, O_ARCH, O_LOADER, O_MAX_CYCLES,
                O_LOAD, O_DUMP, O_DUMP_STATE, O_STATS, O_TRACE, O_TRACE_FROM, O_TRACE_TO, O_ZONES, O_PROFILE,
-               O_UNPREDICTABLE, O_LINT, O_TIMING, O_GDB, O_QUIET, O_HELP };
+               O_UNPREDICTABLE, O_LINT, O_TIMING, O_LOCKSTEP, O_GDB, O_QUIET, O_HELP };
 
 /* O_TRISC0..O_BRISC are in core order (enum core_id). */
 static const struct cli_opt run_opts[] = {
@@ -96,6 +96,9 @@ static const struct cli_opt run_opts[] = {
     {O_TIMING, "timing", 0, "KEY=VALUE",
      "change a timing parameter for this run (what-if studies); may be\ngiven up to 32 times; "
      "--timing=list shows every parameter, its value\nand its source (docs/timing-model.md)"},
+    {O_LOCKSTEP, "lockstep", 0, 0,
+     "step the cores strictly in turn instead of letting each run ahead\nwhile it touches only "
+     "its own state: the same results, slower\n(docs/architecture.md \"Run-ahead\")"},
     {O_GDB, "gdb", 0, "PORT[:CORE]",
      "wait for gdb on 127.0.0.1:PORT (0: any free port) and let it debug\nCORE (trisc0 (default), "
      "trisc1, trisc2 or brisc); stops are cycle-exact"},
@@ -129,7 +132,7 @@ struct run_args {
     uint64_t max_cycles;
     bool quiet;
     int unpredictable_warn; /* -1: not given */
-    bool lint;
+    bool lint, lockstep;
     struct timing_override timing[TIMING_MAX_OVERRIDES];
     unsigned ntiming;
     struct state_dumps state; /* --dump-state */
@@ -264,6 +267,7 @@ static int parse_run(int argc, char **argv, struct run_args *a)
         case O_ZONES: a->zones_file = v; break;
         case O_PROFILE: a->profile_file = v; break;
         case O_LINT: a->lint = true; break;
+        case O_LOCKSTEP: a->lockstep = true; break;
         case O_UNPREDICTABLE:
             if (strcmp(v, "error") && strcmp(v, "warn"))
                 return cli_usage_error(&run_cmd, "--unpredictable wants error or warn, not '%s'", v);
@@ -597,6 +601,7 @@ static int cmd_run(int argc, char **argv)
         t->progress_ctx = &progress;
     }
     t->unpredictable_warn = a.unpredictable_warn > 0;
+    t->lockstep = a.lockstep;
     if (a.lint && !(t->lint = lint_new())) {
         fprintf(stderr, "tensim: %s: out of memory for --lint\n", err_kind_text(ERR_HOST));
         sim_destroy(&sim);

@@ -14,6 +14,7 @@ int tile_error(struct tile *t, enum err_kind kind, int core, uint32_t pc, const 
     if (t->err.kind != ERR_NONE)
         return 0;
     t->err.kind = kind;
+    t->err.agent = t->running_agent; /* the run ends there: core/tile.c brings every core to it */
     t->err.core = core;
     t->err.pc = pc;
     t->err.cycle = t->now;

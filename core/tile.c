@@ -43,6 +43,7 @@ struct tile *tile_create(const struct arch *arch)
     if (!t)
         return 0;
     t->arch = arch;
+    t->rewind = rv_rewind;
     for (unsigned u = 0; u < UNIT_COUNT; u++) {
         const struct unit_desc *d = unit_rows[u].desc;
         if (d && d->tick)
@@ -86,6 +87,9 @@ void tile_reset(struct tile *t)
     memset(t->regions, 0, sizeof t->regions);
     for (int i = 0; i < NUM_CORES; i++)
         rv_core_reset(&t->core[i], i, t->arch->reset_pc[i]);
+    for (int i = 0; i < NUM_CORES; i++)
+        t->ahead[i].valid = false;
+    t->rewinds = 0;
     coproc_reset(t);
     memset(t->gpr, 0, sizeof t->gpr);
     memset(&t->gpr_pend, 0, sizeof t->gpr_pend);
@@ -189,6 +193,14 @@ static bool coprocessor_drained(const struct tile *t)
 
 /* ---- the scheduler ---- */
 
+/* The run ended in an error: every core where lockstep has it when the error was raised. */
+static void settle_at_error(struct tile *t)
+{
+    t->now = t->err.cycle;
+    t->running_agent = t->err.agent;
+    rv_rewind_all(t);
+}
+
 /* Every thread's and core's counters end at cycle `end`. */
 static void close_accounting(struct tile *t, uint64_t end)
 {
@@ -270,8 +282,11 @@ static inline __attribute__((always_inline)) void run_agent(struct tile *t, int 
     t->limit = w1 == CYCLE_NEVER ? CYCLE_NEVER : w1 + (first < second ? 1 : 0);
     if (t->limit > end)
         t->limit = end;
-    if (t->limit - w0 > RUN_SLICE) /* come back now and then to look at t->stop */
-        t->limit = w0 + RUN_SLICE;
+    /* A core running ahead (riscv/core.h) goes on to `end` or a slice, whichever comes first:
+     * the scheduler comes back now and then to look at t->stop. */
+    t->run_end = end - w0 > RUN_SLICE ? w0 + RUN_SLICE : end;
+    if (t->limit > t->run_end)
+        t->limit = t->run_end;
     t->running_agent = first;
     if (first == COPROC_AGENT)
         run_coproc(t);
@@ -399,6 +414,7 @@ static inline __attribute__((always_inline)) enum err_kind run_loop(struct tile 
             else
                 tile_error(t, ERR_CYCLE_LIMIT, -1, 0, "no end after %llu cycles (--max-cycles)",
                            (unsigned long long)end);
+            settle_at_error(t);
             for (int i = 0; i < NUM_CORES; i++)
                 describe_core(t, &t->core[i]);
             coproc_describe(t);
@@ -429,6 +445,7 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
 enum err_kind tile_finish(struct tile *t)
 {
     if (t->err.kind != ERR_NONE) {
+        settle_at_error(t);
         t->cycles = t->now + 1;
         close_accounting(t, t->cycles);
         return t->err.kind;

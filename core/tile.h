@@ -99,6 +99,17 @@ struct tile {
     uint64_t coproc_last_active; /* the last cycle a pipe or Wait Gate made progress */
     uint64_t limit;
     int running_agent; /* 0 = coprocessor, 1 + core id = a core */
+    /* Run-ahead (riscv/core.h): a running core goes on past `limit` up to `run_end` while its
+     * instructions touch only its own state, and waits for the others (stops) before anything
+     * another agent can see or change. `lockstep` (tensim run --lockstep) turns it off; a trace,
+     * profile, state dump or gdb, which look at every core as the cycles pass, do too. */
+    uint64_t run_end;
+    bool lockstep;
+    struct rv_ahead ahead[NUM_CORES];
+    /* rv_rewind, installed by tile_create: the scheduler's (the cores call the units that call
+     * tile_settle_core, so a direct call would close a loop of calls between the layers) */
+    void (*rewind)(struct tile *t, int core);
+    uint64_t rewinds; /* cores brought back (tests: the path ran) */
 
     /* PCBufs: RISCV B -> TRISC i FIFOs of 16 words, plus the override register bits
      * (BHR:PCBufs.md, RISCV_DEBUG_REG_TRISC_PC_BUF_OVERRIDE). */
@@ -231,6 +242,14 @@ static inline void tile_code_written(struct tile *t, uint32_t addr, uint32_t n)
 }
 
 void gdb_unit_wrote(struct tile *t, uint32_t addr, uint32_t n); /* riscv/gdbstub.h */
+/* Another agent (t->running_agent) acts on core k's own state at cycle t->now: bring the core
+ * back there if it ran ahead past it (riscv/core.h, rv_rewind). */
+static inline void tile_settle_core(struct tile *t, int k)
+{
+    if (t->ahead[k].valid)
+        t->rewind(t, k);
+}
+
 /* A Tensix unit wrote L1 [addr, addr + n): a gdb watchpoint there stops the tile after this cycle
  * (riscv/gdbstub.h); without a stub, one test of a pointer. */
 static inline void tile_unit_wrote(struct tile *t, uint32_t addr, uint32_t n)

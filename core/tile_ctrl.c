@@ -87,6 +87,7 @@ static void leave_reset(struct tile *t, int id, uint64_t cycle)
 static void enter_reset(struct tile *t, int id)
 {
     struct rv_core *c = &t->core[id];
+    tile_settle_core(t, id); /* it stops where lockstep has it now, not where it ran ahead to */
     mailbox_core_reset(t, id);
     if (c->state == CORE_HALTED)
         return;

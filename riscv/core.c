@@ -484,11 +484,22 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, u
     return n;
 }
 
-/* The executor. `debug` (a constant in each of rv_run's two copies): the core has a gdb stub
- * attached (riscv/gdbstub.h), which may stop it before an instruction issues; the usual copy
- * has no such check. */
+/* The instruction classes that touch only the core's own registers and timing state. */
+static const bool own_only[RV_OP_COUNT] = {
+#define RV(op, mn, mask, match, fmt, cls)                                                    \
+    [RV_##op] = RVC_##cls == RVC_ALU || RVC_##cls == RVC_BRANCH || RVC_##cls == RVC_JAL ||   \
+                RVC_##cls == RVC_JALR || RVC_##cls == RVC_MUL || RVC_##cls == RVC_DIV,
+#include "rv32.def"
+#undef RV
+};
+
+/* The executor. `debug` and `ahead` are constants in each of rv_run's three copies. `debug`:
+ * the core has a gdb stub attached (riscv/gdbstub.h), which may stop it before an instruction
+ * issues. `ahead`: run-ahead (struct rv_ahead) is on, so the core runs on to t->run_end and stops
+ * at t->limit only before an instruction another agent could see or that reads what another
+ * could change (SYNC below); otherwise it stops at t->limit, before any instruction. */
 static inline __attribute__((always_inline)) void run_core(struct tile *t, struct rv_core *c,
-                                                           const bool debug)
+                                                           const bool debug, const bool ahead)
 {
     const struct rv_timing *tm = &t->arch->rv;
     uint8_t *const l1 = t->l1;
@@ -501,11 +512,38 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
     const bool watched = prof || t->tracer ||
                          (t->dump && (t->dump->pc[c->id] ||
                                       (c->id < NUM_THREADS && t->dump->zone[c->id])));
+    /* The core is the first agent in (cycle, agent) order: every other has reached its cycle,
+     * so nothing can act on it earlier and what it kept from running ahead before is of no use. */
+    struct rv_ahead *const ah = &t->ahead[c->id];
+    /* Past t->limit in this call (t->limit only comes down while the core runs, so it stays
+     * past), and its state from there saved in *ah. The state is saved only before the first
+     * instruction that runs past, not when the core stops at once. */
+    bool passed = false, saved = false;
+    if (ahead)
+        ah->valid = false;
+/* Before anything another agent can see or change: once past the others, stop and wait. */
+#define SYNC()                  \
+    do {                        \
+        if (ahead && passed)    \
+            return;             \
+    } while (0)
+/* Before an instruction that touches only the core's own state changes anything. */
+#define OWN()                                    \
+    do {                                         \
+        if (ahead && passed && !saved) {         \
+            memcpy(&ah->saved, c, sizeof *c);    \
+            ah->nundo = 0;                       \
+            ah->valid = saved = true;            \
+        }                                        \
+    } while (0)
 
-    while (c->state == CORE_RUNNING && c->wake < t->limit) {
+    while (c->state == CORE_RUNNING && c->wake < (ahead ? t->run_end : t->limit)) {
         uint64_t now = c->wake;
         const uint32_t pc = c->pc;
+        if (ahead && !passed && now >= t->limit)
+            passed = true;
         if (pc >= l1_size || (pc & 3)) {
+            SYNC();
             t->now = now;
             tile_error(t, ERR_BAD_ACCESS, c->id, pc,
                        (pc & 3) ? "instruction fetch from misaligned address 0x%08x"
@@ -517,6 +555,11 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
         if (__builtin_expect(slot->op == RV_UNDECODED, 0))
             slot = rv_predecode(t, pc);
         struct rv_insn in = *slot;
+        /* An instruction of the ALU, branch, jump, multiply or divide classes touches only the
+         * core's own state; the others find out in their cases. (The polling state below is
+         * worked out afresh before each instruction, so it needs no saving.) */
+        if (ahead && __builtin_expect(passed && !saved, 0) && own_only[in.op & ~RV_POLL_MARK])
+            OWN();
         /* In a polling loop: is the core going round it (it took the loop's closing branch and
          * has retired nothing else since)? Then this instruction's cycles are polling's. */
         if (__builtin_expect(in.op & RV_POLL_MARK, 0)) {
@@ -530,7 +573,7 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
 
         /* Scoreboard: wait for pending results this instruction reads (BHR:MemoryOrdering.md:
          * an instruction enters EX1 once its register operands are available). */
-        if (__builtin_expect(now < c->pending_until, 0)) {
+        if (__builtin_expect(now < c->pending_until, 0) && now != c->checked_at) {
             uint64_t r1 = c->ready[in.rs1], r2 = c->ready[in.rs2];
             if (now == c->fwd_at) { /* the very next instruction takes it on its way (WH) */
                 if (in.rs1 == c->fwd_rd)
@@ -539,11 +582,11 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
                     r2 = 0;
             }
             uint64_t r = max64(r1, r2);
-            if (r > now) {
+            if (r > now) { /* again from the top at r (where the core may have passed the others) */
+                OWN();
                 stall_to(t, c, STALL_OPERAND, now, r);
-                now = r;
-                if (now >= t->limit)
-                    return;
+                c->checked_at = r;
+                continue;
             }
         }
         /* Retire-order queue: an instruction enters EX1 only with a free entry, and the entry of
@@ -553,11 +596,10 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
          * the newest recorded one leaves that late. */
         if (__builtin_expect(c->rob_last >= now + ROB_SIZE - 1, 0) && c->rob[c->rob_pos] >= now &&
             in.op != RV_REGION) {
-            uint64_t free = c->rob[c->rob_pos] + 1;
-            stall_to(t, c, STALL_RETIRE, now, free);
-            now = free;
-            if (now >= t->limit)
-                return;
+            OWN();
+            stall_to(t, c, STALL_RETIRE, now, c->rob[c->rob_pos] + 1);
+            c->checked_at = c->wake;
+            continue;
         }
         t->now = now;
         if (debug && gdb_issue(t->gdb, pc, c->st.instret, &in, c->x, l1_size, now))
@@ -690,10 +732,16 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
             uint32_t addr = (a + (uint32_t)imm) & ~(size - 1);
             uint64_t when; /* the cycle the result can be used */
             if (addr - MEM_LOCAL_BASE < local_size) {
+                OWN();
                 v = le_get(local + (addr - MEM_LOCAL_BASE), size);
                 when = now + tm->load_local;
             } else {
                 const bool in_l1 = addr < l1_size, hit = in_l1 && l0_hits(t, c, addr);
+                /* Only an L0 hit that no queued store overlaps stays inside the core. */
+                if (hit && !(c->sq_count && sq_overlaps(c, addr, size)))
+                    OWN();
+                else
+                    SYNC();
                 /* Beyond the LSU (anything but an L0 hit): wait in EX1 for an in-flight slot
                  * before anything happens. */
                 unsigned slot = 0;
@@ -743,6 +791,7 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
             unsigned size = in.op == RV_SB ? 1 : in.op == RV_SH ? 2 : 4;
             uint32_t addr = (a + (uint32_t)imm) & ~(size - 1);
             if (addr < l1_size) {
+                SYNC();
                 uint64_t when = sq_ready(t, c, now, addr);
                 if (when > now) { /* queue full: retry the store once an entry has drained */
                     stall_to(t, c, STALL_STORE_QUEUE, now, when);
@@ -754,8 +803,16 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
                         c->l0[i].valid = false;
                 sq_store(t, c, now, addr, size);
             } else if (addr - MEM_LOCAL_BASE < local_size) {
+                if (ahead && passed) { /* logged, for rv_rewind; a full log waits for the others */
+                    OWN();
+                    if (ah->nundo == AHEAD_UNDO_MAX)
+                        return;
+                    uint32_t off = addr - MEM_LOCAL_BASE;
+                    ah->undo[ah->nundo++] = (struct rv_undo){(uint16_t)off, (uint8_t)size, le_get(local + off, size)};
+                }
                 le_put(local + (addr - MEM_LOCAL_BASE), size, b);
             } else {
+                SYNC();
                 enum mmio_status s = mmio_store(t, c->id, addr, size, b);
                 if (s == MMIO_ERROR)
                     return;
@@ -780,6 +837,7 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
         case RV_AMOADD: case RV_AMOSWAP: case RV_AMOXOR: case RV_AMOOR: case RV_AMOAND:
         case RV_AMOMIN: case RV_AMOMAX: case RV_AMOMINU: case RV_AMOMAXU: {
             uint32_t addr = a & ~3u;
+            SYNC();
             if (!t->arch->has_zaamo) {
                 undefined(t, c, le_get(l1 + pc, 4));
                 return;
@@ -801,6 +859,7 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
         case RV_FENCE: case RV_FENCEI: {
             /* BH fence drains the store queue, waits for loads and flushes the L0
              * (BHR:MemoryOrdering.md); WH fence is a NOP. */
+            SYNC();
             uint64_t drained = max64(sq_drain(t, c, now), c->pending_until);
             if (drained > now) { /* wait, then issue: nothing of this core changes meanwhile */
                 stall_to(t, c, STALL_STORE_QUEUE, now, drained);
@@ -818,6 +877,10 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
             uint32_t (*fn)(uint32_t, uint32_t) = in.op == RV_CSRRW || in.op == RV_CSRRWI ? csr_write
                                                : in.op == RV_CSRRS || in.op == RV_CSRRSI ? csr_set
                                                                                          : csr_clear;
+            if (csr_own((unsigned)imm)) /* the core's own, or its clock, which any agent would read the same */
+                OWN();
+            else
+                SYNC();
             if (!csr_access(t, c, now, (unsigned)imm, is_write, fn, operand, &v))
                 return;
             /* CSR instructions serialise the pipeline unless cfg0.DisCsrSync (BHR:README.md EX1). */
@@ -826,6 +889,7 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
             break;
         }
         case RV_ECALL:
+            SYNC();
             if (!ecall(t, c, now))
                 return;
             c->pc = next;
@@ -837,6 +901,7 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
                 watch_issue(t, c, prof, pc, next, now, 1, 0);
             continue;
         case RV_EBREAK: {
+            SYNC();
             tile_error(t, ERR_BREAKPOINT, c->id, pc, "ebreak");
             char regs[1024];
             rv_dump_regs(c, regs, sizeof regs);
@@ -844,6 +909,7 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
             return;
         }
         case RV_TTINSN: {
+            SYNC();
             unsigned span = 1;
             unsigned n = push_ttinsn(t, c, (uint32_t)imm, &span);
             if (!n) {
@@ -864,6 +930,7 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
         case RV_REGION:
             /* Not issued: no cycle, no instret, no retire-queue entry (riscv/region.h). Its
              * registers are x0, so the scoreboard above never held it either. */
+            SYNC();
             if (!region_hint(t, c, now, imm))
                 return;
             c->pc = next;
@@ -871,6 +938,7 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
         case RV_UNDECODED:
         case RV_ILLEGAL:
         case RV_OP_COUNT:
+            SYNC();
             undefined(t, c, le_get(l1 + pc, 4));
             return;
         }
@@ -916,9 +984,51 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
     }
 }
 
-void rv_run(struct tile *t, struct rv_core *c) { run_core(t, c, false); }
+#undef SYNC
+#undef OWN
 
-void rv_run_debug(struct tile *t, struct rv_core *c) { run_core(t, c, true); }
+void rv_run(struct tile *t, struct rv_core *c)
+{
+    /* A trace or profile records each core's cycles as they pass; a state dump or gdb may look
+     * at any core at any cycle: lockstep for them. */
+    if (t->lockstep || t->tracer || t->prof[c->id] || t->dump || t->gdb)
+        run_core(t, c, false, false);
+    else
+        run_core(t, c, false, true);
+}
+
+void rv_run_debug(struct tile *t, struct rv_core *c) { run_core(t, c, true, false); }
+
+void rv_rewind(struct tile *t, int k)
+{
+    struct rv_ahead *ah = &t->ahead[k];
+    if (!ah->valid)
+        return;
+    ah->valid = false;
+    struct rv_core *c = &t->core[k];
+    /* Lockstep has issued core k's instructions before (t->now, agent): those of cycle t->now
+     * too when core k comes first in agent order (core k is agent 1 + k). */
+    const uint64_t stop = t->now + (1 + k < t->running_agent ? 1 : 0);
+    if (c->wake <= stop) /* it has issued nothing from `stop` on */
+        return;
+    uint8_t *local = t->local_ram[k];
+    for (unsigned i = ah->nundo; i-- > 0;)
+        le_put(local + ah->undo[i].off, ah->undo[i].size, ah->undo[i].old);
+    memcpy(c, &ah->saved, sizeof *c);
+    t->rewinds++;
+    const uint64_t now = t->now, limit = t->limit, run_end = t->run_end;
+    const int agent = t->running_agent;
+    t->limit = t->run_end = stop; /* runs up to `stop` without passing anyone */
+    t->running_agent = 1 + k;
+    rv_run(t, c);
+    t->now = now, t->limit = limit, t->run_end = run_end, t->running_agent = agent;
+}
+
+void rv_rewind_all(struct tile *t)
+{
+    for (int k = 0; k < NUM_CORES; k++)
+        rv_rewind(t, k);
+}
 
 void rv_close(struct rv_core *c, uint64_t end)
 {

@@ -121,6 +121,11 @@ struct rv_core {
     /* timing state */
     uint64_t ready[32]; /* cycle each register's pending result lands */
     uint64_t pending_until; /* max(ready[]): no register is busy from this cycle on */
+    /* The instruction at pc passed the scoreboard and waits (for it or the retire-order queue)
+     * until this cycle: it is not looked at again then, whether or not the core stopped in
+     * between, so that where the scheduler stops a core changes nothing (the Wormhole
+     * forwarding below holds only at the first look). */
+    uint64_t checked_at;
     uint8_t bht[BHT_SIZE];
     uint32_t btb[BHT_SIZE]; /* last jalr target per index */
     struct store_entry sq[SQ_MAX];
@@ -147,10 +152,30 @@ struct rv_core {
     struct core_stats st;
 };
 
+/* Run-ahead (docs/architecture.md "Run-ahead"): a core goes on past the other agents while its
+ * instructions touch only its own state, and keeps the state it had where it passed them, so
+ * that an agent acting on it at an earlier cycle can put it back where lockstep has it. Stores
+ * to its local data RAM past that point are undone from a log; a full log makes the core wait. */
+#define AHEAD_UNDO_MAX 64
+struct rv_undo { uint16_t off; uint8_t size; uint32_t old; };
+struct rv_ahead {
+    bool valid;     /* the core ran ahead since it was last the first agent in order */
+    unsigned nundo; /* local data RAM stores since then: offset, size and the bytes they overwrote */
+    struct rv_undo undo[AHEAD_UNDO_MAX];
+    struct rv_core saved; /* the core where it passed the others */
+};
+
 void rv_core_reset(struct rv_core *c, int id, uint32_t pc);
 /* Run core c until its next issue cycle reaches t->limit (which other agents may lower while
  * it runs), it blocks, halts or an error is raised in the tile. */
 void rv_run(struct tile *t, struct rv_core *c);
+/* Another agent (t->running_agent, or the host at -1) acts on core k at cycle t->now, where
+ * lockstep has core k at (t->now, k) in (cycle, agent) order: if it ran ahead past that, put it
+ * back there (its state from where it passed the others, its instructions run again up to that
+ * point; they touched only its own state, so they do the same). */
+void rv_rewind(struct tile *t, int k);
+/* rv_rewind for every core: before anything reads them all (an error ends the run). */
+void rv_rewind_all(struct tile *t);
 /* rv_run for the core a gdb stub is attached to (t->gdb, riscv/gdbstub.h): the same, but it
  * stops before an instruction when the stub says so. */
 void rv_run_debug(struct tile *t, struct rv_core *c);

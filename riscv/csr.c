@@ -103,6 +103,17 @@ bool csr_peek(const struct tile *t, const struct rv_core *c, uint64_t now, unsig
     return true;
 }
 
+bool csr_own(unsigned csr)
+{
+    uint32_t v;
+    switch (csr & ~0x080u) { /* counters: the high halves too */
+    case 0xB00: case 0xC00: case 0xB02: case 0xC02:
+        return true;
+    default:
+        return (csr >= 0x7C0 && csr <= 0x7C6) /* plain_state's */ || constant(csr, &v);
+    }
+}
+
 bool csr_access(struct tile *t, struct rv_core *c, uint64_t now, unsigned csr, bool write,
                 uint32_t (*update)(uint32_t, uint32_t), uint32_t operand, uint32_t *old)
 {

@@ -27,6 +27,10 @@ bool csr_access(struct tile *t, struct rv_core *c, uint64_t now, unsigned csr, b
                 uint32_t (*update)(uint32_t old, uint32_t operand), uint32_t operand,
                 uint32_t *old);
 
+/* Does an access to CSR `csr` touch only the core's own state (its configuration, scratch
+ * registers and counters, the constants)? Run-ahead (riscv/core.h) needs no other agent for it. */
+bool csr_own(unsigned csr);
+
 /* The value a read of CSR `csr` would give at cycle `now`, changing nothing (state dumps):
  * false for a CSR the core does not have or tensim does not model. */
 bool csr_peek(const struct tile *t, const struct rv_core *c, uint64_t now, unsigned csr,

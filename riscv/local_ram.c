@@ -5,8 +5,10 @@
 
 #include "../core/tile.h"
 
-static uint8_t *slow_local(struct tile *t, const struct region *r, uint32_t addr)
+static uint8_t *slow_local(struct tile *t, int core, const struct region *r, uint32_t addr)
 {
+    if (core != (int)r->arg) /* another agent's access sees the RAM as lockstep has it */
+        tile_settle_core(t, (int)r->arg);
     /* The 8 KiB windows of the 4 KiB TRISC RAMs alias (spec/memory-map.md §7 item 2). */
     uint32_t size = t->arch->local_ram_size[r->arg];
     return &t->local_ram[r->arg][(addr - r->base) % size];
@@ -15,16 +17,14 @@ static uint8_t *slow_local(struct tile *t, const struct region *r, uint32_t addr
 static enum mmio_status load(struct tile *t, int core, const struct region *r, uint32_t addr,
                              unsigned size, uint32_t *val)
 {
-    (void)core;
-    *val = le_get(slow_local(t, r, addr), size);
+    *val = le_get(slow_local(t, core, r, addr), size);
     return MMIO_OK;
 }
 
 static enum mmio_status store(struct tile *t, int core, const struct region *r, uint32_t addr,
                               unsigned size, uint32_t val)
 {
-    (void)core;
-    le_put(slow_local(t, r, addr), size, val);
+    le_put(slow_local(t, core, r, addr), size, val);
     return MMIO_OK;
 }
 

@@ -1,0 +1,261 @@
+/* Run-ahead (riscv/core.h "Run-ahead", docs/architecture.md): a core that runs on past the
+ * others while it touches only its own state gives exactly the cycles, statistics, registers and
+ * memory of lockstep, also when another agent acts on it at a cycle it has already passed (a
+ * soft reset, a read of its local data RAM through the slow path, an error that ends the run). */
+#include <criterion/criterion.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define LOCAL 0xFFB00000u      /* the core's own local data RAM */
+#define T0_SLOW 0xFFB18000u    /* TRISC0's local data RAM through the shared slow path (BH) */
+#define SOFT_RESET 0xFFB121B0u /* SOFT_RESET_0; TRISC0 is bit 12 */
+#define RESULT 0x30000u
+
+/* A busy loop on the core's own state: ALU, multiply, divide, branches and its local RAM
+ * (a counter stored and loaded back each time round), `n` times; then exit(sum & 0x3F). */
+static void busy_loop(struct tile *t, uint32_t base, uint32_t n)
+{
+    struct prog p = prog_at(t, base);
+    emit_li(&p, 5, n);
+    emit_li(&p, 6, LOCAL);
+    emit_li(&p, 10, 7);
+    uint32_t top = p.pc;
+    E(&p, MUL, 11, 10, 5, 0);
+    E(&p, ADD, 10, 10, 11, 0);
+    E(&p, ANDI, 12, 5, 0, 7);
+    E(&p, BNE, 0, 12, 0, 8); /* every eighth time: a divide */
+    E(&p, DIVU, 10, 10, 5, 0);
+    E(&p, LW, 13, 6, 0, 0);
+    E(&p, ADD, 13, 13, 10, 0);
+    E(&p, SW, 0, 6, 13, 0);
+    E(&p, ADDI, 5, 5, 0, -1);
+    E(&p, BNE, 0, 5, 0, (int32_t)(top - p.pc));
+    E(&p, ANDI, 10, 13, 0, 0x3F);
+    emit_exit(&p);
+}
+
+/* BRISC counts down `delay` times round a loop, then does `what` and exits with 0. */
+enum act { ACT_RESET_T0, ACT_READ_T0, ACT_EBREAK, ACT_NONE };
+static void brisc(struct tile *t, uint32_t delay, enum act what)
+{
+    struct prog p = prog_at(t, 0x16000);
+    emit_li(&p, 5, delay);
+    uint32_t top = p.pc;
+    E(&p, ADDI, 5, 5, 0, -1);
+    E(&p, BNE, 0, 5, 0, (int32_t)(top - p.pc));
+    switch (what) {
+    case ACT_RESET_T0: /* SOFT_RESET_0 |= TRISC0's bit */
+        emit_li(&p, 6, SOFT_RESET);
+        E(&p, LW, 7, 6, 0, 0);
+        emit_li(&p, 8, 1u << 12);
+        E(&p, OR, 7, 7, 8, 0);
+        E(&p, SW, 0, 6, 7, 0);
+        break;
+    case ACT_READ_T0: /* L1[RESULT] = TRISC0's local counter, read through the slow path */
+        emit_li(&p, 6, T0_SLOW);
+        E(&p, LW, 7, 6, 0, 0);
+        emit_li(&p, 8, RESULT);
+        E(&p, SW, 0, 8, 7, 0);
+        break;
+    case ACT_EBREAK:
+        E(&p, EBREAK, 0, 0, 0, 0);
+        break;
+    case ACT_NONE:
+        break;
+    }
+    emit_li(&p, 10, 0);
+    emit_exit(&p);
+    tile_start_core(t, CORE_BRISC, 0x16000);
+}
+
+struct outcome {
+    enum err_kind err;
+    uint64_t cycles, err_cycle, rewinds;
+    struct { int state; uint64_t wake, halt; int exit; uint32_t pc, x[32]; struct core_stats st; } core[NUM_CORES];
+    uint8_t local[NUM_CORES][LOCAL_RAM_MAX];
+    uint32_t result;
+};
+
+static void run(struct outcome *o, enum arch_id arch, bool lockstep, const uint32_t loops[NUM_THREADS],
+                uint32_t delay, enum act what)
+{
+    struct tile *t = test_tile(arch);
+    t->lockstep = lockstep;
+    static const uint32_t base[NUM_THREADS] = {0x6000, 0xA000, 0xE000};
+    for (int k = 0; k < NUM_THREADS; k++)
+        if (loops[k]) {
+            busy_loop(t, base[k], loops[k]);
+            tile_start_core(t, k, base[k]);
+        }
+    if (what != ACT_NONE || delay)
+        brisc(t, delay, what);
+    memset(o, 0, sizeof *o);
+    o->err = tile_run(t, 50000000);
+    o->cycles = t->cycles;
+    o->err_cycle = t->err.cycle;
+    o->rewinds = t->rewinds;
+    for (int k = 0; k < NUM_CORES; k++) {
+        const struct rv_core *c = &t->core[k];
+        o->core[k].state = c->state;
+        o->core[k].wake = c->state == CORE_RUNNING ? c->wake : 0;
+        o->core[k].halt = c->halt_cycle;
+        o->core[k].exit = c->exit_code;
+        o->core[k].pc = c->pc;
+        memcpy(o->core[k].x, c->x, sizeof c->x);
+        o->core[k].st = c->st;
+        memcpy(o->local[k], t->local_ram[k], sizeof o->local[k]);
+    }
+    o->result = le_get(t->l1 + RESULT, 4);
+    tile_destroy(t);
+}
+
+/* Lockstep and run-ahead agree on everything; run-ahead brought a core back `rewound` (true:
+ * at least once, false: never). */
+static void same(const char *what, enum arch_id arch, const uint32_t loops[NUM_THREADS], uint32_t delay,
+                 enum act act, enum err_kind want, bool rewound)
+{
+    static struct outcome a, b;
+    run(&a, arch, true, loops, delay, act);
+    run(&b, arch, false, loops, delay, act);
+    cr_expect_eq(a.err, want, "%s: lockstep ended with %s", what, err_kind_text(a.err));
+    cr_expect_eq(a.rewinds, 0, "%s", what);
+    cr_expect_eq(b.rewinds > 0, rewound, "%s: %llu rewinds", what, (unsigned long long)b.rewinds);
+    cr_expect_eq(a.err, b.err, "%s", what);
+    cr_expect_eq(a.cycles, b.cycles, "%s: %llu cycles in lockstep, %llu running ahead", what,
+                 (unsigned long long)a.cycles, (unsigned long long)b.cycles);
+    cr_expect_eq(a.err_cycle, b.err_cycle, "%s", what);
+    cr_expect_eq(a.result, b.result, "%s: read 0x%x in lockstep, 0x%x running ahead", what, a.result, b.result);
+    for (int k = 0; k < NUM_CORES; k++) {
+        cr_expect_eq(a.core[k].st.instret, b.core[k].st.instret, "%s: %s instret %llu / %llu", what,
+                     core_name(k), (unsigned long long)a.core[k].st.instret,
+                     (unsigned long long)b.core[k].st.instret);
+        cr_expect_eq(a.core[k].st.active, b.core[k].st.active, "%s: %s active", what, core_name(k));
+        cr_expect(!memcmp(&a.core[k], &b.core[k], sizeof a.core[k]), "%s: %s differs", what, core_name(k));
+        cr_expect(!memcmp(a.local[k], b.local[k], sizeof a.local[k]), "%s: %s local RAM differs", what,
+                  core_name(k));
+    }
+}
+
+static const uint32_t three[NUM_THREADS] = {3000, 2500, 4000};
+static const uint32_t one[NUM_THREADS] = {20000, 0, 0};
+
+Test(runahead, three_busy_cores_as_in_lockstep)
+{
+    same("BH three loops", ARCH_BLACKHOLE, three, 0, ACT_NONE, ERR_NONE, false);
+    same("WH three loops", ARCH_WORMHOLE, three, 0, ACT_NONE, ERR_NONE, false);
+    /* and with BRISC busy too, exiting in the middle */
+    same("BH three loops, BRISC", ARCH_BLACKHOLE, three, 5000, ACT_NONE, ERR_NONE, false);
+}
+
+/* BRISC puts TRISC0 into reset in the middle of its loop: TRISC0 stops where lockstep has it,
+ * although it had run on far past that cycle. */
+Test(runahead, soft_reset_of_a_core_that_ran_ahead)
+{
+    same("BH reset", ARCH_BLACKHOLE, one, 4000, ACT_RESET_T0, ERR_NONE, true);
+    same("WH reset", ARCH_WORMHOLE, one, 4000, ACT_RESET_T0, ERR_NONE, true);
+}
+
+/* BRISC reads TRISC0's local RAM through the slow path: it sees the counter as it stands in that
+ * cycle in lockstep, not as TRISC0 left it further on. */
+Test(runahead, slow_path_read_of_local_ram_written_ahead)
+{
+    static struct outcome a;
+    run(&a, ARCH_BLACKHOLE, true, one, 4000, ACT_READ_T0);
+    cr_expect_neq(a.result, 0, "the counter had been stored before BRISC read it");
+    cr_expect_neq(a.result, le_get(a.local[0], 4), "TRISC0 stored it again after the read");
+    same("BH slow read", ARCH_BLACKHOLE, one, 4000, ACT_READ_T0, ERR_NONE, true);
+}
+
+/* BRISC's ebreak ends the run: every core's counters stop where lockstep has them. */
+Test(runahead, error_in_another_core_ends_the_run_where_lockstep_does)
+{
+    same("BH ebreak", ARCH_BLACKHOLE, three, 4000, ACT_EBREAK, ERR_BREAKPOINT, true);
+    same("WH ebreak", ARCH_WORMHOLE, three, 4000, ACT_EBREAK, ERR_BREAKPOINT, true);
+}
+
+/* ---- the example kernels through the CLI: --lockstep gives the same stats and L1 ---- */
+
+#define K "build/kernels/"
+
+/* `args` run twice, with and without --lockstep, writing --stats and L1 (--dump; the smaller, Wormhole's, size):
+ * both files the same byte for byte. */
+static void same_cli(const char *tag, const char *what, const char *args)
+{
+    static char out[8192];
+    static const char *const mode[2] = {"--lockstep", ""};
+    char *stats[2], *l1[2];
+    size_t n_stats[2], n_l1[2];
+    int status[2];
+    for (int m = 0; m < 2; m++) {
+        char js[64], bin[64]; /* tests run at once: each its own tag */
+        snprintf(js, sizeof js, "/tmp/tensim-ra-%s.json", tag); /* the stats name it */
+        snprintf(bin, sizeof bin, "/tmp/tensim-ra-%s.l1", tag);
+        status[m] = run_tensimf(out, sizeof out, "run -q %s --stats=%s --dump=0:0x16E000:%s %s", mode[m], js,
+                                bin, args);
+        stats[m] = read_whole_file(js, &n_stats[m]);
+        l1[m] = read_whole_file(bin, &n_l1[m]);
+        unlink(js);
+        unlink(bin);
+    }
+    cr_expect_eq(status[0], status[1], "%s: exit status %d in lockstep, %d running ahead", what, status[0], status[1]);
+    cr_expect(n_stats[0] == n_stats[1] && !memcmp(stats[0], stats[1], n_stats[0]), "%s: the stats differ", what);
+    cr_expect(n_l1[0] == 0x16E000 && n_l1[0] == n_l1[1] && !memcmp(l1[0], l1[1], n_l1[0]), "%s: L1 differs", what);
+    for (int m = 0; m < 2; m++)
+        free(stats[m]), free(l1[m]);
+}
+
+Test(runahead, example_kernels_as_in_lockstep, .timeout = 300)
+{
+    static const char *const examples[][2] = {
+        {"hello", K "hello.elf"},
+        {"pipeline", "--trisc0=" K "pipeline-unpack.elf --trisc1=" K "pipeline-math.elf --trisc2=" K "pipeline-pack.elf"},
+        {"tokens", "--trisc0=" K "tokens-t0.elf --trisc1=" K "tokens-t1.elf --trisc2=" K "tokens-t2.elf"},
+        {"unpack", "--trisc0=" K "unpack-t0.elf --trisc1=" K "unpack-t1.elf"},
+        {"eltwise", "--trisc0=" K "eltwise-t0.elf --trisc1=" K "eltwise-t1.elf --trisc2=" K "eltwise-t2.elf"},
+        {"matmul", "--trisc0=" K "matmul-t0.elf --trisc1=" K "matmul-t1.elf --trisc2=" K "matmul-t2.elf"},
+        {"tt-push", K "tt-push.elf"},
+        {"perf-counters", K "perf-counters.elf"},
+    };
+    static const char *const arch[] = {"blackhole", "wormhole"};
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++) {
+            char args[1024], what[128];
+            snprintf(args, sizeof args, "--max-cycles=2000000 --arch=%s %s", arch[a], examples[i][1]);
+            snprintf(what, sizeof what, "%s on %s", examples[i][0], arch[a]);
+            same_cli("ex", what, args);
+        }
+    /* tt-llk's shape: BRISC boots the TRISCs, which poll its mailboxes (test/llk) */
+    same_cli("ex", "llk boot", "--run=test/llk/boot.json");
+}
+
+/* The vector-unit examples on three tiles of input, as test/test_trace.c runs them. */
+Test(runahead, sfpu_kernels_as_in_lockstep, .timeout = 300)
+{
+    FILE *f = fopen("/tmp/tensim-ra.in", "wb");
+    cr_assert(f);
+    static float x[4 + 3072];
+    for (unsigned i = 0; i < 3072; i++)
+        x[4 + i] = 0.25f + (float)i / 512.0f;
+    fwrite(x, 4, 4 + 3072, f);
+    fclose(f);
+    f = fopen("/tmp/tensim-ra.param", "wb");
+    cr_assert(f);
+    const uint32_t tiles = 3;
+    fwrite(&tiles, 4, 1, f);
+    fclose(f);
+    static const char *const kernels[] = {"exp", "gelu", "sort", "where", "aexp"};
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
+            char args[1024], what[128];
+            snprintf(args, sizeof args,
+                     "--max-cycles=2000000 --arch=%s --load /tmp/tensim-ra.in@0x30000 --load /tmp/tensim-ra.param@0x3F000 "
+                     "--trisc0 " K "sfpu-unpack.elf --trisc1 " K "sfpu-%s.elf --trisc2 " K "sfpu-pack.elf",
+                     a ? "wormhole" : "blackhole", kernels[i]);
+            snprintf(what, sizeof what, "sfpu-%s on %s", kernels[i], a ? "wormhole" : "blackhole");
+            same_cli("sfpu", what, args);
+        }
+    unlink("/tmp/tensim-ra.in");
+    unlink("/tmp/tensim-ra.param");
+}
