@@ -43,17 +43,19 @@ median() {
         sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'
 }
 
-printf '%-34s %12s %12s %8s  %s\n' "figure (median of $runs)" "base" "now" "now/base" "target"
+printf '%-38s %12s %12s %8s  %s\n' "figure (median of $runs)" "base" "now" "now/base" "target"
 row() { # label pattern unit bench target-value target-text
     b=$(median "$2" "$out/base-$4.txt" "$3")
     n=$(median "$2" "$out/new-$4.txt" "$3")
     awk -v l="$1" -v b="$b" -v n="$n" -v t="$5" -v tt="$6" 'BEGIN {
         r = (b != "-" && n != "-" && b > 0) ? sprintf("%.2f", n / b) : "-"
         met = t == "" ? "" : (n != "-" && n + 0 >= t + 0) ? " (met)" : " (not met)"
-        printf "%-34s %12s %12s %8s  %s%s\n", l, b, n, r, tt, met }'
+        printf "%-38s %12s %12s %8s  %s%s\n", l, b, n, r, tt, met }'
 }
-row "RISC-V, 1 busy TRISC (M instr/s)" '^loop1' 'instr/s' rv_speed "" "no target of its own"
-row "RISC-V, 3 busy TRISCs (M instr/s)" '^loop3' 'instr/s' rv_speed 150 ">= 150"
+row "RISC-V, 1 busy TRISC, L1 (M instr/s)" '^loop1' 'instr/s' rv_speed "" "no target of its own"
+row "RISC-V, 3 busy TRISCs, L1 (M instr/s)" '^loop3' 'instr/s' rv_speed "" "no target of its own"
+row "RISC-V, 1 busy TRISC, local (M instr/s)" '^local1' 'instr/s' rv_speed "" "no target of its own"
+row "RISC-V, 3 busy TRISCs, local (M instr/s)" '^local3' 'instr/s' rv_speed 150 ">= 150"
 row "Tensix pipe, 3 threads (M instr/s)" '^pipe +3 threads' 'instr/s' pipe_speed 50 ">= 50"
 row "Tensix pipe, 1 thread (M instr/s)" '^pipe +1 thread ' 'instr/s' pipe_speed 50 ">= 50"
 row "matrix unit BF16 HiFi4 (M MVMUL/s)" '^fpu +MVMUL loop' 'MVMUL/s' fpu_speed 5 ">= 5"

@@ -60,7 +60,7 @@ struct tile *tile_create(const struct arch *arch)
         return 0;
     }
     t->l1 = calloc(arch->l1_size, 1);
-    t->predecode = calloc(arch->l1_size / 4, sizeof *t->predecode);
+    t->predecode = calloc(arch->l1_size / 4 + 1, sizeof *t->predecode); /* + riscv/core.c's end mark */
     if (!t->l1 || !t->predecode) {
         tile_destroy(t);
         return 0;

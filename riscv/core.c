@@ -484,6 +484,109 @@ static unsigned push_ttinsn(struct tile *t, struct rv_core *c, uint32_t first, u
     return n;
 }
 
+/* The instructions of the ALU class (rv32.def), whose result alu() gives. */
+#define ALU_OPS(X)                                                                                 \
+    X(LUI) X(AUIPC) X(ADDI) X(SLTI) X(SLTIU) X(XORI) X(ORI) X(ANDI) X(SLLI) X(SRLI) X(SRAI) X(ADD) \
+    X(SUB) X(SLL) X(SLT) X(SLTU) X(XOR) X(SRL) X(SRA) X(OR) X(AND) X(SH1ADD) X(SH2ADD) X(SH3ADD)  \
+    X(ANDN) X(ORN) X(XNOR) X(CLZ) X(CTZ) X(CPOP) X(SEXTB) X(SEXTH) X(ZEXTH) X(MIN) X(MINU) X(MAX) \
+    X(MAXU) X(ROL) X(ROR) X(RORI) X(ORCB) X(REV8)
+
+#define ALU_ONE(op) +1
+#define RV(op, mn, mask, match, fmt, cls) +(RVC_##cls == RVC_ALU)
+_Static_assert(0 ALU_OPS(ALU_ONE) == 0
+#include "rv32.def"
+               , "ALU_OPS lists every instruction of the ALU class in rv32.def");
+#undef RV
+#undef ALU_ONE
+
+/* The result of an instruction of the ALU class (rv32.def: no memory, no state of the core). */
+static inline __attribute__((always_inline)) uint32_t alu(enum rv_op op, uint32_t a, uint32_t b,
+                                                          int32_t imm, uint32_t pc)
+{
+    switch (op) {
+    case RV_LUI: return (uint32_t)imm;
+    case RV_AUIPC: return pc + (uint32_t)imm;
+    case RV_ADDI: return a + (uint32_t)imm;
+    case RV_SLTI: return (int32_t)a < imm;
+    case RV_SLTIU: return a < (uint32_t)imm;
+    case RV_XORI: return a ^ (uint32_t)imm;
+    case RV_ORI: return a | (uint32_t)imm;
+    case RV_ANDI: return a & (uint32_t)imm;
+    case RV_SLLI: return a << imm;
+    case RV_SRLI: return a >> imm;
+    case RV_SRAI: return (uint32_t)((int32_t)a >> imm);
+    case RV_ADD: return a + b;
+    case RV_SUB: return a - b;
+    case RV_SLL: return a << (b & 31);
+    case RV_SLT: return (int32_t)a < (int32_t)b;
+    case RV_SLTU: return a < b;
+    case RV_XOR: return a ^ b;
+    case RV_SRL: return a >> (b & 31);
+    case RV_SRA: return (uint32_t)((int32_t)a >> (b & 31));
+    case RV_OR: return a | b;
+    case RV_AND: return a & b;
+    case RV_SH1ADD: return (a << 1) + b;
+    case RV_SH2ADD: return (a << 2) + b;
+    case RV_SH3ADD: return (a << 3) + b;
+    case RV_ANDN: return a & ~b;
+    case RV_ORN: return a | ~b;
+    case RV_XNOR: return ~(a ^ b);
+    case RV_CLZ: return a ? (uint32_t)__builtin_clz(a) : 32;
+    case RV_CTZ: return a ? (uint32_t)__builtin_ctz(a) : 32;
+    case RV_CPOP: return (uint32_t)__builtin_popcount(a);
+    case RV_SEXTB: return (uint32_t)(int32_t)(int8_t)a;
+    case RV_SEXTH: return (uint32_t)(int32_t)(int16_t)a;
+    case RV_ZEXTH: return a & 0xFFFF;
+    case RV_MIN: return (int32_t)a < (int32_t)b ? a : b;
+    case RV_MINU: return a < b ? a : b;
+    case RV_MAX: return (int32_t)a > (int32_t)b ? a : b;
+    case RV_MAXU: return a > b ? a : b;
+    case RV_ROL: return (a << (b & 31)) | (a >> ((32 - (b & 31)) & 31));
+    case RV_ROR: return (a >> (b & 31)) | (a << ((32 - (b & 31)) & 31));
+    case RV_RORI: return (a >> imm) | (a << ((32 - imm) & 31));
+    case RV_ORCB: {
+        uint32_t v = 0;
+        for (unsigned i = 0; i < 32; i += 8)
+            if ((a >> i) & 0xFF)
+                v |= 0xFFu << i;
+        return v;
+    }
+    case RV_REV8: return __builtin_bswap32(a);
+    default:
+        return 0;
+    }
+}
+
+/* A conditional branch: taken? And the bimodal 2-bit predictor at pc (the documents give the
+ * penalty, not the predictor): the extra cycles when it guessed wrong, then it learns. */
+static inline __attribute__((always_inline)) bool branch_taken(enum rv_op op, uint32_t a, uint32_t b)
+{
+    switch (op) {
+    case RV_BEQ: return a == b;
+    case RV_BNE: return a != b;
+    case RV_BLT: return (int32_t)a < (int32_t)b;
+    case RV_BGE: return (int32_t)a >= (int32_t)b;
+    case RV_BLTU: return a < b;
+    default: return a >= b;
+    }
+}
+static inline __attribute__((always_inline)) unsigned predict(struct rv_core *c, const struct rv_timing *tm,
+                                                              uint32_t pc, bool taken)
+{
+    uint8_t *ctr = &c->bht[(pc >> 2) % BHT_SIZE];
+    unsigned extra = 0;
+    c->st.branches++;
+    if ((*ctr >= 2) != taken) {
+        c->st.mispredicts++;
+        extra = tm->mispredict_penalty;
+    }
+    if (taken && *ctr < 3)
+        ++*ctr;
+    else if (!taken && *ctr > 0)
+        --*ctr;
+    return extra;
+}
+
 /* The instruction classes that touch only the core's own registers and timing state. */
 static const bool own_only[RV_OP_COUNT] = {
 #define RV(op, mn, mask, match, fmt, cls)                                                    \
@@ -492,6 +595,133 @@ static const bool own_only[RV_OP_COUNT] = {
 #include "rv32.def"
 #undef RV
 };
+
+/* The fast block: runs the core's instructions back to back from c->pc while each is an ALU
+ * instruction, a conditional branch, jal, or a load or store of its own local data RAM, and its
+ * cycle is before `stop`; returns how many it ran (or stalled for). Each does exactly what the
+ * executor does for it, and nothing else is due then: a scoreboard wait is charged as there
+ * (but for Wormhole's forwarding, which ends the block), no retire-order queue entry (the
+ * caller makes sure every one leaves within ROB_SIZE cycles and none is queued), no polling
+ * (marked instructions end the block), nothing watching. `ah`: the core runs ahead with its state saved, so its local RAM
+ * stores are logged. The executor's loop runs it while it can and handles what it stops at. */
+static inline __attribute__((always_inline)) unsigned fast_block(struct tile *t, struct rv_core *c,
+                                                                 uint64_t stop, struct rv_ahead *ah,
+                                                                 uint8_t *local, uint32_t local_size)
+{
+    const struct rv_timing *tm = &t->arch->rv;
+    const struct rv_insn *const pd = t->predecode;
+    const uint32_t l1_size = t->arch->l1_size;
+    uint32_t pc = c->pc;
+    uint64_t now = c->wake, last = now;
+    unsigned n = 0;
+    bool stalled = false, leave = false;
+    if (pc >= l1_size || (pc & 3))
+        return 0;
+    uint64_t pending_until = c->pending_until;
+    /* pc stays in L1 and aligned: the next word's slot, or the one past L1's last word, which
+     * stays RV_UNDECODED (tile_create) and so ends the block; jumps out of L1 or to a
+     * misaligned address leave it after they issue */
+    while (now < stop) {
+        const struct rv_insn in = pd[pc >> 2];
+        if (__builtin_expect(now < pending_until, 0) && now != c->checked_at) {
+            /* the executor's scoreboard (a polling loop's instruction waits as polling) */
+            if (now == c->fwd_at || (in.op & RV_POLL_MARK))
+                break;
+            const uint64_t r = max64(c->ready[in.rs1], c->ready[in.rs2]);
+            if (r > now) { /* wait, and look again from r (c->checked_at) */
+                c->st.stall[STALL_OPERAND] += r - now;
+                c->last_stall = STALL_OPERAND;
+                c->checked_at = r;
+                now = r;
+                stalled = true;
+                continue;
+            }
+        }
+        const uint32_t a = c->x[in.rs1], b = c->x[in.rs2];
+        uint32_t next = pc + 4;
+        unsigned cost = 1;
+        switch (in.op) {
+        /* one case per instruction, so that each inlines its own line of alu() */
+#define ALU_CASE(op)                                              \
+        case RV_##op: {                                           \
+            const uint32_t v = alu(RV_##op, a, b, in.imm, pc);    \
+            if (in.rd)                                            \
+                c->x[in.rd] = v;                                  \
+            break;                                                \
+        }
+        ALU_OPS(ALU_CASE)
+#undef ALU_CASE
+        case RV_JAL:
+            if (in.rd)
+                c->x[in.rd] = next;
+            next = pc + (uint32_t)in.imm;
+            leave = next >= l1_size || (next & 3);
+            break;
+        case RV_BEQ: case RV_BNE: case RV_BLT: case RV_BGE: case RV_BLTU: case RV_BGEU: {
+            const bool taken = branch_taken((enum rv_op)in.op, a, b);
+            const unsigned extra = predict(c, tm, pc, taken);
+            if (extra) {
+                cost += extra;
+                c->st.stall[STALL_BRANCH] += extra;
+                c->last_stall = STALL_BRANCH;
+            }
+            if (taken) {
+                next = pc + (uint32_t)in.imm;
+                leave = next >= l1_size || (next & 3);
+            }
+            break;
+        }
+        case RV_LB: case RV_LH: case RV_LW: case RV_LBU: case RV_LHU: {
+            const unsigned size = in.op == RV_LW ? 4 : in.op == RV_LH || in.op == RV_LHU ? 2 : 1;
+            const uint32_t off = ((a + (uint32_t)in.imm) & ~(size - 1)) - MEM_LOCAL_BASE;
+            if (off >= local_size)
+                goto out;
+            uint32_t v = le_get(local + off, size);
+            if (in.op == RV_LB) v = (uint32_t)(int32_t)(int8_t)v;
+            else if (in.op == RV_LH) v = (uint32_t)(int32_t)(int16_t)v;
+            c->st.loads++;
+            set_ready(c, in.rd, now + tm->load_local);
+            pending_until = c->pending_until;
+            if (in.rd)
+                c->x[in.rd] = v;
+            break;
+        }
+        case RV_SB: case RV_SH: case RV_SW: {
+            const unsigned size = in.op == RV_SW ? 4 : in.op == RV_SH ? 2 : 1;
+            const uint32_t off = ((a + (uint32_t)in.imm) & ~(size - 1)) - MEM_LOCAL_BASE;
+            if (off >= local_size)
+                goto out;
+            if (ah) {
+                if (ah->nundo == AHEAD_UNDO_MAX)
+                    goto out;
+                ah->undo[ah->nundo++] = (struct rv_undo){(uint16_t)off, (uint8_t)size, le_get(local + off, size)};
+            }
+            le_put(local + off, size, b);
+            c->st.stores++;
+            break;
+        }
+        default:
+            goto out;
+        }
+        c->st.op_count[in.op]++;
+        last = now;
+        pc = next;
+        now += cost;
+        n++;
+        if (__builtin_expect(leave, 0))
+            break;
+    }
+out:
+    if (n || stalled) {
+        c->pc = pc;
+        c->wake = now;
+        c->st.instret += n;
+        c->st.active += n;
+        if (n)
+            t->now = last;
+    }
+    return n + stalled;
+}
 
 /* The executor. `debug` and `ahead` are constants in each of rv_run's three copies. `debug`:
  * the core has a gdb stub attached (riscv/gdbstub.h), which may stop it before an instruction
@@ -521,6 +751,11 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
     bool passed = false, saved = false;
     if (ahead)
         ah->valid = false;
+    /* The fast block's conditions that hold for the whole call: nothing watches, and none of
+     * its instructions can hold the retire-order queue (riscv/core.c below: an entry matters
+     * only when its instruction takes ROB_SIZE cycles or more). */
+    const bool fast = !debug && !watched && 1 + tm->mispredict_penalty < ROB_SIZE &&
+                      tm->load_local < ROB_SIZE;
 /* Before anything another agent can see or change: once past the others, stop and wait. */
 #define SYNC()                  \
     do {                        \
@@ -542,6 +777,11 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
         const uint32_t pc = c->pc;
         if (ahead && !passed && now >= t->limit)
             passed = true;
+        /* Straight runs of simple instructions (not while the core has just passed the others
+         * and its state is not saved yet: the executor saves it first). */
+        if (fast && (!passed || saved) && c->rob_last <= now && c->polling == POLL_NONE &&
+            fast_block(t, c, passed ? t->run_end : t->limit, passed ? ah : NULL, local, local_size))
+            continue;
         if (pc >= l1_size || (pc & 3)) {
             SYNC();
             t->now = now;
@@ -614,53 +854,9 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
         enum core_stall why = STALL_OPERAND;
 
         switch ((enum rv_op)in.op) {
-        case RV_LUI: v = (uint32_t)imm; break;
-        case RV_AUIPC: v = pc + (uint32_t)imm; break;
-        case RV_ADDI: v = a + (uint32_t)imm; break;
-        case RV_SLTI: v = (int32_t)a < imm; break;
-        case RV_SLTIU: v = a < (uint32_t)imm; break;
-        case RV_XORI: v = a ^ (uint32_t)imm; break;
-        case RV_ORI: v = a | (uint32_t)imm; break;
-        case RV_ANDI: v = a & (uint32_t)imm; break;
-        case RV_SLLI: v = a << imm; break;
-        case RV_SRLI: v = a >> imm; break;
-        case RV_SRAI: v = (uint32_t)((int32_t)a >> imm); break;
-        case RV_ADD: v = a + b; break;
-        case RV_SUB: v = a - b; break;
-        case RV_SLL: v = a << (b & 31); break;
-        case RV_SLT: v = (int32_t)a < (int32_t)b; break;
-        case RV_SLTU: v = a < b; break;
-        case RV_XOR: v = a ^ b; break;
-        case RV_SRL: v = a >> (b & 31); break;
-        case RV_SRA: v = (uint32_t)((int32_t)a >> (b & 31)); break;
-        case RV_OR: v = a | b; break;
-        case RV_AND: v = a & b; break;
-        case RV_SH1ADD: v = (a << 1) + b; break;
-        case RV_SH2ADD: v = (a << 2) + b; break;
-        case RV_SH3ADD: v = (a << 3) + b; break;
-        case RV_ANDN: v = a & ~b; break;
-        case RV_ORN: v = a | ~b; break;
-        case RV_XNOR: v = ~(a ^ b); break;
-        case RV_CLZ: v = a ? (uint32_t)__builtin_clz(a) : 32; break;
-        case RV_CTZ: v = a ? (uint32_t)__builtin_ctz(a) : 32; break;
-        case RV_CPOP: v = (uint32_t)__builtin_popcount(a); break;
-        case RV_SEXTB: v = (uint32_t)(int32_t)(int8_t)a; break;
-        case RV_SEXTH: v = (uint32_t)(int32_t)(int16_t)a; break;
-        case RV_ZEXTH: v = a & 0xFFFF; break;
-        case RV_MIN: v = (int32_t)a < (int32_t)b ? a : b; break;
-        case RV_MINU: v = a < b ? a : b; break;
-        case RV_MAX: v = (int32_t)a > (int32_t)b ? a : b; break;
-        case RV_MAXU: v = a > b ? a : b; break;
-        case RV_ROL: v = (a << (b & 31)) | (a >> ((32 - (b & 31)) & 31)); break;
-        case RV_ROR: v = (a >> (b & 31)) | (a << ((32 - (b & 31)) & 31)); break;
-        case RV_RORI: v = (a >> imm) | (a << ((32 - imm) & 31)); break;
-        case RV_ORCB:
-            v = 0;
-            for (unsigned i = 0; i < 32; i += 8)
-                if ((a >> i) & 0xFF)
-                    v |= 0xFFu << i;
-            break;
-        case RV_REV8: v = __builtin_bswap32(a); break;
+#define ALU_CASE(op) case RV_##op: v = alu(RV_##op, a, b, imm, pc); break;
+        ALU_OPS(ALU_CASE)
+#undef ALU_CASE
 
         case RV_MUL: v = a * b; set_ready(c, in.rd, done = now + tm->mul_latency); cost = tm->mul_cycles, why = STALL_DIV; break;
         case RV_MULH: v = (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32); set_ready(c, in.rd, done = now + tm->mul_latency); cost = tm->mul_cycles, why = STALL_DIV; break;
@@ -700,26 +896,10 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
             break;
         }
         case RV_BEQ: case RV_BNE: case RV_BLT: case RV_BGE: case RV_BLTU: case RV_BGEU: {
-            bool taken;
-            switch (in.op) {
-            case RV_BEQ: taken = a == b; break;
-            case RV_BNE: taken = a != b; break;
-            case RV_BLT: taken = (int32_t)a < (int32_t)b; break;
-            case RV_BGE: taken = (int32_t)a >= (int32_t)b; break;
-            case RV_BLTU: taken = a < b; break;
-            default: taken = a >= b; break;
-            }
-            /* Bimodal 2-bit predictor: the documents give the penalty, not the predictor. */
-            uint8_t *ctr = &c->bht[(pc >> 2) % BHT_SIZE];
-            c->st.branches++;
-            if ((*ctr >= 2) != taken) {
-                c->st.mispredicts++;
-                cost += tm->mispredict_penalty, why = STALL_BRANCH;
-            }
-            if (taken && *ctr < 3)
-                ++*ctr;
-            else if (!taken && *ctr > 0)
-                --*ctr;
+            const bool taken = branch_taken((enum rv_op)in.op, a, b);
+            const unsigned extra = predict(c, tm, pc, taken);
+            if (extra)
+                cost += extra, why = STALL_BRANCH;
             if (taken)
                 next = pc + (uint32_t)imm;
             goto no_write;
