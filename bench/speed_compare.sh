@@ -17,7 +17,7 @@ if [ "$(cat "$dir/COMMIT" 2>/dev/null)" != "$(git rev-parse "$base")" ]; then
     git archive "$base" | tar -x -C "$dir/src"
     git rev-parse "$base" > "$dir/COMMIT"
 fi
-benches="rv_speed pipe_speed fpu_speed kernel_speed"
+benches="rv_speed pipe_speed fpu_speed kernel_speed tiles"
 for b in $benches; do
     [ -f "$dir/src/bench/$b.c" ] && make -s -C "$dir/src" "build/bench/$b" >/dev/null
 done
@@ -35,21 +35,23 @@ while [ $i -lt "$runs" ]; do
     i=$((i + 1))
 done
 
-# median PATTERN FILE UNIT: the median of the number before "M UNIT" on the lines matching PATTERN
+# median PATTERN FILE UNIT: the median of the number before "UNIT" (or before "M UNIT") on the
+# lines matching PATTERN
 median() {
     [ -f "$2" ] || { echo "-"; return; }
     awk -v unit="$3" -v pat="$1" '$0 ~ pat {
-            for (i = 2; i < NF; i++) if ($i == "M" && $(i + 1) == unit) print $(i - 1) }' "$2" |
+            for (i = 2; i < NF; i++) if ($(i + 1) == unit) { print ($i == "M" ? $(i - 1) : $i); break } }' "$2" |
         sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'
 }
 
 printf '%-38s %12s %12s %8s  %s\n' "figure (median of $runs)" "base" "now" "now/base" "target"
-row() { # label pattern unit bench target-value target-text
+row() { # label pattern unit bench target-value target-text [below: the target is an upper bound]
     b=$(median "$2" "$out/base-$4.txt" "$3")
     n=$(median "$2" "$out/new-$4.txt" "$3")
-    awk -v l="$1" -v b="$b" -v n="$n" -v t="$5" -v tt="$6" 'BEGIN {
+    awk -v l="$1" -v b="$b" -v n="$n" -v t="$5" -v tt="$6" -v below="${7:-}" 'BEGIN {
         r = (b != "-" && n != "-" && b > 0) ? sprintf("%.2f", n / b) : "-"
-        met = t == "" ? "" : (n != "-" && n + 0 >= t + 0) ? " (met)" : " (not met)"
+        ok = below != "" ? n + 0 < t + 0 : n + 0 >= t + 0
+        met = t == "" ? "" : (n != "-" && ok) ? " (met)" : " (not met)"
         printf "%-38s %12s %12s %8s  %s%s\n", l, b, n, r, tt, met }'
 }
 row "RISC-V, 1 busy TRISC, L1 (M instr/s)" '^loop1' 'instr/s' rv_speed "" "no target of its own"
@@ -61,3 +63,5 @@ row "Tensix pipe, 1 thread (M instr/s)" '^pipe +1 thread ' 'instr/s' pipe_speed 
 row "matrix unit BF16 HiFi4 (M MVMUL/s)" '^fpu +MVMUL loop' 'MVMUL/s' fpu_speed 5 ">= 5"
 row "eltwise kernel (M cycles/s)" 'kernel eltwise' 'cycles/s' kernel_speed "" "faster than ttsim: see kernel_speed --ttsim"
 row "matmul kernel (M cycles/s)" 'kernel matmul' 'cycles/s' kernel_speed "" "faster than ttsim: see kernel_speed --ttsim"
+row "140 tiles running eltwise (peak MiB)" '^tiles' 'MiB' tiles 1024 "< 1024" below
+row "start-up: run of hello.elf (ms)" '^startup' 'ms' tiles 10 "< 10" below

@@ -10,7 +10,7 @@
 
 #include "tile.h"
 
-#define SIM_MAX_TILES 64
+#define SIM_MAX_TILES 256 /* Blackhole has 140 Tensix tiles */
 
 /* A simulation: the tiles it owns, run on one clock. The command line runs one tile; the
  * multi-tile issue puts tiles on host threads, each running its tiles up to a common horizon

@@ -65,6 +65,7 @@ struct tile *tile_create(const struct arch *arch)
         tile_destroy(t);
         return 0;
     }
+    t->fresh = true;
     tile_reset(t);
     return t;
 }
@@ -81,10 +82,16 @@ void tile_destroy(struct tile *t)
 
 void tile_reset(struct tile *t)
 {
-    memset(t->l1, 0, t->arch->l1_size);
-    memset(t->predecode, 0, (t->arch->l1_size / 4) * sizeof *t->predecode); /* RV_UNDECODED */
-    memset(t->local_ram, 0, sizeof t->local_ram);
-    memset(t->regions, 0, sizeof t->regions);
+    /* The large arrays come zeroed from calloc in tile_create: writing zeros there again would
+     * make the host back every page of them (4.5 MiB a tile), where a run touches only the
+     * pages it uses (spec/parallel.md: many tiles in one process). */
+    if (!t->fresh) {
+        memset(t->l1, 0, t->arch->l1_size);
+        memset(t->predecode, 0, (t->arch->l1_size / 4) * sizeof *t->predecode); /* RV_UNDECODED */
+        memset(t->local_ram, 0, sizeof t->local_ram);
+        memset(t->regions, 0, sizeof t->regions);
+    }
+    t->fresh = false;
     for (int i = 0; i < NUM_CORES; i++)
         rv_core_reset(&t->core[i], i, t->arch->reset_pc[i]);
     for (int i = 0; i < NUM_CORES; i++)

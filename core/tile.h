@@ -105,6 +105,7 @@ struct tile {
      * profile, state dump or gdb, which look at every core as the cycles pass, do too. */
     uint64_t run_end;
     bool lockstep;
+    bool fresh; /* L1, predecode, local RAM and regions are still calloc's zeros (tile_reset) */
     struct rv_ahead ahead[NUM_CORES];
     /* rv_rewind, installed by tile_create: the scheduler's (the cores call the units that call
      * tile_settle_core, so a direct call would close a loop of calls between the layers) */
