@@ -5,7 +5,8 @@
  *
  * ttsim counts no cycles and the kernels' exit (ecall 93) is tensim's own host call, so the end
  * of a ttsim run is taken as the moment its L1 output region equals the one tensim left: it is
- * clocked in steps of TT_STEP and the region read after each step. ttsim keeps one chip in
+ * clocked in steps of TT_STEP and the region read after each step (and the exit ecall, which
+ * ttsim refuses, spins instead: load_elf). ttsim keeps one chip in
  * process-wide state and ends the process on errors, so each kernel runs in a child of its own
  * (as test/diff/ttsim.c does; the host reaches the tile through the PCIe BAR0 TLB window,
  * docs/numerics.md "Checking against ttsim"). */
@@ -133,6 +134,14 @@ static int load_elf(struct chip *c, const char *path, char *why, size_t n)
             snprintf(why, n, "%s: a segment outside L1 (the local RAMs are not loaded here)", path);
             return -1;
         }
+        /* ttsim allows host calls (ecall) on no core but the first, and only when asked to; the
+         * kernels' one ecall ends them (exit), where ttsim's run is ended by its output
+         * instead (above): each ecall in code becomes a jump to itself. tensim runs the ELF as
+         * it is. */
+        if (ph->p_flags & PF_X)
+            for (uint32_t o = 0; o + 4 <= ph->p_filesz; o += 4)
+                if (!memcmp(buf + ph->p_offset + o, "\x73\0\0\0", 4))
+                    memcpy(buf + ph->p_offset + o, "\x6f\0\0\0", 4);
         xfer(c, ph->p_paddr, buf + ph->p_offset, ph->p_filesz, true);
         for (uint32_t a = ph->p_filesz; a < ph->p_memsz; a += sizeof zero) {
             uint32_t k = ph->p_memsz - a < sizeof zero ? ph->p_memsz - a : (uint32_t)sizeof zero;
