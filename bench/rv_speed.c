@@ -8,6 +8,8 @@
  *  local1, local3   the same with the buffer in each core's local data RAM, which no other
  *          agent touches, as kernels keep their stacks and variables: run-ahead lets each core
  *          run on by itself (issue 19's target: >= 150 M instructions/s for three busy TRISCs).
+ *  poll2   two TRISCs wait on a semaphore the third posts after dividing for a while: the
+ *          waiters sleep (riscv/poll_sleep.h); simulated cycles per second is the figure.
  *
  * Programs are built in memory with rv_encode, so the bench needs no cross-compiler. */
 #include <stdio.h>
@@ -70,6 +72,51 @@ static void bench(const char *name, int cores, bool local, uint32_t iterations)
     tile_destroy(t);
 }
 
+/* TRISC0 and TRISC1 poll semaphore 3 until it is posted; TRISC2 divides `n` times, posts it
+ * and exits. */
+static void bench_poll(const char *name, uint32_t n)
+{
+    const char *only = getenv("RV_SPEED_ONLY");
+    if (only && strcmp(only, name))
+        return;
+    struct tile *t = tile_create(arch_get(ARCH_BLACKHOLE));
+    t->lockstep = getenv("SPEED_LOCKSTEP") != NULL;
+    static const uint32_t base[3] = {0x6000, 0xA000, 0xE000};
+    for (int c = 0; c < 2; c++) {
+        uint32_t pc = base[c];
+        li(t, &pc, 5, 0xFFE8002C);
+        uint32_t top = pc;
+        emit(t, &pc, rv_encode(RV_LW, 6, 5, 0, 0));
+        emit(t, &pc, rv_encode(RV_BEQ, 0, 6, 0, (int32_t)(top - pc)));
+        exit_ecall(t, &pc);
+        tile_start_core(t, c, base[c]);
+    }
+    uint32_t pc = base[2];
+    li(t, &pc, 5, n);
+    li(t, &pc, 7, 0xFFFFFFFFu);
+    li(t, &pc, 8, 3);
+    uint32_t top = pc;
+    emit(t, &pc, rv_encode(RV_DIVU, 9, 7, 8, 0));
+    emit(t, &pc, rv_encode(RV_ADDI, 5, 5, 0, -1));
+    emit(t, &pc, rv_encode(RV_BNE, 0, 5, 0, (int32_t)(top - pc)));
+    li(t, &pc, 6, 0xFFE8002C);
+    emit(t, &pc, rv_encode(RV_SW, 0, 6, 0, 0)); /* post */
+    exit_ecall(t, &pc);
+    tile_start_core(t, 2, base[2]);
+    double t0 = seconds();
+    enum err_kind e = tile_run(t, 0);
+    double dt = seconds() - t0;
+    uint64_t insns = 0;
+    for (int c = 0; c < 3; c++)
+        insns += t->core[c].st.instret;
+    if (e != ERR_NONE)
+        printf("%s: error %s\n", name, t->err.text);
+    printf("%-6s 3 cores %11llu instructions %11llu cycles  %6.3f s  %7.1f M instr/s  %7.1f M cycles/s\n",
+           name, (unsigned long long)insns, (unsigned long long)t->cycles, dt, (double)insns / dt / 1e6,
+           (double)t->cycles / dt / 1e6);
+    tile_destroy(t);
+}
+
 int main(void)
 {
     /* RV_SPEED_DIV=n runs 1/n of the iterations (cachegrind comparisons) */
@@ -79,5 +126,6 @@ int main(void)
     bench("loop3", 3, false, 5000000 / div);
     bench("local1", 1, true, 20000000 / div);
     bench("local3", 3, true, 10000000 / div);
+    bench_poll("poll2", 1000000 / div);
     return 0;
 }

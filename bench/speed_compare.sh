@@ -58,6 +58,7 @@ row "RISC-V, 1 busy TRISC, L1 (M instr/s)" '^loop1' 'instr/s' rv_speed "" "no ta
 row "RISC-V, 3 busy TRISCs, L1 (M instr/s)" '^loop3' 'instr/s' rv_speed "" "no target of its own"
 row "RISC-V, 1 busy TRISC, local (M instr/s)" '^local1' 'instr/s' rv_speed "" "no target of its own"
 row "RISC-V, 3 busy TRISCs, local (M instr/s)" '^local3' 'instr/s' rv_speed 150 ">= 150"
+row "RISC-V, 2 pollers + 1 busy (M cycles/s)" '^poll2' 'cycles/s' rv_speed "" "sleeping pollers: no target of their own"
 row "Tensix pipe, 3 threads (M instr/s)" '^pipe +3 threads' 'instr/s' pipe_speed 50 ">= 50"
 row "Tensix pipe, 1 thread (M instr/s)" '^pipe +1 thread ' 'instr/s' pipe_speed 50 ">= 50"
 row "matrix unit BF16 HiFi4 (M MVMUL/s)" '^fpu +MVMUL loop' 'MVMUL/s' fpu_speed 5 ">= 5"

@@ -333,7 +333,7 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
     return MMIO_OK;
 }
 
-static const struct mmio_ops ops = {load, store, true};
+static const struct mmio_ops ops = {load, store, true, false};
 
 const struct region perf_counter_regions[] = {
     {DBG_BASE + 0x000, DBG_BASE + 0x03F, "performance counters", &ops, 7, MAP_ALL_CORES, MAP_BOTH, 0},

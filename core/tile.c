@@ -95,8 +95,8 @@ void tile_reset(struct tile *t)
     for (int i = 0; i < NUM_CORES; i++)
         rv_core_reset(&t->core[i], i, t->arch->reset_pc[i]);
     for (int i = 0; i < NUM_CORES; i++)
-        t->ahead[i].valid = false;
-    t->rewinds = 0;
+        t->ahead[i].valid = t->sleep[i].have = false;
+    t->rewinds = t->poll_skips = 0;
     coproc_reset(t);
     memset(t->gpr, 0, sizeof t->gpr);
     memset(&t->gpr_pend, 0, sizeof t->gpr_pend);
@@ -235,6 +235,7 @@ static void run_coproc(struct tile *t)
 {
     while (t->coproc_wake < t->limit && t->err.kind == ERR_NONE) {
         t->now = t->coproc_wake;
+        t->epoch++; /* it may change anything a polling loop reads */
         /* Sleep after a quiet cycle: nothing inside can change until another agent acts (which
          * wakes it) or a unit reaches its next event. */
         t->coproc_wake = coproc_step(t) ? t->now + 1 : coproc_next_event(t);
@@ -335,6 +336,7 @@ static bool host_poll(struct tile *t, uint64_t at)
     t->now = at;
     t->limit = CYCLE_NEVER;
     t->running_agent = -1;
+    t->epoch++;
     if (!t->host.poll(t, t->host.ctx))
         return false;
     t->host.ended = true;

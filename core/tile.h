@@ -16,6 +16,7 @@
 #include "../mem/map.h"
 #include "../riscv/core.h"
 #include "../riscv/mailbox.h"
+#include "../riscv/poll_sleep.h"
 #include "../riscv/region.h"
 #include "../sync/origin.h"
 #include "../sync/semaphores.h"
@@ -111,6 +112,12 @@ struct tile {
      * tile_settle_core, so a direct call would close a loop of calls between the layers) */
     void (*rewind)(struct tile *t, int core);
     uint64_t rewinds; /* cores brought back (tests: the path ran) */
+    /* Sleeping pollers (riscv/poll_sleep.h): `epoch` counts the actions that may change what a
+     * polling loop reads (coprocessor cycles, stores, atomics, device accesses with side
+     * effects, the host's looks); each core's last round; rounds skipped (tests). */
+    uint64_t epoch;
+    struct poll_sleep sleep[NUM_CORES];
+    uint64_t poll_skips;
 
     /* PCBufs: RISCV B -> TRISC i FIFOs of 16 words, plus the override register bits
      * (BHR:PCBufs.md, RISCV_DEBUG_REG_TRISC_PC_BUF_OVERRIDE). */

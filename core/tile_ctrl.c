@@ -219,7 +219,7 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
     return unimplemented(t, core, addr, "store to");
 }
 
-static const struct mmio_ops ops = {load, store, true};
+static const struct mmio_ops ops = {load, store, true, false};
 
 const struct region tile_ctrl_regions[] = {
     /* around the performance-counter registers' rows (core/perf_counters.c) */

@@ -82,6 +82,8 @@ enum mmio_status mmio_load(struct tile *t, int core, uint32_t addr, unsigned siz
     *latency = r->load_latency;
     if (!r->ops)
         return unimplemented(t, core, addr, r, "load");
+    if (!r->ops->plain_loads)
+        t->epoch++;
     return r->ops->load(t, core, r, addr, size, val);
 }
 
@@ -92,6 +94,7 @@ enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned si
         return unmapped(t, core, addr, "store");
     if (!r->ops)
         return unimplemented(t, core, addr, r, "store");
+    t->epoch++;
     return r->ops->store(t, core, r, addr, size, val);
 }
 

@@ -31,6 +31,9 @@ struct mmio_ops {
     enum mmio_status (*store)(struct tile *t, int core, const struct region *r, uint32_t addr,
                               unsigned size, uint32_t val);
     bool tensix;
+    /* A load returns what was last written and changes nothing (no pop, no clock): a polling
+     * loop reading it can sleep (riscv/poll_sleep.h). Other loads count as changes (t->epoch). */
+    bool plain_loads;
 };
 
 #define MAP_T_CORES ((1u << CORE_TRISC0) | (1u << CORE_TRISC1) | (1u << CORE_TRISC2)) /* .cores */

@@ -172,6 +172,8 @@ static void poll_retire(struct rv_core *c, bool closing, uint32_t pc, uint32_t n
         c->st.stall[STALL_POLLING] += cost;
         c->last_stall = STALL_POLLING;
     }
+    if (next - c->poll_lo > c->poll_hi - c->poll_lo) /* leaving the loop: it may write again */
+        c->poll_steady = false;
     if (closing && next < pc) { /* taken */
         c->poll_lo = next;
         c->poll_hi = pc;
@@ -809,6 +811,11 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
             c->polling = pc - c->poll_lo <= c->poll_hi - c->poll_lo && c->st.instret == c->poll_at
                              ? POLL_GOING
                              : POLL_FIRST;
+            /* at the top, going round: do the rounds repeat? Then skip those that fit before
+             * anything else can act (riscv/poll_sleep.h) */
+            if (ahead && !passed && c->polling == POLL_GOING && pc == c->poll_lo &&
+                poll_round(t, c, now))
+                continue;
         }
 
         /* Scoreboard: wait for pending results this instruction reads (BHR:MemoryOrdering.md:
@@ -938,6 +945,8 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
                      * load_l1 - 1 later. */
                     uint64_t after = c->sq_count && sq_overlaps(c, addr, size) ? sq_drain(t, c, now) : now;
                     v = l1_load(t, c, addr, size);
+                    if (!hit)
+                        c->poll_l1 = true; /* booked its L1 port (riscv/poll_sleep.h) */
                     when = hit ? after + tm->load_l1_hit : port_book(t, c, after + 1, 1) + tm->load_l1 - 1;
                 } else {
                     unsigned lat;
@@ -978,6 +987,7 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
                     continue;
                 }
                 l1_store_le(l1, t->predecode, addr, size, b); /* stores to code re-decode */
+                t->epoch++;
                 for (unsigned i = 0; i < L0_MAX; i++) /* stores flush their L0 line */
                     if (c->l0[i].valid && c->l0[i].tag == (addr & ~15u))
                         c->l0[i].valid = false;
@@ -1031,6 +1041,7 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
             uint64_t after = c->sq_count ? sq_drain(t, c, now) : now;
             v = le_get(l1 + addr, 4);
             l1_store_le(l1, t->predecode, addr, 4, amo((enum rv_op)in.op, v, b));
+            t->epoch++;
             l0_flush(c);
             set_ready(c, in.rd, done = after + tm->amo_l1);
             break;
@@ -1061,6 +1072,8 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
                 OWN();
             else
                 SYNC();
+            if (c->polling) /* a round that reads the clock does not repeat (riscv/poll_sleep.h) */
+                t->epoch++;
             if (!csr_access(t, c, now, (unsigned)imm, is_write, fn, operand, &v))
                 return;
             /* CSR instructions serialise the pipeline unless cfg0.DisCsrSync (BHR:README.md EX1). */
@@ -1070,6 +1083,7 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
         }
         case RV_ECALL:
             SYNC();
+            t->epoch++; /* the host may write memory */
             if (!ecall(t, c, now))
                 return;
             c->pc = next;

@@ -117,6 +117,10 @@ struct rv_core {
     uint32_t poll_lo, poll_hi;
     uint64_t poll_at;
     uint8_t polling;
+    /* Sleeping pollers (riscv/poll_sleep.h): poll_steady, its rounds repeat (it writes nothing
+     * while it stays in the loop); poll_ports, they load through its L1 port; poll_l1, the round
+     * under way has (a load missed the L0 or went to L1 without it). */
+    bool poll_steady, poll_ports, poll_l1;
 
     /* timing state */
     uint64_t ready[32]; /* cycle each register's pending result lands */

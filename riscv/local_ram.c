@@ -28,7 +28,7 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
     return MMIO_OK;
 }
 
-static const struct mmio_ops ops = {load, store, true};
+static const struct mmio_ops ops = {load, store, true, true};
 
 const struct region local_ram_regions[] = {
     {0xFFB14000, 0xFFB15FFF, "BRISC local data RAM (slow path)", &ops, 8, MAP_ALL_CORES, MAP_BH,

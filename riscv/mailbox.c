@@ -82,7 +82,7 @@ void mailbox_core_reset(struct tile *t, int core)
     }
 }
 
-static const struct mmio_ops ops = {load, store, false};
+static const struct mmio_ops ops = {load, store, false, false};
 
 const struct region mailbox_regions[] = {
     {0xFFEC0000, 0xFFEC0FFF, "mailbox 0 (B)", &ops, 3, MAP_ALL_CORES, MAP_BOTH, 0},

@@ -90,7 +90,7 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
     return MMIO_OK;
 }
 
-static const struct mmio_ops ops = {load, store, false};
+static const struct mmio_ops ops = {load, store, false, false};
 
 const struct region pcbuf_regions[] = {
     {0xFFE80000, 0xFFE80003, "PCBuf", &ops, 3, MAP_T_CORES, MAP_BOTH, 0},

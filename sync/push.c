@@ -93,8 +93,8 @@ static enum mmio_status mop_cfg_store(struct tile *t, int core, const struct reg
     return MMIO_OK;
 }
 
-static const struct mmio_ops push_ops = {push_load, push_store, false};
-static const struct mmio_ops mop_cfg_ops = {mop_cfg_load, mop_cfg_store, false};
+static const struct mmio_ops push_ops = {push_load, push_store, false, false};
+static const struct mmio_ops mop_cfg_ops = {mop_cfg_load, mop_cfg_store, false, false};
 
 const struct region push_regions[] = {
     {0xFFB80000, 0xFFB80023, "MOP expander configuration", &mop_cfg_ops, 7, MAP_T_CORES, MAP_BOTH, 0},

@@ -78,7 +78,7 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
     return MMIO_OK;
 }
 
-static const struct mmio_ops ops = {load, store, false};
+static const struct mmio_ops ops = {load, store, false, true};
 
 const struct region sem_regions[] = {
     {0xFFE80020, 0xFFE8003F, "Tensix semaphores", &ops, 3, MAP_T_CORES, MAP_BOTH, 0},

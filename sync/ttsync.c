@@ -39,7 +39,7 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
     return MMIO_OK;
 }
 
-static const struct mmio_ops ops = {load, store, false};
+static const struct mmio_ops ops = {load, store, false, false};
 
 const struct region ttsync_regions[] = {
     {0xFFE80004, 0xFFE8000B, "Manual TTSync", &ops, 3, MAP_T_CORES, MAP_BOTH, 0},

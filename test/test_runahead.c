@@ -259,3 +259,99 @@ Test(runahead, sfpu_kernels_as_in_lockstep, .timeout = 300)
     unlink("/tmp/tensim-ra.in");
     unlink("/tmp/tensim-ra.param");
 }
+
+/* ---- sleeping pollers (riscv/poll_sleep.h) ---- */
+
+#define SEM3 0xFFE8002Cu /* semaphore 3, the RISC-V view (WH:SyncUnit.md) */
+#define FLAG 0x31000u    /* an L1 word */
+
+/* `core` polls the word at `addr` until it is not zero and exits with it. */
+static void poller(struct tile *t, int core, uint32_t base, uint32_t addr)
+{
+    struct prog p = prog_at(t, base);
+    emit_li(&p, 5, addr);
+    uint32_t top = p.pc;
+    E(&p, LW, 6, 5, 0, 0);
+    E(&p, BEQ, 0, 6, 0, (int32_t)(top - p.pc));
+    E(&p, ADDI, 10, 6, 0, 0);
+    emit_exit(&p);
+    tile_start_core(t, core, base);
+}
+
+/* TRISC2 divides `n` times (33 cycles each), then posts semaphore 3 (a store of 0) or stores 1
+ * at FLAG, and exits with 0. */
+static void divider(struct tile *t, uint32_t n, bool sem)
+{
+    struct prog p = prog_at(t, 0xE000);
+    emit_li(&p, 5, n);
+    emit_li(&p, 7, 0xFFFFFFFFu);
+    emit_li(&p, 8, 3);
+    uint32_t top = p.pc;
+    E(&p, DIVU, 9, 7, 8, 0);
+    E(&p, ADDI, 5, 5, 0, -1);
+    E(&p, BNE, 0, 5, 0, (int32_t)(top - p.pc));
+    emit_li(&p, 6, sem ? SEM3 : FLAG);
+    emit_li(&p, 7, sem ? 0 : 1);
+    E(&p, SW, 0, 6, 7, 0);
+    emit_li(&p, 10, 0);
+    emit_exit(&p);
+    tile_start_core(t, CORE_TRISC2, 0xE000);
+}
+
+static void run_pollers(struct outcome *o, enum arch_id arch, bool lockstep, uint32_t addr, bool sem)
+{
+    struct tile *t = test_tile(arch);
+    t->lockstep = lockstep;
+    poller(t, CORE_TRISC0, 0x6000, addr);
+    poller(t, CORE_TRISC1, 0xA000, addr);
+    divider(t, 300, sem);
+    memset(o, 0, sizeof *o);
+    o->err = tile_run(t, 5000000);
+    o->cycles = t->cycles;
+    o->rewinds = t->poll_skips; /* here: rounds skipped */
+    for (int k = 0; k < NUM_CORES; k++) {
+        const struct rv_core *c = &t->core[k];
+        o->core[k].state = c->state;
+        o->core[k].halt = c->halt_cycle;
+        o->core[k].exit = c->exit_code;
+        o->core[k].pc = c->pc;
+        memcpy(o->core[k].x, c->x, sizeof c->x);
+        o->core[k].st = c->st;
+    }
+    tile_destroy(t);
+}
+
+static void same_pollers(const char *what, enum arch_id arch, uint32_t addr, bool sem, bool skips)
+{
+    static struct outcome a, b;
+    run_pollers(&a, arch, true, addr, sem);
+    run_pollers(&b, arch, false, addr, sem);
+    cr_expect_eq(a.err, ERR_NONE, "%s: %s", what, err_kind_text(a.err));
+    cr_expect_eq(a.rewinds, 0, "%s: lockstep skipped rounds", what);
+    cr_expect_eq(b.rewinds > 0, skips, "%s: %llu rounds skipped", what, (unsigned long long)b.rewinds);
+    cr_expect_eq(a.cycles, b.cycles, "%s: %llu cycles in lockstep, %llu sleeping", what,
+                 (unsigned long long)a.cycles, (unsigned long long)b.cycles);
+    for (int k = 0; k < NUM_CORES; k++) {
+        cr_expect_eq(a.core[k].exit, b.core[k].exit, "%s: %s exit", what, core_name(k));
+        cr_expect_eq(a.core[k].st.instret, b.core[k].st.instret, "%s: %s instret %llu / %llu", what,
+                     core_name(k), (unsigned long long)a.core[k].st.instret,
+                     (unsigned long long)b.core[k].st.instret);
+        cr_expect_eq(a.core[k].st.stall[STALL_POLLING], b.core[k].st.stall[STALL_POLLING],
+                     "%s: %s polling %llu / %llu", what, core_name(k),
+                     (unsigned long long)a.core[k].st.stall[STALL_POLLING],
+                     (unsigned long long)b.core[k].st.stall[STALL_POLLING]);
+        cr_expect(!memcmp(&a.core[k], &b.core[k], sizeof a.core[k]), "%s: %s differs", what, core_name(k));
+    }
+}
+
+/* Two TRISCs wait on a semaphore the third posts after 300 divisions: they sleep through each
+ * division (rounds skipped), and wake where lockstep has them see the post. */
+Test(runahead, pollers_sleep_until_the_post)
+{
+    same_pollers("BH semaphore", ARCH_BLACKHOLE, SEM3, true, true);
+    same_pollers("WH semaphore", ARCH_WORMHOLE, SEM3, true, true);
+    /* an L1 flag: each round loads from L1 through its port (the L0 is off by default,
+     * core/timing.def rv.l0d_lines) */
+    same_pollers("WH L1 flag", ARCH_WORMHOLE, FLAG, false, true);
+    same_pollers("BH L1 flag", ARCH_BLACKHOLE, FLAG, false, true);
+}

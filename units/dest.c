@@ -323,7 +323,7 @@ static enum mmio_status window_store(struct tile *t, int core, const struct regi
     return dest_window_store(t, core, addr, size, val) ? MMIO_OK : MMIO_ERROR;
 }
 
-static const struct mmio_ops window_ops = {window_load, window_store, false};
+static const struct mmio_ops window_ops = {window_load, window_store, false, false};
 
 const struct region dest_regions[] = {
     {DEST_WINDOW_BASE, DEST_WINDOW_BASE + DEST_WINDOW_SIZE - 1, "Tensix Dst window", &window_ops, 4,

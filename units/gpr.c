@@ -101,7 +101,7 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
     return MMIO_OK;
 }
 
-static const struct mmio_ops ops = {load, store, false};
+static const struct mmio_ops ops = {load, store, false, true};
 
 const struct region gpr_regions[] = {
     {0xFFE00000, 0xFFE00FFF, "Tensix GPRs", &ops, 4, MAP_ALL_CORES, MAP_BOTH, 0},
