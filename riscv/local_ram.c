@@ -28,7 +28,9 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
     return MMIO_OK;
 }
 
-static const struct mmio_ops ops = {load, store, true, true};
+/* Loads are not plain (mmio_ops.plain_loads): the owner's own stores, through its fast path,
+ * advance no epoch, so a loop polling another core's RAM must not sleep (riscv/poll_sleep.h). */
+static const struct mmio_ops ops = {load, store, true, false};
 
 const struct region local_ram_regions[] = {
     {0xFFB14000, 0xFFB15FFF, "BRISC local data RAM (slow path)", &ops, 8, MAP_ALL_CORES, MAP_BH,

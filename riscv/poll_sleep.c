@@ -66,7 +66,9 @@ static bool same(const struct poll_sleep *s, const struct rv_core *c)
 /* The first cycle at which an agent other than core c could act on what c reads: the next
  * action of the coprocessor or of any running core but one repeating a polling loop of its own
  * (unless both book the same L1 port), and the end of the scheduler's run (t->run_end: the
- * host's next look, a state dump, the cycle limit, a slice). */
+ * host's next look, a state dump, the cycle limit, a slice). A core repeats only while nothing
+ * has been written since its round began (its record's epoch): once something has, its next
+ * round may see it, leave the loop and write. */
 static uint64_t quiet_until(const struct tile *t, const struct rv_core *c, bool ports)
 {
     uint64_t b = t->run_end;
@@ -76,7 +78,7 @@ static uint64_t quiet_until(const struct tile *t, const struct rv_core *c, bool 
         const struct rv_core *q = &t->core[k];
         if (k == c->id || q->state != CORE_RUNNING)
             continue;
-        if (q->poll_steady &&
+        if (q->poll_steady && t->sleep[k].have && t->sleep[k].epoch == t->epoch &&
             !(ports && q->poll_ports && t->arch->l1_port[k] == t->arch->l1_port[c->id]))
             continue;
         if (q->wake < b)

@@ -355,3 +355,101 @@ Test(runahead, pollers_sleep_until_the_post)
     same_pollers("WH L1 flag", ARCH_WORMHOLE, FLAG, false, true);
     same_pollers("BH L1 flag", ARCH_BLACKHOLE, FLAG, false, true);
 }
+
+/* ---- scenarios built by a function, both modes compared ---- */
+
+static void run_built(struct outcome *o, enum arch_id arch, bool lockstep, void (*build)(struct tile *))
+{
+    struct tile *t = test_tile(arch);
+    t->lockstep = lockstep;
+    build(t);
+    memset(o, 0, sizeof *o);
+    o->err = tile_run(t, 5000000);
+    o->cycles = t->cycles;
+    o->err_cycle = t->poll_skips; /* here: rounds skipped */
+    o->rewinds = t->rewinds;
+    for (int k = 0; k < NUM_CORES; k++) {
+        const struct rv_core *c = &t->core[k];
+        o->core[k].state = c->state;
+        o->core[k].halt = c->halt_cycle;
+        o->core[k].exit = c->exit_code;
+        o->core[k].pc = c->pc;
+        memcpy(o->core[k].x, c->x, sizeof c->x);
+        o->core[k].st = c->st;
+    }
+    tile_destroy(t);
+}
+
+static void same_built(const char *what, enum arch_id arch, void (*build)(struct tile *), bool skips,
+                       bool rewinds)
+{
+    static struct outcome a, b;
+    run_built(&a, arch, true, build);
+    run_built(&b, arch, false, build);
+    cr_expect_eq(a.err, ERR_NONE, "%s: %s", what, err_kind_text(a.err));
+    cr_expect_eq(b.err_cycle > 0, skips, "%s: %llu rounds skipped", what, (unsigned long long)b.err_cycle);
+    cr_expect_eq(b.rewinds > 0, rewinds, "%s: %llu rewinds", what, (unsigned long long)b.rewinds);
+    cr_expect_eq(a.cycles, b.cycles, "%s: %llu cycles in lockstep, %llu running ahead", what,
+                 (unsigned long long)a.cycles, (unsigned long long)b.cycles);
+    for (int k = 0; k < NUM_CORES; k++)
+        cr_expect(!memcmp(&a.core[k], &b.core[k], sizeof a.core[k]), "%s: %s differs (halt %llu / %llu)",
+                  what, core_name(k), (unsigned long long)a.core[k].halt, (unsigned long long)b.core[k].halt);
+}
+
+/* A chain of waits: TRISC2 posts semaphore 3 after 50 divisions; TRISC0 waits on it in long
+ * rounds (a division each) and then sets FLAG; TRISC1 waits on FLAG in short rounds. When the
+ * post lands, TRISC0 is still marked as repeating until its next round sees the post: TRISC1
+ * must not take it as one that cannot act (it is about to write FLAG). */
+static void chain(struct tile *t)
+{
+    struct prog p = prog_at(t, 0x6000);
+    emit_li(&p, 5, SEM3);
+    emit_li(&p, 7, 0xFFFFFFFFu);
+    emit_li(&p, 8, 3);
+    uint32_t top = p.pc;
+    E(&p, LW, 6, 5, 0, 0);
+    E(&p, DIVU, 9, 7, 8, 0);
+    E(&p, BEQ, 0, 6, 0, (int32_t)(top - p.pc));
+    emit_li(&p, 11, FLAG);
+    emit_li(&p, 12, 1);
+    E(&p, SW, 0, 11, 12, 0);
+    emit_li(&p, 10, 0);
+    emit_exit(&p);
+    tile_start_core(t, CORE_TRISC0, 0x6000);
+    poller(t, CORE_TRISC1, 0xA000, FLAG);
+    divider(t, 50, true);
+}
+
+/* TRISC0 waits on BRISC's local RAM through the slow path; BRISC stores there (its fast path)
+ * after a delay, then runs on alone: each slow-path read brings BRISC back to TRISC0's cycle,
+ * and TRISC0 must then wait for it there, not where BRISC had run to. */
+static void slow_wait(struct tile *t)
+{
+    poller(t, CORE_TRISC0, 0x6000, 0xFFB14000u);
+    struct prog p = prog_at(t, 0x16000);
+    emit_li(&p, 5, 300);
+    uint32_t top = p.pc;
+    E(&p, ADDI, 5, 5, 0, -1);
+    E(&p, BNE, 0, 5, 0, (int32_t)(top - p.pc));
+    emit_li(&p, 6, LOCAL);
+    emit_li(&p, 7, 1);
+    E(&p, SW, 0, 6, 7, 0);
+    emit_li(&p, 5, 3000);
+    top = p.pc;
+    E(&p, ADDI, 5, 5, 0, -1);
+    E(&p, BNE, 0, 5, 0, (int32_t)(top - p.pc));
+    emit_li(&p, 10, 0);
+    emit_exit(&p);
+    tile_start_core(t, CORE_BRISC, 0x16000);
+}
+
+Test(runahead, a_waiter_that_is_about_to_write_still_bounds_the_others)
+{
+    same_built("BH chain", ARCH_BLACKHOLE, chain, true, false);
+    same_built("WH chain", ARCH_WORMHOLE, chain, true, false);
+}
+
+Test(runahead, a_core_read_through_the_slow_path_bounds_its_reader_where_it_is_brought_back)
+{
+    same_built("BH slow-path wait", ARCH_BLACKHOLE, slow_wait, false, true);
+}
