@@ -102,8 +102,10 @@ struct tile {
     int running_agent; /* 0 = coprocessor, 1 + core id = a core */
     /* Run-ahead (riscv/core.h): a running core goes on past `limit` up to `run_end` while its
      * instructions touch only its own state, and waits for the others (stops) before anything
-     * another agent can see or change. `lockstep` (tensim run --lockstep) turns it off; a trace,
-     * profile, state dump or gdb, which look at every core as the cycles pass, do too. */
+     * another agent can see or change. `lockstep` (tensim run --lockstep) turns it off, and
+     * the fast block and sleeping pollers with it: every instruction goes through the
+     * executor's general path, the reference the others are tested against; a trace, profile,
+     * state dump or gdb, which look at every core as the cycles pass, run in lockstep too. */
     uint64_t run_end;
     bool lockstep;
     bool fresh; /* L1, predecode, local RAM and regions are still calloc's zeros (tile_reset) */

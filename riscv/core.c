@@ -753,10 +753,11 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
     bool passed = false, saved = false;
     if (ahead)
         ah->valid = false;
-    /* The fast block's conditions that hold for the whole call: nothing watches, and none of
-     * its instructions can hold the retire-order queue (riscv/core.c below: an entry matters
+    /* The fast block's conditions that hold for the whole call: nothing watches, --lockstep is
+     * off (it runs every instruction through the general path below, the reference that
+     * test/test_runahead.c compares with), and none of its instructions can hold the retire-order queue (riscv/core.c below: an entry matters
      * only when its instruction takes ROB_SIZE cycles or more). */
-    const bool fast = !debug && !watched && 1 + tm->mispredict_penalty < ROB_SIZE &&
+    const bool fast = !debug && !watched && !t->lockstep && 1 + tm->mispredict_penalty < ROB_SIZE &&
                       tm->load_local < ROB_SIZE;
 /* Before anything another agent can see or change: once past the others, stop and wait. */
 #define SYNC()                  \
