@@ -11,8 +11,17 @@
  * waiters that then signal others), fences, csrr of cycle and instret (stored to L1 or kept in a
  * register), BRISC soft-resetting a TRISC mid-run (and maybe releasing it again), BRISC reading and
  * writing a TRISC's local RAM and TRISCs reading BRISC's through the slow path (Blackhole), an
- * ebreak at a random point, exits with computed values. Every run has a cycle limit (a reset core
- * may never set a flag another waits on): the cycle-limit outcome is compared too. */
+ * ebreak at a random point, exits with computed values, Tensix NOP pushes, loops waiting on the
+ * cycle CSR; a third of the programs with the L0 data cache on (rv.l0d_lines 4). Every run has a
+ * cycle limit (a reset core may never set a flag another waits on): the cycle-limit outcome is
+ * compared too.
+ *
+ * Seeds 1..FUZZ_SEEDS on each architecture (about 4 s in all). By hand: TENSIM_FUZZ_FIRST and
+ * TENSIM_FUZZ_COUNT pick other seeds, TENSIM_FUZZ_OFF a mask of features to leave out (default:
+ * waits on a core's own local RAM written through the slow path, the known divergence at the end),
+ * TENSIM_FUZZ_DUMP=1 disassembles the programs, TENSIM_FUZZ_VERBOSE=1 prints how runs ended, and
+ * TENSIM_FUZZ_REDUCE=seed (test runahead_fuzz/reduce) shrinks a diverging program to the words it
+ * needs. */
 #include <criterion/criterion.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -680,7 +689,7 @@ static void sweep(enum arch_id arch, uint64_t first, unsigned count)
 }
 
 #ifndef FUZZ_SEEDS
-#define FUZZ_SEEDS 1500
+#define FUZZ_SEEDS 4000
 #endif
 
 /* TENSIM_FUZZ_FIRST / TENSIM_FUZZ_COUNT widen the search by hand (the default list: seeds 1..FUZZ_SEEDS). */
@@ -716,33 +725,35 @@ Test(runahead_fuzz, wormhole_random_programs, .timeout = 60)
  * epoch that already counts this store (riscv/poll_sleep.c:103/113/126 record(..., t->epoch));
  * only then does le_put write the word. Its next round thus looks "unchanged since the store"
  * (poll_sleep.c:102) and quiet_until lets it skip past the write. */
-static void own_flag_written_through_slow_path(struct tile *t, unsigned nops)
+static void own_flag_written_through_slow_path(struct tile *t, unsigned nops, bool brisc_waits)
 {
-    struct prog p = prog_at(t, base_of[CORE_TRISC2]);
+    /* brisc_waits: the other way round, BRISC polls its own RAM and TRISC0 writes it at 0xFFB14000 + offset */
+    const int waiter = brisc_waits ? CORE_BRISC : CORE_TRISC2, writer = brisc_waits ? CORE_TRISC0 : CORE_BRISC;
+    struct prog p = prog_at(t, base_of[waiter]);
     emit_li(&p, 30, LOCAL + 0x7C0);
     uint32_t top = p.pc;
     E(&p, LW, 10, 30, 0, 0);
     E(&p, BEQ, 0, 10, 0, (int32_t)(top - p.pc));
     E(&p, ANDI, 10, 10, 0, 0x3F);
     emit_exit(&p);
-    tile_start_core(t, CORE_TRISC2, base_of[CORE_TRISC2]);
-    p = prog_at(t, base_of[CORE_BRISC]);
+    tile_start_core(t, waiter, base_of[waiter]);
+    p = prog_at(t, base_of[writer]);
     emit_li(&p, 29, SHARED);
     E(&p, SW, 0, 29, 29, 0xAC);
     fence(&p);
-    emit_li(&p, 30, SLOW_T(2) + 0x7C0);
+    emit_li(&p, 30, (brisc_waits ? SLOW_B : SLOW_T(2)) + 0x7C0);
     emit_li(&p, 1, 956);
     E(&p, SW, 0, 30, 1, 0);
     for (unsigned i = 0; i < nops; i++)
         E(&p, ADDI, 0, 0, 0, 0);
     E(&p, ADDI, 10, 0, 0, 0);
     emit_exit(&p);
-    tile_start_core(t, CORE_BRISC, base_of[CORE_BRISC]);
+    tile_start_core(t, writer, base_of[writer]);
 }
 static void own_flag_builder(struct tile *t, uint64_t nops, enum arch_id arch)
 {
     (void)arch;
-    own_flag_written_through_slow_path(t, (unsigned)nops);
+    own_flag_written_through_slow_path(t, (unsigned)(nops & 0xFF), nops >> 8 & 1);
 }
 
 /* FAILS at present: the known divergence above (fuzz seed 1431, BH). */
@@ -751,6 +762,8 @@ Test(runahead_fuzz, known_divergence_poller_on_own_local_ram_written_through_the
     same("own local flag, 4 nops after", own_flag_builder, 4, ARCH_BLACKHOLE, 0);   /* halt 25 / 28 */
     same("own local flag, 10 nops after", own_flag_builder, 10, ARCH_BLACKHOLE, 0); /* halt 25 / 34 */
     same("own local flag, 30 nops after", own_flag_builder, 30, ARCH_BLACKHOLE, 0); /* halt 25 / 52 */
+    /* the same with BRISC polling its own RAM and TRISC0 writing it through 0xFFB14000 (seed 284) */
+    same("BRISC's own local flag, 30 nops after", own_flag_builder, 1 << 8 | 30, ARCH_BLACKHOLE, 0);
 }
 
 /* ---- reducing a divergence by hand: TENSIM_FUZZ_REDUCE=seed [TENSIM_FUZZ_ARCH=wh] turns words of the
