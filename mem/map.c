@@ -82,9 +82,10 @@ enum mmio_status mmio_load(struct tile *t, int core, uint32_t addr, unsigned siz
     *latency = r->load_latency;
     if (!r->ops)
         return unimplemented(t, core, addr, r, "load");
-    if (!r->ops->plain_loads)
+    enum mmio_status s = r->ops->load(t, core, r, addr, size, val);
+    if (!r->ops->plain_loads) /* after it: what it changed counts from here (riscv/poll_sleep.h) */
         t->epoch++;
-    return r->ops->load(t, core, r, addr, size, val);
+    return s;
 }
 
 enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned size, uint32_t val)
@@ -94,8 +95,11 @@ enum mmio_status mmio_store(struct tile *t, int core, uint32_t addr, unsigned si
         return unmapped(t, core, addr, "store");
     if (!r->ops)
         return unimplemented(t, core, addr, r, "store");
+    enum mmio_status s = r->ops->store(t, core, r, addr, size, val);
+    /* After the store, not before: a core it brings back (rv_rewind) records its polling rounds
+     * as of before the store, so the next round sees a change (riscv/poll_sleep.h). */
     t->epoch++;
-    return r->ops->store(t, core, r, addr, size, val);
+    return s;
 }
 
 /* ---- the coprocessor's MMIO accesses (LOADREG, STOREREG, STOREIND MMIO form) ---- */

@@ -1215,8 +1215,8 @@ void rv_rewind(struct tile *t, int k)
     const int agent = t->running_agent;
     t->limit = t->run_end = stop; /* runs up to `stop` without passing anyone */
     t->running_agent = 1 + k;
-    t->sleep[k].have = false; /* its rounds are looked at afresh */
     rv_run(t, c);
+    t->sleep[k].have = false; /* its rounds are looked at afresh after what brought it back */
     t->now = now, t->limit = limit, t->run_end = run_end, t->running_agent = agent;
     /* The acting agent's limit came from where core k had run to: it must stop where core k is
      * now (as tile_wake_core's). */

@@ -17,8 +17,8 @@
  * compared too.
  *
  * Seeds 1..FUZZ_SEEDS on each architecture (about 4 s in all). By hand: TENSIM_FUZZ_FIRST and
- * TENSIM_FUZZ_COUNT pick other seeds, TENSIM_FUZZ_OFF a mask of features to leave out (default:
- * waits on a core's own local RAM written through the slow path, the known divergence at the end),
+ * TENSIM_FUZZ_COUNT pick other seeds, TENSIM_FUZZ_OFF a mask of features to leave out (default
+ * none),
  * TENSIM_FUZZ_DUMP=1 disassembles the programs, TENSIM_FUZZ_VERBOSE=1 prints how runs ended, and
  * TENSIM_FUZZ_REDUCE=seed (test runahead_fuzz/reduce) shrinks a diverging program to the words it
  * needs. */
@@ -87,12 +87,10 @@ static void alu1(struct prog *p, struct rng *r, bool divs)
 /* Features the search can turn off (TENSIM_FUZZ_OFF, a bit mask; reducing a divergence). */
 enum { OFF_LOCALFLAG = 1, OFF_SLOWFLAG = 2, OFF_L0 = 4, OFF_CYCLEWAIT = 8, OFF_PUSH = 16, OFF_SLOWLOOP = 32,
        OFF_RESET = 64, OFF_SLOW = 128, OFF_EBREAK = 256, OFF_POLLDIV = 512, OFF_L1FLAG = 1024, OFF_SEMFLAG = 2048 };
-/* By default FK_LOCAL flags are off: they hit the known divergence at the end of this file in
- * ~3% of Blackhole programs, which would hide anything else; TENSIM_FUZZ_OFF=0 turns them on. */
 static unsigned off_mask(void)
 {
     const char *v = getenv("TENSIM_FUZZ_OFF");
-    return v ? (unsigned)strtoul(v, 0, 0) : OFF_LOCALFLAG;
+    return v ? (unsigned)strtoul(v, 0, 0) : 0;
 }
 
 /* ---- the plan: which cores run, flags between them, BRISC's actions ---- */
@@ -710,7 +708,7 @@ Test(runahead_fuzz, wormhole_random_programs, .timeout = 60)
 
 /* ---- divergences found, reduced ---- */
 
-/* KNOWN DIVERGENCE (fuzz seed 1431 on Blackhole, and ~80 of the first 3000 BH seeds when local
+/* A DIVERGENCE FOUND, now fixed (fuzz seed 1431 on Blackhole, and ~80 of the first 3000 BH seeds when local
  * flags are on; reduced by the `reduce` test below): TRISC2 polls a word of its own local RAM
  * (lw; beq back: a polling loop whose loads touch only its own state, so it runs ahead and its
  * rounds sleep); BRISC stores to L1, fences (so TRISC2 runs well ahead meanwhile), then writes the
@@ -723,8 +721,9 @@ Test(runahead_fuzz, wormhole_random_programs, .timeout = 60)
  * (riscv/local_ram.c:11 slow_local) calls tile_settle_core -> rv_rewind (riscv/core.c:1196),
  * which clears t->sleep[k].have but re-runs the core, and the re-run records its rounds with the
  * epoch that already counts this store (riscv/poll_sleep.c:103/113/126 record(..., t->epoch));
- * only then does le_put write the word. Its next round thus looks "unchanged since the store"
- * (poll_sleep.c:102) and quiet_until lets it skip past the write. */
+ * only then does le_put write the word. Its next round thus looked "unchanged since the store"
+ * and quiet_until let it skip past the write. Fixed: mmio_store advances the epoch after the
+ * store, and rv_rewind forgets the rounds its re-run recorded. */
 static void own_flag_written_through_slow_path(struct tile *t, unsigned nops, bool brisc_waits)
 {
     /* brisc_waits: the other way round, BRISC polls its own RAM and TRISC0 writes it at 0xFFB14000 + offset */
@@ -756,8 +755,8 @@ static void own_flag_builder(struct tile *t, uint64_t nops, enum arch_id arch)
     own_flag_written_through_slow_path(t, (unsigned)(nops & 0xFF), nops >> 8 & 1);
 }
 
-/* FAILS at present: the known divergence above (fuzz seed 1431, BH). */
-Test(runahead_fuzz, known_divergence_poller_on_own_local_ram_written_through_the_slow_path)
+/* The divergence above (fuzz seed 1431, BH), reduced. */
+Test(runahead_fuzz, poller_on_own_local_ram_written_through_the_slow_path)
 {
     same("own local flag, 4 nops after", own_flag_builder, 4, ARCH_BLACKHOLE, 0);   /* halt 25 / 28 */
     same("own local flag, 10 nops after", own_flag_builder, 10, ARCH_BLACKHOLE, 0); /* halt 25 / 34 */
