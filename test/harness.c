@@ -184,3 +184,32 @@ uint64_t issue_log_cycle(const struct issue_log *log, unsigned th, uint32_t w, u
     cr_assert_fail("T%u never issued 0x%08x", th, w);
     return 0;
 }
+
+void sfpu_example_inputs(const char *in_path, const char *param_path)
+{
+    FILE *f = fopen(in_path, "wb");
+    cr_assert(f, "cannot write %s", in_path);
+    static float x[4 + 3072];
+    for (unsigned i = 0; i < 3072; i++)
+        x[4 + i] = 0.25f + (float)i / 512.0f;
+    fwrite(x, 4, 4 + 3072, f);
+    fclose(f);
+    f = fopen(param_path, "wb");
+    cr_assert(f, "cannot write %s", param_path);
+    const uint32_t tiles = 3;
+    fwrite(&tiles, 4, 1, f);
+    fclose(f);
+}
+
+#define K "build/kernels/"
+const char *const examples[][2] = {
+    {"hello", K "hello.elf"},
+    {"pipeline", "--trisc0=" K "pipeline-unpack.elf --trisc1=" K "pipeline-math.elf --trisc2=" K "pipeline-pack.elf"},
+    {"tokens", "--trisc0=" K "tokens-t0.elf --trisc1=" K "tokens-t1.elf --trisc2=" K "tokens-t2.elf"},
+    {"unpack", "--trisc0=" K "unpack-t0.elf --trisc1=" K "unpack-t1.elf"},
+    {"eltwise", "--trisc0=" K "eltwise-t0.elf --trisc1=" K "eltwise-t1.elf --trisc2=" K "eltwise-t2.elf"},
+    {"matmul", "--trisc0=" K "matmul-t0.elf --trisc1=" K "matmul-t1.elf --trisc2=" K "matmul-t2.elf"},
+    {"tt-push", K "tt-push.elf"},
+};
+const unsigned example_count = sizeof examples / sizeof examples[0];
+#undef K

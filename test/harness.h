@@ -58,6 +58,15 @@ int run_tensim_signal(const char *args, const char *ready, int sig, char *out, s
 /* The whole file, NUL-terminated (malloc'd; the caller frees it); *len its size if len is not
  * NULL. A file that cannot be read fails the test. */
 char *read_whole_file(const char *path, size_t *len);
+/* The examples of riscv/sdk/examples (the Makefile's kernel list) and test/kernels/tt_push.c:
+ * name and the `tensim run` arguments that run them. */
+extern const char *const examples[][2];
+extern const unsigned example_count;
+
+/* The SFPU example kernels' inputs (riscv/sdk/examples/sfpu): three tiles of a ramp from 0.25 in
+ * steps of 1/512 after a 16-byte header, for --load at 0x30000, and the tile count (3), for
+ * --load at 0x3F000. */
+void sfpu_example_inputs(const char *in_path, const char *param_path);
 /* Path of a built guest program or kernel: "build/guest/NAME.elf". */
 const char *guest(const char *name);
 

@@ -189,22 +189,11 @@ static void check_run(const char *tag, const char *what, const char *args, struc
     check_run_window(tag, what, args, s, true);
 }
 
-/* The examples of riscv/sdk/examples (the Makefile's kernel list) and test/kernels/tt_push.c. */
-static const char *const examples[][2] = {
-    {"hello", K "hello.elf"},
-    {"pipeline", "--trisc0=" K "pipeline-unpack.elf --trisc1=" K "pipeline-math.elf --trisc2=" K "pipeline-pack.elf"},
-    {"tokens", "--trisc0=" K "tokens-t0.elf --trisc1=" K "tokens-t1.elf --trisc2=" K "tokens-t2.elf"},
-    {"unpack", "--trisc0=" K "unpack-t0.elf --trisc1=" K "unpack-t1.elf"},
-    {"eltwise", "--trisc0=" K "eltwise-t0.elf --trisc1=" K "eltwise-t1.elf --trisc2=" K "eltwise-t2.elf"},
-    {"matmul", "--trisc0=" K "matmul-t0.elf --trisc1=" K "matmul-t1.elf --trisc2=" K "matmul-t2.elf"},
-    {"tt-push", K "tt-push.elf"},
-};
-
 Test(trace, every_example_trace_is_valid_on_both_architectures, .timeout = 300)
 {
     static const char *const arch[] = {"blackhole", "wormhole"};
     for (int a = 0; a < 2; a++)
-        for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++) {
+        for (unsigned i = 0; i < example_count; i++) {
             char args[1024], what[128];
             snprintf(args, sizeof args, "--max-cycles=2000000 --arch=%s %s", arch[a], examples[i][1]);
             snprintf(what, sizeof what, "%s on %s", examples[i][0], arch[a]);
@@ -220,18 +209,7 @@ Test(trace, every_sfpu_example_trace_is_valid_on_both_architectures, .timeout = 
 {
     static const char *const kernels[] = {"exp", "recip", "sqrt", "silu", "gelu", "sort",
                                           "scale2", "arecip", "recip3", "recip5", "where", "aexp"};
-    FILE *f = fopen("/tmp/tensim-tc.in", "wb");
-    cr_assert(f);
-    static float x[16 / 4 + 3072];
-    for (unsigned i = 0; i < 3072; i++)
-        x[4 + i] = 0.25f + (float)i / 512.0f;
-    fwrite(x, 4, 4 + 3072, f);
-    fclose(f);
-    f = fopen("/tmp/tensim-tc.param", "wb");
-    cr_assert(f);
-    const uint32_t tiles = 3;
-    fwrite(&tiles, 4, 1, f);
-    fclose(f);
+    sfpu_example_inputs("/tmp/tensim-tc.in", "/tmp/tensim-tc.param");
     for (int a = 0; a < 2; a++)
         for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
             char args[1024], what[128];
