@@ -13,6 +13,9 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,6 +253,60 @@ static void run_ttsim(const char *lib, const struct kernel *k, const struct tens
     munmap(s, sizeof *s);
 }
 
+/* ---- tt-llk's own test kernels ----
+ * `make bench-llk` builds tt-llk's matmul perf tests into build/llk-bench (bench/llk); the
+ * L1_TO_L1 variant of each (unpack, math and pack all running) is a run description (BRISC boots the TRISCs, which run until tt-llk's end condition). They run as a
+ * user runs them, `tensim run -q --run=FILE`: the whole process, median of 3, and the cycles from
+ * its --stats. Not on ttsim yet (it needs the run description's boot and host writes replayed
+ * there). */
+static void llk_kernels(void)
+{
+    glob_t g;
+    if (glob("build/llk-bench/*/*/L1_TO_L1/run.json", 0, NULL, &g)) {
+        printf("tt-llk kernels: skipped (none built: make bench-llk with TT_LLK and TT_METAL_HEADERS)\n");
+        return;
+    }
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        const char *run = g.gl_pathv[i];
+        double t[3];
+        long long cycles = -1;
+        for (int r = 0; r < 3; r++) {
+            double t0 = seconds();
+            pid_t pid = fork();
+            if (pid == 0) {
+                char arg[1100];
+                snprintf(arg, sizeof arg, "--run=%s", run);
+                int null = open("/dev/null", O_WRONLY);
+                dup2(null, 1), dup2(null, 2);
+                execl("build/tensim", "tensim", "run", "-q", "--stats=build/bench/llk-kernel.json", arg,
+                      (char *)NULL);
+                _exit(127);
+            }
+            int st;
+            if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+                printf("kernel %s: tensim run failed\n", run);
+                cycles = -1;
+                break;
+            }
+            t[r] = seconds() - t0;
+            json_t *j = json_load_file("build/bench/llk-kernel.json", 0, NULL);
+            cycles = j ? json_integer_value(json_object_get(j, "cycles")) : -1;
+            json_decref(j);
+        }
+        if (cycles < 0)
+            continue;
+        double m = t[0] < t[1] ? (t[1] < t[2] ? t[1] : t[0] < t[2] ? t[2] : t[0])
+                               : (t[0] < t[2] ? t[0] : t[1] < t[2] ? t[2] : t[1]);
+        /* build/llk-bench/SWEEP/TEST/VARIANT/run.json -> SWEEP/TEST */
+        const char *name = run + strlen("build/llk-bench/");
+        int len = (int)(strstr(name, "/run.json") - name);
+        printf("kernel llk %.*s  tensim %9lld cycles %7.3f s %7.2f M cycles/s (whole process)   ttsim: "
+               "skipped (tt-llk run descriptions are not replayed on ttsim)\n",
+               len, name, cycles, m, (double)cycles / m / 1e6);
+    }
+    globfree(&g);
+}
+
 int main(int argc, char **argv)
 {
     const char *lib = getenv("TTSIM");
@@ -279,5 +336,6 @@ int main(int argc, char **argv)
         else
             printf("   ttsim: failed: %s\n", ts.why);
     }
+    llk_kernels();
     return 0;
 }
