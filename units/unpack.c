@@ -619,12 +619,15 @@ static bool run_unpacr(struct tile *t, unsigned u, struct unpack_entry *e)
     const struct unpack_plan *p = &e->p;
     const unsigned th = e->thread, bank = t->src.unpack_bank[u];
     const uint64_t db = p->datum_bits;
+    /* Datums are 2, 4, 8, 16 or 32 bits (df_datum_bits): their index is a shift, not a 64-bit
+     * division per datum. */
+    const unsigned dshift = (unsigned)__builtin_ctz(p->datum_bits | 256u);
     const uint64_t lim8 = p->limit_bytes * 8, fifo8 = p->fifo_bytes * 8;
     const bool bfp = df_is_bfp(p->in_fmt);
     const struct dest_map dm = dest_map_of(t); /* DEST_ACCESS_CFG, as this instruction runs */
     uint64_t datum_bit = p->datum_bit, delta_bit = p->delta_bit, exp_pos = p->exp_pos;
     uint64_t blk = UINT64_MAX, dblk = UINT64_MAX, eblk = UINT64_MAX, reads = 0, ereads = 0;
-    uint32_t out = p->out_addr, drop = p->decompress_drop, dnum = p->decompress_num, i = 0;
+    uint32_t out = p->out_addr, drop = p->decompress_drop, dnum = p->decompress_num, i = 0, in_row = 0;
     bool ok = true;
 
     while (ok && i < p->input_num && dnum) {
@@ -633,9 +636,11 @@ static bool run_unpacr(struct tile *t, unsigned u, struct unpack_entry *e)
             break;
         if (datum_bit / 128 != blk)
             blk = datum_bit / 128, reads++;
-        uint32_t datum = fmt_read_datum(t->l1, p->in_fmt, datum_bit / db);
+        uint32_t datum = fmt_read_datum(t->l1, p->in_fmt, datum_bit >> dshift);
         datum_bit += db;
-        if (++i % p->row_datums == 0) {
+        ++i;
+        if (++in_row == p->row_datums) { /* i % row_datums == 0, without the division */
+            in_row = 0;
             datum_bit = datum_bit - db * p->row_datums + p->row_stride_bits;
             if (datum_bit > lim8)
                 datum_bit -= fifo8;
