@@ -302,8 +302,13 @@ enum fmt_status fmt_unpack_datum(unsigned in, unsigned out, uint32_t datum, uint
                                  struct fmt_unpack_mode m, uint32_t *cell)
 {
     enum fmt_status st = fmt_check_pair(in, out, m.to_dst);
-    if (st != FMT_OK)
-        return st;
+    return st != FMT_OK ? st : fmt_unpack_datum_checked(in, out, datum, exp, m, cell);
+}
+
+enum fmt_status fmt_unpack_datum_checked(unsigned in, unsigned out, uint32_t datum, uint8_t exp,
+                                         struct fmt_unpack_mode m, uint32_t *cell)
+{
+    enum fmt_status st;
     uint16_t h;
     switch (in) {
     case DF_FP32: *cell = convert_fp32(out, datum, m.to_dst); return FMT_OK;

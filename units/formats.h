@@ -112,6 +112,10 @@ struct fmt_unpack_mode {
  * Dst32b value (see df_dst_is_32b(out)). */
 enum fmt_status fmt_unpack_datum(unsigned in, unsigned out, uint32_t datum, uint8_t exp,
                                  struct fmt_unpack_mode m, uint32_t *cell);
+/* The same for a pair fmt_check_pair has passed (the unpacker checks it once per instruction,
+ * not per datum). */
+enum fmt_status fmt_unpack_datum_checked(unsigned in, unsigned out, uint32_t datum, uint8_t exp,
+                                         struct fmt_unpack_mode m, uint32_t *cell);
 
 /* Is (in, out) usable at all for this target, ignoring data (the BFPa exponent check)? */
 enum fmt_status fmt_check_pair(unsigned in, unsigned out, bool to_dst);

@@ -622,6 +622,8 @@ static bool run_unpacr(struct tile *t, unsigned u, struct unpack_entry *e)
     /* Datums are 2, 4, 8, 16 or 32 bits (df_datum_bits): their index is a shift, not a 64-bit
      * division per datum. */
     const unsigned dshift = (unsigned)__builtin_ctz(p->datum_bits | 256u);
+    /* the format pair, once (a bad one fails at the first datum as before) */
+    const bool pair_ok = fmt_check_pair(p->in_fmt, p->out_fmt, p->mode.to_dst) == FMT_OK;
     const uint64_t lim8 = p->limit_bytes * 8, fifo8 = p->fifo_bytes * 8;
     const bool bfp = df_is_bfp(p->in_fmt);
     const struct dest_map dm = dest_map_of(t); /* DEST_ACCESS_CFG, as this instruction runs */
@@ -673,7 +675,8 @@ static bool run_unpacr(struct tile *t, unsigned u, struct unpack_entry *e)
             }
         }
         uint32_t cell = 0;
-        enum fmt_status st = fmt_unpack_datum(p->in_fmt, p->out_fmt, datum, exp, p->mode, &cell);
+        enum fmt_status st = pair_ok ? fmt_unpack_datum_checked(p->in_fmt, p->out_fmt, datum, exp, p->mode, &cell)
+                                     : fmt_unpack_datum(p->in_fmt, p->out_fmt, datum, exp, p->mode, &cell);
         if (st != FMT_OK) {
             ok = undefined(t, u, th, "%s (InDataFormat %s, OutDataFormat %s, %s)",
                            fmt_status_text(st), df_name(p->in_fmt), df_name(p->out_fmt),
