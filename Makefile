@@ -307,7 +307,7 @@ test-plain: $(B)/tests $(B)/tensim kernels
 
 test-asan: $(B)/tests-asan $(B)/tensim-asan kernels
 	@mkdir -p $(B)/demo
-	TENSIM_BIN=$(B)/tensim-asan ASAN_OPTIONS=detect_leaks=1 $(B)/tests-asan -j2
+	TENSIM_BIN=$(B)/tensim-asan ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=test/lsan.supp:malloc_context_size=3 $(B)/tests-asan -j2
 
 # Random inputs against the sanitizer build for FUZZ_SECONDS (test/fuzz/fuzz.c); findings go to
 # build/fuzz-out/findings. FUZZ_SEED repeats a session.

@@ -71,16 +71,26 @@ static void alu1(struct prog *p, struct rng *r, bool divs)
                                     RV_DIV, RV_DIVU, RV_REM, RV_REMU};
     static const enum rv_op ri[] = {RV_ADDI, RV_XORI, RV_ORI, RV_ANDI, RV_SLTI, RV_SLTIU};
     static const enum rv_op sh[] = {RV_SLLI, RV_SRLI, RV_SRAI};
+    /* One draw per statement: the order in which a call's arguments are worked out is
+     * unspecified in C, and the programs must be the same in every build. */
     unsigned k = below(r, 10);
     if (k < 5) {
         enum rv_op op = rr[below(r, divs ? 18 : 14)];
-        emit(p, rv_encode(op, dreg(r), dreg(r), dreg(r), 0));
+        unsigned rd = dreg(r), rs1 = dreg(r), rs2 = dreg(r);
+        emit(p, rv_encode(op, rd, rs1, rs2, 0));
     } else if (k < 8) {
-        emit(p, rv_encode(ri[below(r, 6)], dreg(r), dreg(r), 0, (int32_t)below(r, 4096) - 2048));
+        enum rv_op op = ri[below(r, 6)];
+        unsigned rd = dreg(r), rs1 = dreg(r);
+        int32_t imm = (int32_t)below(r, 4096) - 2048;
+        emit(p, rv_encode(op, rd, rs1, 0, imm));
     } else if (k < 9) {
-        emit(p, rv_encode(sh[below(r, 3)], dreg(r), dreg(r), 0, (int32_t)below(r, 32)));
+        enum rv_op op = sh[below(r, 3)];
+        unsigned rd = dreg(r), rs1 = dreg(r);
+        int32_t imm = (int32_t)below(r, 32);
+        emit(p, rv_encode(op, rd, rs1, 0, imm));
     } else {
-        emit(p, rv_encode(RV_LUI, dreg(r), 0, 0, (int32_t)(rnd(r) & 0xFFFFF000u)));
+        unsigned rd = dreg(r);
+        emit(p, rv_encode(RV_LUI, rd, 0, 0, (int32_t)(rnd(r) & 0xFFFFF000u)));
     }
 }
 
@@ -380,8 +390,10 @@ static void gen_core(struct tile *t, const struct plan *pl, struct rng *r, int c
     emit_li(&p, 28, LOCAL);
     emit_li(&p, 29, SHARED);
     for (unsigned i = 0; i < NDATA; i++)
-        if (chance(r, 70))
-            emit_li(&p, data_reg[i], rnd(r) >> below(r, 32));
+        if (chance(r, 70)) {
+            uint32_t v = rnd(r);
+            emit_li(&p, data_reg[i], v >> below(r, 32));
+        }
     for (unsigned s = 0; s <= pl->nseg[core]; s++) {
         for (unsigned k = 0; k < pl->nflags; k++) {
             const struct flag *f = &pl->f[k];
@@ -404,7 +416,9 @@ static void gen_core(struct tile *t, const struct plan *pl, struct rng *r, int c
         } else if (kind < 28) { /* a forward branch over a few instructions */
             static const enum rv_op br[] = {RV_BEQ, RV_BNE, RV_BLT, RV_BGE, RV_BLTU, RV_BGEU};
             unsigned n = 1 + below(r, 4);
-            emit(&p, rv_encode(br[below(r, 6)], 0, dreg(r), dreg(r), (int32_t)(4 * (n + 1))));
+            enum rv_op op = br[below(r, 6)];
+            unsigned rs1 = dreg(r), rs2 = dreg(r);
+            emit(&p, rv_encode(op, 0, rs1, rs2, (int32_t)(4 * (n + 1))));
             for (unsigned i = 0; i < n; i++)
                 alu1(&p, r, chance(r, 30));
         } else if (kind < 43) {
