@@ -614,14 +614,21 @@ static bool dst_rows_done(struct tile *t, unsigned u, unsigned th)
     return ok;
 }
 
+/* fmt_read_datum for the datum holding L1 bit `bit` of `db`-bit datums (2, 4, 8, 16 or 32),
+ * inline: the unpacker knows the width once per instruction. */
+static inline uint32_t read_datum(const uint8_t *l1, uint64_t bit, unsigned db)
+{
+    bit &= ~(uint64_t)(db - 1); /* the datum's first bit, as fmt_read_datum's index * bits */
+    if (db >= 8)
+        return le_get(l1 + bit / 8, db / 8);
+    return (uint32_t)(l1[bit / 8] >> (bit % 8)) & ((1u << db) - 1);
+}
+
 static bool run_unpacr(struct tile *t, unsigned u, struct unpack_entry *e)
 {
     const struct unpack_plan *p = &e->p;
     const unsigned th = e->thread, bank = t->src.unpack_bank[u];
     const uint64_t db = p->datum_bits;
-    /* Datums are 2, 4, 8, 16 or 32 bits (df_datum_bits): their index is a shift, not a 64-bit
-     * division per datum. */
-    const unsigned dshift = (unsigned)__builtin_ctz(p->datum_bits | 256u);
     /* the format pair, once (a bad one fails at the first datum as before) */
     const bool pair_ok = fmt_check_pair(p->in_fmt, p->out_fmt, p->mode.to_dst) == FMT_OK;
     const uint64_t lim8 = p->limit_bytes * 8, fifo8 = p->fifo_bytes * 8;
@@ -638,7 +645,7 @@ static bool run_unpacr(struct tile *t, unsigned u, struct unpack_entry *e)
             break;
         if (datum_bit / 128 != blk)
             blk = datum_bit / 128, reads++;
-        uint32_t datum = fmt_read_datum(t->l1, p->in_fmt, datum_bit >> dshift);
+        uint32_t datum = read_datum(t->l1, datum_bit, (unsigned)db);
         datum_bit += db;
         ++i;
         if (++in_row == p->row_datums) { /* i % row_datums == 0, without the division */
