@@ -589,6 +589,10 @@ static inline __attribute__((always_inline)) unsigned predict(struct rv_core *c,
     return extra;
 }
 
+/* The bytes each load and store moves. */
+static const uint8_t access_size[RV_OP_COUNT] = {[RV_LB] = 1, [RV_LH] = 2, [RV_LW] = 4, [RV_LBU] = 1,
+                                                 [RV_LHU] = 2, [RV_SB] = 1, [RV_SH] = 2, [RV_SW] = 4};
+
 /* The instruction classes that touch only the core's own registers and timing state. */
 static const bool own_only[RV_OP_COUNT] = {
 #define RV(op, mn, mask, match, fmt, cls)                                                    \
@@ -674,7 +678,7 @@ static inline __attribute__((always_inline)) unsigned fast_block(struct tile *t,
             break;
         }
         case RV_LB: case RV_LH: case RV_LW: case RV_LBU: case RV_LHU: {
-            const unsigned size = in.op == RV_LW ? 4 : in.op == RV_LH || in.op == RV_LHU ? 2 : 1;
+            const unsigned size = access_size[in.op];
             const uint32_t off = ((a + (uint32_t)in.imm) & ~(size - 1)) - MEM_LOCAL_BASE;
             if (off >= local_size)
                 goto out;
@@ -689,7 +693,7 @@ static inline __attribute__((always_inline)) unsigned fast_block(struct tile *t,
             break;
         }
         case RV_SB: case RV_SH: case RV_SW: {
-            const unsigned size = in.op == RV_SW ? 4 : in.op == RV_SH ? 2 : 1;
+            const unsigned size = access_size[in.op];
             const uint32_t off = ((a + (uint32_t)in.imm) & ~(size - 1)) - MEM_LOCAL_BASE;
             if (off >= local_size)
                 goto out;
@@ -914,8 +918,7 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
         }
 
         case RV_LB: case RV_LH: case RV_LW: case RV_LBU: case RV_LHU: {
-            static const uint8_t size_of[] = {[RV_LB] = 1, [RV_LH] = 2, [RV_LW] = 4, [RV_LBU] = 1, [RV_LHU] = 2};
-            unsigned size = size_of[in.op];
+            unsigned size = access_size[in.op];
             /* Unaligned addresses are rounded down (WHR:README.md "Faults"). */
             uint32_t addr = (a + (uint32_t)imm) & ~(size - 1);
             uint64_t when; /* the cycle the result can be used */
@@ -978,7 +981,7 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
             break;
         }
         case RV_SB: case RV_SH: case RV_SW: {
-            unsigned size = in.op == RV_SB ? 1 : in.op == RV_SH ? 2 : 4;
+            unsigned size = access_size[in.op];
             uint32_t addr = (a + (uint32_t)imm) & ~(size - 1);
             if (addr < l1_size) {
                 SYNC();

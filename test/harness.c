@@ -115,7 +115,7 @@ int run_tensimf(char *out, size_t n, const char *fmt, ...)
     return run_tensim(args, out, n);
 }
 
-int run_tensim_signal(const char *args, const char *ready, int sig, char *out, size_t n)
+pid_t tensim_spawn(const char *args, int *out)
 {
     const char *bin = getenv("TENSIM_BIN");
     char cmd[2048];
@@ -133,6 +133,14 @@ int run_tensim_signal(const char *args, const char *ready, int sig, char *out, s
         _exit(127);
     }
     close(fd[1]);
+    *out = fd[0];
+    return pid;
+}
+
+int run_tensim_signal(const char *args, const char *ready, int sig, char *out, size_t n)
+{
+    int fd[1]; /* fd[0]: its output */
+    pid_t pid = tensim_spawn(args, &fd[0]);
     size_t used = 0;
     bool sent = false;
     ssize_t r;

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "../core/tile.h"
 #include "../riscv/decode.h"
@@ -52,6 +53,9 @@ uint64_t issue_log_cycle(const struct issue_log *log, unsigned th, uint32_t word
 int run_tensim(const char *args, char *out, size_t n);
 /* The same with the arguments formatted printf-style. */
 int run_tensimf(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Starts the tensim binary with `args` (stdout and stderr into the pipe whose read end is put in
+ * *out); returns its pid. */
+pid_t tensim_spawn(const char *args, int *out);
 /* The same, sending signal `sig` once the output contains `ready`. Returns the exit status, or
  * 1000 + the signal number if a signal ended tensim. */
 int run_tensim_signal(const char *args, const char *ready, int sig, char *out, size_t n);

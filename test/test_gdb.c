@@ -68,24 +68,9 @@ static void read_line(int fd, char *line, size_t n)
 static void start_on(struct session *s, const char *core, const char *args, const char *program,
                      const char *who)
 {
-    const char *bin = getenv("TENSIM_BIN");
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "exec %s run --gdb 0%s %s %s", bin ? bin : "build/tensim", core, args,
-             program);
-    int fd[2];
-    cr_assert(pipe(fd) == 0);
-    s->pid = fork();
-    cr_assert(s->pid >= 0);
-    if (s->pid == 0) {
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        close(fd[1]);
-        execl("/bin/sh", "sh", "-c", cmd, (char *)0);
-        _exit(127);
-    }
-    close(fd[1]);
-    s->out = fd[0];
+    snprintf(cmd, sizeof cmd, "run --gdb 0%s %s %s", core, args, program);
+    s->pid = tensim_spawn(cmd, &s->out);
     char line[256];
     read_line(s->out, line, sizeof line);
     char name[16];
