@@ -95,7 +95,9 @@ bool poll_round(struct tile *t, struct rv_core *c, uint64_t now)
     s->at_instret = c->st.instret;
     const bool ports = c->poll_l1;
     c->poll_l1 = false;
-    if (!settled(t, c, now)) {
+    /* Another agent acts in the very next cycle (a busy coprocessor does every cycle): no
+     * round could be skipped, so none is compared or recorded. */
+    if (quiet_until(t, c, ports) <= now + 1 || !settled(t, c, now)) {
         s->have = c->poll_steady = false;
         return false;
     }
