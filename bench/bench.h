@@ -2,8 +2,11 @@
 #ifndef TENSIM_BENCH_H
 #define TENSIM_BENCH_H
 
+#include <fcntl.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../core/tile.h"
 
@@ -36,6 +39,36 @@ static inline double seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Runs build/tensim with argv (argv[0] "tensim", NULL-terminated), its output to /dev/null, as
+ * a user runs it: the whole process's wall time, or a negative value if it did not exit 0. */
+static inline double time_tensim(char *const argv[])
+{
+    double t0 = seconds();
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1), dup2(null, 2);
+        execv("build/tensim", argv);
+        _exit(127);
+    }
+    int st;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+        return -1;
+    return seconds() - t0;
+}
+
+/* The median of n values (sorted in place). */
+static inline double median(double *v, int n)
+{
+    for (int i = 1; i < n; i++) /* insertion sort */
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    return v[n / 2];
 }
 
 #endif

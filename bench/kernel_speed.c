@@ -270,33 +270,22 @@ static void llk_kernels(void)
         const char *run = g.gl_pathv[i];
         double t[3];
         long long cycles = -1;
+        char arg[1100];
+        snprintf(arg, sizeof arg, "--run=%s", run);
+        char *const argv[] = {"tensim", "run", "-q", "--stats=build/bench/llk-kernel.json", arg, NULL};
         for (int r = 0; r < 3; r++) {
-            double t0 = seconds();
-            pid_t pid = fork();
-            if (pid == 0) {
-                char arg[1100];
-                snprintf(arg, sizeof arg, "--run=%s", run);
-                int null = open("/dev/null", O_WRONLY);
-                dup2(null, 1), dup2(null, 2);
-                execl("build/tensim", "tensim", "run", "-q", "--stats=build/bench/llk-kernel.json", arg,
-                      (char *)NULL);
-                _exit(127);
-            }
-            int st;
-            if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+            if ((t[r] = time_tensim(argv)) < 0) {
                 printf("kernel %s: tensim run failed\n", run);
                 cycles = -1;
                 break;
             }
-            t[r] = seconds() - t0;
             json_t *j = json_load_file("build/bench/llk-kernel.json", 0, NULL);
             cycles = j ? json_integer_value(json_object_get(j, "cycles")) : -1;
             json_decref(j);
         }
         if (cycles < 0)
             continue;
-        double m = t[0] < t[1] ? (t[1] < t[2] ? t[1] : t[0] < t[2] ? t[2] : t[0])
-                               : (t[0] < t[2] ? t[0] : t[1] < t[2] ? t[2] : t[1]);
+        const double m = median(t, 3);
         /* build/llk-bench/SWEEP/TEST/VARIANT/run.json -> SWEEP/TEST */
         const char *name = run + strlen("build/llk-bench/");
         int len = (int)(strstr(name, "/run.json") - name);

@@ -69,29 +69,13 @@ static int startup(void)
 {
     double t[21];
     const int n = sizeof t / sizeof t[0];
-    for (int i = 0; i < n; i++) {
-        double t0 = seconds();
-        pid_t pid = fork();
-        if (pid == 0) {
-            int null = open("/dev/null", 1);
-            dup2(null, 1);
-            execl("build/tensim", "tensim", "run", "-q", KDIR "hello.elf", (char *)NULL);
-            _exit(127);
-        }
-        int st;
-        if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+    static char *const argv[] = {"tensim", "run", "-q", KDIR "hello.elf", NULL};
+    for (int i = 0; i < n; i++)
+        if ((t[i] = time_tensim(argv)) < 0) {
             fprintf(stderr, "startup: tensim run -q hello.elf failed\n");
             return 1;
         }
-        t[i] = seconds() - t0;
-    }
-    for (int i = 1; i < n; i++) /* insertion sort, for the median */
-        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
-            double x = t[j];
-            t[j] = t[j - 1];
-            t[j - 1] = x;
-        }
-    printf("startup  tensim run -q hello.elf, median of %d  %6.2f ms  (target < 10)\n", n, t[n / 2] * 1e3);
+    printf("startup  tensim run -q hello.elf, median of %d  %6.2f ms  (target < 10)\n", n, median(t, n) * 1e3);
     return 0;
 }
 
