@@ -913,3 +913,95 @@ Test(unpack, nop_after_wrcfg_in_a_replay_keeps_the_unpacr_off_the_old_address)
                      t->src.bank[1][0].cell[0][i]);
     cr_expect_eq(t->thread[0].replay.skipped, 0, "the NOP after the WRCFG is emitted");
 }
+
+/* ---- the fast rows against the model's loop ---- */
+
+/* One random UNPACR on the current tile: format, unpacker, row count and a partial last row,
+ * base address (sometimes not 16-bit aligned), column shift / row stride, SrcRow, SetOvrd, an L1
+ * FIFO wrap, sometimes a format pair that is refused or a row past SrcA. */
+static uint32_t fast_rng;
+static uint32_t fast_draw(uint32_t n)
+{
+    fast_rng = fast_rng * 1664525u + 1013904223u;
+    return (fast_rng >> 8) % n;
+}
+
+static unsigned random_unpacr(uint32_t seed)
+{
+    fast_rng = seed;
+    static const unsigned fmts[] = {DF_BF16, DF_FP16, DF_INT16, DF_BF16, DF_FP32, DF_BFP8};
+    const unsigned u = fast_draw(2), in = fmts[fast_draw(6)];
+    const unsigned out = fast_draw(8) ? (in == DF_BFP8 ? DF_BF16 : in) : DF_FP16;
+    const unsigned rows = 1 + fast_draw(32);
+    for (unsigned i = 0; i < 4096; i++)
+        t->l1[DATA - 512 + i] = (uint8_t)fast_draw(256);
+    plain(u, in, out, rows * 16);
+    t->adc[0].unpack[u].ch[1].v[ADC_X] = rows * 16 - 1 - fast_draw(20);
+    if (fast_draw(4) == 0)
+        set(SEC(u, REG3_Base_address), DATA / 16 - 1 + fast_draw(3));
+    set(SEC(u, REG2_Shift_amount_cntx0), fast_draw(16));
+    if (fast_draw(3) == 0)
+        thcfg_set(&t->cfg, 0, THCFG_DESC(ab, SRCA_SET_SetOvrdWithAddr), fast_draw(2));
+    t->src.src_row[u][0] = (uint8_t)fast_draw(64);
+    if (fast_draw(4) == 0) {
+        set(SEC(u, REG2_Unpack_limit_address), (DATA + 16 * (1 + fast_draw(8))) / 16);
+        set(SEC(u, REG2_Unpack_fifo_size), 16 * (1 + fast_draw(4)) / 16);
+    }
+    return u;
+}
+
+struct unpack_outcome {
+    enum err_kind err;
+    char text[sizeof t->err.text];
+    uint64_t cycles, l1_reads, datums;
+    uint32_t gen[2];
+};
+
+static void unpack_outcome(struct unpack_outcome *o, unsigned u)
+{
+    memset(o, 0, sizeof *o);
+    uint32_t w[] = {UNPACR_PLAIN(u)};
+    o->err = run(w, 1);
+    snprintf(o->text, sizeof o->text, "%s", t->err.text);
+    o->cycles = t->cycles;
+    o->l1_reads = t->unpack.u[u].st.l1_reads;
+    o->datums = t->unpack.u[u].st.datums;
+    for (unsigned b = 0; b < 2; b++)
+        o->gen[b] = t->src.bank[b][0].gen;
+}
+
+Test(unpack, fast_rows_match_the_model_loop)
+{
+    unsigned fast_ok = 0, errors = 0, fast_used = 0;
+    for (uint32_t seed = 1; seed <= 400; seed++) {
+        struct unpack_outcome o[2];
+        static struct src_bank banks[2][2][2];
+        for (unsigned model = 0; model < 2; model++) {
+            tile_destroy(t);
+            start(seed % 5 ? ARCH_BLACKHOLE : ARCH_WORMHOLE);
+            t->unpack.model_loop_only = model;
+            unpack_outcome(&o[model], random_unpacr(seed));
+            memcpy(banks[model], t->src.bank, sizeof banks[model]);
+        }
+        cr_assert_eq(o[0].err, o[1].err, "seed %u: %s / %s", seed, o[0].text, o[1].text);
+        cr_assert_str_eq(o[0].text, o[1].text, "seed %u", seed);
+        cr_assert_eq(o[0].cycles, o[1].cycles, "seed %u", seed);
+        cr_assert_eq(o[0].l1_reads, o[1].l1_reads, "seed %u", seed);
+        cr_assert_eq(o[0].datums, o[1].datums, "seed %u", seed);
+        /* a bank written is marked written either way; the fast rows mark it once per
+         * instruction, the model's loop once per cell: that difference shows they ran */
+        for (unsigned b = 0; b < 2; b++)
+            cr_assert_eq(o[0].gen[b] != 0, o[1].gen[b] != 0, "seed %u", seed);
+        fast_used += o[0].gen[0] != o[1].gen[0] || o[0].gen[1] != o[1].gen[1];
+        for (unsigned b = 0; b < 2; b++)
+            for (unsigned k = 0; k < 2; k++)
+                cr_assert(!memcmp(banks[0][b][k].cell, banks[1][b][k].cell, sizeof banks[0][b][k].cell),
+                          "seed %u: Src%c bank %u differs", seed, b ? 'B' : 'A', k);
+        fast_ok += o[0].err == ERR_NONE;
+        errors += o[0].err != ERR_NONE;
+    }
+    /* both outcomes occur often enough to mean something */
+    cr_expect_gt(fast_ok, 150, "%u runs without an error", fast_ok);
+    cr_expect_gt(errors, 20, "%u runs with an error", errors);
+    cr_expect_gt(fast_used, 100, "%u runs took the fast rows", fast_used);
+}

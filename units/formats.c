@@ -102,29 +102,6 @@ uint32_t fmt_read_datum(const uint8_t *sec, unsigned code, size_t index)
 
 /* ---- register layouts (WH:SrcASrcB.md, WH:Dst.md; WriteSrc* / WriteDst* of UNPACR_Regular) -- */
 
-uint32_t fmt_src_from_tf32(uint32_t tf32)
-{
-    uint32_t sign = tf32 & 0x40000, exp = (tf32 >> 10) & 0xFF, man = tf32 & 0x3FF;
-    return sign | man << 8 | exp;
-}
-
-uint32_t fmt_src_from_bf16(uint16_t bf16)
-{
-    return fmt_src_from_tf32((uint32_t)bf16 << 3);
-}
-
-uint32_t fmt_src_from_fp16(uint16_t fp16)
-{
-    /* The sign moves to bit 18; the 5-bit exponent then lands in the low bits of the 8-bit
-     * exponent slot, leaving bits 7:5 zero. */
-    return fmt_src_from_tf32(((uint32_t)(fp16 & 0x8000) << 3) | (fp16 & 0x7FFF));
-}
-
-uint32_t fmt_src_from_int16(uint16_t x)
-{
-    return ((uint32_t)(x & 0xFF00) << 3) | (x & 0xFF);
-}
-
 uint32_t fmt_src_to_tf32(uint32_t cell)
 {
     uint32_t sign = cell & 0x40000, man = (cell >> 8) & 0x3FF, exp = cell & 0xFF;

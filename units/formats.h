@@ -156,10 +156,26 @@ uint16_t fmt_e4m3_to_fp16(uint8_t e4m3);
 uint16_t fmt_int8_to_fp16_overlay(uint8_t datum, bool is_unsigned);
 
 /* Register layouts (WH:SrcASrcB.md and WH:Dst.md "Data type bit layout"). */
-uint32_t fmt_src_from_tf32(uint32_t tf32); /* 19-bit Sign,Exp8,Man10 -> Sign,Man10,Exp8 */
-uint32_t fmt_src_from_bf16(uint16_t bf16); /* BF16 on TF32 with three zero mantissa bits */
-uint32_t fmt_src_from_fp16(uint16_t fp16); /* Sign,Man10,000,Exp5 */
-uint32_t fmt_src_from_int16(uint16_t x);   /* Sign,Hi7,000,Lo8 (opaque) */
+/* Src cells (inline: the unpackers convert every datum they write) */
+static inline uint32_t fmt_src_from_tf32(uint32_t tf32) /* 19-bit Sign,Exp8,Man10 -> Sign,Man10,Exp8 */
+{
+    uint32_t sign = tf32 & 0x40000, exp = (tf32 >> 10) & 0xFF, man = tf32 & 0x3FF;
+    return sign | man << 8 | exp;
+}
+static inline uint32_t fmt_src_from_bf16(uint16_t bf16) /* BF16 on TF32 with three zero mantissa bits */
+{
+    return fmt_src_from_tf32((uint32_t)bf16 << 3);
+}
+/* Sign,Man10,000,Exp5: the sign moves to bit 18; the 5-bit exponent then lands in the low bits
+ * of the 8-bit exponent slot, leaving bits 7:5 zero. */
+static inline uint32_t fmt_src_from_fp16(uint16_t fp16)
+{
+    return fmt_src_from_tf32(((uint32_t)(fp16 & 0x8000) << 3) | (fp16 & 0x7FFF));
+}
+static inline uint32_t fmt_src_from_int16(uint16_t x) /* Sign,Hi7,000,Lo8 (opaque) */
+{
+    return ((uint32_t)(x & 0xFF00) << 3) | (x & 0xFF);
+}
 /* Dst cells (inline: the matrix unit converts every datum it writes) */
 static inline uint16_t fmt_dst_from_bf16(uint16_t bf16) /* Sign,Man7,Exp8 */
 {

@@ -120,6 +120,7 @@ struct unpack_state {
     uint64_t credited;        /* fetch progress is accounted for all cycles before this */
     uint16_t dst_cols[DEST_ROWS]; /* scratch: Dst columns written per physical row */
     uint64_t last_busy;           /* 1 + the last cycle an unpacker finished an instruction */
+    bool model_loop_only;         /* tests: no fast rows (unpack.c), the model's loop alone */
 };
 
 /* `holds`: STALLWAIT C1/C2 and FLUSHDMA, thread th has an instruction anywhere in unpacker i
