@@ -843,3 +843,99 @@ Test(pack, zero_write_of_integers)
     for (unsigned i = 0; i < 64; i++)
         cr_expect_eq(l1_32(OUT + 4 * i), 0);
 }
+
+/* ---- the fast datums against the model's loop ---- */
+
+static uint32_t fast_rng;
+static uint32_t fast_draw(uint32_t n)
+{
+    fast_rng = fast_rng * 1664525u + 1013904223u;
+    return (fast_rng >> 8) % n;
+}
+
+/* Random Dst contents and a random packer 0 configuration around the fast datums' case: edge
+ * masks and their row mapping, -inf edges, ReLU, the exponent threshold and histogram,
+ * downsampling, other formats, invalid Dst rows, an output near the end of L1. Returns the
+ * number of PACRs (of four rows) to run. */
+static unsigned random_pack(uint32_t seed)
+{
+    fast_rng = seed;
+    static const unsigned outs[] = {DF_BF16, DF_BF16, DF_BF16, DF_FP16, DF_BFP8, DF_FP32};
+    const bool r32 = fast_draw(6) == 0;
+    config(r32 ? DF_FP32 : fast_draw(5) ? DF_BF16 : DF_FP16, r32 ? DF_FP32 : DF_BF16,
+           outs[fast_draw(6)], r32);
+    for (unsigned r = 0; r < 64; r++) {
+        t->dest.row_valid[r] = fast_draw(16) != 0;
+        for (unsigned c = 0; c < 16; c++)
+            t->dest.bits[r][c] = (uint16_t)fast_draw(65536);
+    }
+    if (fast_draw(2)) {
+        C(PCK_EDGE_OFFSET_SEC0_mask, fast_draw(3) ? 0xFFFF : fast_draw(65536));
+        C(PCK_EDGE_OFFSET_SEC1_mask, fast_draw(65536));
+        C(PCK_EDGE_TILE_ROW_SET_SELECT_select, fast_draw(4));
+        if (fast_draw(4) == 0) /* the whole word: sixteen 2-bit row mappings */
+            t->cfg.cfg[0][CFG_DESC(ab, TILE_ROW_SET_MAPPING_0_row_set_mapping_0)->word] =
+                fast_draw(65536) | fast_draw(65536) << 16;
+        C(PCK_EDGE_MODE_mode, fast_draw(2));
+    }
+    if (fast_draw(8) == 0)
+        C(STACC_RELU_ApplyRelu, 1 + fast_draw(2));
+    if (fast_draw(8) == 0) {
+        C(THCON_SEC0_REG1_Exp_threshold_en, 1);
+        C(THCON_SEC0_REG1_Exp_threshold, 100 + fast_draw(40));
+    }
+    if (fast_draw(8) == 0)
+        C(THCON_SEC0_REG1_Downsample_mask, fast_draw(65536));
+    if (fast_draw(4) == 0)
+        thcfg_set(&t->cfg, 0, THCFG_DESC(ab, ENABLE_ACC_STATS_Enable), 1);
+    if (fast_draw(10) == 0) /* writes run past the end of L1 */
+        C(THCON_SEC0_REG1_L1_Dest_addr, t->arch->l1_size / 16 - 1 - fast_draw(64));
+    return 1 + fast_draw(16);
+}
+
+struct pack_outcome {
+    enum err_kind err;
+    char text[sizeof t->err.text];
+    uint64_t cycles, datums, l1_writes;
+    uint8_t hist[32], hist_max;
+    unsigned tpg[3];
+};
+
+Test(pack, fast_datums_match_the_model_loop)
+{
+    static uint8_t l1[2][0x3000], l1_end[2][0x1000];
+    unsigned ok = 0, errors = 0;
+    for (uint32_t seed = 1; seed <= 300; seed++) {
+        struct pack_outcome o[2];
+        for (unsigned model = 0; model < 2; model++) {
+            tile_destroy(t);
+            start(seed % 4 ? ARCH_BLACKHOLE : ARCH_WORMHOLE);
+            t->pack.model_loop_only = model;
+            const unsigned n = random_pack(seed);
+            uint32_t w[16];
+            for (unsigned i = 0; i < n; i++)
+                w[i] = pacr(i == n - 1);
+            struct pack_outcome *x = &o[model];
+            memset(x, 0, sizeof *x);
+            x->err = run(w, n);
+            snprintf(x->text, sizeof x->text, "%s", t->err.text);
+            const struct packer *p = &t->pack.p[0];
+            x->cycles = t->cycles, x->datums = p->st.datums, x->l1_writes = p->st.l1_writes;
+            memcpy(x->hist, p->hist, sizeof x->hist);
+            x->hist_max = p->hist_max;
+            x->tpg[0] = p->tpg_x, x->tpg[1] = p->tpg_y, x->tpg[2] = p->tpg_z;
+            memcpy(l1[model], t->l1 + OUT - 16, sizeof l1[model]);
+            memcpy(l1_end[model], t->l1 + t->arch->l1_size - sizeof l1_end[model], sizeof l1_end[model]);
+        }
+        cr_assert_eq(o[0].err, o[1].err, "seed %u: %s / %s", seed, o[0].text, o[1].text);
+        cr_assert_str_eq(o[0].text, o[1].text, "seed %u", seed);
+        cr_assert(!memcmp(&o[0].cycles, &o[1].cycles, sizeof o[0] - offsetof(struct pack_outcome, cycles)),
+                  "seed %u: counts, histogram or tile position differ", seed);
+        cr_assert(!memcmp(l1[0], l1[1], sizeof l1[0]), "seed %u: output differs", seed);
+        cr_assert(!memcmp(l1_end[0], l1_end[1], sizeof l1_end[0]), "seed %u: end of L1 differs", seed);
+        ok += o[0].err == ERR_NONE;
+        errors += o[0].err != ERR_NONE;
+    }
+    cr_expect_gt(ok, 150, "%u runs without an error", ok);
+    cr_expect_gt(errors, 10, "%u runs with an error", errors);
+}

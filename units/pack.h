@@ -92,6 +92,7 @@ struct pack_state {
     struct packer p[NUM_PACKERS];
     uint64_t next_seq;  /* acceptance counter */
     uint64_t last_busy; /* 1 + the last cycle a packer finished an instruction */
+    bool model_loop_only; /* tests: no fast datums (pack.c), the model's loop alone */
 };
 
 /* `holds`: the STALLWAIT packer conditions, thread th has an instruction in packer i. */
