@@ -655,6 +655,22 @@ static inline uint32_t src_cell16(unsigned fmt, uint32_t d)
                             : fmt_src_from_int16((uint16_t)d);
 }
 
+/* 16 little-endian 16-bit datums into a Src row, one loop per format (vectorised). */
+static inline void row16_as(uint32_t row[16], const uint8_t *src, unsigned fmt)
+{
+    for (unsigned k = 0; k < 16; k++)
+        row[k] = src_cell16(fmt, (uint32_t)src[2 * k] | (uint32_t)src[2 * k + 1] << 8) & SRC_CELL_MASK;
+}
+
+static void row16(uint32_t row[16], const uint8_t *src, unsigned fmt)
+{
+    switch (fmt) {
+    case DF_BF16: row16_as(row, src, DF_BF16); break;
+    case DF_FP16: row16_as(row, src, DF_FP16); break;
+    default: row16_as(row, src, DF_INT16); break;
+    }
+}
+
 /* SrcA's row for output row `orow` (write_out's rules), or -1: skipped (the first four rows and
  * columns below ColShift are not written); -2: an undefined write (left to the model). */
 static int srca_row(const struct unpack_plan *p, uint32_t orow)
@@ -691,7 +707,14 @@ static void fast_rows(struct tile *t, unsigned u, const struct unpack_plan *p, u
         c->reads += last_line - first_line + (first_line != c->blk);
         c->blk = last_line;
         const uint8_t *src = t->l1 + c->datum_bit / 8;
-        for (uint32_t k = 0; k < n; k++) {
+        const int whole = n == 16 && c->out % 16 == 0 && (u == 1 || !p->col_shift)
+                              ? (u == 1 ? (int)((c->out / 16 + p->src_row) & 0x3F) : srca_row(p, c->out / 16))
+                              : -1;
+        if (whole >= 0) { /* one whole Src row: the format's conversion over 16 datums */
+            row16(b->cell[whole], src, fmt);
+            wrote = true;
+        }
+        for (uint32_t k = whole >= 0 ? n : 0; k < n; k++) {
             const uint32_t out = c->out + k, col = out & 15;
             const uint32_t cell = src_cell16(fmt, (uint32_t)src[2 * k] | (uint32_t)src[2 * k + 1] << 8);
             if (u == 1) {
