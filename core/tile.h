@@ -73,6 +73,9 @@ struct tile {
     struct rv_core core[NUM_CORES];
     struct l1_port l1_port[L1_RISC_PORTS]; /* the cores' shared L1 access ports (mem/l1_port.h) */
     struct tensix_thread thread[NUM_THREADS];
+    /* Bit i: thread i may have work (sync/gate.c). A push sets it; the coprocessor clears it in
+     * a cycle in which it finds the thread with nothing anywhere, and skips it from then on. */
+    uint8_t threads_live;
     /* The backend units' state, one member per row of units/registry.h */
 #define X(id, kind, desc, type, member, ...) type member;
     TENSIX_UNITS(X)

@@ -45,6 +45,7 @@ void coproc_reset(struct tile *t)
         th->acct_outcome = GATE_EMPTY;
     }
     memset(t->res_next, 0, sizeof t->res_next);
+    t->threads_live = 0;
     t->coproc_wake = CYCLE_NEVER;
     t->coproc_last_active = 0;
 }
@@ -383,7 +384,12 @@ bool coproc_step(struct tile *t)
     }
 
     unsigned nready = 0, lone = 0; /* threads ready to issue to a shared resource */
+    const unsigned live = t->threads_live;
     for (unsigned i = 0; i < NUM_THREADS; i++) {
+        if (!(live >> i & 1)) { /* nothing anywhere: as gate_look would find, accounted empty */
+            g[i].reason = GS_COUNT, g[i].release = false;
+            continue;
+        }
         bool present = gate_look(t, i, &g[i]);
         if (!present)
             g[i].reason = GS_COUNT; /* marker: nothing at the gate */
@@ -422,6 +428,8 @@ bool coproc_step(struct tile *t)
     }
     for (unsigned i = 0; i < NUM_THREADS; i++) {
         struct tensix_thread *th = &t->thread[i];
+        if (!(live >> i & 1))
+            continue;
         if (g[i].reason == GS_NONE) {
             uint32_t w;
             tt_origin o;
@@ -468,6 +476,8 @@ bool coproc_step(struct tile *t)
     }
     for (unsigned i = 0; i < NUM_THREADS; i++) {
         struct tensix_thread *th = &t->thread[i];
+        if (!(live >> i & 1))
+            continue;
         /* Expanders that can do nothing this cycle are not called: both idle with nothing to
          * take (the common test first), else each its own test (replay_idle, mop_idle). */
         enum pipe_step r = PIPE_IDLE, m = PIPE_IDLE;
@@ -489,6 +499,12 @@ bool coproc_step(struct tile *t)
         /* Room in FIFO1 lets blocked pushers retry (cores act after the coprocessor). */
         if (th->blocked_cores && tt_fifo_has_room(&th->fifo1, 1))
             tile_unblock_pushers(t, i);
+        /* Found with nothing at the gate (accounted empty) and nothing anywhere else: until a
+         * push, every cycle would find the same and do nothing. */
+        if (g[i].reason == GS_COUNT && !th->wait.active && !th->fifo1.count && !th->fifo2.count &&
+            !th->fifo3.count && th->mop.phase == MOP_PHASE_IDLE && !th->mop.failed &&
+            th->replay.phase == REPLAY_PHASE_PASS && !th->replay.failed && !th->blocked_cores)
+            t->threads_live &= (uint8_t)~(1u << i);
     }
     /* Manual TTSync loads held by this cycle's state: release them (cores act after us). */
     bool blocked = false;

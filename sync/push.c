@@ -18,6 +18,7 @@ enum mmio_status tensix_push(struct tile *t, int core, unsigned thread, const ui
         return MMIO_BLOCK;
     }
     th->pushed += n;
+    t->threads_live |= (uint8_t)(1u << thread);
     t->core[core].st.tensix_pushes += n;
     if (t->tracer)
         trace_fifos(t->tracer, t, t->now + 1);
@@ -31,6 +32,7 @@ bool tensix_host_push(struct tile *t, unsigned thread, uint32_t word)
     if (!tt_fifo_push(&th->fifo2, &word, 1))
         return false;
     th->pushed++;
+    t->threads_live |= (uint8_t)(1u << thread);
     if (t->tracer)
         trace_fifos(t->tracer, t, t->now + 1);
     tile_wake_coproc(t, t->now + 1);
