@@ -176,7 +176,7 @@ static int open_chip(const char *lib, struct chip *c, struct ttsim_shared *s)
 {
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
-        snprintf(s->why, sizeof s->why, "cannot load %s", lib);
+        snprintf(s->why, sizeof s->why, "cannot load %s: %s", lib, dlerror());
         return 2;
     }
     *c = (struct chip){.cur = ~0ull};
@@ -333,7 +333,6 @@ struct llk_job {
 
 static int llk_job_alloc(struct llk_job *j, uint32_t l1_size)
 {
-    memset(j, 0, sizeof *j);
     j->l1_size = l1_size;
     j->start = malloc(l1_size);
     j->end = malloc(l1_size);
@@ -373,6 +372,7 @@ static int llk_on_tensim(const char *run, struct llk_job *j, char *why, size_t n
     const struct arch *bh = arch_get(ARCH_BLACKHOLE);
     struct run_desc rd;
     char err[400];
+    memset(j, 0, sizeof *j); /* llk_job_free's to free whatever happens */
     if (run_desc_load(&rd, run, bh, err, sizeof err)) {
         snprintf(why, n, "%s", err);
         return -1;
@@ -560,15 +560,53 @@ static void llk_ttsim(const char *lib, const char *run, double tensim_s)
     char diff[300];
     uint32_t bytes = l1_diff(&j, diff, sizeof diff);
     if (bytes)
-        printf("   ttsim %7.3f s (%llu clocks to kernel_complete), but its L1 is not tensim's: %u bytes "
-               "differ (timestamps aside):%s\n",
-               m, (unsigned long long)ts.clocks, bytes, diff);
+        printf("   ttsim %7.3f s (%llu clocks to kernel_complete), but its L1 is not tensim's: %u %s "
+               "(timestamps aside):%s\n",
+               m, (unsigned long long)ts.clocks, bytes, bytes == 1 ? "byte differs" : "bytes differ", diff);
     else
         printf("   ttsim %7.3f s (start-up %.3f s; %llu clocks to kernel_complete; same L1 "
                "timestamps aside, %u bytes changed by the run): tensim %.2fx %s\n",
                m, median(setup, 3), (unsigned long long)ts.clocks, l1_changed(&j),
                tensim_s < m ? m / tensim_s : tensim_s / m, tensim_s < m ? "faster" : "slower");
     llk_job_free(&j);
+}
+
+/* One run description: tensim's figures, then ttsim's (or why not). `name` is what the line
+ * calls it. Returns 0, or -1 if tensim failed to run it. */
+static int llk_kernel(const char *lib, const char *run, const char *name)
+{
+    double t[3];
+    long long cycles = -1;
+    char arg[1100], stats[64], opt[80];
+    snprintf(arg, sizeof arg, "--run=%s", run);
+    /* a file of this process's own: two benches may run at once (the tests do) */
+    snprintf(stats, sizeof stats, "build/bench/llk-kernel-%ld.json", (long)getpid());
+    snprintf(opt, sizeof opt, "--stats=%s", stats);
+    char *const argv[] = {"tensim", "run", "-q", opt, arg, NULL};
+    for (int r = 0; r < 3; r++) {
+        if ((t[r] = time_tensim(argv)) < 0) {
+            printf("kernel llk %s: tensim run failed (tensim run -q --run=%s)\n", name, run);
+            remove(stats);
+            return -1;
+        }
+        json_t *j = json_load_file(stats, 0, NULL);
+        cycles = j ? json_integer_value(json_object_get(j, "cycles")) : -1;
+        json_decref(j);
+    }
+    remove(stats);
+    if (cycles < 0) {
+        printf("kernel llk %s: tensim's --stats gave no cycles\n", name);
+        return -1;
+    }
+    const double m = median(t, 3);
+    printf("kernel llk %s  tensim %9lld cycles %7.3f s %7.2f M cycles/s (whole process)", name,
+           cycles, m, (double)cycles / m / 1e6);
+    if (lib)
+        llk_ttsim(lib, run, m);
+    else
+        printf("   ttsim: skipped (no --ttsim or TTSIM)\n");
+    fflush(stdout);
+    return 0;
 }
 
 static void llk_kernels(const char *lib)
@@ -579,47 +617,48 @@ static void llk_kernels(const char *lib)
         return;
     }
     for (size_t i = 0; i < g.gl_pathc; i++) {
-        const char *run = g.gl_pathv[i];
-        double t[3];
-        long long cycles = -1;
-        char arg[1100];
-        snprintf(arg, sizeof arg, "--run=%s", run);
-        char *const argv[] = {"tensim", "run", "-q", "--stats=build/bench/llk-kernel.json", arg, NULL};
-        for (int r = 0; r < 3; r++) {
-            if ((t[r] = time_tensim(argv)) < 0) {
-                printf("kernel %s: tensim run failed\n", run);
-                cycles = -1;
-                break;
-            }
-            json_t *j = json_load_file("build/bench/llk-kernel.json", 0, NULL);
-            cycles = j ? json_integer_value(json_object_get(j, "cycles")) : -1;
-            json_decref(j);
-        }
-        if (cycles < 0)
-            continue;
-        const double m = median(t, 3);
-        /* build/llk-bench/SWEEP/TEST/VARIANT/run.json -> SWEEP/TEST */
-        const char *name = run + strlen("build/llk-bench/");
-        int len = (int)(strstr(name, "/run.json") - name);
-        printf("kernel llk %.*s  tensim %9lld cycles %7.3f s %7.2f M cycles/s (whole process)",
-               len, name, cycles, m, (double)cycles / m / 1e6);
-        if (lib)
-            llk_ttsim(lib, run, m);
-        else
-            printf("   ttsim: skipped (no --ttsim or TTSIM)\n");
-        fflush(stdout);
+        /* build/llk-bench/SWEEP/TEST/VARIANT/run.json -> SWEEP/TEST/VARIANT */
+        const char *run = g.gl_pathv[i], *name = run + strlen("build/llk-bench/");
+        char shown[1000];
+        snprintf(shown, sizeof shown, "%.*s", (int)(strstr(name, "/run.json") - name), name);
+        llk_kernel(lib, run, shown);
     }
     globfree(&g);
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: kernel_speed [--ttsim LIB] [--run RUN.json ...]\n"
+                    "  --ttsim LIB  also run on ttsim (a Blackhole libttsim.so; or TTSIM=LIB)\n"
+                    "  --run FILE   only this run description (repeatable), instead of the example\n"
+                    "               kernels and build/llk-bench's tt-llk kernels\n");
+    return 2;
 }
 
 int main(int argc, char **argv)
 {
     const char *lib = getenv("TTSIM");
+    const char *runs[64];
+    unsigned nruns = 0;
     for (int i = 1; i < argc; i++)
         if (!strncmp(argv[i], "--ttsim=", 8))
             lib = argv[i] + 8;
         else if (!strcmp(argv[i], "--ttsim") && i + 1 < argc)
             lib = argv[++i];
+        else if (!strncmp(argv[i], "--run=", 6) && nruns < 64)
+            runs[nruns++] = argv[i] + 6;
+        else if (!strcmp(argv[i], "--run") && i + 1 < argc && nruns < 64)
+            runs[nruns++] = argv[++i];
+        else
+            return usage();
+    if (lib && !*lib)
+        lib = 0;
+    if (nruns) {
+        int bad = 0;
+        for (unsigned i = 0; i < nruns; i++)
+            bad |= llk_kernel(lib, runs[i], runs[i]);
+        return bad ? 1 : 0;
+    }
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
         const struct kernel *k = &kernels[i];
         static struct tensim_result tr;
