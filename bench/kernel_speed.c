@@ -530,83 +530,89 @@ static uint32_t l1_changed(const struct llk_job *j)
     return n;
 }
 
-/* The ttsim side of one run description, printed after tensim's figures: median of 3 runs, each
- * in a child of its own; the ratio only when ttsim's L1 equals tensim's (timestamps aside), i.e.
- * when both did the same work. */
-static void llk_ttsim(const char *lib, const char *run, double tensim_s)
+#define LLK_RUNS 5
+
+/* ttsim's figures for one run description, after tensim's: the median of its runs, and the ratio
+ * only when ttsim's L1 equals tensim's (timestamps aside), i.e. when both did the same work. */
+static void llk_ttsim_report(struct llk_job *j, const struct ttsim_shared *ts, double *t, double *setup,
+                             double tensim_s)
 {
-    struct llk_job j;
-    char why[600];
-    if (llk_on_tensim(run, &j, why, sizeof why)) {
-        printf("   ttsim: not replayed: %s\n", why);
-        llk_job_free(&j);
-        return;
-    }
-    struct ttsim_shared ts;
-    double t[3], setup[3];
-    for (int r = 0; r < 3; r++) {
-        run_ttsim(lib, llk_child, &j, &ts);
-        if (!ts.ok) {
-            printf("   ttsim: failed: %s\n", ts.why);
-            llk_job_free(&j);
-            return;
-        }
-        t[r] = ts.seconds;
-        setup[r] = ts.setup;
-    }
-    const double m = median(t, 3);
-    drop_timestamps(j.end, &j.place);
-    drop_timestamps(j.got, &j.place);
+    const double m = median(t, LLK_RUNS);
+    drop_timestamps(j->end, &j->place);
+    drop_timestamps(j->got, &j->place);
     char diff[300];
-    uint32_t bytes = l1_diff(&j, diff, sizeof diff);
+    uint32_t bytes = l1_diff(j, diff, sizeof diff);
     if (bytes)
         printf("   ttsim %7.3f s (%llu clocks to kernel_complete), but its L1 is not tensim's: %u %s "
                "(timestamps aside):%s\n",
-               m, (unsigned long long)ts.clocks, bytes, bytes == 1 ? "byte differs" : "bytes differ", diff);
+               m, (unsigned long long)ts->clocks, bytes, bytes == 1 ? "byte differs" : "bytes differ", diff);
     else
         printf("   ttsim %7.3f s (start-up %.3f s; %llu clocks to kernel_complete; same L1 "
                "timestamps aside, %u bytes changed by the run): tensim %.2fx %s\n",
-               m, median(setup, 3), (unsigned long long)ts.clocks, l1_changed(&j),
+               m, median(setup, LLK_RUNS), (unsigned long long)ts->clocks, l1_changed(j),
                tensim_s < m ? m / tensim_s : tensim_s / m, tensim_s < m ? "faster" : "slower");
-    llk_job_free(&j);
 }
 
-/* One run description: tensim's figures, then ttsim's (or why not). `name` is what the line
- * calls it. Returns 0, or -1 if tensim failed to run it. */
+/* One run description: tensim's figures, then ttsim's (or why not). Each side runs LLK_RUNS times,
+ * tensim's and ttsim's runs taking turns, so that other work on the machine weighs on both
+ * alike; the medians are compared. `name` is what the line calls it. Returns 0, or -1 if tensim
+ * failed to run it. */
 static int llk_kernel(const char *lib, const char *run, const char *name)
 {
-    double t[3];
+    double t[LLK_RUNS], tt[LLK_RUNS], setup[LLK_RUNS];
     long long cycles = -1;
-    char arg[1100], stats[64], opt[80];
+    char arg[1100], stats[64], opt[80], why[600] = "";
     snprintf(arg, sizeof arg, "--run=%s", run);
     /* a file of this process's own: two benches may run at once (the tests do) */
     snprintf(stats, sizeof stats, "build/bench/llk-kernel-%ld.json", (long)getpid());
     snprintf(opt, sizeof opt, "--stats=%s", stats);
     char *const argv[] = {"tensim", "run", "-q", opt, arg, NULL};
-    for (int r = 0; r < 3; r++) {
-        if ((t[r] = time_tensim(argv)) < 0) {
+    enum { TT_SKIPPED, TT_NOT_REPLAYED, TT_FAILED, TT_RAN } state = lib ? TT_RAN : TT_SKIPPED;
+    struct llk_job j = {0};
+    struct ttsim_shared ts = {0};
+    if (lib && llk_on_tensim(run, &j, why, sizeof why))
+        state = TT_NOT_REPLAYED;
+    int r = 0;
+    for (int i = 0; i < LLK_RUNS && !r; i++) {
+        if ((t[i] = time_tensim(argv)) < 0) {
             printf("kernel llk %s: tensim run failed (tensim run -q --run=%s)\n", name, run);
-            remove(stats);
-            return -1;
+            r = -1;
+            break;
         }
-        json_t *j = json_load_file(stats, 0, NULL);
-        cycles = j ? json_integer_value(json_object_get(j, "cycles")) : -1;
-        json_decref(j);
+        json_t *js = json_load_file(stats, 0, NULL);
+        cycles = js ? json_integer_value(json_object_get(js, "cycles")) : -1;
+        json_decref(js);
+        if (state != TT_RAN)
+            continue;
+        run_ttsim(lib, llk_child, &j, &ts);
+        if (!ts.ok) {
+            state = TT_FAILED;
+            snprintf(why, sizeof why, "%s", ts.why);
+        }
+        tt[i] = ts.seconds;
+        setup[i] = ts.setup;
     }
     remove(stats);
-    if (cycles < 0) {
+    if (!r && cycles < 0) {
         printf("kernel llk %s: tensim's --stats gave no cycles\n", name);
-        return -1;
+        r = -1;
     }
-    const double m = median(t, 3);
-    printf("kernel llk %s  tensim %9lld cycles %7.3f s %7.2f M cycles/s (whole process)", name,
-           cycles, m, (double)cycles / m / 1e6);
-    if (lib)
-        llk_ttsim(lib, run, m);
-    else
-        printf("   ttsim: skipped (no --ttsim or TTSIM)\n");
+    if (!r) {
+        const double m = median(t, LLK_RUNS);
+        printf("kernel llk %s  tensim %9lld cycles %7.3f s %7.2f M cycles/s (whole process)", name,
+               cycles, m, (double)cycles / m / 1e6);
+        if (state == TT_SKIPPED)
+            printf("   ttsim: skipped (no --ttsim or TTSIM)\n");
+        else if (state == TT_NOT_REPLAYED)
+            printf("   ttsim: not replayed: %s\n", why);
+        else if (state == TT_FAILED)
+            printf("   ttsim: failed: %s\n", why);
+        else
+            llk_ttsim_report(&j, &ts, tt, setup, m);
+    }
     fflush(stdout);
-    return 0;
+    llk_job_free(&j);
+    return r;
 }
 
 static void llk_kernels(const char *lib)
