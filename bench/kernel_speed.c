@@ -1,14 +1,14 @@
-/* Whole example kernels: simulated cycles per host second (issue 19 item 4), and, when a ttsim
- * library is named (`--ttsim PATH` or TTSIM=PATH, a Blackhole libttsim.so built from
- * tenstorrent/ttsim; never shipped or required), the same ELFs on ttsim in the same run and the
- * ratio of host times.
+/* Whole kernels, the examples and tt-llk's own test kernels (run descriptions, below):
+ * simulated cycles per host second (issue 19 item 4), and, when a ttsim library is named
+ * (`--ttsim PATH` or TTSIM=PATH, a Blackhole libttsim.so built from tenstorrent/ttsim; never
+ * shipped or required), the same kernels on ttsim in the same run and the ratio of host times.
  *
- * ttsim counts no cycles and the kernels' exit (ecall 93) is tensim's own host call, so the end
- * of a ttsim run is taken as the moment its L1 output region equals the one tensim left: it is
- * clocked in steps of TT_STEP and the region read after each step (and the exit ecall, which
- * ttsim refuses, spins instead: load_elf). ttsim keeps one chip in
- * process-wide state and ends the process on errors, so each kernel runs in a child of its own
- * (as test/diff/ttsim.c does; the host reaches the tile through the PCIe BAR0 TLB window,
+ * For the examples: ttsim counts no cycles and the kernels' exit (ecall 93) is tensim's own host
+ * call, so the end of a ttsim run is taken as the moment its L1 output region equals the one
+ * tensim left: it is clocked in steps of TT_STEP and the region read after each step (and the
+ * exit ecall, which ttsim refuses, spins instead: load_elf). ttsim keeps one chip in process-wide
+ * state and ends the process on errors, so each run on it is a child of its own (as
+ * test/diff/ttsim.c does; the host reaches the tile through the PCIe BAR0 TLB window,
  * docs/numerics.md "Checking against ttsim"). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -302,7 +302,7 @@ static void run_ttsim(const char *lib, ttsim_body *body, const void *arg, struct
  * L1_TO_L1 variant of each (unpack, math and pack all running) is a run description: BRISC runs
  * tt-llk's brisc.elf, which starts the TRISCs when the host asks, and the run ends when the three
  * mailboxes say KERNEL_COMPLETE (core/host.c). On tensim they run as a user runs them,
- * `tensim run -q --run=FILE`: the whole process, median of 3, the cycles from its --stats.
+ * `tensim run -q --run=FILE`: the whole process, the cycles from its --stats.
  *
  * On ttsim the same run is replayed from what tensim's own host part (host_setup) made of the
  * description, so both start from the same bytes: the whole L1 as it is when BRISC leaves reset
@@ -407,6 +407,8 @@ static int llk_on_tensim(const char *run, struct llk_job *j, char *why, size_t n
     }
     memcpy(j->end, t->l1, j->l1_size);
     j->cycles = t->cycles;
+    /* ttsim's run is cut short after this many clocks; it took 0.4-0.8 of tensim's cycles on
+     * every tt-llk kernel measured (docs/bench.md), so only a run that went wrong gets there */
     j->max_clocks = 20 * t->cycles + 100000;
     r = 0;
 out:
