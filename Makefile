@@ -1,7 +1,8 @@
 # tensim build. `make demo` and `make test` install missing Debian packages first (see deps).
 #   make            build/tensim and the generated SDK headers (installs what it needs)
 #   make demo       run the example kernels, check their results and print the reports
-#   make test       Criterion tests, plain and under ASan+UBSan (with the fuzzing corpus)
+#   make test       Criterion tests, plain and under ASan+UBSan (with the fuzzing corpus);
+#                   TTSIM_BH=.../libttsim.so adds kernel_speed's replay on ttsim
 #   make bench      simulator speed benchmarks, then the regression bench and its HTML report
 #   make calibrate  RISC-V and push figures measured on tensim next to silicon's (bench/calib)
 #   make kernels    the SDK examples and test programs (RISC-V)
