@@ -1,7 +1,8 @@
 # tensim build. `make demo` and `make test` install missing Debian packages first (see deps).
 #   make            build/tensim and the generated SDK headers (installs what it needs)
 #   make demo       run the example kernels, check their results and print the reports
-#   make test       Criterion tests, plain and under ASan+UBSan (with the fuzzing corpus)
+#   make test       Criterion tests, plain and under ASan+UBSan (with the fuzzing corpus);
+#                   TTSIM_BH=.../libttsim.so adds kernel_speed's replay on ttsim
 #   make bench      simulator speed benchmarks, then the regression bench and its HTML report
 #   make calibrate  RISC-V and push figures measured on tensim next to silicon's (bench/calib)
 #   make kernels    the SDK examples and test programs (RISC-V)
@@ -255,6 +256,9 @@ $(eval $(call llk_prog,brisc-moved,b,0x0,0x4000,$(MOVED),brisc))
 $(eval $(call llk_prog,trisc-moved,t0,0x6000,0xA000,$(MOVED),trisc))
 $(eval $(call llk_prog,trisc-moved,t1,0xB000,0xF000,$(MOVED),trisc))
 $(eval $(call llk_prog,trisc-moved,t2,0x10000,0x14000,$(MOVED),trisc))
+# TRISC0 variants for kernel_speed's replay on ttsim (test/test_kernel_speed.c)
+$(eval $(call llk_prog,trisc-refuse,t0,0x6000,0xA000,-DCFG_REFUSED,trisc))
+$(eval $(call llk_prog,trisc-clock,t0,0x6000,0xA000,-DSTORE_CLOCK,trisc))
 kernels: $(KERNELS) $(GUEST_ELF) $(LLK_ELF)
 
 # ---- run ------------------------------------------------------------------------------------
@@ -301,13 +305,14 @@ $(B)/tests-asan: $(TEST_ASAN_OBJ) $(B)/libtensim-asan.a
 test: $(B)/.deps
 	$(MAKE) --no-print-directory test-plain test-asan
 
-test-plain: $(B)/tests $(B)/tensim kernels
+# TTSIM_BH (below) also runs test/test_kernel_speed.c's cases on ttsim
+test-plain: $(B)/tests $(B)/tensim $(B)/bench/kernel_speed kernels
 	@mkdir -p $(B)/demo # test/llk/boot.json's "read" writes there
-	TENSIM_BIN=$(B)/tensim $(B)/tests -j2
+	TTSIM=$(TTSIM_BH) TENSIM_BIN=$(B)/tensim $(B)/tests -j2
 
-test-asan: $(B)/tests-asan $(B)/tensim-asan kernels
+test-asan: $(B)/tests-asan $(B)/tensim-asan $(B)/tensim $(B)/bench/kernel_speed kernels
 	@mkdir -p $(B)/demo
-	TENSIM_BIN=$(B)/tensim-asan ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=test/lsan.supp:malloc_context_size=3 $(B)/tests-asan -j2
+	TTSIM=$(TTSIM_BH) TENSIM_BIN=$(B)/tensim-asan ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=test/lsan.supp:malloc_context_size=3 $(B)/tests-asan -j2
 
 # Random inputs against the sanitizer build for FUZZ_SECONDS (test/fuzz/fuzz.c); findings go to
 # build/fuzz-out/findings. FUZZ_SEED repeats a session.

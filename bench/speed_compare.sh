@@ -64,6 +64,6 @@ row "Tensix pipe, 1 thread (M instr/s)" '^pipe +1 thread ' 'instr/s' pipe_speed 
 row "matrix unit BF16 HiFi4 (M MVMUL/s)" '^fpu +MVMUL loop' 'MVMUL/s' fpu_speed 5 ">= 5"
 row "eltwise kernel (M cycles/s)" 'kernel eltwise' 'cycles/s' kernel_speed "" "faster than ttsim: see kernel_speed --ttsim"
 row "matmul kernel (M cycles/s)" 'kernel matmul' 'cycles/s' kernel_speed "" "faster than ttsim: see kernel_speed --ttsim"
-row "tt-llk math_matmul_perf, throttle 0 (M c/s)" 'kernel llk throttle-0/' 'cycles/s' kernel_speed "" "make bench-llk builds it; not on ttsim yet"
+row "tt-llk math_matmul_perf, throttle 0 (M c/s)" 'kernel llk throttle-0/' 'cycles/s' kernel_speed "" "make bench-llk builds it; against ttsim: kernel_speed --ttsim"
 row "140 tiles running eltwise (peak MiB)" '^tiles' 'MiB' tiles 1024 "< 1024" below
 row "start-up: run of hello.elf (ms)" '^startup' 'ms' tiles 10 "< 10" below

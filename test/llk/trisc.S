@@ -3,7 +3,11 @@
  * spin that many times, close the zone, store argument + its data word at 0x30000 + 4 * ID, write
  * KERNEL_COMPLETE to its mailbox and spin forever. The zone's 16-bit id is the host's to give:
  * the runtime arguments hold it at 0x20010 (the test folds the .profiler_meta string below).
- * TRISC0 in TRISC boot mode (-DTRISC_BOOT) also resets the mailboxes and releases the others. */
+ * TRISC0 in TRISC boot mode (-DTRISC_BOOT) also resets the mailboxes and releases the others.
+ * For bench/kernel_speed's replay on ttsim (test/test_kernel_speed.c): -DCFG_REFUSED first writes
+ * Config register 66 from the core (tensim takes it; ttsim's Blackhole model refuses that
+ * register, src/tensix.cpp tensix_cfg_wr32), -DSTORE_CLOCK stores the wall clock's low word
+ * instead of argument + data word (each simulator's own clock: the two L1s then differ there). */
 #define ZONE_START 0xA
 #define ZONE_END 0xB
 #define WALL_CLOCK_L 0xFFB121F0
@@ -25,6 +29,10 @@ _start:
     and t4, t4, t5
     sw t4, 0(t3)
 #endif
+#ifdef CFG_REFUSED
+    li t0, 0xFFEF0000 + 4 * 66
+    sw zero, 0(t0)
+#endif
     la t0, __loader_init_start
     la t1, __ldm_data_start
     lw t2, 0(t0)
@@ -43,6 +51,10 @@ _start:
     li t0, 0xFFB00000
     lw t1, 0(t0)
     add t1, t1, s1
+#ifdef STORE_CLOCK
+    li t0, WALL_CLOCK_L
+    lw t1, 0(t0)
+#endif
     li t0, 0x30000 + 4 * ID
     sw t1, 0(t0)
     li t0, MAILBOX_BASE + 4 * ID
