@@ -972,3 +972,28 @@ Test(pack, fast_datums_match_the_model_loop)
     cr_expect_gt(ok, 300, "%u runs without an error", ok);
     cr_expect_gt(errors, 15, "%u runs with an error", errors);
 }
+
+/* ---- output lines ---- */
+
+/* Datums of one width fill 16-byte lines exactly. A PACR that changes the width within an output
+ * stream (Out_data_format rewritten without Last or Flush in between) can leave a datum that
+ * does not fit in the rest of its line: not modelled, the run stops there and nothing is written
+ * (it used to write past the line's buffer, into the packer's own state). */
+Test(pack_wh, datum_across_two_output_lines_is_not_modelled)
+{
+    config(DF_FP16, DF_FP16, DF_FP8, false);
+    for (unsigned r = 0; r < 8; r++)
+        for (unsigned c = 0; c < 16; c++)
+            dst_fp16(r, c, 0x3C00);
+    t->adc[0].pack.ch[1].v[ADC_X] = 0; /* one FP8 datum: 8 bits of the first line */
+    uint32_t w1[] = {pacr(false)};
+    cr_assert_eq(run(w1, 1), ERR_NONE, "%s", t->err.text);
+    C(THCON_SEC0_REG1_Out_data_format, DF_FP16);
+    t->adc[0].pack.ch[1].v[ADC_X] = 63; /* 7 FP16 datums fill 120 bits; the 8th does not fit */
+    uint32_t w2[] = {pacr(true)};
+    cr_assert_eq(run(w2, 1), ERR_UNIMPLEMENTED, "%s", t->err.text);
+    cr_expect(strstr(t->err.text, "16-byte output line"), "%s", t->err.text);
+    for (unsigned a = OUT - 16; a < OUT + 256; a++)
+        cr_expect_eq(t->l1[a], 0, "L1 0x%x written", a);
+    cr_expect_eq(t->pack.p[0].st.l1_writes, 0);
+}
