@@ -917,8 +917,9 @@ Test(unpack, nop_after_wrcfg_in_a_replay_keeps_the_unpacr_off_the_old_address)
 /* ---- the fast rows against the model's loop ---- */
 
 /* One random UNPACR on the current tile: format, unpacker, row count and a partial last row,
- * base address (sometimes not 16-bit aligned), column shift / row stride, SrcRow, SetOvrd, an L1
- * FIFO wrap, sometimes a format pair that is refused or a row past SrcA. */
+ * base address, column shift / row stride, SrcRow, SetOvrd, an L1 FIFO wrap, a partial first
+ * row (ADC X and Y), tilize, rows past the end of L1, sometimes a format pair that is refused or
+ * a row past SrcA. */
 static uint32_t fast_rng;
 static uint32_t fast_draw(uint32_t n)
 {
@@ -946,6 +947,24 @@ static unsigned random_unpacr(uint32_t seed)
     if (fast_draw(4) == 0) {
         set(SEC(u, REG2_Unpack_limit_address), (DATA + 16 * (1 + fast_draw(8))) / 16);
         set(SEC(u, REG2_Unpack_fifo_size), 16 * (1 + fast_draw(4)) / 16);
+    }
+    if (fast_draw(3) == 0) { /* the ADCs start inside the tile: a partial first row */
+        const uint32_t x = fast_draw(24);
+        t->adc[0].unpack[u].ch[0].v[ADC_X] = x;
+        t->adc[0].unpack[u].ch[1].v[ADC_X] += x;
+        t->adc[0].unpack[u].ch[0].v[ADC_Y] = fast_draw(3);
+    }
+    if (fast_draw(5) == 0) { /* tilize: input rows RowStride apart (32 datums on Blackhole) */
+        set(SEC(u, REG2_Tileize_mode), 1);
+        set(SEC(u, REG2_Shift_amount_cntx1), fast_draw(2));
+    }
+    if (fast_draw(8) == 0) { /* rows that run past the end of L1 */
+        const uint32_t end = t->arch->l1_size;
+        for (unsigned i = 0; i < 1024; i++)
+            t->l1[end - 1024 + i] = (uint8_t)fast_draw(256);
+        set(SEC(u, REG3_Base_address), end / 16 - 2 - fast_draw(48));
+        set(SEC(u, REG2_Unpack_limit_address), 0);
+        set(SEC(u, REG2_Unpack_fifo_size), 0);
     }
     return u;
 }

@@ -13,6 +13,7 @@
  * the exponent family they belong to, integers as raw bits. */
 #include "pack_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/tile.h"
@@ -627,21 +628,23 @@ static bool write16(struct tile *t, struct packer *p, unsigned th, struct pack_s
     return true;
 }
 
-/* Appends the low n (<= 32) bits of v, least significant first, to the stream's line. The line
- * holds whole datums (their widths divide 128), so they fit: or-ed in a byte at a time (a bit
- * at a time cost 9% of a tt-llk matmul's run, perf). */
+/* Appends the low n (<= 32) bits of v, least significant first, to the stream's line, or-ed in
+ * a byte at a time (a bit at a time cost 9% of a tt-llk matmul's run, perf). Datums of one width
+ * fill lines exactly (the widths divide 128); a datum that does not fit in the rest of its line
+ * (the width changed within a stream: Out_data_format rewritten without Last or Flush) is not
+ * modelled. */
 static bool put_bits(struct pack_run *r, struct pack_stream *s, uint32_t v, unsigned n, bool acc)
 {
-    if (__builtin_expect(s->bits + n <= 128, 1)) {
-        uint64_t w = (uint64_t)(n < 32 ? v & ((1u << n) - 1) : v) << (s->bits % 8);
-        for (unsigned b = s->bits / 8; w; b++, w >>= 8)
-            s->buf[b] |= (uint8_t)w;
-        s->bits += n;
-    } else {
-        for (unsigned k = 0; k < n; k++, s->bits++)
-            if (v >> k & 1)
-                s->buf[s->bits / 8] |= (uint8_t)(1u << (s->bits % 8));
+    if (__builtin_expect(s->bits + n > 128, 0)) {
+        char what[160];
+        snprintf(what, sizeof what, "a %u-bit datum across two 16-byte output lines (%u bits of "
+                 "the line taken: the datum width changed within an output stream)", n, s->bits);
+        return unimplemented(r->t, r->th, what);
     }
+    uint64_t w = (uint64_t)(n < 32 ? v & ((1u << n) - 1) : v) << (s->bits % 8);
+    for (unsigned b = s->bits / 8; w; b++, w >>= 8)
+        s->buf[b] |= (uint8_t)w;
+    s->bits += n;
     if (s->bits == 128)
         return write16(r->t, r->p, r->th, s, acc, r->out_fmt);
     return true;
