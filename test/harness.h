@@ -71,6 +71,13 @@ extern const unsigned example_count;
  * steps of 1/512 after a 16-byte header, for --load at 0x30000, and the tile count (3), for
  * --load at 0x3F000. */
 void sfpu_example_inputs(const char *in_path, const char *param_path);
+/* A draw in [0, n) from a small deterministic stream (an LCG in *state): tests that run the same
+ * random case twice, once per path they compare, seed it alike each time. */
+static inline uint32_t test_draw(uint32_t *state, uint32_t n)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return (*state >> 8) % n;
+}
 /* Path of a built guest program or kernel: "build/guest/NAME.elf". */
 const char *guest(const char *name);
 

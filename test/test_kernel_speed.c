@@ -94,21 +94,22 @@ Test(kernel_speed, a_run_tensim_fails_is_reported)
                           "(tensim run -q --run=/nonexistent/run.json)\n");
 }
 
-/* The library the ttsim cases use, or NULL (they are skipped). */
-static const char *ttsim_lib(void)
+/* kernel_speed on ttsim (the library TTSIM names; the test is skipped without one) and the run
+ * description `run`: its output in out. */
+static void on_ttsim(const char *run, char *out, size_t n)
 {
     const char *lib = getenv("TTSIM");
-    return lib && *lib ? lib : NULL;
+    if (!lib || !*lib)
+        cr_skip_test("TTSIM names no libttsim.so");
+    char args[600];
+    snprintf(args, sizeof args, "--ttsim %s --run %s", lib, run);
+    cr_assert_eq(kernel_speed(args, out, n), 0, "%s", out);
 }
 
 Test(kernel_speed, replayed_on_ttsim_with_the_same_l1)
 {
-    const char *lib = ttsim_lib();
-    if (!lib)
-        cr_skip_test("TTSIM names no libttsim.so");
-    char out[4096], args[600];
-    snprintf(args, sizeof args, "--ttsim %s --run test/llk/boot.json", lib);
-    cr_assert_eq(kernel_speed(args, out, sizeof out), 0, "%s", out);
+    char out[4096];
+    on_ttsim("test/llk/boot.json", out, sizeof out);
     /* Changed by the run on both (timestamps dropped): the three results, mailboxes, BRISC's
      * counter and "bread" word, the profiler records' types and ids. */
     expect_match(out, "^kernel llk test/llk/boot.json" TENSIM_PART
@@ -118,24 +119,16 @@ Test(kernel_speed, replayed_on_ttsim_with_the_same_l1)
 
 Test(kernel_speed, what_ttsim_refuses_is_reported_in_its_words)
 {
-    const char *lib = ttsim_lib();
-    if (!lib)
-        cr_skip_test("TTSIM names no libttsim.so");
-    char out[4096], args[600];
-    snprintf(args, sizeof args, "--ttsim %s --run %s", lib, description("refuse", "trisc-refuse-t0.elf", "brisc", true));
-    cr_assert_eq(kernel_speed(args, out, sizeof out), 0, "%s", out);
+    char out[4096];
+    on_ttsim(description("refuse", "trisc-refuse-t0.elf", "brisc", true), out, sizeof out);
     expect_match(out, TENSIM_PART "ttsim: failed: ttsim ended the process: ERROR: UnsupportedFunctionality: "
                       "tensix_cfg_wr32: reg=66\n$");
 }
 
 Test(kernel_speed, an_l1_that_differs_gets_no_ratio)
 {
-    const char *lib = ttsim_lib();
-    if (!lib)
-        cr_skip_test("TTSIM names no libttsim.so");
-    char out[4096], args[600];
-    snprintf(args, sizeof args, "--ttsim %s --run %s", lib, description("clock", "trisc-clock-t0.elf", "brisc", true));
-    cr_assert_eq(kernel_speed(args, out, sizeof out), 0, "%s", out);
+    char out[4096];
+    on_ttsim(description("clock", "trisc-clock-t0.elf", "brisc", true), out, sizeof out);
     /* TRISC0 stored the wall clock's low word at 0x30000: each simulator's own */
     expect_match(out, TENSIM_PART "ttsim +[0-9.]+ s \\([0-9]+ clocks to kernel_complete\\), but its L1 is not "
                       "tensim's: [1-4] bytes? differs? \\(timestamps aside\\): 0x3000[0-3]-0x3000[0-3]\n$");

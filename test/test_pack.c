@@ -847,11 +847,7 @@ Test(pack, zero_write_of_integers)
 /* ---- the fast datums against the model's loop ---- */
 
 static uint32_t fast_rng;
-static uint32_t fast_draw(uint32_t n)
-{
-    fast_rng = fast_rng * 1664525u + 1013904223u;
-    return (fast_rng >> 8) % n;
-}
+static uint32_t fast_draw(uint32_t n) { return test_draw(&fast_rng, n); }
 
 /* Random Dst contents and a random packer 0 configuration around the fast datums' case: edge
  * masks and their row and face mappings, -inf edges, ReLU, the exponent threshold and histogram,

@@ -921,11 +921,7 @@ Test(unpack, nop_after_wrcfg_in_a_replay_keeps_the_unpacr_off_the_old_address)
  * row (ADC X and Y), tilize, rows past the end of L1, sometimes a format pair that is refused or
  * a row past SrcA. */
 static uint32_t fast_rng;
-static uint32_t fast_draw(uint32_t n)
-{
-    fast_rng = fast_rng * 1664525u + 1013904223u;
-    return (fast_rng >> 8) % n;
-}
+static uint32_t fast_draw(uint32_t n) { return test_draw(&fast_rng, n); }
 
 static unsigned random_unpacr(uint32_t seed)
 {
