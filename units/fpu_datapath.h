@@ -37,7 +37,11 @@ int32_t dp_product_adjust(struct dp_mode m, unsigned phase);
  * the lanes that are zero (bit k). */
 struct dp_lanes {
     int32_t slice[16], exp[16], sign[16];
-    int32_t sslice[16], sexp[16]; /* folded as in dp_cols (below), for the AVX2 row */
+    /* folded as in dp_cols (below) for the AVX2 row, each 16-bit value twice in a 32-bit word
+     * (a 32-bit broadcast is one load; a 16-bit one takes a shuffle too): the exponent, and
+     * twice the slice (0 for a zero lane); and the sign as the byte offset of
+     * dp_cols.sgn16[sign] from sgn16[0] */
+    uint32_t exp16x2[16], mag2_16x2[16], sgn_off[16];
     uint16_t zero;
 };
 void dp_lanes_a(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsigned phase);
@@ -54,10 +58,10 @@ uint32_t dp_mvmul(const struct dp_lanes *a, const struct dp_lanes *b, uint32_t d
 struct dp_cols {
     int32_t slice[16][16], exp[16][16], sign[16][16], zero[16][16]; /* [lane k][column j];
                                                                     * zero: -1 or 0 */
-    /* The same folded for the AVX2 row (phases whose product adjustment is <= 0, where a zero
-     * lane's exponent only has to stay <= 0): the slice with the sign applied, 0 for a zero
-     * lane, and the exponent, DP_ZERO_EXP for a zero lane. */
-    int32_t sslice[16][16], sexp[16][16];
+    /* The same folded into 16 bits for the AVX2 row (one vector holds a lane of all 16
+     * columns): the exponent, DP_ZERO_EXP for a zero lane; the slice, 0 for a zero lane; and
+     * the sign of the product with a SrcB lane of sign s, +1 or -1 ([s][lane k][column j]). */
+    int16_t exp16[16][16], mag16[16][16], sgn16[2][16][16];
 };
 #define DP_ZERO_EXP (-4096)
 /* SrcA's 16 columns from their lanes (dp_lanes_a of each column), or lane by lane: lane k of
