@@ -367,6 +367,29 @@ mvmul_row(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[
     }
 }
 
+/* The AVX2 row's constants, in memory: GCC makes _mm256_set1 of a constant a move, a transfer
+ * and a broadcast on every call (about 40 instructions per row), where a memory operand costs
+ * none. Read through a volatile pointer (avx2_kp), so that GCC does not fold them back into
+ * immediates. */
+#define V8(x) {x, x, x, x, x, x, x, x}
+#define POW_LO 0, 0, 0, 0, 0, 0, 0, -128, 64, 32, 16, 8, 4, 2, 1, 0 /* 2^(14 - d)'s low byte */
+#define POW_HI 64, 32, 16, 8, 4, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0    /* and its high byte */
+typedef int8_t dp_b32 __attribute__((vector_size(32)));
+static const struct avx2_consts {
+    dp_b32 pow_lo, pow_hi;
+    dp_v8 one, ff, mant, lead, k31, half13, keep13, half16, keep16, wide, k151, k150, m1, k27, k255,
+        sign, inf, sat;
+} avx2_k = {
+    .pow_lo = {POW_LO, POW_LO}, .pow_hi = {POW_HI, POW_HI},
+    .one = V8(1), .ff = V8(0xFF), .mant = V8(0x7FFFFF), .lead = V8(0x800000), .k31 = V8(31),
+    .half13 = V8(1 << 12), .keep13 = V8(~0x1FFF), .half16 = V8(1 << 15), .keep16 = V8(~0xFFFF),
+    .wide = V8(0xFFFFFF), .k151 = V8(151), .k150 = V8(150), .m1 = V8(-1), .k27 = V8(27),
+    .k255 = V8(255), .sign = V8(INT32_MIN), .inf = V8(255 << 23), .sat = V8(31 << 23 | 0x3FF << 13)};
+static const struct avx2_consts *volatile avx2_kp = &avx2_k;
+#define K(name) ((__m256i)kc->name)
+#undef POW_LO
+#undef POW_HI
+
 /* One half (8 lanes) of one output row for all 16 columns in 16-bit lanes (AVX2), with the
  * operands folded in dp_cols/dp_lanes (slices and signs apart; a zero lane's slice 0 and its
  * exponent DP_ZERO_EXP, far below every real one). Exponents are kept without the product
@@ -386,11 +409,11 @@ mvmul_row(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[
  * The alignment: each product p as (2p + 2^d - [p < 0]) >> (d + 1), d = emax - e, is |p| / 2^d
  * rounded half up with p's sign. AVX2 has no 16-bit variable shift; vpmulhrsw gives
  * (x * y + 2^14) >> 15, so x = 2|p| and y = 2^(14 - d) give (2|p| + 2^d) >> (d + 1), and
- * vpsignw puts the sign on. For d >= 13 the term is 0 (2|p| < 2^13 <= 2^d); d saturates to a
- * byte (vpackuswb, two lanes at a time) and then, plus 0x70 with unsigned saturation, to an
- * index with bit 7 set (vpshufb: 0) for any d >= 16, and d in its low four bits below that.
- * Two byte tables give y's low and high bytes (2^(14 - d) for d in 0..14, 0 for 15), put back
- * together by vpunpck[lh]bw (which undo vpackuswb's order). */
+ * vpsignw puts the sign on. For d >= 13 the term is 0 (2|p| < 2^13 <= 2^d). 0x70 + d,
+ * saturated to a byte (vpackuswb, two lanes at a time), is a vpshufb index with d in its low
+ * four bits for d < 16 and bit 7 set (which reads 0) for any larger d. Two byte tables give y's
+ * low and high bytes (2^(14 - d) for d in 0..14, 0 for 15), put back together by
+ * vpunpck[lh]bw (which undo vpackuswb's order). */
 __attribute__((always_inline, target("avx2"))) static inline void
 half16(const struct dp_cols *a, const struct dp_lanes *b, unsigned k0, __m256i *sum, __m256i *emax)
 {
@@ -402,16 +425,14 @@ half16(const struct dp_cols *a, const struct dp_lanes *b, unsigned k0, __m256i *
         e[i] = _mm256_add_epi16(ea, _mm256_set1_epi32((int)b->exp16x2[k0 + i]));
         mx = _mm256_max_epi16(mx, e[i]);
     }
-    const __m256i lo = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, -128, 64, 32, 16, 8, 4, 2, 1, 0, //
-                                        0, 0, 0, 0, 0, 0, 0, -128, 64, 32, 16, 8, 4, 2, 1, 0);
-    const __m256i hi = _mm256_setr_epi8(64, 32, 16, 8, 4, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, //
-                                        64, 32, 16, 8, 4, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-    const __m256i k70 = _mm256_set1_epi8(0x70);
+    const struct avx2_consts *kc = avx2_kp;
+    const __m256i lo = K(pow_lo), hi = K(pow_hi);
+    const __m256i mx70 = _mm256_add_epi16(mx, _mm256_set1_epi16(0x70));
     __m256i s = _mm256_setzero_si256();
 #pragma GCC unroll 4
     for (unsigned i = 0; i < 8; i += 2) {
-        const __m256i d = _mm256_packus_epi16(_mm256_sub_epi16(mx, e[i]), _mm256_sub_epi16(mx, e[i + 1]));
-        const __m256i idx = _mm256_adds_epu8(d, k70);
+        const __m256i idx =
+            _mm256_packus_epi16(_mm256_sub_epi16(mx70, e[i]), _mm256_sub_epi16(mx70, e[i + 1]));
         const __m256i ylo = _mm256_shuffle_epi8(lo, idx), yhi = _mm256_shuffle_epi8(hi, idx);
         const __m256i y[2] = {_mm256_unpacklo_epi8(ylo, yhi), _mm256_unpackhi_epi8(ylo, yhi)};
 #pragma GCC unroll 2
@@ -447,17 +468,17 @@ half16(const struct dp_cols *a, const struct dp_lanes *b, unsigned k0, __m256i *
 __attribute__((always_inline, target("avx2"))) static inline __m256i
 acc8_avx2(__m256i v0, __m256i e0, __m256i v1, __m256i e1, __m256i dst, bool dst32, bool exp8, bool wh)
 {
-    const __m256i one = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
-    const __m256i ed = _mm256_and_si256(_mm256_srli_epi32(dst, 23), _mm256_set1_epi32(0xFF));
-    __m256i md = _mm256_or_si256(_mm256_and_si256(dst, _mm256_set1_epi32(0x7FFFFF)),
-                                 _mm256_set1_epi32(0x800000));
+    const struct avx2_consts *kc = avx2_kp;
+    const __m256i one = K(one), zero = _mm256_setzero_si256();
+    const __m256i ed = _mm256_and_si256(_mm256_srli_epi32(dst, 23), K(ff));
+    __m256i md = _mm256_or_si256(_mm256_and_si256(dst, K(mant)), K(lead));
     md = _mm256_andnot_si256(_mm256_cmpeq_epi32(ed, zero), md);
     const __m256i exp = _mm256_max_epi32(_mm256_max_epi32(e0, e1), ed);
     /* x / 2^d rounded half towards +infinity (d 0: x); the sums' d clamped to 31, which leaves
      * 0 of any |x| < 2^30 (the rule: "beyond 30 places nothing is left"); the Dst term is
      * non-negative, and a count of 32 or more gives 0 */
 #define ALIGN(x, d, srv) srv(_mm256_add_epi32(x, _mm256_srli_epi32(_mm256_sllv_epi32(one, d), 1)), d)
-    const __m256i k31 = _mm256_set1_epi32(31);
+    const __m256i k31 = K(k31);
     const __m256i d0 = _mm256_min_epi32(_mm256_sub_epi32(exp, e0), k31);
     const __m256i d1 = _mm256_min_epi32(_mm256_sub_epi32(exp, e1), k31);
     const __m256i dd = _mm256_sub_epi32(exp, ed);
@@ -466,7 +487,7 @@ acc8_avx2(__m256i v0, __m256i e0, __m256i v1, __m256i e1, __m256i dst, bool dst3
     md = ALIGN(md, dd, _mm256_srlv_epi32);
 #undef ALIGN
     if (!dst32) { /* a 16-bit Dst keeps only 2^-10 of the common exponent of each term */
-        const __m256i half = _mm256_set1_epi32(1 << 12), keep = _mm256_set1_epi32(~0x1FFF);
+        const __m256i half = K(half13), keep = K(keep13);
         v0 = _mm256_and_si256(_mm256_add_epi32(v0, half), keep);
         v1 = _mm256_and_si256(_mm256_add_epi32(v1, half), keep);
         md = _mm256_and_si256(_mm256_add_epi32(md, half), keep);
@@ -481,27 +502,25 @@ acc8_avx2(__m256i v0, __m256i e0, __m256i v1, __m256i e1, __m256i dst, bool dst3
     if (dst32) {
         /* man < 2^30: 2 man converts exactly below 2^24; from 2^24 on, 2 man + 1 is odd, never
          * a tie, and converts to twice man rounded half up to 24 bits */
-        const __m256i wide = _mm256_cmpgt_epi32(man, _mm256_set1_epi32(0xFFFFFF));
+        const __m256i wide = _mm256_cmpgt_epi32(man, K(wide));
         f = _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_add_epi32(man, man), wide)));
-        e = _mm256_sub_epi32(exp, _mm256_set1_epi32(151));
+        e = _mm256_sub_epi32(exp, K(k151));
     } else {
         /* every term was rounded to a multiple of 2^13 and man < 2^30: exact; then half up to
          * the 16-bit Dst's 8 (BF16) or 11 (FP16) significant bits on the float's bits */
-        const int32_t low = exp8 ? 16 : 13;
         f = _mm256_castps_si256(_mm256_cvtepi32_ps(man));
-        f = _mm256_and_si256(_mm256_add_epi32(f, _mm256_set1_epi32(1 << (low - 1))),
-                             _mm256_set1_epi32(-(1 << low)));
-        e = _mm256_sub_epi32(exp, _mm256_set1_epi32(150));
+        f = _mm256_and_si256(_mm256_add_epi32(f, exp8 ? K(half16) : K(half13)),
+                             exp8 ? K(keep16) : K(keep13));
+        e = _mm256_sub_epi32(exp, K(k150));
     }
     e = _mm256_add_epi32(e, _mm256_srli_epi32(f, 23));
     if (wh) /* Wormhole counts the leading bits of -1 as if all were set: 2^27 times larger */
-        e = _mm256_add_epi32(e, _mm256_and_si256(_mm256_cmpeq_epi32(total, _mm256_set1_epi32(-1)),
-                                                 _mm256_set1_epi32(27)));
+        e = _mm256_add_epi32(e, _mm256_and_si256(_mm256_cmpeq_epi32(total, K(m1)), K(k27)));
     const __m256i ok = _mm256_andnot_si256(_mm256_cmpeq_epi32(man, zero), _mm256_cmpgt_epi32(e, zero));
-    e = _mm256_min_epi32(e, _mm256_set1_epi32(255));
-    __m256i w = _mm256_or_si256(_mm256_slli_epi32(e, 23), _mm256_and_si256(f, _mm256_set1_epi32(0x7FFFFF)));
-    w = _mm256_min_epu32(w, _mm256_set1_epi32(dst32 || exp8 ? 255 << 23 : 31 << 23 | 0x3FF << 13));
-    const __m256i sign = _mm256_and_si256(total, _mm256_set1_epi32((int)0x80000000u));
+    e = _mm256_min_epi32(e, K(k255));
+    __m256i w = _mm256_or_si256(_mm256_slli_epi32(e, 23), _mm256_and_si256(f, K(mant)));
+    w = _mm256_min_epu32(w, dst32 || exp8 ? K(inf) : K(sat));
+    const __m256i sign = _mm256_and_si256(total, K(sign));
     return _mm256_and_si256(_mm256_or_si256(w, sign), ok);
 }
 
