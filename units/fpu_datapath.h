@@ -52,9 +52,10 @@ void dp_lanes_b(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsign
 uint32_t dp_mvmul(const struct dp_lanes *a, const struct dp_lanes *b, uint32_t dst, unsigned phase,
                   struct dp_mode m);
 /* The same for a whole SrcB row against the 16 SrcA columns at once (what MVMUL computes per
- * row), in portable SIMD (GCC vector extensions) compiled for AVX2, SSE4.1 and plain x86-64:
- * the SrcA side lane by lane with the 16 columns side by side. Each gives exactly dp_mvmul's
- * bits for each column (tests force each one the host has). */
+ * row), the SrcA side lane by lane with the columns side by side: with AVX2 all 16 columns in
+ * one vector of 16-bit lanes (intrinsics, a copy per mode); for SSE4.1 and plain x86-64 in
+ * portable SIMD (GCC vector extensions), 8 columns of 32-bit lanes at a time. Each gives exactly
+ * dp_mvmul's bits for each column (tests force each one the host has). */
 struct dp_cols {
     int32_t slice[16][16], exp[16][16], sign[16][16], zero[16][16]; /* [lane k][column j];
                                                                     * zero: -1 or 0 */
