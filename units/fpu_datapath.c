@@ -449,7 +449,7 @@ half16(const struct dp_cols *a, const struct dp_lanes *b, unsigned k0, __m256i *
     *emax = mx;
 }
 
-/* dp_accumulate for 8 columns in AVX2, the mode fixed at compile time (row_avx2 has a copy per
+/* dp_accumulate for 8 columns in AVX2, the mode fixed at compile time (the AVX2 row has a copy per
  * mode): `v0`, `v1` the halves' sums of products, signed, binary point after bit 23; `e0`, `e1`
  * their exponents (both 0 for a dead half); `dst` the Dst words. The steps are dp_accumulate's,
  * made branch-free with AVX2's semantics for variable shifts (a count of 32 or more gives 0,
@@ -567,22 +567,24 @@ row16(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
     }
 }
 
-__attribute__((target("avx2"))) static void
-row_avx2(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
-         unsigned phase, struct dp_mode m)
-{
-    /* one copy of the row per mode, so that acc8_avx2 has no mode tests */
-    switch (m.dst32 << 2 | m.exp8 << 1 | m.wh) {
-    case 0: row16(a, b, dst, out, phase, false, false, false); break;
-    case 1: row16(a, b, dst, out, phase, false, false, true); break;
-    case 2: row16(a, b, dst, out, phase, false, true, false); break;
-    case 3: row16(a, b, dst, out, phase, false, true, true); break;
-    case 4: row16(a, b, dst, out, phase, true, false, false); break;
-    case 5: row16(a, b, dst, out, phase, true, false, true); break;
-    case 6: row16(a, b, dst, out, phase, true, true, false); break;
-    default: row16(a, b, dst, out, phase, true, true, true); break;
+/* The AVX2 row, one copy per mode, so that acc8_avx2 has no mode tests. */
+#define ROW_AVX2(name, dst32, exp8, wh)                                                            \
+    __attribute__((target("avx2"))) static void name(                                              \
+        const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16], \
+        unsigned phase, struct dp_mode m)                                                          \
+    {                                                                                              \
+        (void)m;                                                                                   \
+        row16(a, b, dst, out, phase, dst32, exp8, wh);                                             \
     }
-}
+ROW_AVX2(row_avx2_fp16, false, false, false)
+ROW_AVX2(row_avx2_fp16_wh, false, false, true)
+ROW_AVX2(row_avx2_bf16, false, true, false)
+ROW_AVX2(row_avx2_bf16_wh, false, true, true)
+ROW_AVX2(row_avx2_fp16_fp32, true, false, false)
+ROW_AVX2(row_avx2_fp16_fp32_wh, true, false, true)
+ROW_AVX2(row_avx2_fp32, true, true, false)
+ROW_AVX2(row_avx2_fp32_wh, true, true, true)
+#undef ROW_AVX2
 
 __attribute__((target("sse4.1"))) static void
 row_sse41(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
@@ -597,12 +599,14 @@ static void row_plain(const struct dp_cols *a, const struct dp_lanes *b, const u
     mvmul_row(a, b, dst, out, phase, m);
 }
 
-typedef void row_fn(const struct dp_cols *, const struct dp_lanes *, const uint32_t *, uint32_t *,
-                    unsigned, struct dp_mode);
-
-static row_fn *row_for(enum dp_simd s)
+dp_row_fn *dp_row_for(enum dp_simd s, struct dp_mode m)
 {
-    return s == DP_SIMD_AVX2 ? row_avx2 : s == DP_SIMD_SSE41 ? row_sse41 : row_plain;
+    static dp_row_fn *const avx2[8] = {row_avx2_fp16,      row_avx2_fp16_wh,      row_avx2_bf16,
+                                       row_avx2_bf16_wh,   row_avx2_fp16_fp32,    row_avx2_fp16_fp32_wh,
+                                       row_avx2_fp32,      row_avx2_fp32_wh};
+    if (s == DP_SIMD_AVX2)
+        return avx2[m.dst32 << 2 | m.exp8 << 1 | m.wh];
+    return s == DP_SIMD_SSE41 ? row_sse41 : row_plain;
 }
 
 enum dp_simd dp_simd_best(void)
@@ -615,7 +619,7 @@ enum dp_simd dp_simd_best(void)
 void dp_mvmul_row(enum dp_simd s, const struct dp_cols *a, const struct dp_lanes *b,
                   const uint32_t dst[16], uint32_t out[16], unsigned phase, struct dp_mode m)
 {
-    row_for(s)(a, b, dst, out, phase, m);
+    dp_row_for(s, m)(a, b, dst, out, phase, m);
 }
 
 uint32_t dp_elwmul(uint32_t a, uint32_t b, bool zero_a, bool zero_b, uint32_t dst, unsigned phase,

@@ -74,6 +74,11 @@ enum dp_simd { DP_SIMD_PLAIN, DP_SIMD_SSE41, DP_SIMD_AVX2 };
 enum dp_simd dp_simd_best(void);
 void dp_mvmul_row(enum dp_simd s, const struct dp_cols *a, const struct dp_lanes *b,
                   const uint32_t dst[16], uint32_t out[16], unsigned phase, struct dp_mode m);
+/* dp_mvmul_row's function for one path and mode, to call it for many rows without choosing each
+ * time (it must be called with that mode). */
+typedef void dp_row_fn(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
+                       uint32_t out[16], unsigned phase, struct dp_mode m);
+dp_row_fn *dp_row_for(enum dp_simd s, struct dp_mode m);
 
 /* ELWMUL: dst + a * b (slices of `phase`), rounded into Dst once. */
 uint32_t dp_elwmul(uint32_t a, uint32_t b, bool zero_a, bool zero_b, uint32_t dst, unsigned phase,
