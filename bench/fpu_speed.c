@@ -23,7 +23,7 @@ static uint32_t bf16_operand(uint32_t cell)
 }
 
 /* The ceiling: the datapath's work for `n` MVMULs alone (8 output rows each through
- * dp_mvmul_row, operands already taken apart, FP32 Dst, phase 0), without the pipe, the
+ * dp_row_for's function, operands already taken apart, FP32 Dst, phase 0), without the pipe, the
  * MOP/replay expansion, the Dst hazard checks or the Dst format conversions. */
 static void datapath_alone(const struct tile *t, unsigned n)
 {
@@ -45,9 +45,10 @@ static void datapath_alone(const struct tile *t, unsigned n)
     const enum dp_simd simd = dp_simd_best();
     uint32_t acc[8][16] = {{0}};
     double t0 = seconds();
+    dp_row_fn *const row = dp_row_for(simd, m); /* as the matrix unit calls it */
     for (unsigned it = 0; it < n; it++)
         for (unsigned i = 0; i < 8; i++)
-            dp_mvmul_row(simd, &cols, &rows[i], acc[i], acc[i], 0, m);
+            row(&cols, &rows[i], acc[i], acc[i], 0, m);
     double dt = seconds() - t0;
     uint32_t x = 0;
     for (unsigned i = 0; i < 8; i++)

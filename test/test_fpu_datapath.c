@@ -207,18 +207,26 @@ static uint16_t rand_zero(uint64_t *x, unsigned n)
     return (uint16_t)z;
 }
 
+/* Every mode: FP32 or 16-bit Dst, 8-bit or FP16 exponents, Wormhole or not. */
+static const struct dp_mode all_modes[8] = {
+    {false, false, false}, {false, false, true}, {false, true, false}, {false, true, true},
+    {true, false, false},  {true, false, true},  {true, true, false},  {true, true, true}};
+
+/* Exponent spreads: within a half, alignments d from 0 to far beyond 30 (255), around the
+ * point where a product is shifted out entirely (13 to 16), and none at all (1). */
+static const unsigned spreads[] = {255, 40, 20, 14, 8, 1};
+#define ROUNDS (2 * 4 * 8 * 6) /* twice every phase x mode x spread */
+
 static void row_matches(enum dp_simd simd)
 {
     uint64_t x = 0x243F6A8885A308D3ull;
-    static const struct dp_mode modes[] = {{true, true, false}, {false, true, false}, {false, false, false},
-                                           {true, false, false}, {true, true, true}};
     unsigned checked = 0;
-    for (unsigned round = 0; round < 400; round++) {
+    for (unsigned round = 0; round < ROUNDS; round++) {
         struct dp_lanes col[16], row;
         uint32_t bop[16], aop[16][16], dst[16];
-        const unsigned spread = round % 4 == 0 ? 255 : round % 4 == 1 ? 40 : round % 4 == 2 ? 8 : 1;
         const unsigned phase = round % 4;
-        const struct dp_mode m = modes[round % 5];
+        const struct dp_mode m = all_modes[round / 4 % 8];
+        const unsigned spread = spreads[round / 32 % 6];
         uint16_t zb = round % 3 ? rand_zero(&x, 3) : 0;
         for (unsigned k = 0; k < 16; k++)
             bop[k] = rand_op(&x, spread);
@@ -238,7 +246,7 @@ static void row_matches(enum dp_simd simd)
                          "round %u column %u: 0x%08x vs 0x%08x", round, j, out[j],
                          dp_mvmul(&col[j], &row, dst[j], phase, m));
     }
-    cr_expect_eq(checked, 400 * 16);
+    cr_expect_eq(checked, ROUNDS * 16);
 }
 
 Test(fpu_datapath, row_function_plain) { row_matches(DP_SIMD_PLAIN); }
@@ -253,6 +261,46 @@ Test(fpu_datapath, row_function_avx2)
     if (dp_simd_best() < DP_SIMD_AVX2)
         cr_skip_test("the host has no AVX2");
     row_matches(DP_SIMD_AVX2);
+}
+
+/* Every alignment d from 0 to 40 within a half (lanes 0 and 8 d above the others, which are
+ * 0..2 apart), with the largest slices (mantissa 0x3FF: a half's sum reaches 8 x 31 x 127 when
+ * the signs agree) or random ones, all signs equal, alternating or random, in every phase and
+ * mode, every path the host has against dp_mvmul. */
+Test(fpu_datapath, row_function_every_alignment)
+{
+    uint64_t x = 0x13198A2E03707344ull;
+    unsigned checked = 0;
+    for (enum dp_simd simd = DP_SIMD_PLAIN; simd <= dp_simd_best(); simd++)
+        for (unsigned mi = 0; mi < 8; mi++)
+            for (unsigned phase = 0; phase < 4; phase++)
+                for (unsigned d = 0; d <= 40; d++) {
+                    struct dp_lanes col[16], row;
+                    uint32_t aop[16], bop[16], dst[16];
+                    for (unsigned k = 0; k < 16; k++)
+                        bop[k] = op(k & 1, 127, k < 8 ? 0x3FF : next_rand(&x) & 0x3FF);
+                    dp_lanes_b(&row, bop, 0, phase);
+                    for (unsigned j = 0; j < 16; j++) {
+                        for (unsigned k = 0; k < 16; k++) {
+                            const unsigned e = 100 + (k % 8 == 0 ? d : k % 3);
+                            const unsigned sign = j % 4 == 0 ? 0 : j % 4 == 1 ? 1 : j % 4 == 2 ? k & 1
+                                                                                            : next_rand(&x) & 1;
+                            aop[k] = op(sign ^ (k & 1), e, j < 8 ? 0x3FF : next_rand(&x) & 0x3FF);
+                        }
+                        dp_lanes_a(&col[j], aop, 0, phase);
+                        dst[j] = j % 3 == 0 ? 0 : next_rand(&x);
+                    }
+                    struct dp_cols cols;
+                    dp_cols_of(&cols, col);
+                    uint32_t out[16];
+                    dp_mvmul_row(simd, &cols, &row, dst, out, phase, all_modes[mi]);
+                    for (unsigned j = 0; j < 16; j++, checked++)
+                        cr_assert_eq(out[j], dp_mvmul(&col[j], &row, dst[j], phase, all_modes[mi]),
+                                     "simd %d mode %u phase %u d %u column %u: 0x%08x vs 0x%08x",
+                                     (int)simd, mi, phase, d, j, out[j],
+                                     dp_mvmul(&col[j], &row, dst[j], phase, all_modes[mi]));
+                }
+    cr_expect_eq(checked, (unsigned)(dp_simd_best() + 1) * 8 * 4 * 41 * 16);
 }
 
 /* Sums of 25 and 26 bits with every low bit set, whose rounding carries out (accumulate8 finds

@@ -105,6 +105,9 @@ uint32_t dp_accumulate(uint32_t s0, int32_t e0, uint32_t m0, uint32_t s1, int32_
     return exp >= 32 ? sign << 31 | 31u << 23 | 0x3FFu << 13 : sign << 31 | (uint32_t)exp << 23 | u;
 }
 
+/* A 16-bit value twice in a 32-bit word. */
+static inline uint32_t pair16(int32_t v) { return (uint32_t)(uint16_t)v * 0x10001u; }
+
 static void lanes(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsigned phase, bool a)
 {
     for (unsigned k = 0; k < 16; k++) {
@@ -112,8 +115,9 @@ static void lanes(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsi
         l->exp[k] = op_exp(op[k]);
         l->sign[k] = (int32_t)op_sign(op[k]);
         const bool z = zero >> k & 1;
-        l->sslice[k] = z ? 0 : l->sign[k] ? -l->slice[k] : l->slice[k];
-        l->sexp[k] = z ? DP_ZERO_EXP : l->exp[k];
+        l->exp16x2[k] = pair16(z ? DP_ZERO_EXP : l->exp[k]);
+        l->mag2_16x2[k] = pair16(z ? 0 : 2 * l->slice[k]);
+        l->sgn_off[k] = l->sign[k] ? (uint32_t)sizeof(((struct dp_cols *)0)->sgn16[0]) : 0;
     }
     l->zero = zero;
 }
@@ -176,6 +180,17 @@ uint32_t dp_mvmul(const struct dp_lanes *a, const struct dp_lanes *b, uint32_t d
     return dp_accumulate(gs[0], ge[0], gm[0], gs[1], ge[1], gm[1], dst, m);
 }
 
+/* Lane k of the 16 columns folded into 16 bits for the AVX2 row. */
+static void fold16(struct dp_cols *c, unsigned k)
+{
+    for (unsigned j = 0; j < 16; j++) {
+        c->exp16[k][j] = (int16_t)(c->zero[k][j] ? DP_ZERO_EXP : c->exp[k][j]);
+        c->mag16[k][j] = (int16_t)(c->zero[k][j] ? 0 : c->slice[k][j]);
+        c->sgn16[0][k][j] = (int16_t)(c->sign[k][j] ? -1 : 1);
+        c->sgn16[1][k][j] = (int16_t)-c->sgn16[0][k][j];
+    }
+}
+
 void dp_cols_of(struct dp_cols *c, const struct dp_lanes col[16])
 {
     for (unsigned k = 0; k < 16; k++)
@@ -184,9 +199,9 @@ void dp_cols_of(struct dp_cols *c, const struct dp_lanes col[16])
             c->exp[k][j] = col[j].exp[k];
             c->sign[k][j] = col[j].sign[k];
             c->zero[k][j] = -(int32_t)(col[j].zero >> k & 1);
-            c->sslice[k][j] = c->zero[k][j] ? 0 : c->sign[k][j] ? -c->slice[k][j] : c->slice[k][j];
-            c->sexp[k][j] = c->zero[k][j] ? DP_ZERO_EXP : c->exp[k][j];
         }
+    for (unsigned k = 0; k < 16; k++)
+        fold16(c, k);
 }
 
 void dp_cols_set_lane(struct dp_cols *c, unsigned k, const uint32_t op[16], unsigned phase)
@@ -196,21 +211,23 @@ void dp_cols_set_lane(struct dp_cols *c, unsigned k, const uint32_t op[16], unsi
         c->exp[k][j] = op_exp(op[j]);
         c->sign[k][j] = (int32_t)op_sign(op[j]);
         c->zero[k][j] = -(int32_t)dp_is_zero(op[j]);
-        c->sslice[k][j] = c->zero[k][j] ? 0 : c->sign[k][j] ? -c->slice[k][j] : c->slice[k][j];
-        c->sexp[k][j] = c->zero[k][j] ? DP_ZERO_EXP : c->exp[k][j];
     }
+    fold16(c, k);
 }
 
 typedef int32_t dp_v8 __attribute__((vector_size(32)));
 typedef int32_t dp_v8u __attribute__((vector_size(32), aligned(4))); /* loads at any address */
+typedef uint32_t dp_u8 __attribute__((vector_size(32)));
 typedef float dp_v8f __attribute__((vector_size(32)));
 
 /* One half (8 lanes) of one output row for 8 columns at a time: the lane exponents are
- * computed twice (for the maximum, then for the sum) to keep everything in registers.
+ * computed twice (for the maximum, then for the sum) to keep everything in registers. Gives the
+ * half's sum of products as a signed value with the binary point after bit 23 (`gv`, 0 for a
+ * dead half) and its exponent (`ge`, 0 for a dead half).
  * always_inline, as accumulate8: both are compiled into each target clone of dp_mvmul_row. */
 __attribute__((always_inline)) static inline void
 row_half(const struct dp_cols *a, const struct dp_lanes *b, unsigned k0, unsigned c0, int32_t adj,
-         int32_t zero_exp, dp_v8 *gs, dp_v8 *ge, dp_v8 *gm)
+         int32_t zero_exp, dp_v8 *gv, dp_v8 *ge)
 {
 #define LANE_E(k, z)                                                                               \
     ((((*(const dp_v8u *)&a->exp[k][c0]) + (b->exp[k] + adj)) & ~(z)) | (zero_exp & (z)))
@@ -240,98 +257,60 @@ row_half(const struct dp_cols *a, const struct dp_lanes *b, unsigned k0, unsigne
 #undef LANE_E
 #undef LANE_Z
     const dp_v8 live = emax > 0; /* a half whose largest exponent is <= 0 is zero */
-    const dp_v8 neg = sum < 0;
-    *gs = neg & 1 & live;
-    *gm = (((sum ^ neg) - neg) << 13) & live;
+    *gv = (dp_v8)((dp_u8)sum << 13) & live;
     *ge = emax & live;
 }
-
-/* row_half for a product adjustment <= 0, for AVX2 only (row_avx2): its variable shifts (GCC
- * keeps vector shifts by vectors as vpsllvd/vpsravd there; elsewhere it would take them lane by
- * lane) and vpmaxsd/vpminsd (C has no vector max). A zero lane
- * in the original takes part in the maximum with exponent 0 and adds nothing: here its
- * exponent is DP_ZERO_EXP (below every real one, and a half whose largest exponent is <= 0 is
- * zero either way) and its signed slice 0. Each product is signed, p = sa * sb, and aligned as
- * (2p + 2^d - [p < 0]) >> (d + 1) arithmetically: the magnitude rounded half up with the sign
- * put back (d clamped at 30, where any 12-bit product is gone either way). `bexp[k]`: SrcB's
- * exponent plus the adjustment (DP_ZERO_EXP plus it for a zero lane), `bsl2[k]`: twice its
- * signed slice. */
-__attribute__((always_inline, target("avx2"))) static inline void
-row_half_fast(const struct dp_cols *a, const int32_t bexp[16], const int32_t bsl2[16], unsigned k0,
-              unsigned c0, dp_v8 *gs, dp_v8 *ge, dp_v8 *gm)
-{
-#define LANE_E(k) ((*(const dp_v8u *)&a->sexp[k][c0]) + bexp[k])
-    dp_v8 emax = LANE_E(k0);
-#pragma GCC unroll 8
-    for (unsigned k = k0 + 1; k < k0 + 8; k++) {
-        emax = (dp_v8)_mm256_max_epi32((__m256i)emax, (__m256i)LANE_E(k));
-    }
-    const dp_v8 one = {1, 1, 1, 1, 1, 1, 1, 1}, thirty = one * 30;
-    dp_v8 sum = {0};
-#pragma GCC unroll 8
-    for (unsigned k = k0; k < k0 + 8; k++) {
-        const dp_v8 d = (dp_v8)_mm256_min_epi32((__m256i)(emax - LANE_E(k)), (__m256i)thirty);
-        const dp_v8 p2 = (*(const dp_v8u *)&a->sslice[k][c0]) * bsl2[k];
-        sum += (p2 + (one << d) + (p2 >> 31)) >> (d + 1);
-    }
-#undef LANE_E
-    const dp_v8 live = emax > 0;
-    const dp_v8 neg = sum < 0;
-    *gs = neg & 1 & live;
-    *gm = (((sum ^ neg) - neg) << 13) & live;
-    *ge = emax & live;
-}
-
-typedef uint32_t dp_u8 __attribute__((vector_size(32)));
 
 /* dp_accumulate's inputs for 8 columns (passed by address: 32-byte vectors by value would
- * depend on the target's calling convention). */
+ * depend on the target's calling convention): the two halves' sums of products as signed
+ * values (v = +-m of dp_accumulate) and their exponents, and the Dst words. */
 struct acc8 {
-    dp_u8 s0, m0, s1, m1, dst;
-    dp_v8 e0, e1;
+    dp_v8 v0, e0, v1, e1;
+    dp_u8 dst;
 };
 
-/* dp_accumulate for 8 columns at once (the same steps, as masks and blends). */
+/* Small steps of accumulate8, as macros: a function taking or giving a 32-byte vector by value
+ * would depend on the target's calling convention. MAX8: the larger of x and y, lane by lane. */
+#define MAX8(x, y) (((x) & ((x) > (y))) | ((y) & ~((x) > (y))))
+
+/* ALIGN8: x / 2^d rounded half towards +infinity, for d in 0..31 (d 0: x itself). On a sum of
+ * products this is dp_accumulate's alignment (half up on the magnitude, a negative sum's tie
+ * towards zero); on the Dst's (non-negative) magnitude it is half up. Every |x| < 2^30, so d
+ * 31 leaves 0, as the rule's "beyond 30 places nothing is left". */
+#define ALIGN8(x, d) (((x) + (dp_v8)((one << (dp_u8)(d)) >> 1)) >> (d))
+
+/* DIST8: exp - e clamped to 31 */
+#define DIST8(exp, e) MIN31((exp) - (e))
+#define MIN31(d) (((d) & ~((d) > 31)) | (31 & ((d) > 31)))
+
+/* dp_accumulate for 8 columns at once (the same steps, as masks and blends), with the sums of
+ * products kept signed: aligning and rounding them towards +infinity is the rule's half up on
+ * the magnitude with a negative tie towards zero. */
 __attribute__((always_inline)) static inline void
 accumulate8(const struct acc8 *in, dp_u8 *out, struct dp_mode m)
 {
-    dp_u8 s0 = in->s0, m0 = in->m0, s1 = in->s1, m1 = in->m1, dst = in->dst;
-    dp_v8 e0 = in->e0, e1 = in->e1;
-    const dp_u8 one = {1, 1, 1, 1, 1, 1, 1, 1};
-    const dp_u8 sd = dst >> 31;
+    dp_v8 v0 = in->v0, v1 = in->v1;
+    const dp_v8 e0 = in->e0, e1 = in->e1;
+    const dp_u8 dst = in->dst, one = {1, 1, 1, 1, 1, 1, 1, 1};
     const dp_v8 ed = (dp_v8)(dst >> 23 & 0xFF);
-    dp_u8 md = ((dst & 0x7FFFFF) | 0x800000) & (dp_u8)(ed != 0);
-    dp_v8 exp = e0;
-    dp_v8 gt = e1 > exp;
-    exp = (e1 & gt) | (exp & ~gt);
-    gt = ed > exp;
-    exp = (ed & gt) | (exp & ~gt);
+    dp_v8 md = (dp_v8)((dst & 0x7FFFFF) | 0x800000) & (ed != 0);
+    dp_v8 exp = MAX8(e0, e1);
+    exp = MAX8(exp, ed);
     const dp_v8 live = exp > 0; /* else: underflow before anything is added */
-    /* x / 2^d rounded half up less `bias` for 0 < d < 31; x itself for d == 0; 0 beyond */
-#define ALIGN(x, e, bias)                                                                          \
-    do {                                                                                           \
-        const dp_u8 d = (dp_u8)(exp - (e));                                                        \
-        const dp_u8 r = ((x) + (one << ((d - 1) & 31)) - (bias)) >> (d & 31);                      \
-        (x) = ((x) & (dp_u8)(d == 0)) | (r & (dp_u8)((d > 0) & (d < 31)));                         \
-    } while (0)
-    ALIGN(m0, e0, s0);
-    ALIGN(m1, e1, s1);
-    const dp_u8 zero = {0};
-    ALIGN(md, ed, zero);
-#undef ALIGN
-    if (!m.dst32) {
-        m0 = (m0 + (1u << 12) - s0) & ~0x1FFFu;
-        m1 = (m1 + (1u << 12) - s1) & ~0x1FFFu;
-        md = (md + (1u << 12)) & ~0x1FFFu;
+    const dp_v8 d0 = DIST8(exp, e0), d1 = DIST8(exp, e1), dd = DIST8(exp, ed);
+    v0 = ALIGN8(v0, d0);
+    v1 = ALIGN8(v1, d1);
+    md = ALIGN8(md, dd);
+    if (!m.dst32) { /* a 16-bit Dst keeps only 2^-10 of the common exponent of each term */
+        v0 = (v0 + (1 << 12)) & ~0x1FFF;
+        v1 = (v1 + (1 << 12)) & ~0x1FFF;
+        md = (md + (1 << 12)) & ~0x1FFF;
     }
-    /* signed sum relative to the Dst's sign */
-    dp_v8 man = (dp_v8)md;
-    const dp_v8 n0 = -(dp_v8)(s0 ^ sd), n1 = -(dp_v8)(s1 ^ sd); /* -1: subtract */
-    man += ((dp_v8)m0 ^ n0) - n0;
-    man += ((dp_v8)m1 ^ n1) - n1;
-    const dp_v8 neg = man < 0;
+    const dp_v8 nd = (dp_v8)dst >> 31; /* -1: a negative Dst */
+    dp_v8 man = ((md ^ nd) - nd) + v0 + v1;
+    const dp_v8 neg = man >> 31;
     man = (man ^ neg) - neg;
-    const dp_u8 sign = sd ^ ((dp_u8)neg & 1);
+    const dp_u8 sign = (dp_u8)neg & 1;
     const dp_v8 nonzero = man != 0; /* exact cancellation gives +0 */
     /* the leading one's position, from a float's exponent field: man < 2^31, and with its low
      * 8 bits cleared when it has more than 24 the conversion is exact (cannot round up to the
@@ -365,8 +344,12 @@ accumulate8(const struct acc8 *in, dp_u8 *out, struct dp_mode m)
     }
     *out = r & (dp_u8)ok;
 }
+#undef MAX8
+#undef ALIGN8
+#undef DIST8
+#undef MIN31
 
-/* The body of dp_mvmul_row, compiled once per instruction set below. */
+/* The body of dp_mvmul_row for SSE4.1 and plain x86-64. */
 __attribute__((always_inline)) static inline void
 mvmul_row(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
           uint32_t out[16], unsigned phase, struct dp_mode m)
@@ -374,11 +357,9 @@ mvmul_row(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[
     const int32_t adj = dp_product_adjust(m, phase);
     const int32_t zero_exp = adj > 0 ? adj : 0;
     for (unsigned c0 = 0; c0 < 16; c0 += 8) {
-        dp_v8 gs0, gm0, gs1, gm1;
         struct acc8 in;
-        row_half(a, b, 0, c0, adj, zero_exp, &gs0, &in.e0, &gm0);
-        row_half(a, b, 8, c0, adj, zero_exp, &gs1, &in.e1, &gm1);
-        in.s0 = (dp_u8)gs0, in.m0 = (dp_u8)gm0, in.s1 = (dp_u8)gs1, in.m1 = (dp_u8)gm1;
+        row_half(a, b, 0, c0, adj, zero_exp, &in.v0, &in.e0);
+        row_half(a, b, 8, c0, adj, zero_exp, &in.v1, &in.e1);
         memcpy(&in.dst, dst + c0, sizeof in.dst);
         dp_u8 r;
         accumulate8(&in, &r, m);
@@ -386,32 +367,224 @@ mvmul_row(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[
     }
 }
 
-__attribute__((target("avx2"))) static void
-row_avx2(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
-         unsigned phase, struct dp_mode m)
+/* The AVX2 row's constants, in memory: GCC makes _mm256_set1 of a constant a move, a transfer
+ * and a broadcast on every call (about 40 instructions per row), where a memory operand costs
+ * none. Read through a volatile pointer (avx2_kp), so that GCC does not fold them back into
+ * immediates. */
+#define V8(x) {x, x, x, x, x, x, x, x}
+#define POW_LO 0, 0, 0, 0, 0, 0, 0, -128, 64, 32, 16, 8, 4, 2, 1, 0 /* 2^(14 - d)'s low byte */
+#define POW_HI 64, 32, 16, 8, 4, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0    /* and its high byte */
+typedef int8_t dp_b32 __attribute__((vector_size(32)));
+static const struct avx2_consts {
+    dp_b32 pow_lo, pow_hi;
+    dp_v8 one, ff, mant, lead, k31, half13, keep13, half16, keep16, wide, k151, k150, m1, k27, k255,
+        sign, inf, sat;
+} avx2_k = {
+    .pow_lo = {POW_LO, POW_LO}, .pow_hi = {POW_HI, POW_HI},
+    .one = V8(1), .ff = V8(0xFF), .mant = V8(0x7FFFFF), .lead = V8(0x800000), .k31 = V8(31),
+    .half13 = V8(1 << 12), .keep13 = V8(~0x1FFF), .half16 = V8(1 << 15), .keep16 = V8(~0xFFFF),
+    .wide = V8(0xFFFFFF), .k151 = V8(151), .k150 = V8(150), .m1 = V8(-1), .k27 = V8(27),
+    .k255 = V8(255), .sign = V8(INT32_MIN), .inf = V8(255 << 23), .sat = V8(31 << 23 | 0x3FF << 13)};
+static const struct avx2_consts *volatile avx2_kp = &avx2_k;
+#define K(name) ((__m256i)kc->name)
+#undef POW_LO
+#undef POW_HI
+
+/* One half (8 lanes) of one output row for all 16 columns in 16-bit lanes (AVX2), with the
+ * operands folded in dp_cols/dp_lanes (slices and signs apart; a zero lane's slice 0 and its
+ * exponent DP_ZERO_EXP, far below every real one). Exponents are kept without the product
+ * adjustment (it moves every lane alike, so the alignments do not depend on it): the half's
+ * largest exponent comes back as that (`emax`), its sum of products as a signed 16-bit value
+ * (`sum`).
+ *
+ * Every number fits 16 bits: a slice product p is at most 31 x 127 (2|p| < 2^13), a half's sum
+ * at most 8 of them, an exponent sum at most 510 and at least 2 x DP_ZERO_EXP.
+ *
+ * The largest exponent: a zero lane takes part in the maximum with exponent 0 after the
+ * adjustment (dp_mvmul). When the adjustment is positive (FP16 into an FP32 Dst) that is 0
+ * here, and every real lane is >= 0 here: starting the maximum at 0 is the same. When it is
+ * <= 0, a zero lane at 0 after the adjustment can only change a largest exponent that is <= 0,
+ * and such a half is zero either way.
+ *
+ * The alignment: each product p as (2p + 2^d - [p < 0]) >> (d + 1), d = emax - e, is |p| / 2^d
+ * rounded half up with p's sign. AVX2 has no 16-bit variable shift; vpmulhrsw gives
+ * (x * y + 2^14) >> 15, so x = 2|p| and y = 2^(14 - d) give (2|p| + 2^d) >> (d + 1), and
+ * vpsignw puts the sign on. For d >= 13 the term is 0 (2|p| < 2^13 <= 2^d). 0x70 + d,
+ * saturated to a byte (vpackuswb, two lanes at a time), is a vpshufb index with d in its low
+ * four bits for d < 16 and bit 7 set (which reads 0) for any larger d. Two byte tables give y's
+ * low and high bytes (2^(14 - d) for d in 0..14, 0 for 15), put back together by
+ * vpunpck[lh]bw (which undo vpackuswb's order). */
+__attribute__((always_inline, target("avx2"))) static inline void
+half16(const struct dp_cols *a, const struct dp_lanes *b, unsigned k0, __m256i *sum, __m256i *emax)
 {
+    __m256i e[8];
+    __m256i mx = _mm256_setzero_si256();
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < 8; i++) {
+        const __m256i ea = _mm256_loadu_si256((const __m256i *)a->exp16[k0 + i]);
+        e[i] = _mm256_add_epi16(ea, _mm256_set1_epi32((int)b->exp16x2[k0 + i]));
+        mx = _mm256_max_epi16(mx, e[i]);
+    }
+    const struct avx2_consts *kc = avx2_kp;
+    const __m256i lo = K(pow_lo), hi = K(pow_hi);
+    const __m256i mx70 = _mm256_add_epi16(mx, _mm256_set1_epi16(0x70));
+    __m256i s = _mm256_setzero_si256();
+#pragma GCC unroll 4
+    for (unsigned i = 0; i < 8; i += 2) {
+        const __m256i idx =
+            _mm256_packus_epi16(_mm256_sub_epi16(mx70, e[i]), _mm256_sub_epi16(mx70, e[i + 1]));
+        const __m256i ylo = _mm256_shuffle_epi8(lo, idx), yhi = _mm256_shuffle_epi8(hi, idx);
+        const __m256i y[2] = {_mm256_unpacklo_epi8(ylo, yhi), _mm256_unpackhi_epi8(ylo, yhi)};
+#pragma GCC unroll 2
+        for (unsigned h = 0; h < 2; h++) {
+            const unsigned k = k0 + i + h;
+            const __m256i am = _mm256_loadu_si256((const __m256i *)a->mag16[k]);
+            const char *sgn = (const char *)a->sgn16[0][k] + b->sgn_off[k];
+            const __m256i sg = _mm256_loadu_si256((const __m256i *)sgn);
+            const __m256i p2 = _mm256_mullo_epi16(am, _mm256_set1_epi32((int)b->mag2_16x2[k]));
+            s = _mm256_add_epi16(s, _mm256_sign_epi16(_mm256_mulhrs_epi16(p2, y[h]), sg));
+        }
+    }
+    *sum = s;
+    *emax = mx;
+}
+
+/* dp_accumulate for 8 columns in AVX2, the mode fixed at compile time (the AVX2 row has a copy per
+ * mode): `v0`, `v1` the halves' sums of products, signed, binary point after bit 23; `e0`, `e1`
+ * their exponents (both 0 for a dead half); `dst` the Dst words. The steps are dp_accumulate's,
+ * made branch-free with AVX2's semantics for variable shifts (a count of 32 or more gives 0,
+ * or the sign for vpsravd) and these equivalences:
+ *  - a sum of products kept signed and aligned rounding half towards +infinity is the rule's
+ *    half up on the magnitude with a negative tie towards zero; a Dst term is put in signed
+ *    (vpsignd: a Dst word of 0 has a zero magnitude anyway) and the total's sign is the
+ *    result's (exact cancellation gives +0);
+ *  - when the largest exponent is <= 0, every term is 0 (a dead half gives 0 and 0, a Dst
+ *    exponent of 0 a zero magnitude): "underflow before anything is added" is a zero total;
+ *  - Wormhole's quirk (a sign and a magnitude of 1) is a total of -1 (only with an FP32 Dst:
+ *    into a 16-bit one every term is a multiple of 2^13), and its result 1.0 x 2^(exp + 4);
+ *  - with the result's exponent first clamped to 255 (it can reach 2 x 255 + 97 + 6), infinity
+ *    (BF16, FP32) or the FP16 datapath's saturated value is the unsigned minimum of the result
+ *    word and that value. */
+__attribute__((always_inline, target("avx2"))) static inline __m256i
+acc8_avx2(__m256i v0, __m256i e0, __m256i v1, __m256i e1, __m256i dst, bool dst32, bool exp8, bool wh)
+{
+    const struct avx2_consts *kc = avx2_kp;
+    const __m256i one = K(one), zero = _mm256_setzero_si256();
+    const __m256i ed = _mm256_and_si256(_mm256_srli_epi32(dst, 23), K(ff));
+    __m256i md = _mm256_or_si256(_mm256_and_si256(dst, K(mant)), K(lead));
+    md = _mm256_andnot_si256(_mm256_cmpeq_epi32(ed, zero), md);
+    const __m256i exp = _mm256_max_epi32(_mm256_max_epi32(e0, e1), ed);
+    /* x / 2^d rounded half towards +infinity (d 0: x); the sums' d clamped to 31, which leaves
+     * 0 of any |x| < 2^30 (the rule: "beyond 30 places nothing is left"); the Dst term is
+     * non-negative, and a count of 32 or more gives 0 */
+#define ALIGN(x, d, srv) srv(_mm256_add_epi32(x, _mm256_srli_epi32(_mm256_sllv_epi32(one, d), 1)), d)
+    const __m256i k31 = K(k31);
+    const __m256i d0 = _mm256_min_epi32(_mm256_sub_epi32(exp, e0), k31);
+    const __m256i d1 = _mm256_min_epi32(_mm256_sub_epi32(exp, e1), k31);
+    const __m256i dd = _mm256_sub_epi32(exp, ed);
+    v0 = ALIGN(v0, d0, _mm256_srav_epi32);
+    v1 = ALIGN(v1, d1, _mm256_srav_epi32);
+    md = ALIGN(md, dd, _mm256_srlv_epi32);
+#undef ALIGN
+    if (!dst32) { /* a 16-bit Dst keeps only 2^-10 of the common exponent of each term */
+        const __m256i half = K(half13), keep = K(keep13);
+        v0 = _mm256_and_si256(_mm256_add_epi32(v0, half), keep);
+        v1 = _mm256_and_si256(_mm256_add_epi32(v1, half), keep);
+        md = _mm256_and_si256(_mm256_add_epi32(md, half), keep);
+    }
+    const __m256i total = _mm256_add_epi32(_mm256_add_epi32(_mm256_sign_epi32(md, dst), v0), v1);
+    const __m256i man = _mm256_abs_epi32(total);
+    /* Normalising and rounding half up on the magnitude, by the int-to-float conversion (which
+     * rounds to nearest, ties to even, to 24 significant bits): the float's exponent field is
+     * the leading one's position plus 127 (plus 1 if the rounding carried out), its mantissa
+     * field the result's. */
+    __m256i f, e;
+    if (dst32) {
+        /* man < 2^30: 2 man converts exactly below 2^24; from 2^24 on, 2 man + 1 is odd, never
+         * a tie, and converts to twice man rounded half up to 24 bits */
+        const __m256i wide = _mm256_cmpgt_epi32(man, K(wide));
+        f = _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_add_epi32(man, man), wide)));
+        e = _mm256_sub_epi32(exp, K(k151));
+    } else {
+        /* every term was rounded to a multiple of 2^13 and man < 2^30: exact; then half up to
+         * the 16-bit Dst's 8 (BF16) or 11 (FP16) significant bits on the float's bits */
+        f = _mm256_castps_si256(_mm256_cvtepi32_ps(man));
+        f = _mm256_and_si256(_mm256_add_epi32(f, exp8 ? K(half16) : K(half13)),
+                             exp8 ? K(keep16) : K(keep13));
+        e = _mm256_sub_epi32(exp, K(k150));
+    }
+    e = _mm256_add_epi32(e, _mm256_srli_epi32(f, 23));
+    if (wh) /* Wormhole counts the leading bits of -1 as if all were set: 2^27 times larger */
+        e = _mm256_add_epi32(e, _mm256_and_si256(_mm256_cmpeq_epi32(total, K(m1)), K(k27)));
+    const __m256i ok = _mm256_andnot_si256(_mm256_cmpeq_epi32(man, zero), _mm256_cmpgt_epi32(e, zero));
+    e = _mm256_min_epi32(e, K(k255));
+    __m256i w = _mm256_or_si256(_mm256_slli_epi32(e, 23), _mm256_and_si256(f, K(mant)));
+    w = _mm256_min_epu32(w, dst32 || exp8 ? K(inf) : K(sat));
+    const __m256i sign = _mm256_and_si256(total, K(sign));
+    return _mm256_and_si256(_mm256_or_si256(w, sign), ok);
+}
+
+/* Columns 8c..8c+7 of a half from half16 as acc8_avx2 takes them: the sum with its binary
+ * point after bit 23 (`v`) and the exponent (`e`), both already 0 for a dead half. */
+__attribute__((always_inline, target("avx2"))) static inline void
+half16_cols(__m256i sum, __m256i exp, unsigned c, __m256i *v, __m256i *e)
+{
+    const __m128i s = c ? _mm256_extracti128_si256(sum, 1) : _mm256_castsi256_si128(sum);
+    const __m128i x = c ? _mm256_extracti128_si256(exp, 1) : _mm256_castsi256_si128(exp);
+    *v = _mm256_slli_epi32(_mm256_cvtepi16_epi32(s), 13);
+    *e = _mm256_cvtepi16_epi32(x);
+}
+
+/* A half's largest exponent adjusted, 0 for a dead half (<= 0), and its sum, 0 for a dead
+ * half; for all 16 columns in 16 bits. */
+__attribute__((always_inline, target("avx2"))) static inline void
+half16_live(__m256i *sum, __m256i *emax, int32_t adj)
+{
+    const __m256i e = _mm256_add_epi16(*emax, _mm256_set1_epi16((int16_t)adj));
+    *sum = _mm256_and_si256(*sum, _mm256_cmpgt_epi16(e, _mm256_setzero_si256()));
+    *emax = _mm256_max_epi16(e, _mm256_setzero_si256());
+}
+
+/* The AVX2 row for one mode (constant after inlining). */
+__attribute__((always_inline, target("avx2"))) static inline void
+row16(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
+      unsigned phase, bool dst32, bool exp8, bool wh)
+{
+    const struct dp_mode m = {.dst32 = dst32, .exp8 = exp8, .wh = wh};
     const int32_t adj = dp_product_adjust(m, phase);
-    if (adj > 0) { /* FP16 into an FP32 Dst: a zero lane's exponent adj > 0 counts */
-        mvmul_row(a, b, dst, out, phase, m);
-        return;
-    }
-    int32_t bexp[16], bsl2[16];
-    for (unsigned k = 0; k < 16; k++) { /* a zero lane stays far below every real one */
-        bexp[k] = b->sexp[k] + adj;
-        bsl2[k] = 2 * b->sslice[k];
-    }
-    for (unsigned c0 = 0; c0 < 16; c0 += 8) {
-        dp_v8 gs0, gm0, gs1, gm1;
-        struct acc8 in;
-        row_half_fast(a, bexp, bsl2, 0, c0, &gs0, &in.e0, &gm0);
-        row_half_fast(a, bexp, bsl2, 8, c0, &gs1, &in.e1, &gm1);
-        in.s0 = (dp_u8)gs0, in.m0 = (dp_u8)gm0, in.s1 = (dp_u8)gs1, in.m1 = (dp_u8)gm1;
-        memcpy(&in.dst, dst + c0, sizeof in.dst);
-        dp_u8 r;
-        accumulate8(&in, &r, m);
-        memcpy(out + c0, &r, sizeof r);
+    __m256i sum0, emax0, sum1, emax1;
+    half16(a, b, 0, &sum0, &emax0);
+    half16(a, b, 8, &sum1, &emax1);
+    half16_live(&sum0, &emax0, adj);
+    half16_live(&sum1, &emax1, adj);
+#pragma GCC unroll 2
+    for (unsigned c = 0; c < 2; c++) {
+        __m256i v0, e0, v1, e1;
+        half16_cols(sum0, emax0, c, &v0, &e0);
+        half16_cols(sum1, emax1, c, &v1, &e1);
+        const __m256i d = _mm256_loadu_si256((const __m256i *)(dst + 8 * c));
+        _mm256_storeu_si256((__m256i *)(out + 8 * c), acc8_avx2(v0, e0, v1, e1, d, dst32, exp8, wh));
     }
 }
+
+/* The AVX2 row, one copy per mode, so that acc8_avx2 has no mode tests. */
+#define ROW_AVX2(name, dst32, exp8, wh)                                                            \
+    __attribute__((target("avx2"))) static void name(                                              \
+        const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16], \
+        unsigned phase, struct dp_mode m)                                                          \
+    {                                                                                              \
+        (void)m;                                                                                   \
+        row16(a, b, dst, out, phase, dst32, exp8, wh);                                             \
+    }
+ROW_AVX2(row_avx2_fp16, false, false, false)
+ROW_AVX2(row_avx2_fp16_wh, false, false, true)
+ROW_AVX2(row_avx2_bf16, false, true, false)
+ROW_AVX2(row_avx2_bf16_wh, false, true, true)
+ROW_AVX2(row_avx2_fp16_fp32, true, false, false)
+ROW_AVX2(row_avx2_fp16_fp32_wh, true, false, true)
+ROW_AVX2(row_avx2_fp32, true, true, false)
+ROW_AVX2(row_avx2_fp32_wh, true, true, true)
+#undef ROW_AVX2
 
 __attribute__((target("sse4.1"))) static void
 row_sse41(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
@@ -426,12 +599,14 @@ static void row_plain(const struct dp_cols *a, const struct dp_lanes *b, const u
     mvmul_row(a, b, dst, out, phase, m);
 }
 
-typedef void row_fn(const struct dp_cols *, const struct dp_lanes *, const uint32_t *, uint32_t *,
-                    unsigned, struct dp_mode);
-
-static row_fn *row_for(enum dp_simd s)
+dp_row_fn *dp_row_for(enum dp_simd s, struct dp_mode m)
 {
-    return s == DP_SIMD_AVX2 ? row_avx2 : s == DP_SIMD_SSE41 ? row_sse41 : row_plain;
+    static dp_row_fn *const avx2[8] = {row_avx2_fp16,      row_avx2_fp16_wh,      row_avx2_bf16,
+                                       row_avx2_bf16_wh,   row_avx2_fp16_fp32,    row_avx2_fp16_fp32_wh,
+                                       row_avx2_fp32,      row_avx2_fp32_wh};
+    if (s == DP_SIMD_AVX2)
+        return avx2[m.dst32 << 2 | m.exp8 << 1 | m.wh];
+    return s == DP_SIMD_SSE41 ? row_sse41 : row_plain;
 }
 
 enum dp_simd dp_simd_best(void)
@@ -444,7 +619,7 @@ enum dp_simd dp_simd_best(void)
 void dp_mvmul_row(enum dp_simd s, const struct dp_cols *a, const struct dp_lanes *b,
                   const uint32_t dst[16], uint32_t out[16], unsigned phase, struct dp_mode m)
 {
-    row_for(s)(a, b, dst, out, phase, m);
+    dp_row_for(s, m)(a, b, dst, out, phase, m);
 }
 
 uint32_t dp_elwmul(uint32_t a, uint32_t b, bool zero_a, bool zero_b, uint32_t dst, unsigned phase,

@@ -37,7 +37,11 @@ int32_t dp_product_adjust(struct dp_mode m, unsigned phase);
  * the lanes that are zero (bit k). */
 struct dp_lanes {
     int32_t slice[16], exp[16], sign[16];
-    int32_t sslice[16], sexp[16]; /* folded as in dp_cols (below), for the AVX2 row */
+    /* folded as in dp_cols (below) for the AVX2 row, each 16-bit value twice in a 32-bit word
+     * (a 32-bit broadcast is one load; a 16-bit one takes a shuffle too): the exponent, and
+     * twice the slice (0 for a zero lane); and the sign as the byte offset of
+     * dp_cols.sgn16[sign] from sgn16[0] */
+    uint32_t exp16x2[16], mag2_16x2[16], sgn_off[16];
     uint16_t zero;
 };
 void dp_lanes_a(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsigned phase);
@@ -48,16 +52,17 @@ void dp_lanes_b(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsign
 uint32_t dp_mvmul(const struct dp_lanes *a, const struct dp_lanes *b, uint32_t dst, unsigned phase,
                   struct dp_mode m);
 /* The same for a whole SrcB row against the 16 SrcA columns at once (what MVMUL computes per
- * row), in portable SIMD (GCC vector extensions) compiled for AVX2, SSE4.1 and plain x86-64:
- * the SrcA side lane by lane with the 16 columns side by side. Each gives exactly dp_mvmul's
- * bits for each column (tests force each one the host has). */
+ * row), the SrcA side lane by lane with the columns side by side: with AVX2 all 16 columns in
+ * one vector of 16-bit lanes (intrinsics, a copy per mode); for SSE4.1 and plain x86-64 in
+ * portable SIMD (GCC vector extensions), 8 columns of 32-bit lanes at a time. Each gives exactly
+ * dp_mvmul's bits for each column (tests force each one the host has). */
 struct dp_cols {
     int32_t slice[16][16], exp[16][16], sign[16][16], zero[16][16]; /* [lane k][column j];
                                                                     * zero: -1 or 0 */
-    /* The same folded for the AVX2 row (phases whose product adjustment is <= 0, where a zero
-     * lane's exponent only has to stay <= 0): the slice with the sign applied, 0 for a zero
-     * lane, and the exponent, DP_ZERO_EXP for a zero lane. */
-    int32_t sslice[16][16], sexp[16][16];
+    /* The same folded into 16 bits for the AVX2 row (one vector holds a lane of all 16
+     * columns): the exponent, DP_ZERO_EXP for a zero lane; the slice, 0 for a zero lane; and
+     * the sign of the product with a SrcB lane of sign s, +1 or -1 ([s][lane k][column j]). */
+    int16_t exp16[16][16], mag16[16][16], sgn16[2][16][16];
 };
 #define DP_ZERO_EXP (-4096)
 /* SrcA's 16 columns from their lanes (dp_lanes_a of each column), or lane by lane: lane k of
@@ -69,6 +74,11 @@ enum dp_simd { DP_SIMD_PLAIN, DP_SIMD_SSE41, DP_SIMD_AVX2 };
 enum dp_simd dp_simd_best(void);
 void dp_mvmul_row(enum dp_simd s, const struct dp_cols *a, const struct dp_lanes *b,
                   const uint32_t dst[16], uint32_t out[16], unsigned phase, struct dp_mode m);
+/* dp_mvmul_row's function for one path and mode, to call it for many rows without choosing each
+ * time (it must be called with that mode). */
+typedef void dp_row_fn(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
+                       uint32_t out[16], unsigned phase, struct dp_mode m);
+dp_row_fn *dp_row_for(enum dp_simd s, struct dp_mode m);
 
 /* ELWMUL: dst + a * b (slices of `phase`), rounded into Dst once. */
 uint32_t dp_elwmul(uint32_t a, uint32_t b, bool zero_a, bool zero_b, uint32_t dst, unsigned phase,

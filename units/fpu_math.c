@@ -230,6 +230,7 @@ static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned pha
     const struct dp_cols *cols = srca_cols(x, r.srca, phase);
     const struct dp_lanes *lb = srcb_rows(x, r.srcb, r.bcast, phase);
     const struct dp_mode m = dp_mode_of(x, st, d32);
+    dp_row_fn *const row = dp_row_for(x->t->fpu.simd, m);
     struct dest *dst = &x->t->dest;
     for (unsigned i = 0; i < r.nrows; i += step) {
         /* a whole Dst row at a time: undefined rows read as 0 */
@@ -248,7 +249,7 @@ static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned pha
         else
             for (unsigned j = 0; j < 16; j++)
                 d[j] = dp_from_fp16(fmt_dst_to_fp16(dst->bits[p][j]));
-        dp_mvmul_row(x->t->fpu.simd, cols, &lb[i], d, out, phase, m);
+        row(cols, &lb[i], d, out, phase, m);
         if (d32)
             for (unsigned j = 0; j < 16; j++)
                 dest_put32_at(dst, p, j, fmt_dst_from_fp32(out[j]));
