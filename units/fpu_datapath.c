@@ -19,17 +19,21 @@ static inline uint32_t op_sign(uint32_t op) { return op >> 18 & 1; }
 static inline int32_t op_exp(uint32_t op) { return (int32_t)(op >> 10 & 0xFF); }
 static inline uint32_t op_sig(uint32_t op) { return (op & 0x3FF) | 0x400; } /* 11 bits */
 
-/* SrcA's slice: significand bits 10..6 in even phases, 5..1 in odd ones (bit 0 never). */
-static inline uint32_t slice_a(uint32_t op, unsigned phase)
+/* A fidelity phase's slice of a significand, as shifts and a mask: ((sig << l) >> r) & mask. SrcA's
+ * slice: significand bits 10..6 in even phases, 5..1 in odd ones (bit 0 never). SrcB's: bits 10..4
+ * in phases 0 and 1; bits 3..0, placed as the top of seven, in 2 and 3. The same steps for every
+ * phase let the loops that take 16 operands apart run without branches (vectorised). */
+struct slicer {
+    uint32_t l, r, mask;
+};
+static inline struct slicer slicer_of(unsigned phase, bool a)
 {
-    return phase & 1 ? op_sig(op) >> 1 & 0x1F : op_sig(op) >> 6;
+    return a ? (struct slicer){0, phase & 1 ? 1 : 6, 0x1F}
+             : (struct slicer){phase & 2 ? 3 : 0, phase & 2 ? 0 : 4, 0x7F};
 }
-
-/* SrcB's slice: bits 10..4 in phases 0 and 1; bits 3..0, placed as the top of seven, in 2, 3. */
-static inline uint32_t slice_b(uint32_t op, unsigned phase)
-{
-    return phase & 2 ? (op_sig(op) & 0xF) << 3 : op_sig(op) >> 4;
-}
+static inline uint32_t slice_with(uint32_t op, struct slicer s) { return (op_sig(op) << s.l >> s.r) & s.mask; }
+static inline uint32_t slice_a(uint32_t op, unsigned phase) { return slice_with(op, slicer_of(phase, true)); }
+static inline uint32_t slice_b(uint32_t op, unsigned phase) { return slice_with(op, slicer_of(phase, false)); }
 
 int32_t dp_product_adjust(struct dp_mode m, unsigned phase)
 {
@@ -108,16 +112,21 @@ uint32_t dp_accumulate(uint32_t s0, int32_t e0, uint32_t m0, uint32_t s1, int32_
 /* A 16-bit value twice in a 32-bit word. */
 static inline uint32_t pair16(int32_t v) { return (uint32_t)(uint16_t)v * 0x10001u; }
 
-static void lanes(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsigned phase, bool a)
+static void lanes(struct dp_lanes *restrict l, const uint32_t *restrict op, uint16_t zero, unsigned phase,
+                  bool a)
 {
-    for (unsigned k = 0; k < 16; k++) {
-        l->slice[k] = (int32_t)(a ? slice_a(op[k], phase) : slice_b(op[k], phase));
+    const struct slicer sl = slicer_of(phase, a);
+    int32_t zm[16]; /* -1: a zero lane (apart: a shift by k per lane would stop the vectoriser) */
+    for (unsigned k = 0; k < 16; k++)
+        zm[k] = -(int32_t)(zero >> k & 1);
+    for (unsigned k = 0; k < 16; k++) { /* without branches: vectorised */
+        l->slice[k] = (int32_t)slice_with(op[k], sl);
         l->exp[k] = op_exp(op[k]);
         l->sign[k] = (int32_t)op_sign(op[k]);
-        const bool z = zero >> k & 1;
-        l->exp16x2[k] = pair16(z ? DP_ZERO_EXP : l->exp[k]);
-        l->mag2_16x2[k] = pair16(z ? 0 : 2 * l->slice[k]);
-        l->sgn_off[k] = l->sign[k] ? (uint32_t)sizeof(((struct dp_cols *)0)->sgn16[0]) : 0;
+        const int32_t z = zm[k];
+        l->exp16x2[k] = pair16((l->exp[k] & ~z) | (DP_ZERO_EXP & z));
+        l->mag2_16x2[k] = pair16(2 * l->slice[k] & ~z);
+        l->sgn_off[k] = (uint32_t)l->sign[k] * (uint32_t)sizeof(((struct dp_cols *)0)->sgn16[0]);
     }
     l->zero = zero;
 }
@@ -181,13 +190,14 @@ uint32_t dp_mvmul(const struct dp_lanes *a, const struct dp_lanes *b, uint32_t d
 }
 
 /* Lane k of the 16 columns folded into 16 bits for the AVX2 row. */
-static void fold16(struct dp_cols *c, unsigned k)
+static void fold16(struct dp_cols *restrict c, unsigned k)
 {
-    for (unsigned j = 0; j < 16; j++) {
-        c->exp16[k][j] = (int16_t)(c->zero[k][j] ? DP_ZERO_EXP : c->exp[k][j]);
-        c->mag16[k][j] = (int16_t)(c->zero[k][j] ? 0 : c->slice[k][j]);
-        c->sgn16[0][k][j] = (int16_t)(c->sign[k][j] ? -1 : 1);
-        c->sgn16[1][k][j] = (int16_t)-c->sgn16[0][k][j];
+    for (unsigned j = 0; j < 16; j++) { /* zero is -1 or 0, sign 1 or 0: without branches */
+        const int32_t z = c->zero[k][j];
+        c->exp16[k][j] = (int16_t)((c->exp[k][j] & ~z) | (DP_ZERO_EXP & z));
+        c->mag16[k][j] = (int16_t)(c->slice[k][j] & ~z);
+        c->sgn16[0][k][j] = (int16_t)(1 - 2 * c->sign[k][j]);
+        c->sgn16[1][k][j] = (int16_t)(2 * c->sign[k][j] - 1);
     }
 }
 
@@ -204,10 +214,11 @@ void dp_cols_of(struct dp_cols *c, const struct dp_lanes col[16])
         fold16(c, k);
 }
 
-void dp_cols_set_lane(struct dp_cols *c, unsigned k, const uint32_t op[16], unsigned phase)
+void dp_cols_set_lane(struct dp_cols *restrict c, unsigned k, const uint32_t *restrict op, unsigned phase)
 {
+    const struct slicer sl = slicer_of(phase, true);
     for (unsigned j = 0; j < 16; j++) {
-        c->slice[k][j] = (int32_t)slice_a(op[j], phase);
+        c->slice[k][j] = (int32_t)slice_with(op[j], sl);
         c->exp[k][j] = op_exp(op[j]);
         c->sign[k][j] = (int32_t)op_sign(op[j]);
         c->zero[k][j] = -(int32_t)dp_is_zero(op[j]);
