@@ -656,13 +656,13 @@ static inline uint32_t src_cell16(unsigned fmt, uint32_t d)
 }
 
 /* 16 little-endian 16-bit datums into a Src row, one loop per format (vectorised). */
-static inline void row16_as(uint32_t row[16], const uint8_t *src, unsigned fmt)
+static inline void row16_as(uint32_t *restrict row, const uint8_t *restrict src, unsigned fmt)
 {
     for (unsigned k = 0; k < 16; k++)
         row[k] = src_cell16(fmt, (uint32_t)src[2 * k] | (uint32_t)src[2 * k + 1] << 8) & SRC_CELL_MASK;
 }
 
-static void row16(uint32_t row[16], const uint8_t *src, unsigned fmt)
+static void row16(uint32_t *restrict row, const uint8_t *restrict src, unsigned fmt)
 {
     switch (fmt) {
     case DF_BF16: row16_as(row, src, DF_BF16); break;
