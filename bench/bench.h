@@ -3,6 +3,7 @@
 #define TENSIM_BENCH_H
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -39,6 +40,17 @@ static inline double seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* tile_run to the end, timed: the host seconds in *dt; an error is printed under `name`. */
+static inline enum err_kind timed_run(struct tile *t, const char *name, double *dt)
+{
+    const double t0 = seconds();
+    const enum err_kind e = tile_run(t, 0);
+    *dt = seconds() - t0;
+    if (e != ERR_NONE)
+        printf("%s: error %s\n", name, t->err.text);
+    return e;
 }
 
 /* Runs build/tensim with argv (argv[0] "tensim", NULL-terminated), its output to /dev/null, as

@@ -95,17 +95,14 @@ int main(void)
     exit_ecall(t, &pc);
     tile_start_core(t, CORE_TRISC1, 0xA000);
 
-    double t0 = seconds();
-    enum err_kind e = tile_run(t, 0);
-    double dt = seconds() - t0;
+    double dt;
+    const enum err_kind e = timed_run(t, "fpu", &dt);
     uint64_t mv = t->fpu.st.issued;
     /* FNV-1a of Dst's bits: the results, to compare builds bit for bit */
     uint64_t h = 0xcbf29ce484222325ull;
     const uint8_t *bytes = (const uint8_t *)t->dest.bits;
     for (size_t i = 0; i < sizeof t->dest.bits; i++)
         h = (h ^ bytes[i]) * 0x100000001b3ull;
-    if (e != ERR_NONE)
-        printf("fpu: error %s\n", t->err.text);
     printf("fpu    MVMUL loop %9llu MVMULs %9llu cycles (%llu stalled)  %6.3f s  %7.3f M cycles/s  "
            "%7.3f M MVMUL/s  Dst %016llx\n",
            (unsigned long long)mv, (unsigned long long)t->cycles,

@@ -39,14 +39,11 @@ static int run(unsigned threads, int mops)
         build(t, base[c], mops);
         tile_start_core(t, (int)c, base[c]);
     }
-    double t0 = seconds();
-    enum err_kind e = tile_run(t, 0);
-    double dt = seconds() - t0;
+    double dt;
+    const enum err_kind e = timed_run(t, "pipe", &dt);
     uint64_t issued = 0;
     for (int i = 0; i < 3; i++)
         issued += t->thread[i].st.issued;
-    if (e != ERR_NONE)
-        printf("pipe: error %s\n", t->err.text);
     printf("pipe   %u thread%s %11llu Tensix instr %11llu cycles  %6.3f s  %7.2f M cycles/s  %7.2f M instr/s\n",
            threads, threads == 1 ? " " : "s", (unsigned long long)issued,
            (unsigned long long)t->cycles, dt, (double)t->cycles / dt / 1e6, (double)issued / dt / 1e6);

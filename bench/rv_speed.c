@@ -58,14 +58,11 @@ static void bench(const char *name, int cores, bool local, uint32_t iterations)
         build_loop(t, base[c], local ? MEM_LOCAL_BASE : 0x20000 + 0x1000 * (uint32_t)c, iterations);
         tile_start_core(t, c, base[c]);
     }
-    double t0 = seconds();
-    enum err_kind e = tile_run(t, 0);
-    double dt = seconds() - t0;
+    double dt;
+    timed_run(t, name, &dt);
     uint64_t insns = 0;
     for (int c = 0; c < cores; c++)
         insns += t->core[c].st.instret;
-    if (e != ERR_NONE)
-        printf("%s: error %s\n", name, t->err.text);
     printf("%-6s %d core%s %11llu instructions %11llu cycles  %6.3f s  %7.1f M instr/s  %7.1f M cycles/s\n",
            name, cores, cores > 1 ? "s" : " ", (unsigned long long)insns,
            (unsigned long long)t->cycles, dt, (double)insns / dt / 1e6, (double)t->cycles / dt / 1e6);
@@ -103,14 +100,11 @@ static void bench_poll(const char *name, uint32_t n)
     emit(t, &pc, rv_encode(RV_SW, 0, 6, 0, 0)); /* post */
     exit_ecall(t, &pc);
     tile_start_core(t, 2, base[2]);
-    double t0 = seconds();
-    enum err_kind e = tile_run(t, 0);
-    double dt = seconds() - t0;
+    double dt;
+    timed_run(t, name, &dt);
     uint64_t insns = 0;
     for (int c = 0; c < 3; c++)
         insns += t->core[c].st.instret;
-    if (e != ERR_NONE)
-        printf("%s: error %s\n", name, t->err.text);
     printf("%-6s 3 cores %11llu instructions %11llu cycles  %6.3f s  %7.1f M instr/s  %7.1f M cycles/s\n",
            name, (unsigned long long)insns, (unsigned long long)t->cycles, dt, (double)insns / dt / 1e6,
            (double)t->cycles / dt / 1e6);

@@ -221,3 +221,15 @@ const char *const examples[][2] = {
 };
 const unsigned example_count = sizeof examples / sizeof examples[0];
 #undef K
+
+void core_end_of(struct core_end *e, const struct tile *t, int k)
+{
+    const struct rv_core *c = &t->core[k];
+    e->state = c->state;
+    e->wake = c->state == CORE_RUNNING ? c->wake : 0;
+    e->halt = c->halt_cycle;
+    e->exit = c->exit_code;
+    e->pc = c->pc;
+    memcpy(e->x, c->x, sizeof c->x);
+    e->st = c->st;
+}

@@ -71,6 +71,17 @@ extern const unsigned example_count;
  * steps of 1/512 after a 16-byte header, for --load at 0x30000, and the tile count (3), for
  * --load at 0x3F000. */
 void sfpu_example_inputs(const char *in_path, const char *param_path);
+/* How a core ended, for tests that compare two runs of one program (lockstep and run-ahead):
+ * state, wake (running cores only), halt cycle, exit code, pc, registers, statistics. */
+struct core_end {
+    int state;
+    uint64_t wake, halt;
+    int exit;
+    uint32_t pc, x[32];
+    struct core_stats st;
+};
+void core_end_of(struct core_end *e, const struct tile *t, int k);
+
 /* A draw in [0, n) from a small deterministic stream (an LCG in *state): tests that run the same
  * random case twice, once per path they compare, seed it alike each time. */
 static inline uint32_t test_draw(uint32_t *state, uint32_t n)

@@ -73,7 +73,7 @@ static void brisc(struct tile *t, uint32_t delay, enum act what)
 struct outcome {
     enum err_kind err;
     uint64_t cycles, err_cycle, rewinds, skips;
-    struct { int state; uint64_t wake, halt; int exit; uint32_t pc, x[32]; struct core_stats st; } core[NUM_CORES];
+    struct core_end core[NUM_CORES];
     uint8_t local[NUM_CORES][LOCAL_RAM_MAX];
     uint32_t result;
 };
@@ -87,14 +87,7 @@ static void capture(struct outcome *o, struct tile *t, enum err_kind err)
     o->rewinds = t->rewinds;
     o->skips = t->poll_skips;
     for (int k = 0; k < NUM_CORES; k++) {
-        const struct rv_core *c = &t->core[k];
-        o->core[k].state = c->state;
-        o->core[k].wake = c->state == CORE_RUNNING ? c->wake : 0;
-        o->core[k].halt = c->halt_cycle;
-        o->core[k].exit = c->exit_code;
-        o->core[k].pc = c->pc;
-        memcpy(o->core[k].x, c->x, sizeof c->x);
-        o->core[k].st = c->st;
+        core_end_of(&o->core[k], t, k);
         memcpy(o->local[k], t->local_ram[k], sizeof o->local[k]);
     }
     o->result = le_get(t->l1 + RESULT, 4);

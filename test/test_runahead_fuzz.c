@@ -486,13 +486,7 @@ struct outcome {
     uint64_t cycles, err_cycle;
     uint32_t soft_reset;
     uint8_t sem[NUM_SEMAPHORES];
-    struct {
-        int state;
-        uint64_t wake, halt;
-        int exit;
-        uint32_t pc, x[32];
-        struct core_stats st;
-    } core[NUM_CORES];
+    struct core_end core[NUM_CORES];
     uint8_t local[NUM_CORES][LOCAL_RAM_MAX];
     uint8_t l1[0x200];
     uint64_t rewinds, skips;
@@ -568,14 +562,7 @@ static void run(struct outcome *o, builder b, uint64_t seed, enum arch_id arch, 
     o->rewinds = t->rewinds;
     o->skips = t->poll_skips;
     for (int k = 0; k < NUM_CORES; k++) {
-        const struct rv_core *c = &t->core[k];
-        o->core[k].state = c->state;
-        o->core[k].wake = c->state == CORE_RUNNING ? c->wake : 0;
-        o->core[k].halt = c->halt_cycle;
-        o->core[k].exit = c->exit_code;
-        o->core[k].pc = c->pc;
-        memcpy(o->core[k].x, c->x, sizeof c->x);
-        o->core[k].st = c->st;
+        core_end_of(&o->core[k], t, k);
         memcpy(o->local[k], t->local_ram[k], t->arch->local_ram_size[k]);
     }
     memcpy(o->l1, t->l1 + SHARED, sizeof o->l1);
