@@ -481,8 +481,9 @@ bool coproc_step(struct tile *t)
         /* Expanders that can do nothing this cycle are not called: both idle with nothing to
          * take (the common test first), else each its own test (replay_idle, mop_idle). */
         enum pipe_step r = PIPE_IDLE, m = PIPE_IDLE;
-        if (th->fifo1.count || th->fifo2.count || th->mop.phase != MOP_PHASE_IDLE ||
-            th->replay.phase != REPLAY_PHASE_PASS || th->mop.failed || th->replay.failed) {
+        const bool quiet = !th->fifo1.count && !th->fifo2.count && th->mop.phase == MOP_PHASE_IDLE &&
+                           th->replay.phase == REPLAY_PHASE_PASS && !th->mop.failed && !th->replay.failed;
+        if (!quiet) {
             if (!replay_idle(&th->replay, &th->fifo2, &th->fifo3)) /* sync/replay.h */
                 r = replay_step(&th->replay, &th->fifo2, &th->fifo3);
             if (r == PIPE_ERROR)
@@ -501,9 +502,8 @@ bool coproc_step(struct tile *t)
             tile_unblock_pushers(t, i);
         /* Found with nothing at the gate (accounted empty) and nothing anywhere else: until a
          * push, every cycle would find the same and do nothing. */
-        if (g[i].reason == GS_COUNT && !th->wait.active && !th->fifo1.count && !th->fifo2.count &&
-            !th->fifo3.count && th->mop.phase == MOP_PHASE_IDLE && !th->mop.failed &&
-            th->replay.phase == REPLAY_PHASE_PASS && !th->replay.failed && !th->blocked_cores)
+        if (quiet && g[i].reason == GS_COUNT && !th->wait.active && !th->fifo3.count &&
+            !th->blocked_cores)
             t->threads_live &= (uint8_t)~(1u << i);
     }
     /* Manual TTSync loads held by this cycle's state: release them (cores act after us). */

@@ -421,3 +421,28 @@ Test(sync, a_failing_accept_stops_later_threads_in_that_cycle)
         sum += s->stall[r];
     cr_expect_eq(sum, t->cycles);
 }
+
+Test(sync, an_idle_thread_is_skipped_until_a_push_and_accounted_empty)
+{
+    /* TRISC0 pushes a NOP at cycle 0 (issued at 3), spins 40 cycles, pushes another (issued at
+     * 44). Between the two the coprocessor leaves T0 out (threads_live) and T1, T2 throughout;
+     * their cycles must still all be accounted, as empty. */
+    struct prog p0 = prog_at(t, base[0]);
+    emit(&p0, TTINSN(NOP));
+    for (int i = 0; i < 40; i++)
+        E(&p0, ADDI, 5, 5, 0, 1);
+    emit(&p0, TTINSN(NOP));
+    emit_exit(&p0);
+    tile_start_core(t, CORE_TRISC0, base[0]);
+    cr_assert_eq(tile_run_until(t, 20) ? ERR_NONE : t->err.kind, ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(t->threads_live, 0, "after its NOP T0 has nothing anywhere: skipped");
+    cr_assert_eq(tile_run(t, 10000), ERR_NONE, "%s", t->err.text);
+    cr_expect_eq(issued_at(0, NOP, 0), 3);
+    cr_expect_eq(issued_at(0, NOP, 1), 44);
+    cr_expect_eq(t->threads_live, 0);
+    cr_expect_eq(t->thread[0].st.issued, 2);
+    for (int i = 0; i < 3; i++) {
+        cr_expect_eq(thread_total(&t->thread[i]), t->cycles, "T%d: every cycle attributed once", i);
+        cr_expect_eq(t->thread[i].st.empty, t->cycles - t->thread[i].st.issued, "T%d", i);
+    }
+}
