@@ -635,7 +635,7 @@ struct unpack_cursor {
 
 /* The common case, whole input rows at a time, with the same results and counts as the model's
  * loop: uncompressed 16-bit BF16, FP16 or INT16 data into SrcA or SrcB, no exponents, no
- * DecompressDrop, no upsampling, no AllDatumsAreZero, no transpose; a 16-bit aligned row that
+ * DecompressDrop, no upsampling, no AllDatumsAreZero, no transpose; a row that
  * lies in L1 and whose writes are all defined. Anything else (and every error) is left to the
  * model's loop from where this stopped. (Profile of tt-llk math_matmul_perf: the model's loop
  * took about 170 host instructions per datum, 31% of the run.) */
@@ -697,7 +697,9 @@ static void fast_rows(struct tile *t, unsigned u, const struct unpack_plan *p, u
         n = n < p->input_num - c->i ? n : p->input_num - c->i;
         n = n < c->dnum ? n : c->dnum;
         const uint64_t nb = (uint64_t)n * 16;
-        if (c->datum_bit % 16 || c->datum_bit >= end || nb > end - c->datum_bit)
+        /* (16-bit aligned always: the address is in 16-byte units, and `first`, the row stride
+         * and the FIFO's limit and size keep it so) */
+        if (c->datum_bit >= end || nb > end - c->datum_bit)
             break;
         /* every output row this input row reaches must be defined (rows only grow) */
         const uint32_t last = c->out + n - 1;
