@@ -14,6 +14,8 @@ CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror
 CPPFLAGS := -D_DEFAULT_SOURCE -MMD -MP
 ASAN    := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The sanitizer build's objects also check, every cycle, that no backend unit whose tick sleeps
+# has work (TENSIM_TICK_CHECK, sync/gate.c).
 
 B       := build
 LIBSRC  := $(wildcard core/*.c riscv/*.c mem/*.c sync/*.c units/*.c trace/*.c)
@@ -59,7 +61,7 @@ $(B)/obj/%.o: %.c | $(GENERATED)
 
 $(B)/asan/%.o: %.c | $(GENERATED)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(ASAN) $(CPPFLAGS) -I$(B)/sdk -c $< -o $@
+	$(CC) $(WARN) $(ASAN) -DTENSIM_TICK_CHECK $(CPPFLAGS) -I$(B)/sdk -c $< -o $@
 
 # `tensim --version`: the release and the git commit it was built from; rewritten only when
 # that changes, so nothing rebuilds needlessly.

@@ -46,8 +46,11 @@ struct tile *tile_create(const struct arch *arch)
     t->rewind = rv_rewind;
     for (unsigned u = 0; u < UNIT_COUNT; u++) {
         const struct unit_desc *d = unit_rows[u].desc;
-        if (d && d->tick)
+        if (d && d->tick) {
+            t->tick_bit[unit_rows[u].kind] = (uint16_t)(1u << t->nunit_tick);
+            t->unit_active[t->nunit_tick] = d->active;
             t->unit_tick[t->nunit_tick++] = d->tick;
+        }
         if (d && d->next_event)
             t->unit_next_event[t->nunit_next_event++] = d->next_event;
         for (unsigned i = 0; d && d->holds && i < unit_rows[u].instances; i++) {
@@ -443,6 +446,7 @@ static inline __attribute__((always_inline)) enum err_kind run_loop(struct tile 
 
 enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
 {
+    coproc_wake_ticks(t);
     if (__builtin_expect(t->gdb == NULL, 1))
         return run_loop(t, max_cycles, false);
     gdb_serve_stop(t); /* the initial stop: gdb looks before anything runs */

@@ -93,6 +93,12 @@ struct tile {
     void (*unit_tick[UNIT_COUNT])(struct tile *t);
     uint64_t (*unit_next_event[UNIT_COUNT])(const struct tile *t);
     uint8_t nunit_tick, nunit_next_event;
+    bool (*unit_active[UNIT_COUNT])(const struct tile *t); /* unit_tick[i]'s `active` */
+    /* Bit i: unit_tick[i] is called this cycle (sync/gate.c). Set for every unit at reset and
+     * at the start of a run, and for a unit when an instruction of it issues; cleared when the
+     * unit's `active` says its tick has nothing left to do. */
+    uint16_t ticks_awake;
+    uint16_t tick_bit[TT_UNIT_COUNT]; /* instruction kind (enum tt_unit) -> its unit's bit */
     /* STALLWAIT condition -> 1 + the registry row that answers it (0: none) and the instance. */
     uint8_t cond_row[WC_COUNT], cond_instance[WC_COUNT];
 
@@ -246,6 +252,12 @@ static inline unsigned tile_arch_bit(const struct tile *t)
     return t->arch->id == ARCH_WORMHOLE ? TT_ARCH_WH : TT_ARCH_BH;
 }
 static inline bool tile_is_wormhole(const struct tile *t) { return t->arch->id == ARCH_WORMHOLE; }
+
+/* The unit that executes instructions of kind `kind` (enum tt_unit) may have been given work:
+ * its tick is called from the next cycle on until it says it is idle (units/unit.h `active`).
+ * The Wait Gate calls this after every issue; anything else that gives a unit work (a RISC-V
+ * store that queues a Config write) calls it too. */
+static inline void tile_wake_tick(struct tile *t, unsigned kind) { t->ticks_awake |= t->tick_bit[kind]; }
 
 /* L1 bytes [addr, addr + n) changed behind the cores' backs (a unit writing through a pointer,
  * a loader): mem/l1.h's rule for the tile's L1. n > 0. */

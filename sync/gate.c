@@ -32,6 +32,8 @@ static const char *const stall_keys[GS_COUNT] = {
 
 const char *gate_stall_key(enum gate_stall s) { return s < GS_COUNT ? stall_keys[s] : "?"; }
 
+void coproc_wake_ticks(struct tile *t) { t->ticks_awake = (uint16_t)((1u << t->nunit_tick) - 1); }
+
 void coproc_reset(struct tile *t)
 {
     for (unsigned i = 0; i < NUM_THREADS; i++) {
@@ -46,6 +48,7 @@ void coproc_reset(struct tile *t)
     }
     memset(t->res_next, 0, sizeof t->res_next);
     t->threads_live = 0;
+    coproc_wake_ticks(t);
     t->coproc_wake = CYCLE_NEVER;
     t->coproc_last_active = 0;
 }
@@ -334,15 +337,18 @@ uint64_t coproc_next_event(const struct tile *t)
     return next;
 }
 
-/* The run stops in cycle `now`: account it for threads from..NUM_THREADS-1. A thread whose
- * gate was looked at (j < looked) keeps the reason found there, except that one that would have
- * issued is charged "stopped"; one not looked at is "stopped" if an instruction was waiting. */
+/* The run stops in cycle `now`: account it for threads from..NUM_THREADS-1. A live thread
+ * whose gate was looked at (j < looked, its bit in `live`) keeps the reason found there, except
+ * that one that would have issued is charged "stopped"; one not looked at is "stopped" if an
+ * instruction was waiting (a thread that is not live has none: empty). */
 static void account_stop(struct tile *t, uint64_t now, const struct gate_try *g, unsigned looked,
-                         unsigned from)
+                         unsigned live, unsigned from)
 {
     for (unsigned j = from; j < NUM_THREADS; j++) {
         const struct tensix_thread *th = &t->thread[j];
-        enum gate_stall r = j < looked ? g[j].reason : th->fifo3.count ? GS_STOPPED : GS_COUNT;
+        enum gate_stall r = j < looked && (live >> j & 1) ? g[j].reason
+                            : th->fifo3.count             ? GS_STOPPED
+                                                          : GS_COUNT;
         if (r == GS_NONE)
             r = GS_STOPPED;
         tt_origin own = th->fifo3.count ? tt_fifo_origin(&th->fifo3, 0) : ORIGIN_NONE;
@@ -370,26 +376,49 @@ static __attribute__((noinline)) void lint_issue(struct tile *t, unsigned i, con
                     i, g->f->mnemonic, t->now, t->lint->wrcfg_index[i], t->lint->wrcfg_visible[i]);
 }
 
+#ifdef TENSIM_TICK_CHECK
+/* The sanitizer build's check of the rule in units/unit.h `active`: a unit whose tick is not
+ * called has nothing to do. A unit given work without tile_wake_tick would be found here, as
+ * an internal error, not as a cycle count that is silently off. */
+static void check_ticks_asleep(struct tile *t)
+{
+    for (unsigned u = 0; u < t->nunit_tick; u++)
+        if (!(t->ticks_awake >> u & 1) && t->unit_active[u](t))
+            tile_error(t, ERR_UNIMPLEMENTED, -1, 0,
+                       "internal: backend unit %u has work but its tick was not called (cycle %llu)",
+                       u, (unsigned long long)t->now);
+}
+#endif
+
 bool coproc_step(struct tile *t)
 {
     struct gate_try g[NUM_THREADS];
     bool progress = false;
     const uint64_t now = t->now;
 
-    for (unsigned u = 0; u < t->nunit_tick; u++)
+#ifdef TENSIM_TICK_CHECK
+    check_ticks_asleep(t);
+#endif
+    /* Only the units with something to do: ticks in row order; one may wake a later one. */
+    for (unsigned m = t->ticks_awake; m;) {
+        const unsigned u = (unsigned)__builtin_ctz(m);
         t->unit_tick[u](t);
+        if (!t->unit_active[u](t))
+            t->ticks_awake &= (uint16_t)~(1u << u);
+        m = t->ticks_awake & (~1u << u);
+    }
     if (t->err.kind != ERR_NONE) {
-        account_stop(t, now, g, 0, 0);
+        account_stop(t, now, g, 0, 0, 0);
         return false;
     }
 
     unsigned nready = 0, lone = 0; /* threads ready to issue to a shared resource */
     const unsigned live = t->threads_live;
-    for (unsigned i = 0; i < NUM_THREADS; i++) {
-        if (!(live >> i & 1)) { /* nothing anywhere: as gate_look would find, accounted empty */
-            g[i].reason = GS_COUNT, g[i].release = false;
-            continue;
-        }
+    /* The loops below visit only the live threads (their bits in `live`, in index order); g[i]
+     * of a thread that is not live is never read. Such a thread has nothing anywhere: as
+     * gate_look would find, it is accounted empty, when its interval closes. */
+    for (unsigned m = live; m; m &= m - 1) {
+        const unsigned i = (unsigned)__builtin_ctz(m);
         bool present = gate_look(t, i, &g[i]);
         if (!present)
             g[i].reason = GS_COUNT; /* marker: nothing at the gate */
@@ -397,7 +426,7 @@ bool coproc_step(struct tile *t)
             nready++, lone = i;
         if (t->err.kind != ERR_NONE) { /* the instruction at this gate is the culprit */
             g[i].reason = t->thread[i].fifo3.count ? GS_STOPPED : GS_COUNT;
-            account_stop(t, now, g, i + 1, 0);
+            account_stop(t, now, g, i + 1, live, 0);
             return false;
         }
     }
@@ -405,6 +434,10 @@ bool coproc_step(struct tile *t)
      * contender wins at once (the loop below would find just that). */
     if (nready == 1)
         t->res_next[g[lone].res] = (uint8_t)(lone + 1 < NUM_THREADS ? lone + 1 : 0);
+    if (nready > 1 && live != (1u << NUM_THREADS) - 1) /* the search below reads every g */
+        for (unsigned i = 0; i < NUM_THREADS; i++)
+            if (!(live >> i & 1))
+                g[i].reason = GS_COUNT;
     for (unsigned i = 0; i < NUM_THREADS && nready > 1; i++) {
         if (g[i].reason != GS_NONE || g[i].res == RES_NONE)
             continue;
@@ -426,10 +459,9 @@ bool coproc_step(struct tile *t)
             }
         t->res_next[r] = (uint8_t)(winner + 1 < NUM_THREADS ? winner + 1 : 0);
     }
-    for (unsigned i = 0; i < NUM_THREADS; i++) {
+    for (unsigned m = live; m; m &= m - 1) {
+        const unsigned i = (unsigned)__builtin_ctz(m);
         struct tensix_thread *th = &t->thread[i];
-        if (!(live >> i & 1))
-            continue;
         if (g[i].reason == GS_NONE) {
             uint32_t w;
             tt_origin o;
@@ -449,12 +481,13 @@ bool coproc_step(struct tile *t)
             if (t->lint)
                 lint_issue(t, i, &g[i]);
             bool ok = g[i].u->accept(t, i, g[i].word, g[i].f);
+            tile_wake_tick(t, g[i].f->unit); /* it may have given the unit work */
             t->issue_thread = -1;
             if (t->tracer)
                 trace_issued(t->tracer);
             if (!ok) {
                 /* the threads after i never get their turn in this cycle */
-                account_stop(t, now, g, NUM_THREADS, i + 1);
+                account_stop(t, now, g, NUM_THREADS, live, i + 1);
                 return false;
             }
             /* a new latched wait: the cycles it holds are charged to its push */
@@ -474,10 +507,9 @@ bool coproc_step(struct tile *t)
             progress = true;
         }
     }
-    for (unsigned i = 0; i < NUM_THREADS; i++) {
+    for (unsigned m = live; m; m &= m - 1) {
+        const unsigned i = (unsigned)__builtin_ctz(m);
         struct tensix_thread *th = &t->thread[i];
-        if (!(live >> i & 1))
-            continue;
         /* Expanders that can do nothing this cycle are not called: both idle with nothing to
          * take (the common test first), else each its own test (replay_idle, mop_idle). */
         enum pipe_step r = PIPE_IDLE, m = PIPE_IDLE;
@@ -507,17 +539,19 @@ bool coproc_step(struct tile *t)
             t->threads_live &= (uint8_t)~(1u << i);
     }
     /* Manual TTSync loads held by this cycle's state: release them (cores act after us). */
-    bool blocked = false;
+    bool pcbuf_wait = false;
     for (unsigned c = 0; c < NUM_CORES; c++) {
         struct rv_core *core = &t->core[c];
         if (core->state != CORE_BLOCKED)
             continue;
-        blocked = true;
-        if ((core->wait == WAIT_COPROC_DONE || core->wait == WAIT_MOP_DONE) &&
-            ttsync_done(t, core->wait, core->wait_arg))
-            tile_wake_core(t, (int)c, now);
+        if (core->wait == WAIT_COPROC_DONE || core->wait == WAIT_MOP_DONE) {
+            if (ttsync_done(t, core->wait, core->wait_arg))
+                tile_wake_core(t, (int)c, now);
+        } else if (core->wait == WAIT_PCBUF_B_READ || core->wait == WAIT_PCBUF_POP) {
+            pcbuf_wait = true;
+        }
     }
-    if (blocked) /* it only wakes blocked cores: with none blocked, skip the call */
+    if (pcbuf_wait) /* it only wakes cores blocked on a PCBuf: with none, skip the call */
         pcbuf_recheck(t);
     if (progress)
         t->coproc_last_active = now;

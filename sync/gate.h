@@ -13,6 +13,9 @@ struct latched_wait;
 struct tensix_thread;
 
 void coproc_reset(struct tile *t);
+/* Every unit's tick is called in the next cycle, whether or not it has work (a run starting:
+ * its clock may have started again). */
+void coproc_wake_ticks(struct tile *t);
 /* One cycle at t->now. Returns true when anything changed (the coprocessor then runs again
  * next cycle); false when it can sleep until an external wake or a unit event. */
 bool coproc_step(struct tile *t);

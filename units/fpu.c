@@ -673,6 +673,12 @@ static void tick(struct tile *t)
         u->last_busy = u->busy_until;
 }
 
+static bool active(const struct tile *t)
+{
+    const struct fpu_state *u = &t->fpu;
+    return u->busy_until && u->busy_until > u->last_busy;
+}
+
 static uint64_t next_event(const struct tile *t)
 {
     const struct fpu_state *u = &t->fpu;
@@ -718,7 +724,7 @@ static void stats_json(const struct tile *t, FILE *f)
 
 const struct unit_desc fpu_unit_desc = {
     .name = "fpu", .reset = reset, .can_accept = can_accept, .resource = resource,
-    .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
+    .accept = accept, .tick = tick, .active = active, .next_event = next_event, .last_busy = last_busy,
     .holds = holds, .report = report, .stats_json = stats_json,
     .signal = fpu_signal, .query = fpu_query,
 };

@@ -109,6 +109,12 @@ static void tick(struct tile *t)
         tick_busy(t);
 }
 
+static bool active(const struct tile *t)
+{
+    const struct packer *p = t->pack.p;
+    return (p[0].count | p[1].count | p[2].count | p[3].count) != 0;
+}
+
 static uint64_t next_event(const struct tile *t)
 {
     uint64_t next = CYCLE_NEVER;
@@ -266,7 +272,7 @@ static void stats_json(const struct tile *t, FILE *f)
 
 const struct unit_desc pack_unit_desc = {
     .name = "pack", .reset = reset, .can_accept = can_accept, .resource = resource,
-    .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
+    .accept = accept, .tick = tick, .active = active, .next_event = next_event, .last_busy = last_busy,
     .holds = holds, .describe = describe, .signal = pack_signal, .query = pack_query,
     .report = report,
     .stats_json = stats_json,

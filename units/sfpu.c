@@ -367,6 +367,10 @@ static void tick(struct tile *t)
     sfpu_macro_tick(t);
 }
 
+/* Only SFPLOADMACRO's scheduled instructions need the tick; the per-cycle records it clears
+ * are also checked against the cycle where they are read (sfpu_timing.c cur_start). */
+static bool active(const struct tile *t) { return t->sfpu.tm.nlive != 0; }
+
 static uint64_t next_event(const struct tile *t)
 {
     uint64_t next = sfpu_macro_next(t);
@@ -480,7 +484,7 @@ static bool query(const struct tile *t, enum unit_query q, unsigned a, unsigned 
 
 const struct unit_desc sfpu_unit_desc = {
     .name = "sfpu", .reset = reset, .can_accept = can_accept, .resource = resource,
-    .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
+    .accept = accept, .tick = tick, .active = active, .next_event = next_event, .last_busy = last_busy,
     .track_label = track_label, .holds = holds, .report = report, .signal = on_signal,
     .stats_json = stats_json, .query = query,
 };

@@ -327,6 +327,10 @@ bool sfpu_loadmacro(struct tile *t, unsigned th, uint32_t w, bool wh, struct sfp
     const unsigned mod0 = TT_GET_SFPLOADMACRO_BH_Mod0(w);
     const unsigned addr_mod = wh ? TT_GET_SFPLOADMACRO_WH_AddrMod(w) : TT_GET_SFPLOADMACRO_BH_AddrMod(w);
     const unsigned imm10 = TT_GET_SFPLOADMACRO_BH_Imm9(w) << 1 | vdhi;
+    /* With nothing scheduled the unit's tick is not called (units/unit.h `active`): bring the
+     * counters' clock to now as that idle tick would have. */
+    if (!tm->nlive)
+        tm->q_synced = t->now;
     if (!lanes_agree(s, macro, f))
         return false;
     struct plan p[SFPU_SUB_LOAD];

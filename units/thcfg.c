@@ -354,6 +354,8 @@ static void tick(struct tile *t)
         commit(t, t->now);
 }
 
+static bool active(const struct tile *t) { return t->gpr_pend.n || t->cfgu.npend; }
+
 static uint64_t next_event(const struct tile *t)
 {
     const struct cfg_unit *u = &t->cfgu;
@@ -462,6 +464,7 @@ static enum mmio_status riscv_store_word(struct tile *t, int core, uint32_t addr
     unsigned banks = h.kind == CFG_WIN_DUAL ? 3u : 1u << h.sel;
     if (!pend_config(t, banks, h.index, val, riscv_cycle(t), true))
         return MMIO_ERROR;
+    tile_wake_tick(t, TT_UNIT_CFG);
     t->cfgu.st.riscv_writes++;
     return MMIO_OK;
 }
@@ -485,6 +488,6 @@ static const struct region regions[] = {
 
 const struct unit_desc cfg_unit_desc = {
     .name = "cfg", .reset = reset, .can_accept = can_accept, .resource = resource,
-    .accept = accept, .tick = tick, .next_event = next_event, .holds = holds,
+    .accept = accept, .tick = tick, .active = active, .next_event = next_event, .holds = holds,
     .stats_json = stats_json, .regions = regions, .nregions = 1,
 };

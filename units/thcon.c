@@ -778,6 +778,12 @@ static bool l1_may_change(const struct tile *t)
     return false;
 }
 
+static bool active(const struct tile *t)
+{
+    const struct thcon_unit *u = &t->thcon;
+    return u->req.kind != THCON_REQ_NONE || u->nres || u->busy;
+}
+
 static void tick(struct tile *t)
 {
     struct thcon_unit *u = &t->thcon;
@@ -864,6 +870,6 @@ static void stats_json(const struct tile *t, FILE *f)
 
 const struct unit_desc thcon_unit_desc = {
     .name = "thcon", .reset = reset, .can_accept = can_accept, .resource = resource,
-    .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
+    .accept = accept, .tick = tick, .active = active, .next_event = next_event, .last_busy = last_busy,
     .holds = holds, .stats_json = stats_json,
 };

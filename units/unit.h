@@ -118,6 +118,14 @@ struct unit_desc {
     /* Called at the start of every coprocessor cycle, before any gate looks: retire work whose
      * completion cycle has come (clear busy flags, write results back). */
     void (*tick)(struct tile *t);
+    /* Would `tick` do more than an idle cycle's bookkeeping (work queued, results or a finish
+     * still to come)? Required with `tick`. Its idle test, without the tick's side effects: the
+     * coprocessor stops calling a unit's tick once this is false, and calls it again from the
+     * cycle after an instruction of the unit issues, or after tile_wake_tick (core/tile.h) for
+     * work that arrives another way. An idle tick's bookkeeping must therefore be redone, or
+     * made unnecessary, where work arrives. The sanitizer build checks the rule every cycle
+     * (TENSIM_TICK_CHECK in sync/gate.c). */
+    bool (*active)(const struct tile *t);
     /* The earliest cycle after t->now at which the unit will change something a gate or another
      * agent can observe, or CYCLE_NEVER. The coprocessor sleeps until the earliest of these
      * when a cycle passes with no progress: a unit that says CYCLE_NEVER is idle. */

@@ -241,6 +241,9 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
 {
     const unsigned u = which_unpacker(w);
     struct unpacker *up = &t->unpack.u[u];
+    /* Both idle, the tick is not called (units/unit.h `active`): what its idle cycle does. */
+    if (!t->unpack.u[0].count && !t->unpack.u[1].count)
+        t->unpack.credited = t->now + 1;
     struct unpack_entry *e = &up->q[(up->head + up->count) % UNPACK_QUEUE];
     unsigned startup = 0;
     *e = (struct unpack_entry){.thread = (uint8_t)th, .state = US_PENDING};
@@ -274,6 +277,12 @@ static void tick(struct tile *t)
         return;
     }
     run_until(t, t->now);
+}
+
+static bool active(const struct tile *t)
+{
+    const struct unpack_state *s = &t->unpack;
+    return s->u[0].count || s->u[1].count;
 }
 
 static uint64_t next_event(const struct tile *t)
@@ -366,7 +375,7 @@ static bool query(const struct tile *t, enum unit_query q, unsigned a, unsigned 
 
 const struct unit_desc unpack_unit_desc = {
     .name = "unpack", .reset = reset, .can_accept = can_accept, .resource = resource,
-    .accept = accept, .tick = tick, .next_event = next_event, .last_busy = last_busy,
+    .accept = accept, .tick = tick, .active = active, .next_event = next_event, .last_busy = last_busy,
     .holds = holds, .describe = describe, .signal = on_signal, .report = report,
     .stats_json = stats_json, .query = query,
 };
