@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench_pin.h"
+#include "host_pin.h"
 #include "cli.h"
 #include "hostio.h"
 #include "version.h"
@@ -641,13 +641,13 @@ static int cmd_bench_run(int argc, char **argv, const volatile sig_atomic_t *sto
         baseline_free(&base);
         return BENCH_ERROR;
     }
-    struct bench_pin *pin = bench_pin_open();
+    struct host_pin *pin = host_pin_open();
     if (!a.jobs) {
-        long n = bench_pin_cores(pin) ? (long)bench_pin_cores(pin) : sysconf(_SC_NPROCESSORS_ONLN);
+        long n = host_pin_cores(pin) ? (long)host_pin_cores(pin) : sysconf(_SC_NPROCESSORS_ONLN);
         a.jobs = n < 1 ? 1 : n > BENCH_MAX_THREADS ? BENCH_MAX_THREADS : (unsigned)n;
     }
     bench_run_all(&m, a.jobs, a.no_pin ? 0 : pin, stop, res);
-    bench_pin_close(pin);
+    host_pin_close(pin);
     /* What the runs printed, in run order. */
     for (unsigned i = 0; i < m.nruns; i++)
         if (res[i].log) {

@@ -110,13 +110,13 @@ struct bench_result {
     size_t loglen;
 };
 
-struct bench_pin;
+struct host_pin;
 /* Run every run of m on `threads` host threads (the caller's is one of them); res[i] gets run
- * i's result whichever thread ran it. With `pin` (core/bench_pin.h) and no more threads than
+ * i's result whichever thread ran it. With `pin` (core/host_pin.h) and no more threads than
  * physical cores, worker i is pinned to core i. `stop` is the signal flag the tiles watch.
  * Returns 0, or -1 when fewer threads could be started (a note on stderr; every run still
  * runs). */
-int bench_run_all(const struct bench_manifest *m, unsigned threads, struct bench_pin *pin,
+int bench_run_all(const struct bench_manifest *m, unsigned threads, struct host_pin *pin,
                   const volatile sig_atomic_t *stop, struct bench_result *res);
 void bench_result_free(struct bench_result *r);
 

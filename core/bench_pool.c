@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../trace/zones.h"
-#include "bench_pin.h"
+#include "host_pin.h"
 #include "host.h"
 #include "hostio.h"
 
@@ -196,7 +196,7 @@ struct pool {
     const struct bench_manifest *m;
     const volatile sig_atomic_t *stop;
     struct bench_result *res;
-    struct bench_pin *pin; /* NULL: threads not pinned */
+    struct host_pin *pin; /* NULL: threads not pinned */
     pthread_mutex_t lock;
     unsigned next; /* the next run to take, under lock */
 };
@@ -211,7 +211,7 @@ static void *worker(void *arg)
     struct worker_arg *w = arg;
     struct pool *p = w->pool;
     if (p->pin)
-        bench_pin_thread(p->pin, w->index);
+        host_pin_thread(p->pin, w->index);
     for (;;) {
         pthread_mutex_lock(&p->lock);
         unsigned i = p->next < p->m->nruns ? p->next++ : p->m->nruns;
@@ -222,7 +222,7 @@ static void *worker(void *arg)
     }
 }
 
-int bench_run_all(const struct bench_manifest *m, unsigned threads, struct bench_pin *pin,
+int bench_run_all(const struct bench_manifest *m, unsigned threads, struct host_pin *pin,
                   const volatile sig_atomic_t *stop, struct bench_result *res)
 {
     struct pool p = {.m = m, .stop = stop, .res = res};
@@ -234,7 +234,7 @@ int bench_run_all(const struct bench_manifest *m, unsigned threads, struct bench
     if (threads > m->nruns)
         threads = m->nruns;
     /* One worker per physical core; more workers than cores run where the OS puts them. */
-    p.pin = threads <= bench_pin_cores(pin) ? pin : 0;
+    p.pin = threads <= host_pin_cores(pin) ? pin : 0;
     for (unsigned i = 0; i < threads; i++)
         args[i] = (struct worker_arg){.pool = &p, .index = i};
     /* The caller's thread is worker 0. */

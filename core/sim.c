@@ -1,6 +1,10 @@
 #include "sim.h"
 
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdlib.h>
+
+#include "host_pin.h"
 
 struct tile *sim_add_tile(struct sim *s, const struct arch *arch)
 {
@@ -19,29 +23,162 @@ void sim_destroy(struct sim *s)
     s->ntiles = 0;
 }
 
+/* ---- sim_run: tiles on host threads (shared/spec/parallel.md B.4) ---- */
+
+/* A barrier whose count can be lowered before the first wait completes (a worker that could not
+ * be started). Waiters sleep on a condition variable, so more workers than cores only cost
+ * wall time. */
+struct sim_barrier {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned count, waiting;
+    uint64_t generation;
+};
+
+static void barrier_wait(struct sim_barrier *b)
+{
+    pthread_mutex_lock(&b->mu);
+    const uint64_t g = b->generation;
+    if (++b->waiting >= b->count) {
+        b->waiting = 0;
+        b->generation++;
+        pthread_cond_broadcast(&b->cv);
+    } else {
+        while (g == b->generation)
+            pthread_cond_wait(&b->cv, &b->mu);
+    }
+    pthread_mutex_unlock(&b->mu);
+}
+
+/* Shared by the workers of one sim_run. Each worker writes only its own tiles and its own
+ * report slot; a window's slots are read by everyone after the window's barrier and written
+ * again two windows later, after the next barrier, so no read ever races a write. */
+struct sim_run_ctx {
+    struct sim *s;
+    struct sim_barrier barrier;
+    struct host_pin *pin;
+    uint64_t window, end;
+    unsigned nworkers;
+    bool running[SIM_MAX_TILES];
+    struct {
+        unsigned left;   /* its tiles still running after the window */
+        uint64_t next;   /* the earliest cycle one of them has something to do */
+    } report[SIM_MAX_THREADS][2];
+};
+
+struct sim_worker {
+    struct sim_run_ctx *x;
+    unsigned id;
+    pthread_t thread;
+};
+
+/* The horizon of the first window after one that ended at h, given the earliest cycle any tile
+ * has something to do (`next`): windows are `window` cycles long, and one in which no tile
+ * would act is not run, the next starting at `next` instead. Depends only on the tiles' state,
+ * never on the thread count. */
+static uint64_t next_horizon(const struct sim_run_ctx *x, uint64_t h, uint64_t next, bool *skipped)
+{
+    const uint64_t from = next > h ? next : h;
+    *skipped = next >= h + x->window;
+    return x->end - from > x->window ? from + x->window : x->end;
+}
+
+static void *worker_main(void *arg)
+{
+    struct sim_worker *w = arg;
+    struct sim_run_ctx *x = w->x;
+    struct sim *s = x->s;
+    if (x->pin && w->id < host_pin_cores(x->pin))
+        host_pin_thread(x->pin, w->id);
+    barrier_wait(&x->barrier); /* every worker started: nworkers is final */
+    const unsigned first = (unsigned)((uint64_t)s->ntiles * w->id / x->nworkers);
+    const unsigned last = (unsigned)((uint64_t)s->ntiles * (w->id + 1) / x->nworkers);
+    uint64_t h = 0, next = 0;
+    bool skipped;
+    for (uint64_t k = 0;; k++) {
+        h = next_horizon(x, h, next, &skipped);
+        unsigned left = 0;
+        uint64_t mine = CYCLE_NEVER;
+        for (unsigned i = first; i < last; i++) {
+            if (!x->running[i])
+                continue;
+            if (!tile_run_until(s->tile[i], h)) {
+                x->running[i] = false;
+                continue;
+            }
+            left++;
+            uint64_t e = tile_next_event(s->tile[i]);
+            if (e < mine)
+                mine = e;
+        }
+        x->report[w->id][k & 1].left = left;
+        x->report[w->id][k & 1].next = mine;
+        barrier_wait(&x->barrier);
+        left = 0;
+        next = CYCLE_NEVER;
+        for (unsigned j = 0; j < x->nworkers; j++) {
+            left += x->report[j][k & 1].left;
+            if (x->report[j][k & 1].next < next)
+                next = x->report[j][k & 1].next;
+        }
+        if (w->id == 0) {
+            s->windows++;
+            s->windows_skipped += k > 0 && skipped;
+        }
+        if (!left || h >= x->end)
+            return NULL;
+    }
+}
+
 enum err_kind sim_run(struct sim *s, uint64_t window)
 {
-    const uint64_t end = s->max_cycles ? s->max_cycles : CYCLE_NEVER;
-    bool running[SIM_MAX_TILES];
-    unsigned left = s->ntiles;
+    struct sim_run_ctx *x = calloc(1, sizeof *x); /* some KiB; once per run */
+    struct sim_worker w[SIM_MAX_THREADS];
+    if (!x)
+        return ERR_HOST;
+    x->s = s;
+    x->window = window ? window : 1;
+    x->end = s->max_cycles ? s->max_cycles : CYCLE_NEVER;
+    unsigned want = s->threads ? s->threads : 1;
+    if (want > SIM_MAX_THREADS)
+        want = SIM_MAX_THREADS;
+    if (want > s->ntiles)
+        want = s->ntiles ? s->ntiles : 1;
+    x->pin = want > 1 && s->pin ? host_pin_open() : NULL;
+    pthread_mutex_init(&x->barrier.mu, NULL);
+    pthread_cond_init(&x->barrier.cv, NULL);
+    x->barrier.count = want;
     for (unsigned i = 0; i < s->ntiles; i++)
-        running[i] = true;
-    for (uint64_t h = 0; left && h < end;) {
-        h = end - h > window ? h + window : end;
-        for (unsigned i = 0; i < s->ntiles; i++)
-            if (running[i] && !tile_run_until(s->tile[i], h)) {
-                running[i] = false;
-                left--;
-            }
+        x->running[i] = true;
+    s->windows = s->windows_skipped = 0;
+    unsigned started = 1; /* worker 0 is this thread */
+    for (; started < want; started++) {
+        w[started] = (struct sim_worker){.x = x, .id = started};
+        if (pthread_create(&w[started].thread, NULL, worker_main, &w[started]))
+            break;
     }
+    pthread_mutex_lock(&x->barrier.mu);
+    x->nworkers = x->barrier.count = started; /* results do not depend on it */
+    pthread_mutex_unlock(&x->barrier.mu);
+    s->ran_threads = started;
+    w[0] = (struct sim_worker){.x = x, .id = 0};
+    worker_main(&w[0]);
+    for (unsigned i = 1; i < started; i++)
+        pthread_join(w[i].thread, NULL);
+    pthread_cond_destroy(&x->barrier.cv);
+    pthread_mutex_destroy(&x->barrier.mu);
+    host_pin_close(x->pin);
+
     enum err_kind first = ERR_NONE;
     for (unsigned i = 0; i < s->ntiles; i++) {
         /* A tile still running has reached max_cycles: tile_run stops it there as it would
          * alone (cycle limit, or the end of a run whose agents all wake later). */
-        enum err_kind k = running[i] ? tile_run(s->tile[i], s->max_cycles) : tile_finish(s->tile[i]);
+        enum err_kind k = x->running[i] ? tile_run(s->tile[i], s->max_cycles)
+                                        : tile_finish(s->tile[i]);
         if (first == ERR_NONE)
             first = k;
     }
+    free(x);
     return first;
 }
 

@@ -11,14 +11,22 @@
 #include "tile.h"
 
 #define SIM_MAX_TILES 256 /* Blackhole has 140 Tensix tiles */
+#define SIM_MAX_THREADS 64
 
-/* A simulation: the tiles it owns, run on one clock. The command line runs one tile; the
- * multi-tile issue puts tiles on host threads, each running its tiles up to a common horizon
- * per window (shared/spec/parallel.md). */
+/* A simulation: the tiles it owns, run on one clock. The command line runs one tile; sim_run
+ * puts the tiles on host threads, each running its own tiles up to a common horizon per window
+ * (shared/spec/parallel.md B.4; docs/architecture.md "Host threads"). */
 struct sim {
     struct tile *tile[SIM_MAX_TILES];
     unsigned ntiles;
     uint64_t max_cycles; /* 0 = unlimited */
+    unsigned threads;    /* host worker threads for sim_run: 0 or 1, the calling thread alone */
+    bool pin;            /* pin worker i to physical core i (hwloc), when there are enough */
+    /* What the last sim_run did, for the bench and the tests: worker threads it ran on (fewer
+     * than `threads` when there are fewer tiles, or a thread could not be started), windows
+     * run, and windows skipped because no tile had anything to do in them. */
+    unsigned ran_threads;
+    uint64_t windows, windows_skipped;
 };
 
 /* A new tile of architecture `arch` at power-on, owned by the sim; NULL when out of memory or
@@ -27,9 +35,14 @@ struct tile *sim_add_tile(struct sim *s, const struct arch *arch);
 /* Frees every tile. */
 void sim_destroy(struct sim *s);
 /* Runs every tile to its end in windows of `window` cycles (> 0): each window, every tile still
- * running goes up to the window's end, in tile order, before any goes further. A tile left
- * running at max_cycles stops there with the cycle-limit error. Each tile ends as tile_run would
- * end it alone; returns the first tile's error kind that is not ERR_NONE, else ERR_NONE. */
+ * running goes up to the window's end before any goes further. A window starts where the
+ * previous one ended, or at the earliest cycle any tile has something to do, if that is later
+ * (idle time is skipped whole). The tiles are split into `threads` contiguous ranges, one per
+ * host thread; a thread runs only its own tiles, and the threads meet once per window. The
+ * horizons do not depend on the thread count, so neither does anything a tile does: results,
+ * stats and traces are the same at any count. A tile left running at max_cycles stops there
+ * with the cycle-limit error. Each tile ends as tile_run would end it alone; returns the first
+ * tile's error kind (in tile order) that is not ERR_NONE, else ERR_NONE. */
 enum err_kind sim_run(struct sim *s, uint64_t window);
 
 #define SIM_MAX_XFER 16     /* --load and --dump options, each */

@@ -1,19 +1,20 @@
-/* Pinning the bench's worker threads, one per physical core, with hwloc: two workers never share
- * a core's caches and execution units, and a worker does not wander between cores mid-run. Only
- * the wall time depends on it; the results do not. */
-#include "bench_pin.h"
+/* Pinning host worker threads (the bench's pool, the tiles' workers of sim_run), one per
+ * physical core, with hwloc: two workers never share a core's caches and execution units, and a
+ * worker does not wander between cores mid-run. Only the wall time depends on it; the results do
+ * not. */
+#include "host_pin.h"
 
 #include <hwloc.h>
 #include <stdlib.h>
 
-struct bench_pin {
+struct host_pin {
     hwloc_topology_t topo;
     unsigned ncores;
 };
 
-struct bench_pin *bench_pin_open(void)
+struct host_pin *host_pin_open(void)
 {
-    struct bench_pin *p = calloc(1, sizeof *p);
+    struct host_pin *p = calloc(1, sizeof *p);
     if (!p)
         return 0;
     if (hwloc_topology_init(&p->topo)) {
@@ -30,12 +31,12 @@ struct bench_pin *bench_pin_open(void)
     return p;
 }
 
-unsigned bench_pin_cores(const struct bench_pin *p)
+unsigned host_pin_cores(const struct host_pin *p)
 {
     return p ? p->ncores : 0;
 }
 
-int bench_pin_thread(struct bench_pin *p, unsigned worker)
+int host_pin_thread(struct host_pin *p, unsigned worker)
 {
     if (!p || worker >= p->ncores)
         return -1;
@@ -45,7 +46,7 @@ int bench_pin_thread(struct bench_pin *p, unsigned worker)
     return hwloc_set_cpubind(p->topo, core->cpuset, HWLOC_CPUBIND_THREAD) ? -1 : 0;
 }
 
-void bench_pin_close(struct bench_pin *p)
+void host_pin_close(struct host_pin *p)
 {
     if (!p)
         return;
