@@ -10,10 +10,11 @@ static const struct arch blackhole = {
     .id = ARCH_BLACKHOLE,
     .name = "blackhole",
     .l1_size = 1536 * 1024,
-    .local_ram_size = {4096, 4096, 4096, 8192},
-    .reset_pc = {0x6000, 0xA000, 0xE000, 0x0000},
+    .local_ram_size = {4096, 4096, 4096, 8192, 8192},
+    .reset_pc = {0x6000, 0xA000, 0xE000, 0x0000, 0x12000},
     /* Blackhole's port map is not published: Wormhole's (WH:L1.md) is assumed. */
-    .l1_port = {[CORE_TRISC0] = 0, [CORE_TRISC1] = 1, [CORE_TRISC2] = 1, [CORE_BRISC] = 0},
+    .l1_port = {[CORE_TRISC0] = 0, [CORE_TRISC1] = 1, [CORE_TRISC2] = 1, [CORE_BRISC] = 0,
+                [CORE_NCRISC] = 0},
     .fifo1_depth = {32, 32, 32},
     .fifo1_accept_limit = 28,
     .ttinsn_fuse_max = 4,
@@ -35,10 +36,11 @@ static const struct arch wormhole = {
     .id = ARCH_WORMHOLE,
     .name = "wormhole",
     .l1_size = 1464 * 1024,
-    .local_ram_size = {2048, 2048, 2048, 4096},
-    .reset_pc = {0x6000, 0xA000, 0xE000, 0x0000},
+    .local_ram_size = {2048, 2048, 2048, 4096, 4096},
+    .reset_pc = {0x6000, 0xA000, 0xE000, 0x0000, 0x12000},
     /* WH:L1.md: B, NC, T0 share port #2; T1, T2 port #3 */
-    .l1_port = {[CORE_TRISC0] = 0, [CORE_TRISC1] = 1, [CORE_TRISC2] = 1, [CORE_BRISC] = 0},
+    .l1_port = {[CORE_TRISC0] = 0, [CORE_TRISC1] = 1, [CORE_TRISC2] = 1, [CORE_BRISC] = 0,
+                [CORE_NCRISC] = 0},
     .fifo1_depth = {32, 16, 16},
     .fifo1_accept_limit = 0, /* 0: plain FIFO, accepts while not full */
     .ttinsn_fuse_max = 1,
@@ -72,6 +74,6 @@ const struct arch *arch_by_name(const char *name)
     return 0;
 }
 
-static const char *const core_names[NUM_CORES] = {"TRISC0", "TRISC1", "TRISC2", "BRISC"};
+static const char *const core_names[NUM_CORES] = {"TRISC0", "TRISC1", "TRISC2", "BRISC", "NCRISC"};
 
 const char *core_name(int id) { return id >= 0 && id < NUM_CORES ? core_names[id] : "?"; }

@@ -12,10 +12,11 @@
 enum arch_id { ARCH_BLACKHOLE, ARCH_WORMHOLE };
 
 /* Cores of one tile, in the fixed order agents advance each cycle and the order in which guest
- * exit codes are chosen. TRISC i feeds Tensix thread i. NCRISC is not modelled (it cannot reach
- * the coprocessor on Blackhole except through L1). */
-enum core_id { CORE_TRISC0, CORE_TRISC1, CORE_TRISC2, CORE_BRISC, NUM_CORES };
-/* "TRISC0" ... "BRISC", or "?" */
+ * exit codes are chosen. TRISC i feeds Tensix thread i. BRISC and NCRISC move data (the NoC);
+ * NCRISC sees neither the coprocessor's push, GPRs, PCBufs, mailboxes nor its configuration
+ * (BHR:README.md, WHR:README.md; spec/memory-map.md §1). */
+enum core_id { CORE_TRISC0, CORE_TRISC1, CORE_TRISC2, CORE_BRISC, CORE_NCRISC, NUM_CORES };
+/* "TRISC0" ... "BRISC", "NCRISC", or "?" */
 const char *core_name(int id);
 #define NUM_THREADS 3
 

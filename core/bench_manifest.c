@@ -150,7 +150,7 @@ static int input_file(struct mparser *p, const char *at, json_t *v, char **out)
 
 static int programs_of(struct mparser *p, const char *at, json_t *v, struct bench_run *r)
 {
-    static const char *const keys[NUM_CORES] = {"trisc0", "trisc1", "trisc2", "brisc"};
+    static const char *const keys[NUM_CORES] = {"trisc0", "trisc1", "trisc2", "brisc", "ncrisc"};
     char sub[200];
     if (!json_is_object(v) || !json_object_size(v))
         return fail(p, at, "expected {\"trisc0\": FILE, ...} with at least one program");

@@ -167,8 +167,8 @@ static int load_programs(struct host *h, struct tile *t)
             elf_start(t, k, &h->elf[k], rd->loader, start);
             continue;
         }
-        /* Held in reset: the TRISCs leave it at their reset pcs, which the loader sets as
-         * tt-exalens does; BRISC's is fixed at 0. */
+        /* Held in reset: the TRISCs and NCRISC leave it at their reset pcs, which the loader
+         * sets as tt-exalens does; BRISC's is fixed at 0. */
         tile_set_reset_pc(t, k, start);
         if (k == CORE_BRISC && start != 0)
             tile_warning(t, "%s: BRISC starts at 0x0 when it leaves reset, not at 0x%08" PRIx32,

@@ -51,16 +51,17 @@ static void catch_stop_signals(void)
 
 #define LINT_REPORT_LINES 20 /* findings the report lists; the stats JSON has them all */
 
-enum run_opt { O_TRISC0, O_TRISC1, O_TRISC2, O_BRISC, O_RUN, O_ARCH, O_LOADER, O_MAX_CYCLES,
+enum run_opt { O_TRISC0, O_TRISC1, O_TRISC2, O_BRISC, O_NCRISC, O_RUN, O_ARCH, O_LOADER, O_MAX_CYCLES,
                O_LOAD, O_DUMP, O_DUMP_STATE, O_STATS, O_TRACE, O_TRACE_FROM, O_TRACE_TO, O_ZONES, O_PROFILE,
                O_UNPREDICTABLE, O_LINT, O_TIMING, O_LOCKSTEP, O_GDB, O_QUIET, O_HELP };
 
-/* O_TRISC0..O_BRISC are in core order (enum core_id). */
+/* O_TRISC0..O_NCRISC are in core order (enum core_id). */
 static const struct cli_opt run_opts[] = {
     {O_TRISC0, "trisc0", 0, "FILE", "program for TRISC0 (the same as the FILE operand)"},
     {O_TRISC1, "trisc1", 0, "FILE", "program for TRISC1"},
     {O_TRISC2, "trisc2", 0, "FILE", "program for TRISC2"},
     {O_BRISC, "brisc", 0, "FILE", "program for BRISC"},
+    {O_NCRISC, "ncrisc", 0, "FILE", "program for NCRISC"},
     {O_RUN, "run", 0, "FILE",
      "a run description (JSON): programs, boot, the host's writes, the end\ncondition and what "
      "to read back (docs/run-description.md)"},
@@ -213,7 +214,7 @@ static int parse_run(int argc, char **argv, struct run_args *a)
             break;
         switch (id) {
         case CLI_ERROR: return err_kind_exit_code(ERR_USAGE);
-        case O_TRISC0: case O_TRISC1: case O_TRISC2: case O_BRISC:
+        case O_TRISC0: case O_TRISC1: case O_TRISC2: case O_BRISC: case O_NCRISC:
             if (a->prog[id - O_TRISC0])
                 return cli_usage_error(&run_cmd, "two programs for %s", core_name(id - O_TRISC0));
             a->prog[id - O_TRISC0] = v;

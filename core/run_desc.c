@@ -210,7 +210,7 @@ static int cond_of(struct parser *p, const char *at, json_t *v, unsigned depth)
 
 static int programs_of(struct parser *p, json_t *v)
 {
-    static const char *const keys[] = {"trisc0", "trisc1", "trisc2", "brisc"}; /* enum core_id */
+    static const char *const keys[] = {"trisc0", "trisc1", "trisc2", "brisc", "ncrisc"}; /* enum core_id */
     if (!json_is_object(v))
         return fail(p, "programs", "expected {\"trisc0\": FILE, ...}");
     if (only_keys(p, "programs", v, keys, NUM_CORES))

@@ -176,6 +176,8 @@ struct tile {
         uint32_t soft_reset;        /* RISCV_DEBUG_REG_SOFT_RESET_0 */
         uint32_t trisc_reset_pc[NUM_THREADS]; /* BH TRISC0/1/2_RESET_PC */
         uint32_t reset_pc_override; /* BH TRISC_RESET_PC_OVERRIDE, bits 0..2 */
+        uint32_t ncrisc_reset_pc;   /* BH NCRISC_RESET_PC */
+        uint32_t ncrisc_override;   /* BH NCRISC_RESET_PC_OVERRIDE, bit 0 */
         uint32_t clock_gating[3];   /* BH DEST_CG_CTRL, CG_CTRL_EN, CG_KICK: kept, no effect */
     } boot;
     /* The host's part of the run (core/host.c), when there is one: tile_run calls `poll` at

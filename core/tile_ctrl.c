@@ -12,15 +12,16 @@
 enum { TILE_CTRL_BASE = 0xFFB12000u, DBG_FEATURE_DISABLE = 0x068, TRISC_PC_BUF_OVERRIDE = 0x090,
        SOFT_RESET_0 = 0x1B0,
        WALL_CLOCK_L = 0x1F0, WALL_CLOCK_L_LIVE_H = 0x1F4, WALL_CLOCK_H = 0x1F8,
-       TRISC0_RESET_PC = 0x228, TRISC_RESET_PC_OVERRIDE = 0x234, DEST_CG_CTRL = 0x240,
+       TRISC0_RESET_PC = 0x228, TRISC_RESET_PC_OVERRIDE = 0x234, NCRISC_RESET_PC = 0x238,
+       NCRISC_RESET_PC_OVERRIDE = 0x23C, DEST_CG_CTRL = 0x240,
        CG_KICK = 0x248 };
 
 /* ---- soft reset (spec/memory-map.md §6.1-6.2) ---- */
 
-/* SOFT_RESET_0: RISCV B is bit 11, RISCV T0/T1/T2 bits 12/13/14. */
+/* SOFT_RESET_0: RISCV B is bit 11, RISCV T0/T1/T2 bits 12/13/14, RISCV NC bit 18. */
 unsigned tile_core_reset_bit(int core)
 {
-    return core == CORE_BRISC ? 11u : 12u + (unsigned)core;
+    return core == CORE_BRISC ? 11u : core == CORE_NCRISC ? 18u : 12u + (unsigned)core;
 }
 
 static uint32_t core_reset_mask(void)
@@ -39,11 +40,21 @@ static const struct cfg_field_desc *const wh_reset_pc[NUM_THREADS] = {
     &cfg_fields_wh[CFGF_WH_TRISC_RESET_PC_SEC2_PC]};
 static const struct cfg_field_desc *const wh_override =
     &cfg_fields_wh[CFGF_WH_TRISC_RESET_PC_OVERRIDE_Reset_PC_Override_en];
+static const struct cfg_field_desc *const wh_nc_reset_pc = &cfg_fields_wh[CFGF_WH_NCRISC_RESET_PC_PC];
+static const struct cfg_field_desc *const wh_nc_override =
+    &cfg_fields_wh[CFGF_WH_NCRISC_RESET_PC_OVERRIDE_Reset_PC_Override_en];
+#define NCRISC_DEFAULT_PC 0x12000u /* spec/memory-map.md §6.2 */
 
 uint32_t tile_reset_pc(const struct tile *t, int core)
 {
     if (core == CORE_BRISC)
         return 0; /* fixed (spec/memory-map.md §6.2) */
+    if (core == CORE_NCRISC) {
+        if (tile_is_wormhole(t))
+            return cfg_get(&t->cfg, 0, wh_nc_override) ? cfg_get(&t->cfg, 0, wh_nc_reset_pc)
+                                                       : NCRISC_DEFAULT_PC;
+        return t->boot.ncrisc_override & 1 ? t->boot.ncrisc_reset_pc : NCRISC_DEFAULT_PC;
+    }
     if (tile_is_wormhole(t))
         return cfg_get(&t->cfg, 0, wh_override) >> core & 1 ? cfg_get(&t->cfg, 0, wh_reset_pc[core])
                                                              : default_trisc_pc[core];
@@ -55,6 +66,16 @@ void tile_set_reset_pc(struct tile *t, int core, uint32_t pc)
 {
     if (core == CORE_BRISC)
         return;
+    if (core == CORE_NCRISC) {
+        if (tile_is_wormhole(t)) {
+            cfg_set(&t->cfg, 0, wh_nc_reset_pc, pc);
+            cfg_set(&t->cfg, 0, wh_nc_override, 1);
+        } else {
+            t->boot.ncrisc_reset_pc = pc;
+            t->boot.ncrisc_override = 1;
+        }
+        return;
+    }
     if (tile_is_wormhole(t)) {
         cfg_set(&t->cfg, 0, wh_reset_pc[core], pc);
         cfg_set(&t->cfg, 0, wh_override, cfg_get(&t->cfg, 0, wh_override) | 1u << core);
@@ -103,7 +124,7 @@ int tile_soft_reset_write(struct tile *t, int writer, uint32_t value, uint64_t c
     if (changed & ~cores) {
         tile_error(t, ERR_UNIMPLEMENTED, writer, writer >= 0 ? t->core[writer].pc : 0,
                    "soft reset of units (SOFT_RESET_0 bits 0x%x changed; only the RISC-V cores' "
-                   "bits 11-14 are modelled)", changed & ~cores);
+                   "bits 11-14 and 18 are modelled)", changed & ~cores);
         return -1;
     }
     t->boot.soft_reset = value;
@@ -129,6 +150,10 @@ static uint32_t *boot_reg(struct tile *t, uint32_t off)
         return &t->boot.trisc_reset_pc[(off - TRISC0_RESET_PC) / 4];
     if (off == TRISC_RESET_PC_OVERRIDE)
         return &t->boot.reset_pc_override;
+    if (off == NCRISC_RESET_PC)
+        return &t->boot.ncrisc_reset_pc;
+    if (off == NCRISC_RESET_PC_OVERRIDE)
+        return &t->boot.ncrisc_override;
     if (off >= DEST_CG_CTRL && off <= CG_KICK)
         return &t->boot.clock_gating[(off - DEST_CG_CTRL) / 4];
     return 0;
@@ -213,7 +238,9 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
         return tile_soft_reset_write(t, core, val, t->now + 1) ? MMIO_ERROR : MMIO_OK;
     uint32_t *reg = boot_reg(t, off);
     if (reg) {
-        *reg = off == TRISC_RESET_PC_OVERRIDE ? val & 7 : val;
+        *reg = off == TRISC_RESET_PC_OVERRIDE    ? val & 7
+               : off == NCRISC_RESET_PC_OVERRIDE ? val & 1
+                                                 : val;
         return MMIO_OK;
     }
     return unimplemented(t, core, addr, "store to");

@@ -5,18 +5,21 @@
 #include "../core/tile.h"
 
 #define T_CORES MAP_T_CORES
+#define TB_CORES MAP_TB_CORES
 #define ALL_CORES MAP_ALL_CORES
 
 /* Regions of BHR:README.md's map (WH differences from spec/memory-map.md §1) that tensim does
  * not model yet. Latencies are the documented minimums ("at least N"). */
 const struct region map_unmodelled[] = {
-    {0xFFB11000, 0xFFB11FFF, "TDMA-RISC", NULL, 4, ALL_CORES, MAP_BH, 0},
+    {0xFFB11000, 0xFFB11FFF, "TDMA-RISC", NULL, 4, TB_CORES, MAP_BH, 0}, /* BH: not NCRISC */
     {0xFFB11000, 0xFFB11FFF, "TDMA-RISC", NULL, 7, ALL_CORES, MAP_WH, 0},
     {0xFFB13000, 0xFFB13FFF, "PIC", NULL, 7, ALL_CORES, MAP_BOTH, 0},
-    {0xFFB16000, 0xFFB17FFF, "NCRISC local data RAM (slow path)", NULL, 8, ALL_CORES, MAP_BH, 0},
     {0xFFB20000, 0xFFB2FFFF, "NoC 0 registers", NULL, 7, ALL_CORES, MAP_BOTH, 0},
     {0xFFB30000, 0xFFB3FFFF, "NoC 1 registers", NULL, 7, ALL_CORES, MAP_BOTH, 0},
     {0xFFB40000, 0xFFB7FFFF, "NoC overlay", NULL, 7, ALL_CORES, MAP_BOTH, 0},
+    /* Wormhole's NCRISC runs from its 16 KiB instruction RAM (WHR:README.md); Blackhole's has
+     * none and runs from L1. */
+    {0xFFC00000, 0xFFC03FFF, "NCRISC instruction RAM", NULL, 2, MAP_NC_CORE, MAP_WH, 0},
     {0xFFE8000C, 0xFFE8001F, "Manual TTSync (undocumented part)", NULL, 3, T_CORES, MAP_BOTH, 0},
     {0xFFE80040, 0xFFE8FFFF, "Tensix semaphores (undocumented part)", NULL, 3, T_CORES, MAP_BOTH, 0},
 };

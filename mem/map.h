@@ -38,7 +38,10 @@ struct mmio_ops {
 
 #define MAP_T_CORES ((1u << CORE_TRISC0) | (1u << CORE_TRISC1) | (1u << CORE_TRISC2)) /* .cores */
 #define MAP_B_CORE (1u << CORE_BRISC)
-#define MAP_ALL_CORES (MAP_T_CORES | MAP_B_CORE)
+#define MAP_NC_CORE (1u << CORE_NCRISC)
+/* The coprocessor's side: the TRISCs and BRISC, not NCRISC (spec/memory-map.md §1, end). */
+#define MAP_TB_CORES (MAP_T_CORES | MAP_B_CORE)
+#define MAP_ALL_CORES (MAP_TB_CORES | MAP_NC_CORE)
 #define MAP_BH 1u   /* region.archs */
 #define MAP_WH 2u
 #define MAP_BOTH 3u

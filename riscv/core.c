@@ -1111,6 +1111,11 @@ static inline __attribute__((always_inline)) void run_core(struct tile *t, struc
         }
         case RV_TTINSN: {
             SYNC();
+            if (c->id == CORE_NCRISC) { /* it has no instruction push (spec/memory-map.md §1) */
+                tile_error(t, ERR_BAD_ACCESS, c->id, pc,
+                           ".ttinsn: NCRISC cannot push Tensix instructions");
+                return;
+            }
             unsigned span = 1;
             unsigned n = push_ttinsn(t, c, (uint32_t)imm, &span);
             if (!n) {

@@ -39,7 +39,7 @@ int gdb_parse_spec(const char *spec, unsigned *port, int *core, char *err, size_
     *port = (unsigned)p;
     *core = CORE_TRISC0;
     if (colon) {
-        static const char *const names[NUM_CORES] = {"trisc0", "trisc1", "trisc2", "brisc"};
+        static const char *const names[NUM_CORES] = {"trisc0", "trisc1", "trisc2", "brisc", "ncrisc"};
         int k = -1;
         for (int i = 0; i < NUM_CORES; i++)
             if (!strcasecmp(colon + 1, names[i])) /* any case, as --dump-state's cores */

@@ -35,6 +35,8 @@ static const struct mmio_ops ops = {load, store, true, false};
 const struct region local_ram_regions[] = {
     {0xFFB14000, 0xFFB15FFF, "BRISC local data RAM (slow path)", &ops, 8, MAP_ALL_CORES, MAP_BH,
      CORE_BRISC},
+    {0xFFB16000, 0xFFB17FFF, "NCRISC local data RAM (slow path)", &ops, 8, MAP_ALL_CORES, MAP_BH,
+     CORE_NCRISC},
     {0xFFB18000, 0xFFB19FFF, "TRISC0 local data RAM (slow path)", &ops, 8, MAP_ALL_CORES, MAP_BH,
      CORE_TRISC0},
     {0xFFB1A000, 0xFFB1BFFF, "TRISC1 local data RAM (slow path)", &ops, 8, MAP_ALL_CORES, MAP_BH,

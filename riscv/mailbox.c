@@ -75,6 +75,8 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
 
 void mailbox_core_reset(struct tile *t, int core)
 {
+    if (core == CORE_NCRISC) /* it has none (spec/memory-map.md §1) */
+        return;
     unsigned from = box_of(core);
     for (unsigned to = 0; to < 4; to++) {
         t->mbox.count[from][to] = 0;
@@ -85,9 +87,9 @@ void mailbox_core_reset(struct tile *t, int core)
 static const struct mmio_ops ops = {load, store, false, false};
 
 const struct region mailbox_regions[] = {
-    {0xFFEC0000, 0xFFEC0FFF, "mailbox 0 (B)", &ops, 3, MAP_ALL_CORES, MAP_BOTH, 0},
-    {0xFFEC1000, 0xFFEC1FFF, "mailbox 1 (T0)", &ops, 3, MAP_ALL_CORES, MAP_BOTH, 1},
-    {0xFFEC2000, 0xFFEC2FFF, "mailbox 2 (T1)", &ops, 3, MAP_ALL_CORES, MAP_BOTH, 2},
-    {0xFFEC3000, 0xFFEC3FFF, "mailbox 3 (T2)", &ops, 3, MAP_ALL_CORES, MAP_BOTH, 3},
+    {0xFFEC0000, 0xFFEC0FFF, "mailbox 0 (B)", &ops, 3, MAP_TB_CORES, MAP_BOTH, 0},
+    {0xFFEC1000, 0xFFEC1FFF, "mailbox 1 (T0)", &ops, 3, MAP_TB_CORES, MAP_BOTH, 1},
+    {0xFFEC2000, 0xFFEC2FFF, "mailbox 2 (T1)", &ops, 3, MAP_TB_CORES, MAP_BOTH, 2},
+    {0xFFEC3000, 0xFFEC3FFF, "mailbox 3 (T2)", &ops, 3, MAP_TB_CORES, MAP_BOTH, 3},
 };
 const unsigned mailbox_regions_len = sizeof mailbox_regions / sizeof mailbox_regions[0];

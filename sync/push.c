@@ -100,6 +100,6 @@ static const struct mmio_ops mop_cfg_ops = {mop_cfg_load, mop_cfg_store, false, 
 
 const struct region push_regions[] = {
     {0xFFB80000, 0xFFB80023, "MOP expander configuration", &mop_cfg_ops, 7, MAP_T_CORES, MAP_BOTH, 0},
-    {0xFFE40000, 0xFFE6FFFF, "Tensix instruction push", &push_ops, 3, MAP_ALL_CORES, MAP_BOTH, 0},
+    {0xFFE40000, 0xFFE6FFFF, "Tensix instruction push", &push_ops, 3, MAP_TB_CORES, MAP_BOTH, 0},
 };
 const unsigned push_regions_len = sizeof push_regions / sizeof push_regions[0];

@@ -33,6 +33,9 @@
 #define SLOW_T(k) (0xFFB18000u + 0x2000u * (unsigned)(k)) /* TRISC k's local RAM, slow path (BH) */
 #define SLOW_B 0xFFB14000u                               /* BRISC's local RAM, slow path (BH) */
 #define SOFT_RESET 0xFFB121B0u
+/* The cores the programs run on: the TRISCs and BRISC (enum core_id 0..3). NCRISC sees none of the
+ * coprocessor's side the programs use (semaphores, pushes); it stays in reset. */
+#define FUZZ_CORES 4
 #define SEM(i) (0xFFE80020u + 4u * (unsigned)(i))
 #define SHARED 0x30000u /* random shared words: 0x30000..0x300FC */
 #define FLAGS 0x30100u  /* flag k at FLAGS + 4k */
@@ -41,7 +44,7 @@
 #define NOP 0x02000000u
 #define TTINSN(w) (((w) << 2) | ((w) >> 30))
 
-static const uint32_t base_of[NUM_CORES] = {0x6000, 0xA000, 0xE000, 0x16000};
+static const uint32_t base_of[FUZZ_CORES] = {0x6000, 0xA000, 0xE000, 0x16000};
 
 /* ---- a small PRNG of our own (xorshift64*) ---- */
 struct rng {
@@ -129,8 +132,8 @@ struct flag {
 
 struct plan {
     enum arch_id arch;
-    bool on[NUM_CORES];
-    unsigned nseg[NUM_CORES];
+    bool on[FUZZ_CORES];
+    unsigned nseg[FUZZ_CORES];
     unsigned nflags;
     struct flag f[MAX_FLAGS];
     int ebreak_core; /* -1: none */
@@ -144,7 +147,7 @@ static void make_plan(struct plan *pl, struct rng *r, enum arch_id arch)
     memset(pl, 0, sizeof *pl);
     pl->arch = arch;
     unsigned n = 0;
-    for (int k = 0; k < NUM_CORES; k++) {
+    for (int k = 0; k < FUZZ_CORES; k++) {
         pl->on[k] = chance(r, k == CORE_BRISC ? 75 : 85);
         n += pl->on[k];
         pl->nseg[k] = 4 + below(r, 20);
@@ -152,18 +155,18 @@ static void make_plan(struct plan *pl, struct rng *r, enum arch_id arch)
     if (n < 2)
         pl->on[CORE_TRISC0] = pl->on[CORE_TRISC1] = true;
     /* a random order of the cores: a core waits only on flags set by cores before it */
-    int order[NUM_CORES] = {0, 1, 2, 3}, rank[NUM_CORES];
-    for (int i = NUM_CORES - 1; i > 0; i--) {
+    int order[FUZZ_CORES] = {0, 1, 2, 3}, rank[FUZZ_CORES];
+    for (int i = FUZZ_CORES - 1; i > 0; i--) {
         int j = (int)below(r, (uint32_t)i + 1), x = order[i];
         order[i] = order[j], order[j] = x;
     }
-    for (int i = 0; i < NUM_CORES; i++)
+    for (int i = 0; i < FUZZ_CORES; i++)
         rank[order[i]] = i;
     unsigned want = below(r, MAX_FLAGS + 1), nsem = 0, nl1 = 0;
     for (unsigned tries = 0; tries < 20 && pl->nflags < want; tries++) {
         struct flag *f = &pl->f[pl->nflags];
         memset(f, 0, sizeof *f);
-        f->setter = (int)below(r, NUM_CORES);
+        f->setter = (int)below(r, FUZZ_CORES);
         unsigned kk = below(r, arch == ARCH_BLACKHOLE ? 4 : 2);
         f->kind = kk == 1 && (f->setter == CORE_BRISC || nsem >= 4) ? FK_L1 : (enum fkind)kk;
         f->sem = f->kind == FK_SEM;
@@ -174,7 +177,7 @@ static void make_plan(struct plan *pl, struct rng *r, enum arch_id arch)
             if (off_mask() & bit[f->kind])
                 continue;
         }
-        for (int w = 0; w < NUM_CORES && f->nwait < MAX_WAITERS; w++) {
+        for (int w = 0; w < FUZZ_CORES && f->nwait < MAX_WAITERS; w++) {
             int c = order[(unsigned)w];
             if (!pl->on[c] || rank[c] <= rank[f->setter] || (f->sem && c == CORE_BRISC) || !chance(r, 55))
                 continue;
@@ -199,7 +202,7 @@ static void make_plan(struct plan *pl, struct rng *r, enum arch_id arch)
     pl->busy = chance(r, 50) ? 10 : 60;
     pl->ebreak_core = -1;
     if (chance(r, 15) && !(off_mask() & OFF_EBREAK)) {
-        int c = (int)below(r, NUM_CORES);
+        int c = (int)below(r, FUZZ_CORES);
         if (pl->on[c]) {
             pl->ebreak_core = c;
             pl->ebreak_at = below(r, pl->nseg[c] + 1);
@@ -518,7 +521,7 @@ static void build(struct tile *t, uint64_t seed, enum arch_id arch)
 {
     struct rng r;
     struct plan pl = plan_of(seed, arch, &r);
-    for (int k = 0; k < NUM_CORES; k++)
+    for (int k = 0; k < FUZZ_CORES; k++)
         if (pl.on[k]) {
             struct rng rc = {r.s ^ (0x1234567ULL * (uint64_t)(k + 1))};
             gen_core(t, &pl, &rc, k);
@@ -776,11 +779,11 @@ Test(runahead_fuzz, poller_on_own_local_ram_written_through_the_slow_path)
  * seed's programs into nops while the modes still differ, and prints what is left ---- */
 
 static uint64_t red_seed;
-static uint8_t red_nop[NUM_CORES][0x1000];
+static uint8_t red_nop[FUZZ_CORES][0x1000];
 static void build_reduced(struct tile *t, uint64_t seed, enum arch_id arch)
 {
     build(t, seed, arch);
-    for (int k = 0; k < NUM_CORES; k++)
+    for (int k = 0; k < FUZZ_CORES; k++)
         for (unsigned i = 0; i < 0x1000; i++)
             if (red_nop[k][i]) {
                 uint32_t pc = base_of[k] + 4 * i;
@@ -817,8 +820,8 @@ Test(runahead_fuzz, reduce)
     struct tile *t = test_tile(arch);
     t->lockstep = true;
     build(t, red_seed, arch);
-    unsigned len[NUM_CORES] = {0};
-    for (int k = 0; k < NUM_CORES; k++)
+    unsigned len[FUZZ_CORES] = {0};
+    for (int k = 0; k < FUZZ_CORES; k++)
         for (unsigned i = 0; i < 0x1000; i++)
             if (le_get(t->l1 + base_of[k] + 4 * i, 4) == 0x00000073u) {
                 len[k] = i; /* the exit's ecall stays */
@@ -827,7 +830,7 @@ Test(runahead_fuzz, reduce)
     bool progress = true;
     while (progress) {
         progress = false;
-        for (int k = 0; k < NUM_CORES; k++)
+        for (int k = 0; k < FUZZ_CORES; k++)
             for (unsigned i = 0; i < len[k]; i++) {
                 if (red_nop[k][i])
                     continue;
@@ -844,7 +847,7 @@ Test(runahead_fuzz, reduce)
     run(&o, build_reduced, red_seed, arch, false);
     diff(&a, &o, buf, sizeof buf);
     fprintf(stderr, "seed %llu reduced:%s\n", (unsigned long long)red_seed, buf);
-    for (int k = 0; k < NUM_CORES; k++) {
+    for (int k = 0; k < FUZZ_CORES; k++) {
         if (!len[k])
             continue;
         fprintf(stderr, "%s:\n", core_name(k));

@@ -339,7 +339,7 @@ Test(trace, l1_port_counter)
               "--trisc0=" K "pipeline-unpack.elf --trisc1=" K "pipeline-math.elf --trisc2=" K "pipeline-pack.elf", &s);
     json_t *tr = load_trace("port");
     unsigned n, others;
-    cr_expect_eq(counter_max(tr, "L1 port 0 (TRISC0 BRISC)", "busy", &n, &others), 1);
+    cr_expect_eq(counter_max(tr, "L1 port 0 (TRISC0 BRISC NCRISC)", "busy", &n, &others), 1);
     cr_expect_gt(n, 100);
     cr_expect_eq(others, 0);
     cr_expect_eq(counter_max(tr, "L1 port 1 (TRISC1 TRISC2)", "busy", &n, &others), 2);

@@ -27,7 +27,7 @@ static int fail(char *err, size_t n, const char *fmt, const char *arg)
     return -1;
 }
 
-/* "TRISC0".."BRISC" (any case) */
+/* "TRISC0".."NCRISC" (any case) */
 static int core_by_name(const char *s)
 {
     for (int k = 0; k < NUM_CORES; k++)
@@ -81,7 +81,7 @@ static int parse_when(char *w, struct state_spec *s, char *err, size_t n)
                                    : "--dump-state: region wants ID@CORE (region=1@TRISC0), not '%s'",
                         val);
         if (core < 0)
-            return fail(err, n, "--dump-state: unknown core '%s' (TRISC0, TRISC1, TRISC2 or BRISC)",
+            return fail(err, n, "--dump-state: unknown core '%s' (TRISC0, TRISC1, TRISC2, BRISC or NCRISC)",
                         who);
         s->core = (unsigned)core;
         if (pc) {

@@ -104,6 +104,6 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
 static const struct mmio_ops ops = {load, store, false, true};
 
 const struct region gpr_regions[] = {
-    {0xFFE00000, 0xFFE00FFF, "Tensix GPRs", &ops, 4, MAP_ALL_CORES, MAP_BOTH, 0},
+    {0xFFE00000, 0xFFE00FFF, "Tensix GPRs", &ops, 4, MAP_TB_CORES, MAP_BOTH, 0},
 };
 const unsigned gpr_regions_len = 1;

@@ -482,7 +482,7 @@ static enum mmio_status riscv_store(struct tile *t, int core, const struct regio
 static const struct mmio_ops window_ops = {riscv_load, riscv_store, false, false};
 
 static const struct region regions[] = {
-    {0xFFEF0000, 0xFFEFFFFF, "Tensix backend configuration", &window_ops, 4, MAP_ALL_CORES,
+    {0xFFEF0000, 0xFFEFFFFF, "Tensix backend configuration", &window_ops, 4, MAP_TB_CORES,
      MAP_BOTH, 0},
 };
 
