@@ -1,0 +1,507 @@
+/* The NoC timing model (mem/noc.c): exact arrival cycles from the documented rules.
+ *
+ * The rules every expected number below is derived from (docs/timing-model.md "NoC"):
+ *  - a link takes one flit per cycle; NIU -> router 5 cycles, router -> router 9, router -> NIU 5
+ *    (NoC/README.md "Performance"); a router forwards a flit in the cycle it arrives;
+ *  - a packet is a header flit and ceil(bytes / flit) data flits, flit 64 B on Blackhole, 32 B on
+ *    Wormhole (NoC/README.md); its NIU sends one flit per cycle from the request's cycle on;
+ *  - so a packet of F flits crossing H router -> router links, alone on its path, has its header
+ *    at the destination NIU 5 + 9 H + 5 cycles after the request and its tail F - 1 later;
+ *  - NoC #0 goes right (+x) then down (+y), NoC #1 up (-y) then left (-x), both rings wrapping
+ *    (RoutingPaths.md); a packet holds each output from its header to its tail, and the next
+ *    header gets that output the cycle after the tail left (the release is registered);
+ *  - an input holds buffer_flits flits including those still on the link into it, and a place
+ *    freed in cycle t is usable by the sender from t + 1.
+ * Nodes are (x, y) of NoC #0's grid: Blackhole 17 x 12, Wormhole 10 x 12. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "../mem/noc.h"
+
+struct log {
+    struct noc_delivery d[512];
+    unsigned n;
+    /* a responder: a delivery tagged `ask` is answered with `reply_bytes` back to its source */
+    struct noc *answer_on;
+    uint32_t ask, reply_bytes;
+};
+
+static void record(void *ctx, const struct noc_delivery *d)
+{
+    struct log *l = ctx;
+    cr_assert_lt(l->n, 512);
+    l->d[l->n++] = *d;
+    if (l->answer_on && d->tag == l->ask)
+        cr_assert(noc_unicast(l->answer_on, d->noc, d->dst, d->src, l->reply_bytes, d->tag + 1,
+                              d->tail_cycle + 1));
+}
+
+static struct noc_config cfg_for(enum arch_id arch, struct log *l)
+{
+    struct noc_config c = noc_config_for(arch);
+    c.deliver = record;
+    c.ctx = l;
+    return c;
+}
+
+static struct noc *make(enum arch_id arch, struct log *l)
+{
+    struct noc_config c = cfg_for(arch, l);
+    struct noc *n = noc_create(&c);
+    cr_assert_not_null(n);
+    return n;
+}
+
+#define BH_W 17
+#define WH_W 10
+#define NODE(w, x, y) ((unsigned)((y) * (w) + (x)))
+
+/* Runs until nothing is left in flight. */
+static void drain(struct noc *n)
+{
+    while (noc_next_event(n) != NOC_NEVER)
+        noc_advance(n, noc_next_event(n));
+    cr_expect_eq(noc_in_flight(n), 0, "%u packets stuck", noc_in_flight(n));
+}
+
+/* The one delivery to `dst` (fails if there is not exactly one) */
+static const struct noc_delivery *at(const struct log *l, unsigned dst)
+{
+    const struct noc_delivery *d = NULL;
+    for (unsigned i = 0; i < l->n; i++)
+        if (l->d[i].dst == dst) {
+            cr_assert_null(d, "two deliveries to node %u", dst);
+            d = &l->d[i];
+        }
+    cr_assert_not_null(d, "nothing delivered to node %u", dst);
+    return d;
+}
+
+/* One packet of `bytes` from (sx, sy) to (dx, dy) requested at cycle 100: its head and tail. */
+static void one(enum arch_id arch, unsigned noc, unsigned sx, unsigned sy, unsigned dx, unsigned dy,
+                uint32_t bytes, uint64_t head, uint64_t tail)
+{
+    struct log l = {0};
+    struct noc *n = make(arch, &l);
+    unsigned w = arch == ARCH_BLACKHOLE ? BH_W : WH_W;
+    cr_assert(noc_unicast(n, noc, NODE(w, sx, sy), NODE(w, dx, dy), bytes, 7, 100));
+    drain(n);
+    cr_assert_eq(l.n, 1);
+    cr_expect_eq(l.d[0].head_cycle, head, "NoC %u (%u,%u)->(%u,%u): head at %lu, not %lu", noc, sx, sy,
+                 dx, dy, (unsigned long)l.d[0].head_cycle, (unsigned long)head);
+    cr_expect_eq(l.d[0].tail_cycle, tail, "NoC %u (%u,%u)->(%u,%u): tail at %lu, not %lu", noc, sx, sy,
+                 dx, dy, (unsigned long)l.d[0].tail_cycle, (unsigned long)tail);
+    cr_expect_eq(l.d[0].src, NODE(w, sx, sy));
+    cr_expect_eq(l.d[0].tag, 7);
+    cr_expect_eq(l.d[0].inject_cycle, 100);
+    noc_destroy(n);
+}
+
+Test(noc, one_flit_to_the_next_node_downstream_arrives_19_cycles_later)
+{
+    /* One hop: 100 + 5 + 9 + 5 = 119, header only (0 bytes: one flit), so tail = head. */
+    one(ARCH_BLACKHOLE, 0, 3, 4, 4, 4, 0, 119, 119); /* NoC #0 right */
+    one(ARCH_BLACKHOLE, 0, 3, 4, 3, 5, 0, 119, 119); /* NoC #0 down */
+    one(ARCH_BLACKHOLE, 1, 4, 4, 3, 4, 0, 119, 119); /* NoC #1 left */
+    one(ARCH_BLACKHOLE, 1, 3, 5, 3, 4, 0, 119, 119); /* NoC #1 up */
+    one(ARCH_WORMHOLE, 0, 3, 4, 4, 4, 0, 119, 119);
+    one(ARCH_WORMHOLE, 1, 3, 5, 3, 4, 0, 119, 119);
+    /* To its own NIU: in and straight out again, 100 + 5 + 5. */
+    one(ARCH_BLACKHOLE, 0, 3, 4, 3, 4, 0, 110, 110);
+}
+
+Test(noc, a_multi_flit_packet_streams_one_flit_per_cycle)
+{
+    /* 1024 B: Blackhole 16 data flits of 64 B + header = 17 flits, the tail 16 cycles behind the
+     * header (119 + 16 = 135); Wormhole 32 data flits of 32 B + header = 33, tail 119 + 32. */
+    one(ARCH_BLACKHOLE, 0, 3, 4, 4, 4, 1024, 119, 135);
+    one(ARCH_BLACKHOLE, 1, 3, 5, 3, 4, 1024, 119, 135);
+    one(ARCH_WORMHOLE, 0, 3, 4, 4, 4, 1024, 119, 151);
+    one(ARCH_WORMHOLE, 1, 4, 4, 3, 4, 1024, 119, 151);
+    /* 1000 B still needs 16 Blackhole flits (ceil(1000 / 64)); 65 B needs 2. */
+    one(ARCH_BLACKHOLE, 0, 3, 4, 4, 4, 1000, 119, 135);
+    one(ARCH_BLACKHOLE, 0, 3, 4, 4, 4, 65, 119, 121);
+    /* Two hops down and three right on NoC #0: 100 + 5 + 9 x 5 + 5 = 155, 17 flits: 171. */
+    one(ARCH_BLACKHOLE, 0, 1, 2, 4, 4, 1024, 155, 171);
+}
+
+Test(noc, the_edges_wrap_round)
+{
+    /* The ring's link from the last column or row to the first is one hop like any other. */
+    one(ARCH_BLACKHOLE, 0, 16, 4, 0, 4, 0, 119, 119);  /* NoC #0: x 16 -> 0 */
+    one(ARCH_BLACKHOLE, 0, 3, 11, 3, 0, 0, 119, 119);  /* NoC #0: y 11 -> 0 */
+    one(ARCH_BLACKHOLE, 1, 0, 4, 16, 4, 0, 119, 119);  /* NoC #1: x 0 -> 16 */
+    one(ARCH_BLACKHOLE, 1, 3, 0, 3, 11, 0, 119, 119);  /* NoC #1: y 0 -> 11 */
+    one(ARCH_WORMHOLE, 0, 9, 4, 0, 4, 0, 119, 119);    /* Wormhole's 10 columns */
+    /* NoC #0 from (16, 11) to (15, 10): x 16 -> 15 is 16 steps right, y 11 -> 10 is 11 down:
+     * 27 hops, 100 + 5 + 27 x 9 + 5 = 353. */
+    one(ARCH_BLACKHOLE, 0, 16, 11, 15, 10, 0, 353, 353);
+}
+
+Test(noc, the_west_neighbour_on_noc0_is_a_ring_away)
+{
+    /* NoC #0 only goes right: (5, 4) -> (4, 4) takes the other 16 links of the 17-column ring,
+     * 100 + 5 + 16 x 9 + 5 = 254; NoC #1 the same way round for the east neighbour. */
+    one(ARCH_BLACKHOLE, 0, 5, 4, 4, 4, 0, 254, 254);
+    one(ARCH_BLACKHOLE, 1, 4, 4, 5, 4, 0, 254, 254);
+    /* Wormhole's ring has 10 columns: 9 hops, 100 + 5 + 81 + 5 = 191. */
+    one(ARCH_WORMHOLE, 0, 5, 4, 4, 4, 0, 191, 191);
+
+    /* A request to the west neighbour and its answer: 16 hops out, 1 back, the whole ring of 17
+     * links (parallel.md B.2: that is why blackhole-py's same-row round trips are flat, ~152
+     * cycles above a local one, ~9 a hop). Request header-only at 100: tail 254. The answer, two
+     * flits (64 B), leaves the cycle after (255): header 255 + 19 = 274, tail 275. */
+    struct log l = {0};
+    struct noc *n = make(ARCH_BLACKHOLE, &l);
+    l.answer_on = n, l.ask = 40, l.reply_bytes = 64;
+    cr_assert(noc_unicast(n, 0, NODE(BH_W, 5, 4), NODE(BH_W, 4, 4), 0, 40, 100));
+    drain(n);
+    cr_assert_eq(l.n, 2);
+    cr_expect_eq(l.d[1].tag, 41);
+    cr_expect_eq(l.d[1].dst, NODE(BH_W, 5, 4));
+    cr_expect_eq(l.d[1].head_cycle, 274);
+    cr_expect_eq(l.d[1].tail_cycle, 275);
+    noc_destroy(n);
+}
+
+Test(noc, two_packets_for_one_link_go_one_after_the_other)
+{
+    /* NoC #0, row 4. B (17 flits) from (2, 4) and A (17 flits) from (1, 4), both to (3, 4), both
+     * requested at 0: they share the link (2,4) -> (3,4) and the NIU port of (3, 4).
+     * B's header reaches router (2,4) from its NIU at 5 and takes the x output; its flits leave
+     * at 5..21. A's header reaches (2,4) from (1,4) at 0 + 5 + 9 = 14 and waits; the output is
+     * free the cycle after B's tail left: A's flits leave at 22..38 (its buffer of 16 never
+     * runs dry: its 17th flit, held back at (1,4) from 21 until a place frees at 23, arrives at
+     * 32). Tails at (3,4)'s NIU: B 21 + 9 + 5 = 35, A 38 + 14 = 52; heads B 19, A 22 + 14 = 36. */
+    struct log l = {0};
+    struct noc *n = make(ARCH_BLACKHOLE, &l);
+    const unsigned a = NODE(BH_W, 1, 4), b = NODE(BH_W, 2, 4), d = NODE(BH_W, 3, 4);
+    cr_assert(noc_unicast(n, 0, a, d, 1024, 1, 0));
+    cr_assert(noc_unicast(n, 0, b, d, 1024, 2, 0));
+    drain(n);
+    cr_assert_eq(l.n, 2);
+    cr_expect_eq(l.d[0].tag, 2);
+    cr_expect_eq(l.d[0].head_cycle, 19);
+    cr_expect_eq(l.d[0].tail_cycle, 35);
+    cr_expect_eq(l.d[1].tag, 1);
+    cr_expect_eq(l.d[1].head_cycle, 36);
+    cr_expect_eq(l.d[1].tail_cycle, 52);
+    /* The shared link carried 34 flits in two packets, held 17 + 17 cycles; A's header waited
+     * 14 -> 22. */
+    const struct noc_link_stats *s = noc_link_stats(n, 0, b, NOC_LINK_X);
+    cr_expect_eq(s->flits, 34);
+    cr_expect_eq(s->packets, 2);
+    cr_expect_eq(s->busy, 34);
+    cr_expect_eq(s->head_wait, 8);
+    cr_expect_eq(s->stalled, 0);
+    cr_expect_eq(noc_niu_stats(n, 0, d)->received, 2);
+    cr_expect_eq(noc_niu_stats(n, 0, d)->flits_received, 34);
+    noc_destroy(n);
+}
+
+Test(noc, headers_arriving_together_are_served_round_robin)
+{
+    /* A's header (from (1,4), requested at 0) and B's (from (2,4), requested at 9) both reach
+     * router (2,4) at 14 and want its x output: the round-robin starts at the NIU input, so B
+     * goes at 14 (arrives at (3,4) at 14 + 9 + 5 = 28) and A the cycle after B's only flit left
+     * (15: 29). */
+    struct log l = {0};
+    struct noc *n = make(ARCH_BLACKHOLE, &l);
+    cr_assert(noc_unicast(n, 0, NODE(BH_W, 1, 4), NODE(BH_W, 3, 4), 0, 1, 0));
+    cr_assert(noc_unicast(n, 0, NODE(BH_W, 2, 4), NODE(BH_W, 3, 4), 0, 2, 9));
+    /* Under steady contention the inputs take turns. C1 and C2 from (7,6) (asked at 1000 and
+     * 1001) and D1 and D2 from (8,5) (the same cycles) all go to (8,6): C's headers arrive
+     * through its x input at 1014 and 1015, D's through its y input at the same cycles. 1014:
+     * x before y (the round-robin's start), C1 goes; 1015: after x comes y, D1; 1016: after y
+     * come NIU and x, C2; 1017: D2. Each arrives 5 cycles after it left: 1019, 1020, 1021,
+     * 1022. (A fixed priority would have sent C2 before D1.) */
+    const unsigned c = NODE(BH_W, 7, 6), d = NODE(BH_W, 8, 5), to = NODE(BH_W, 8, 6);
+    cr_assert(noc_unicast(n, 0, c, to, 0, 11, 1000));
+    cr_assert(noc_unicast(n, 0, c, to, 0, 12, 1001));
+    cr_assert(noc_unicast(n, 0, d, to, 0, 21, 1000));
+    cr_assert(noc_unicast(n, 0, d, to, 0, 22, 1001));
+    drain(n);
+    static const unsigned tag[6] = {2, 1, 11, 21, 12, 22};
+    static const uint64_t tail[6] = {28, 29, 1019, 1020, 1021, 1022};
+    cr_assert_eq(l.n, 6);
+    for (unsigned i = 0; i < 6; i++) {
+        cr_expect_eq(l.d[i].tag, tag[i], "delivery %u: tag %u", i, l.d[i].tag);
+        cr_expect_eq(l.d[i].tail_cycle, tail[i], "delivery %u: tail %lu", i, (unsigned long)l.d[i].tail_cycle);
+    }
+    noc_destroy(n);
+}
+
+Test(noc, a_shallow_buffer_throttles_a_stream)
+{
+    /* buffer_flits 4 against the 9-cycle link: the sender at (1,4) may have 4 flits on the link
+     * or in (2,4)'s input; a place frees when a flit leaves (2,4) (at once, to its NIU) and is
+     * usable a cycle later, so each group of 4 flits waits 9 + 1 = 10 cycles for the one before:
+     * flits leave (1,4) at 5..8, 15..18, 25..28, 35..38 and the 17th at 45 (the NIU -> router
+     * link, 5 cycles and 4 places, keeps up: it only has to stay 4 flits ahead). Tail at
+     * 45 + 9 + 5 = 59 instead of 35; head still at 19. The x link of (1,4) stalled 4 cycles per
+     * group after the first (flit 4 at the router from 11 to 15, flit 8 21..25, 12 31..35,
+     * 16 41..45). */
+    struct log l = {0};
+    struct noc_config c = cfg_for(ARCH_BLACKHOLE, &l);
+    c.t.buffer_flits = 4;
+    struct noc *n = noc_create(&c);
+    cr_assert_not_null(n);
+    cr_assert(noc_unicast(n, 0, NODE(BH_W, 1, 4), NODE(BH_W, 2, 4), 1024, 1, 0));
+    drain(n);
+    cr_assert_eq(l.n, 1);
+    cr_expect_eq(l.d[0].head_cycle, 19);
+    cr_expect_eq(l.d[0].tail_cycle, 59);
+    cr_expect_eq(noc_link_stats(n, 0, NODE(BH_W, 1, 4), NOC_LINK_X)->stalled, 16);
+    cr_expect_eq(noc_link_stats(n, 0, NODE(BH_W, 1, 4), NOC_LINK_X)->busy, 41); /* 5..45 */
+    noc_destroy(n);
+}
+
+Test(noc, a_full_injection_queue_refuses_a_request)
+{
+    /* inject_queue 4: a fifth request at cycle 0 is refused. The first (one flit) leaves its NIU
+     * in cycle 0, so after cycle 0 there is room again: the fifth, asked for at 1, goes, the
+     * last of the five flits to leave (cycles 0..4): tail 4 + 19 = 23. */
+    struct log l = {0};
+    struct noc *n = make(ARCH_BLACKHOLE, &l);
+    const unsigned s = NODE(BH_W, 1, 4), d = NODE(BH_W, 2, 4);
+    for (unsigned i = 0; i < 4; i++)
+        cr_assert(noc_unicast(n, 0, s, d, 0, i, 0));
+    cr_expect_not(noc_unicast(n, 0, s, d, 0, 4, 0));
+    cr_expect_eq(noc_niu_stats(n, 0, s)->rejected, 1);
+    /* NoC #1's NIU of the same node has its own queue */
+    cr_expect(noc_unicast(n, 1, s, d, 0, 9, 0));
+    noc_advance(n, 0);
+    cr_expect(noc_unicast(n, 0, s, d, 0, 4, 1));
+    drain(n);
+    cr_assert_eq(l.n, 6);
+    cr_expect_eq(l.d[4].tag, 4);
+    cr_expect_eq(l.d[4].tail_cycle, 23);
+    /* NoC #1's goes left from x 1 to x 2: 16 hops, 154 */
+    cr_expect_eq(l.d[5].tag, 9);
+    cr_expect_eq(l.d[5].tail_cycle, 154);
+    /* requests waited in the queue before their header left: 0 + 1 + 2 + 3 + 3 (the fifth, 1..4) */
+    cr_expect_eq(noc_niu_stats(n, 0, s)->queued, 9);
+    /* a request for a cycle already run is the caller's error */
+    cr_expect_not(noc_unicast(n, 0, s, d, 0, 5, 0));
+    noc_destroy(n);
+}
+
+/* A broadcast request */
+static bool brcst(struct noc *n, unsigned noc, unsigned src, struct noc_rect r, unsigned flags,
+                  uint32_t bytes, uint64_t cycle)
+{
+    struct noc_request q = {.noc = (uint8_t)noc, .src = (uint16_t)src, .dst_rect = r,
+                            .flags = NOC_BRCST | flags, .bytes = bytes, .tag = 77, .cycle = cycle};
+    return noc_inject(n, &q);
+}
+
+#define EXPECT_AT(l, x, y, head, tail)                                                             \
+    do {                                                                                           \
+        const struct noc_delivery *d_ = at(l, NODE(BH_W, x, y));                                   \
+        cr_expect_eq(d_->head_cycle, head, "(%u,%u): head %lu, not %u", x, y,                      \
+                     (unsigned long)d_->head_cycle, head);                                         \
+        cr_expect_eq(d_->tail_cycle, tail, "(%u,%u): tail %lu, not %u", x, y,                      \
+                     (unsigned long)d_->tail_cycle, tail);                                         \
+    } while (0)
+
+Test(noc, a_broadcast_reaches_its_rectangle_down_the_tree)
+{
+    /* NoC #0, X major (RoutingPaths.md): from (1,2) to x 3..5, y 4..5. Right along row 2 to the
+     * rectangle's first column (3), down it to the first wanted row (4), and from there a
+     * branch right along each wanted row; each node's header at 0 + 5 + 9 x hops + 5:
+     * (3,4) 4 hops 46; (4,4) and (3,5) 5 hops 55; (5,4) and (4,5) 6 hops 64; (5,5) 7 hops 73.
+     * Two flits (64 B): tails one cycle later. Delivered by cycle, then node (y * 17 + x). */
+    struct log l = {0};
+    struct noc *n = make(ARCH_BLACKHOLE, &l);
+    cr_assert(brcst(n, 0, NODE(BH_W, 1, 2), (struct noc_rect){3, 4, 5, 5}, 0, 64, 0));
+    drain(n);
+    cr_assert_eq(l.n, 6);
+    EXPECT_AT(&l, 3, 4, 46, 47);
+    EXPECT_AT(&l, 4, 4, 55, 56);
+    EXPECT_AT(&l, 3, 5, 55, 56);
+    EXPECT_AT(&l, 5, 4, 64, 65);
+    EXPECT_AT(&l, 4, 5, 64, 65);
+    EXPECT_AT(&l, 5, 5, 73, 74);
+    static const unsigned order[6][2] = {{3, 4}, {4, 4}, {3, 5}, {5, 4}, {4, 5}, {5, 5}};
+    for (unsigned i = 0; i < 6; i++)
+        cr_expect_eq(l.d[i].dst, NODE(BH_W, order[i][0], order[i][1]), "delivery %u", i);
+    /* The trunk's fork at (3,4) sent each flit down, right and to the NIU at once. */
+    cr_expect_eq(noc_link_stats(n, 0, NODE(BH_W, 3, 4), NOC_LINK_X)->flits, 2);
+    cr_expect_eq(noc_link_stats(n, 0, NODE(BH_W, 3, 4), NOC_LINK_Y)->flits, 2);
+    cr_expect_eq(noc_link_stats(n, 0, NODE(BH_W, 3, 5), NOC_LINK_Y)->flits, 0);
+    noc_destroy(n);
+}
+
+Test(noc, a_broadcast_from_inside_goes_round_the_ring)
+{
+    /* NoC #0 from (4,3) to x 3..5, y 3..4: the source is inside, so its column is the trunk.
+     * Row 3 branches right from (4,3): (5,3) 1 hop 19, then on round the ring through the
+     * columns outside to (3,3), 16 hops: 154. The trunk goes down to (4,4) (19) and its branch
+     * right: (5,4) 28, round to (3,4) 17 hops 163. The source takes no copy unless asked
+     * (NOC_CMD_BRCST_SRC_INCLUDE): then it gets one through its own router, 5 + 5. */
+    struct log l = {0};
+    struct noc *n = make(ARCH_BLACKHOLE, &l);
+    const struct noc_rect r = {3, 3, 5, 4};
+    cr_assert(brcst(n, 0, NODE(BH_W, 4, 3), r, 0, 0, 0));
+    drain(n);
+    cr_assert_eq(l.n, 5);
+    EXPECT_AT(&l, 5, 3, 19, 19);
+    EXPECT_AT(&l, 3, 3, 154, 154);
+    EXPECT_AT(&l, 4, 4, 19, 19);
+    EXPECT_AT(&l, 5, 4, 28, 28);
+    EXPECT_AT(&l, 3, 4, 163, 163);
+
+    l.n = 0;
+    cr_assert(brcst(n, 0, NODE(BH_W, 4, 3), r, NOC_BRCST_SRC_INCLUDE, 0, 1000));
+    drain(n);
+    cr_assert_eq(l.n, 6);
+    EXPECT_AT(&l, 4, 3, 1010, 1010);
+
+    /* Excluding column 5 (NOC_BRCST_EXCLUDE): the packet still passes there, the others' cycles
+     * do not change. */
+    l.n = 0;
+    struct noc_request q = {.noc = 0, .src = (uint16_t)NODE(BH_W, 4, 3), .dst_rect = r,
+                            .exclude = {5, 0, 5, 11}, .flags = NOC_BRCST | NOC_BRCST_EXCLUDE,
+                            .cycle = 2000};
+    cr_assert(noc_inject(n, &q));
+    drain(n);
+    cr_assert_eq(l.n, 3);
+    EXPECT_AT(&l, 3, 3, 2154, 2154);
+    EXPECT_AT(&l, 4, 4, 2019, 2019);
+    EXPECT_AT(&l, 3, 4, 2163, 2163);
+
+    /* A node that opts out (a non-Tensix tile) is passed through the same way. */
+    l.n = 0;
+    noc_set_broadcast_sink(n, NODE(BH_W, 3, 3), false);
+    cr_assert(brcst(n, 0, NODE(BH_W, 4, 3), r, 0, 0, 3000));
+    drain(n);
+    cr_expect_eq(l.n, 4);
+    noc_destroy(n);
+}
+
+Test(noc, a_y_major_broadcast_on_noc1)
+{
+    /* NoC #1 goes up and left, so the rectangle x 1..2, y 2..3 starts (in its direction of
+     * travel) at row 3 and column 2. Y major (NOC_CMD_BRCST_XY), from (5,5): up to row 3
+     * (2 hops), left along it as the trunk, branching up at each wanted column: (2,3) 5 hops
+     * 55, (2,2) and (1,3) 6 hops 64, (1,2) 7 hops 73. */
+    struct log l = {0};
+    struct noc *n = make(ARCH_BLACKHOLE, &l);
+    cr_assert(brcst(n, 1, NODE(BH_W, 5, 5), (struct noc_rect){1, 2, 2, 3}, NOC_BRCST_Y_MAJOR, 0, 0));
+    drain(n);
+    cr_assert_eq(l.n, 4);
+    EXPECT_AT(&l, 2, 3, 55, 55);
+    EXPECT_AT(&l, 2, 2, 64, 64);
+    EXPECT_AT(&l, 1, 3, 64, 64);
+    EXPECT_AT(&l, 1, 2, 73, 73);
+    /* the trunk ran along row 3: (4,3) sent left, nothing went up from (4,3) */
+    cr_expect_eq(noc_link_stats(n, 1, NODE(BH_W, 4, 3), NOC_LINK_X)->flits, 1);
+    cr_expect_eq(noc_link_stats(n, 1, NODE(BH_W, 4, 3), NOC_LINK_Y)->flits, 0);
+    noc_destroy(n);
+}
+
+/* A busy mix: several NIUs to one node on both NoCs, a broadcast through them, long packets. */
+struct req {
+    unsigned noc, sx, sy, dx, dy;
+    uint32_t bytes;
+    uint64_t cycle;
+};
+static const struct req mix[] = {
+    {0, 1, 4, 6, 4, 2048, 10}, {0, 2, 4, 6, 4, 512, 10}, {0, 3, 3, 6, 4, 1024, 10},
+    {0, 6, 1, 6, 4, 4096, 10}, {1, 9, 4, 6, 4, 1024, 10}, {1, 6, 7, 6, 4, 300, 10},
+    {0, 16, 4, 6, 4, 64, 12},  {1, 6, 4, 2, 4, 8192, 12}, {0, 5, 5, 1, 1, 700, 12},
+};
+
+static void run_mix(struct log *l, bool reverse, bool late)
+{
+    struct noc *n = make(ARCH_BLACKHOLE, l);
+    const unsigned k = sizeof mix / sizeof mix[0];
+    for (uint64_t c = 10; c <= 12; c++) {
+        if (late && c > 0)
+            noc_advance(n, c - 1);
+        for (unsigned j = 0; j < k; j++) {
+            const struct req *q = &mix[reverse ? k - 1 - j : j];
+            if (q->cycle == c)
+                cr_assert(noc_unicast(n, q->noc, NODE(BH_W, q->sx, q->sy), NODE(BH_W, q->dx, q->dy),
+                                      q->bytes, (unsigned)(q - mix), c));
+        }
+        if (c == 11)
+            cr_assert(brcst(n, 0, NODE(BH_W, 4, 4), (struct noc_rect){5, 3, 7, 5}, 0, 1024, 11));
+    }
+    drain(n);
+    noc_destroy(n);
+}
+
+Test(noc, deliveries_do_not_depend_on_the_order_of_requests_within_a_cycle)
+{
+    /* The same requests asked for in opposite orders within each cycle, all at once or each
+     * just before its cycle: the same deliveries in the same order (tail cycle, node, NoC). */
+    static struct log a, b, c;
+    memset(&a, 0, sizeof a), memset(&b, 0, sizeof b), memset(&c, 0, sizeof c);
+    run_mix(&a, false, false);
+    run_mix(&b, true, false);
+    run_mix(&c, true, true);
+    cr_assert_eq(a.n, 9 + 9);
+    cr_assert_eq(b.n, a.n);
+    cr_assert_eq(c.n, a.n);
+    for (unsigned i = 0; i < a.n; i++) {
+        cr_expect_eq(a.d[i].tail_cycle, b.d[i].tail_cycle, "delivery %u", i);
+        cr_expect_eq(a.d[i].head_cycle, b.d[i].head_cycle, "delivery %u", i);
+        cr_expect_eq(a.d[i].dst, b.d[i].dst, "delivery %u", i);
+        cr_expect_eq(a.d[i].src, b.d[i].src, "delivery %u", i);
+        cr_expect_eq(a.d[i].noc, b.d[i].noc, "delivery %u", i);
+        cr_expect_eq(a.d[i].seq, b.d[i].seq, "delivery %u", i);
+        cr_expect(!memcmp(&b.d[i], &c.d[i], sizeof b.d[i]), "delivery %u", i);
+        if (i) {
+            const struct noc_delivery *p = &a.d[i - 1], *q = &a.d[i];
+            cr_expect(p->tail_cycle < q->tail_cycle ||
+                          (p->tail_cycle == q->tail_cycle &&
+                           (p->dst < q->dst || (p->dst == q->dst && p->noc < q->noc))),
+                      "deliveries %u and %u out of order", i - 1, i);
+        }
+    }
+}
+
+Test(noc, idle_time_costs_nothing)
+{
+    /* A request far in the future: the model's next event is that cycle, and advancing to it
+     * runs only the cycles in which flits move (a loop over 10^12 cycles would not finish). */
+    struct log l = {0};
+    struct noc *n = make(ARCH_BLACKHOLE, &l);
+    cr_expect_eq(noc_next_event(n), NOC_NEVER);
+    const uint64_t t = 1000000000000ull;
+    cr_assert(noc_unicast(n, 0, NODE(BH_W, 3, 4), NODE(BH_W, 4, 4), 0, 1, t));
+    cr_expect_eq(noc_next_event(n), t);
+    noc_advance(n, t + 10);
+    cr_expect_eq(l.n, 0);
+    cr_expect_eq(noc_now(n), t + 11);
+    cr_expect_eq(noc_next_event(n), t + 14); /* the header reaches the next router */
+    noc_advance(n, 2 * t);
+    cr_assert_eq(l.n, 1);
+    cr_expect_eq(l.d[0].tail_cycle, t + 19);
+    cr_expect_eq(noc_next_event(n), NOC_NEVER);
+    cr_expect_eq(noc_in_flight(n), 0);
+    noc_destroy(n);
+}
+
+Test(noc, configurations_out_of_range_are_refused)
+{
+    struct noc_config c = noc_config_for(ARCH_BLACKHOLE);
+    cr_expect_eq(c.width, 17);
+    cr_expect_eq(c.height, 12);
+    cr_expect_eq(c.t.flit_bytes, 64);
+    cr_expect_eq(noc_config_for(ARCH_WORMHOLE).width, 10);
+    cr_expect_eq(noc_config_for(ARCH_WORMHOLE).t.flit_bytes, 32);
+    c.t.router_to_router = 0;
+    cr_expect_null(noc_create(&c));
+    c = noc_config_for(ARCH_BLACKHOLE);
+    c.width = 0;
+    cr_expect_null(noc_create(&c));
+    /* more than 256 data flits is not one packet (the NIU splits larger transfers) */
+    struct log l = {0};
+    struct noc *n = make(ARCH_BLACKHOLE, &l);
+    cr_expect(noc_unicast(n, 0, 0, 1, 16384, 0, 0));
+    cr_expect_not(noc_unicast(n, 0, 0, 1, 16385, 0, 0));
+    cr_expect_not(noc_unicast(n, 0, 0, 17 * 12, 0, 0, 0));
+    noc_destroy(n);
+}
