@@ -54,7 +54,19 @@ static const size_t timing_offset[] = {
 };
 
 #define NONE UINT32_MAX
-#define HOLDING 0x80u /* granted[] flag: the input holds its outputs (the mask may be 0: dropped) */
+#define HOLDING 0x80u /* granted[] flag: the slot holds its outputs (the mask may be 0: dropped) */
+
+/* Virtual channels (NoC/README.md "Virtual channels"): two class bits and a dateline bit are
+ * modelled, the buddy bit is not. Class 0 carries unicast requests (the pages open classes 0b00
+ * and 0b01 to them; one is modelled, so two unicast requests never interleave on a link), class
+ * 1 broadcasts (0b10), class 2 responses (0b11). The dateline bit is 0 when a packet starts
+ * along an axis and 1 once it has crossed that axis's ring-closing link (from the last column
+ * or row to the first on NoC #0, the first to the last on NoC #1): the "statically
+ * predetermined points" at which the pages say it flips are not given, and a flip at each
+ * ring's closing link is what keeps a packet's waits on a ring from going round in a circle. */
+#define VCS 6
+#define SLOTS (NOC_INS * VCS) /* an input's virtual channel: input * VCS + vc */
+#define FREE 0xFFu
 
 /* One flit on a link or in the input buffer at its end: `at` is when it reaches the end */
 struct flit {
@@ -63,8 +75,8 @@ struct flit {
     uint16_t idx; /* 0: the header */
 };
 
-/* The flits on a link and in the buffer it feeds, oldest first. `held` places were freed in
- * this cycle: the sender sees them from the next one. */
+/* The flits on a link's virtual channel and in its buffer at the far end, oldest first. `held`
+ * places were freed in this cycle: the sender sees them from the next one. */
 struct ring {
     struct flit *e;
     uint32_t cap, head, count, held;
@@ -76,29 +88,34 @@ struct packet {
     uint32_t live; /* copies of its flits in rings */
     uint32_t next_free;
     uint16_t nflits, src, dst;
-    uint8_t noc;
-    bool queued; /* its NIU has not sent its last flit yet */
+    uint8_t noc, cls;
+    bool queued;   /* its NIU has not sent its last flit yet */
+    bool reserved; /* NOC_BRCST_PATH_RESERVE: its tree is its own */
     unsigned flags;
     struct noc_rect exclude;
     struct noc_route route;
 };
 
 struct router {
-    struct ring in[NOC_INS];
-    struct ring eject;             /* router -> NIU */
-    uint8_t granted[NOC_INS];      /* HOLDING | output mask */
-    uint8_t owner[NOC_OUTS];       /* input holding the output, or NOC_INS */
-    uint8_t rr[NOC_OUTS];          /* input the output's round-robin looks at first */
-    uint64_t wait_since[NOC_INS];  /* its header was first refused a grant */
-    uint64_t stall_since[NOC_INS]; /* its next flit was first refused for want of room */
-    uint64_t grant_at[NOC_OUTS];   /* when the output's holder got it */
-    uint64_t eject_head;           /* the header of the packet arriving at the NIU arrived */
+    struct ring in[SLOTS];
+    struct ring eject[VCS];              /* router -> NIU */
+    uint8_t granted[SLOTS];              /* HOLDING | output mask */
+    uint8_t out_vc[SLOTS][NOC_OUTS];     /* the virtual channel it holds on each output */
+    uint8_t owner[NOC_OUTS][VCS];        /* slot holding the output's channel, or FREE */
+    uint32_t reserved[NOC_OUTS][VCS];    /* 1 + the broadcast that reserved it, or 0 */
+    uint8_t rr[NOC_OUTS];                /* slot the output's grants look at first */
+    uint8_t link_rr;                     /* slot the link allocation looks at first */
+    uint8_t holders[NOC_OUTS];           /* channels of the output held */
+    uint64_t hold_since[NOC_OUTS];       /* the output has been held since */
+    uint64_t wait_since[SLOTS];          /* its header was first refused a grant */
+    uint64_t stall_since[SLOTS];         /* its next flit was first held back */
+    uint64_t eject_head[VCS];            /* the header of the packet arriving at the NIU arrived */
     /* the NIU's injection queue (packet indices) */
     uint32_t *q;
     uint32_t qhead, qcount;
-    uint16_t sent;                 /* flits of the front packet sent */
+    uint16_t sent;                       /* flits of the front packet sent */
     uint64_t niu_stall_since;
-    uint64_t inject_at;            /* the front packet's header left */
+    uint64_t inject_at;                  /* the front packet's header left */
     uint32_t seq;
     struct noc_link_stats link[NOC_LINKS];
     struct noc_niu_stats niu;
@@ -114,9 +131,12 @@ struct noc {
     unsigned nodes, words;
     struct net net[NOC_COUNT];
     struct packet *pkt;
-    uint32_t free_pkt;
+    size_t npkt;
+    uint32_t free_pkt, fresh; /* the free list; records from `fresh` on were never used */
     unsigned in_flight;
     struct ring **dirty; /* rings with held places, cleared at the next step */
+    /* a path reservation's walk: routers to expand (node, input slot), then channels (node, o, vc) */
+    struct tree_edge { uint16_t node; uint8_t o, vc, slot; } *tree;
     unsigned ndirty;
     bool *sink;          /* per node: takes broadcasts */
     uint64_t now, next;
@@ -160,16 +180,18 @@ struct noc *noc_create(const struct noc_config *cfg)
     n->nodes = cfg->width * cfg->height;
     n->words = (n->nodes + 63) / 64;
     /* Every packet alive is in an injection queue or has a flit in a ring, and a ring place
-     * holds one flit: that bounds the packets, so injection never fails for want of a record. */
+     * holds one flit: that bounds the packets, so a request never finds no record free. A
+     * link's channel to an NIU takes one flit per cycle and holds each for router_to_niu. */
     const unsigned eject_cap = t->router_to_niu + 1;
-    const size_t per_router = (size_t)NOC_INS * t->buffer_flits + eject_cap;
-    const size_t npkt = (size_t)NOC_COUNT * n->nodes * (t->inject_queue + per_router);
-    n->pkt = calloc(npkt, sizeof *n->pkt);
+    const size_t per_router = (size_t)SLOTS * t->buffer_flits + (size_t)VCS * eject_cap;
+    n->npkt = (size_t)NOC_COUNT * n->nodes * (t->inject_queue + per_router);
+    n->pkt = calloc(n->npkt, sizeof *n->pkt);
     n->store = calloc((size_t)NOC_COUNT * n->nodes * per_router, sizeof *n->store);
     n->qstore = calloc((size_t)NOC_COUNT * n->nodes * t->inject_queue, sizeof *n->qstore);
-    n->dirty = calloc((size_t)NOC_COUNT * n->nodes * NOC_INS, sizeof *n->dirty);
+    n->dirty = calloc((size_t)NOC_COUNT * n->nodes * SLOTS, sizeof *n->dirty);
     n->sink = calloc(n->nodes, sizeof *n->sink);
-    bool ok = n->pkt && n->store && n->qstore && n->dirty && n->sink;
+    n->tree = calloc((size_t)n->nodes * NOC_OUTS * 2, sizeof *n->tree);
+    bool ok = n->pkt && n->store && n->qstore && n->dirty && n->sink && n->tree;
     for (unsigned k = 0; ok && k < NOC_COUNT; k++) {
         n->net[k].r = calloc(n->nodes, sizeof *n->net[k].r);
         n->net[k].active = calloc(n->words, sizeof *n->net[k].active);
@@ -179,21 +201,22 @@ struct noc *noc_create(const struct noc_config *cfg)
         noc_destroy(n);
         return NULL;
     }
-    for (size_t i = 0; i < npkt; i++)
-        n->pkt[i].next_free = i + 1 < npkt ? (uint32_t)(i + 1) : NONE;
+    n->free_pkt = NONE;
     struct flit *f = n->store;
     uint32_t *q = n->qstore;
     for (unsigned k = 0; k < NOC_COUNT; k++)
         for (unsigned i = 0; i < n->nodes; i++) {
             struct router *r = &n->net[k].r[i];
-            for (unsigned p = 0; p < NOC_INS; p++) {
-                r->in[p] = (struct ring){.e = f, .cap = t->buffer_flits};
+            for (unsigned s = 0; s < SLOTS; s++) {
+                r->in[s] = (struct ring){.e = f, .cap = t->buffer_flits};
                 f += t->buffer_flits;
-                r->wait_since[p] = r->stall_since[p] = NOC_NEVER;
+                r->wait_since[s] = r->stall_since[s] = NOC_NEVER;
             }
-            r->eject = (struct ring){.e = f, .cap = eject_cap};
-            f += eject_cap;
-            memset(r->owner, NOC_INS, sizeof r->owner);
+            for (unsigned v = 0; v < VCS; v++) {
+                r->eject[v] = (struct ring){.e = f, .cap = eject_cap};
+                f += eject_cap;
+            }
+            memset(r->owner, FREE, sizeof r->owner);
             r->niu_stall_since = NOC_NEVER;
             r->q = q;
             q += t->inject_queue;
@@ -217,6 +240,7 @@ void noc_destroy(struct noc *n)
     free(n->qstore);
     free(n->dirty);
     free(n->sink);
+    free(n->tree);
     free(n);
 }
 
@@ -226,7 +250,7 @@ void noc_set_broadcast_sink(struct noc *n, unsigned node, bool takes)
         n->sink[node] = takes;
 }
 
-/* ---- rings --------------------------------------------------------------------------------- */
+/* ---- rings and records --------------------------------------------------------------------- */
 
 static struct flit *front(struct ring *g)
 {
@@ -247,6 +271,17 @@ static void push(struct noc *n, struct ring *g, uint64_t at, uint32_t pkt, uint1
     n->pkt[pkt].live++;
 }
 
+static uint32_t new_packet(struct noc *n)
+{
+    uint32_t i = n->free_pkt;
+    if (i != NONE)
+        n->free_pkt = n->pkt[i].next_free;
+    else
+        i = n->fresh++; /* records never used yet: none touched before it is needed */
+    n->in_flight++;
+    return i;
+}
+
 static void free_packet(struct noc *n, uint32_t pkt)
 {
     n->pkt[pkt].next_free = n->free_pkt;
@@ -254,7 +289,7 @@ static void free_packet(struct noc *n, uint32_t pkt)
     n->in_flight--;
 }
 
-/* The front flit leaves the ring (its place is the sender's again next cycle) */
+/* The front flit leaves the ring; with `credit` its place is the sender's again next cycle */
 static void pop(struct noc *n, struct ring *g, bool credit)
 {
     struct packet *p = &n->pkt[g->e[g->head].pkt];
@@ -278,92 +313,106 @@ static unsigned next_node(const struct noc *n, unsigned noc, unsigned node, unsi
     return y * w + x;
 }
 
+/* Does the node's link along `axis` close the ring (the dateline)? */
+static bool closes_ring(const struct noc *n, unsigned noc, unsigned node, unsigned axis)
+{
+    unsigned v = axis ? node / n->cfg.width : node % n->cfg.width;
+    unsigned last = (axis ? n->cfg.height : n->cfg.width) - 1;
+    return noc ? v == 0 : v == last;
+}
+
 static void activate(struct noc *n, unsigned noc, unsigned node)
 {
     n->net[noc].active[node / 64] |= 1ull << (node % 64);
 }
 
-/* Output o's link, the ring it feeds and that link's latency */
 static const enum noc_link out_link[NOC_OUTS] = {NOC_LINK_X, NOC_LINK_Y, NOC_LINK_EJECT};
 
-static struct ring *out_ring(struct noc *n, unsigned noc, unsigned node, unsigned o, unsigned *lat)
+/* The ring output o's channel v feeds, and that link's latency */
+static struct ring *out_ring(struct noc *n, unsigned noc, unsigned node, unsigned o, unsigned v,
+                             unsigned *lat)
 {
     if (o == 2) {
         *lat = n->cfg.t.router_to_niu;
-        return &n->net[noc].r[node].eject;
+        return &n->net[noc].r[node].eject[v];
     }
     *lat = n->cfg.t.router_to_router;
     unsigned to = next_node(n, noc, node, o);
     activate(n, noc, to);
-    return &n->net[noc].r[to].in[o == 0 ? NOC_IN_X : NOC_IN_Y];
+    return &n->net[noc].r[to].in[(o == 0 ? NOC_IN_X : NOC_IN_Y) * VCS + v];
 }
 
-/* The outputs the header at input `in` of router `node` wants: the tree's, less the NIU of a
- * node that does not take this broadcast. */
-static unsigned wants(const struct noc *n, const struct packet *p, unsigned node, enum noc_in in)
+/* The outputs the header in slot s of router `node` wants (the tree's, less the NIU of a node
+ * that does not take this broadcast) and the channel it takes on each. */
+static unsigned wants(const struct noc *n, unsigned noc, unsigned node, unsigned s,
+                      const struct packet *p, uint8_t vc[NOC_OUTS])
 {
-    unsigned w = n->cfg.width, x = node % w, y = node / w;
+    const unsigned w = n->cfg.width, h = n->cfg.height, x = node % w, y = node / w;
+    const enum noc_in in = (enum noc_in)(s / VCS);
     unsigned m = noc_route_outputs(&p->route, x, y, in);
     if ((m & NOC_OUT_NIU) && (p->flags & NOC_BRCST)) {
         const struct noc_rect *e = &p->exclude;
-        bool excluded = (p->flags & NOC_BRCST_EXCLUDE) &&
-                        (x + w - e->x0) % w <= (unsigned)(e->x1 + w - e->x0) % w &&
-                        (y + n->cfg.height - e->y0) % n->cfg.height <=
-                            (unsigned)(e->y1 + n->cfg.height - e->y0) % n->cfg.height;
+        bool excluded = (p->flags & NOC_BRCST_EXCLUDE) && (x + w - e->x0) % w <= (e->x1 + w - e->x0) % w &&
+                        (y + h - e->y0) % h <= (e->y1 + h - e->y0) % h;
         if (excluded || !n->sink[node] || (node == p->src && !(p->flags & NOC_BRCST_SRC_INCLUDE)))
             m &= ~NOC_OUT_NIU;
     }
+    for (unsigned o = 0; o < 2; o++) {
+        /* along the axis it came by it keeps its dateline bit; a turn starts afresh */
+        unsigned dl = in == (o ? NOC_IN_Y : NOC_IN_X) ? s % 2 : 0;
+        vc[o] = (uint8_t)(p->cls * 2 + (dl | closes_ring(n, noc, node, o)));
+    }
+    vc[2] = (uint8_t)(p->cls * 2);
     return m;
 }
 
 /* ---- requests ------------------------------------------------------------------------------ */
 
+static bool rect_ok(const struct noc_config *c, const struct noc_rect *r)
+{
+    return r->x0 < c->width && r->x1 < c->width && r->y0 < c->height && r->y1 < c->height;
+}
+
 bool noc_inject(struct noc *n, const struct noc_request *q)
 {
     const struct noc_config *c = &n->cfg;
+    const bool brcst = q->flags & NOC_BRCST;
     if (q->noc >= NOC_COUNT || q->src >= n->nodes || q->cycle < n->now)
         return false;
-    const struct noc_rect *d = &q->dst_rect, *e = &q->exclude;
-    if (q->flags & NOC_BRCST) {
-        if (d->x0 >= c->width || d->x1 >= c->width || d->y0 >= c->height || d->y1 >= c->height)
-            return false;
-    } else if (q->dst >= n->nodes)
+    if (brcst ? !rect_ok(c, &q->dst_rect) : q->dst >= n->nodes)
         return false;
-    if ((q->flags & NOC_BRCST_EXCLUDE) &&
-        (e->x0 >= c->width || e->x1 >= c->width || e->y0 >= c->height || e->y1 >= c->height))
+    if ((q->flags & NOC_BRCST_EXCLUDE) && !rect_ok(c, &q->exclude))
         return false;
     uint32_t data = (q->bytes + c->t.flit_bytes - 1) / c->t.flit_bytes;
-    if (data > c->t.max_data_flits)
+    if (data > c->t.max_data_flits || (q->bytes && !data))
         return false;
     struct router *r = &n->net[q->noc].r[q->src];
     if (r->qcount == c->t.inject_queue) {
         r->niu.rejected++;
         return false;
     }
-    uint32_t i = n->free_pkt;
-    struct packet *p = &n->pkt[i];
-    n->free_pkt = p->next_free;
-    n->in_flight++;
-    *p = (struct packet){
+    const uint32_t i = new_packet(n);
+    const struct noc_rect *d = &q->dst_rect;
+    n->pkt[i] = (struct packet){
         .inject_cycle = q->cycle,
         .tag = q->tag,
         .bytes = q->bytes,
         .seq = r->seq++,
         .nflits = (uint16_t)(1 + data),
         .src = q->src,
-        .dst = q->flags & NOC_BRCST ? q->src : q->dst,
+        .dst = brcst ? q->src : q->dst,
         .noc = q->noc,
+        .cls = brcst ? 1 : q->flags & NOC_RESPONSE ? 2 : 0,
         .queued = true,
         .flags = q->flags,
-        .exclude = *e,
-        .route = {.noc = q->noc, .w = (uint8_t)c->width, .h = (uint8_t)c->height,
-                  .brcst = q->flags & NOC_BRCST, .y_major = q->flags & NOC_BRCST_Y_MAJOR,
+        .exclude = q->exclude,
+        .route = {.noc = q->noc, .w = (uint8_t)c->width, .h = (uint8_t)c->height, .brcst = brcst,
+                  .y_major = q->flags & NOC_BRCST_Y_MAJOR,
                   .src = {(uint8_t)(q->src % c->width), (uint8_t)(q->src / c->width)},
                   .dst = {(uint8_t)(q->dst % c->width), (uint8_t)(q->dst / c->width)},
                   .lo = {d->x0, d->y0}, .hi = {d->x1, d->y1}},
     };
-    uint32_t slot = r->qhead + r->qcount++;
-    r->q[slot % c->t.inject_queue] = i;
+    r->q[(r->qhead + r->qcount++) % c->t.inject_queue] = i;
     activate(n, q->noc, q->src);
     if (q->cycle < n->next)
         n->next = q->cycle;
@@ -382,43 +431,85 @@ bool noc_unicast(struct noc *n, unsigned noc, unsigned src, unsigned dst, uint32
 
 /* ---- one cycle ----------------------------------------------------------------------------- */
 
+/* A flit reaches the NIU; a tail completes a delivery */
 static void deliver(struct noc *n, unsigned noc, unsigned node, uint64_t t)
 {
     struct router *r = &n->net[noc].r[node];
-    struct flit *f = front(&r->eject);
-    if (!f || f->at > t)
-        return;
-    const struct packet *p = &n->pkt[f->pkt];
-    if (f->idx == 0)
-        r->eject_head = f->at;
-    r->niu.flits_received++;
-    if (f->idx + 1 == p->nflits) {
-        r->niu.received++;
-        r->niu.bytes_received += p->bytes;
-        if (n->cfg.deliver) {
-            struct noc_delivery d = {
-                .head_cycle = r->eject_head, .tail_cycle = f->at, .inject_cycle = p->inject_cycle,
-                .tag = p->tag, .bytes = p->bytes, .seq = p->seq, .src = p->src,
-                .dst = (uint16_t)node, .noc = (uint8_t)noc, .broadcast = p->flags & NOC_BRCST,
-            };
-            n->cfg.deliver(n->cfg.ctx, &d);
+    for (unsigned v = 0; v < VCS; v++) {
+        struct flit *f = front(&r->eject[v]);
+        if (!f || f->at > t)
+            continue;
+        const struct packet *p = &n->pkt[f->pkt];
+        if (f->idx == 0)
+            r->eject_head[v] = f->at;
+        r->niu.flits_received++;
+        if (f->idx + 1 == p->nflits) {
+            r->niu.received++;
+            r->niu.bytes_received += p->bytes;
+            if (n->cfg.deliver) {
+                struct noc_delivery d = {
+                    .head_cycle = r->eject_head[v], .tail_cycle = f->at,
+                    .inject_cycle = p->inject_cycle, .tag = p->tag, .bytes = p->bytes,
+                    .seq = p->seq, .src = p->src, .dst = (uint16_t)node, .noc = (uint8_t)noc,
+                    .broadcast = p->flags & NOC_BRCST,
+                };
+                n->cfg.deliver(n->cfg.ctx, &d);
+            }
         }
+        pop(n, &r->eject[v], false);
     }
-    pop(n, &r->eject, false);
 }
 
-/* The NIU sends the next flit of its front request */
+/* May the packet (1 + its index) take output o's channel v? */
+static bool channel_free(const struct router *r, unsigned o, unsigned v, uint32_t mine)
+{
+    return r->owner[o][v] == FREE && (!r->reserved[o][v] || r->reserved[o][v] == mine);
+}
+
+/* NOC_CMD_PATH_RESERVE: every channel of the broadcast's tree, walked from its source by the
+ * routers' own decisions, is free (or already its own), and becomes its own; else nothing
+ * changes and the NIU tries again when something has moved. It reads other routers, so all
+ * NIUs try before any router acts in the cycle (step), in node order: what they see is the
+ * previous cycle's end, and two trees wanted at once go to the lower node. */
+static bool reserve_tree(struct noc *n, const struct packet *p, uint32_t pkt)
+{
+    struct tree_edge *hop = n->tree, *res = n->tree + n->nodes * NOC_OUTS;
+    unsigned nhop = 0, nres = 0;
+    /* routers to expand, by the input the packet reaches them through: the source's first */
+    hop[nhop++] = (struct tree_edge){.node = p->src, .slot = (uint8_t)(NOC_IN_NIU * VCS + p->cls * 2)};
+    for (unsigned i = 0; i < nhop; i++) {
+        uint8_t vc[NOC_OUTS];
+        const unsigned m = wants(n, p->noc, hop[i].node, hop[i].slot, p, vc);
+        const struct router *r = &n->net[p->noc].r[hop[i].node];
+        for (unsigned o = 0; o < NOC_OUTS; o++) {
+            if (!(m & (1u << o)))
+                continue;
+            if (!channel_free(r, o, vc[o], pkt + 1))
+                return false;
+            res[nres++] = (struct tree_edge){.node = hop[i].node, .o = (uint8_t)o, .vc = vc[o]};
+            if (o != 2)
+                hop[nhop++] = (struct tree_edge){
+                    .node = (uint16_t)next_node(n, p->noc, hop[i].node, o),
+                    .slot = (uint8_t)((o ? NOC_IN_Y : NOC_IN_X) * VCS + vc[o])};
+        }
+    }
+    for (unsigned i = 0; i < nres; i++)
+        n->net[p->noc].r[res[i].node].reserved[res[i].o][res[i].vc] = pkt + 1;
+    return true;
+}
+
+/* The NIU sends the next flit of its front request into its router's channel for the class */
 static void niu_send(struct noc *n, struct router *r, uint64_t t)
 {
     if (!r->qcount)
         return;
-    const unsigned depth = n->cfg.t.inject_queue;
-    uint32_t i = r->q[r->qhead];
+    const uint32_t i = r->q[r->qhead];
     struct packet *p = &n->pkt[i];
     if (p->inject_cycle > t)
         return;
     struct noc_link_stats *ls = &r->link[NOC_LINK_INJECT];
-    if (!room(&r->in[NOC_IN_NIU])) {
+    struct ring *g = &r->in[NOC_IN_NIU * VCS + p->cls * 2];
+    if (!room(g)) {
         if (r->niu_stall_since == NOC_NEVER)
             r->niu_stall_since = t;
         return;
@@ -427,17 +518,22 @@ static void niu_send(struct noc *n, struct router *r, uint64_t t)
         ls->stalled += t - r->niu_stall_since;
         r->niu_stall_since = NOC_NEVER;
     }
+    if ((p->flags & NOC_BRCST_PATH_RESERVE) && !p->reserved) {
+        if (r->niu_stall_since == NOC_NEVER)
+            r->niu_stall_since = t;
+        return;
+    }
     if (r->sent == 0) {
         r->inject_at = t;
         r->niu.queued += t - p->inject_cycle;
     }
-    push(n, &r->in[NOC_IN_NIU], t + n->cfg.t.niu_to_router, i, r->sent);
+    push(n, g, t + n->cfg.t.niu_to_router, i, r->sent);
     ls->flits++;
     r->niu.flits_sent++;
     n->moved = true;
     if (++r->sent == p->nflits) {
         r->sent = 0;
-        r->qhead = (r->qhead + 1) % depth;
+        r->qhead = (r->qhead + 1) % n->cfg.t.inject_queue;
         r->qcount--;
         r->niu.sent++;
         ls->packets++;
@@ -446,82 +542,90 @@ static void niu_send(struct noc *n, struct router *r, uint64_t t)
     }
 }
 
-static void grant(struct router *r, unsigned in, unsigned mask, uint64_t t)
+static void grant(struct router *r, unsigned s, unsigned mask, const uint8_t vc[NOC_OUTS], uint64_t t)
 {
-    r->granted[in] = (uint8_t)(HOLDING | mask);
+    r->granted[s] = (uint8_t)(HOLDING | mask);
     for (unsigned o = 0; o < NOC_OUTS; o++)
         if (mask & (1u << o)) {
-            r->owner[o] = (uint8_t)in;
-            r->rr[o] = (uint8_t)((in + 1) % NOC_INS);
-            r->grant_at[o] = t;
-            r->link[out_link[o]].packets++;
-            if (r->wait_since[in] != NOC_NEVER)
-                r->link[out_link[o]].head_wait += t - r->wait_since[in];
+            struct noc_link_stats *ls = &r->link[out_link[o]];
+            r->owner[o][vc[o]] = (uint8_t)s;
+            r->reserved[o][vc[o]] = 0;
+            r->out_vc[s][o] = vc[o];
+            r->rr[o] = (uint8_t)((s + 1) % SLOTS);
+            if (r->holders[o]++ == 0)
+                r->hold_since[o] = t;
+            ls->packets++;
+            if (r->wait_since[s] != NOC_NEVER)
+                ls->head_wait += t - r->wait_since[s];
         }
-    r->wait_since[in] = NOC_NEVER;
+    r->wait_since[s] = NOC_NEVER;
 }
 
-/* Headers at the inputs ask for their outputs (mem/noc.c's comment: the arbitration) */
+/* Headers ask for their outputs' channels (the arbitration in this file's first comment) */
 static void arbitrate(struct noc *n, unsigned noc, unsigned node, uint64_t t)
 {
     struct router *r = &n->net[noc].r[node];
-    unsigned want[NOC_INS] = {0};
-    bool ready[NOC_INS] = {false};
-    for (unsigned i = 0; i < NOC_INS; i++) {
-        struct flit *f = front(&r->in[i]);
-        if (r->granted[i] || !f || f->at > t || f->idx != 0)
+    unsigned want[SLOTS];
+    uint8_t vc[SLOTS][NOC_OUTS];
+    bool ready[SLOTS], any = false;
+    for (unsigned s = 0; s < SLOTS; s++) {
+        struct flit *f = front(&r->in[s]);
+        ready[s] = false;
+        if (r->granted[s] || !f || f->at > t || f->idx != 0)
             continue;
-        want[i] = wants(n, &n->pkt[f->pkt], node, (enum noc_in)i);
-        if (!want[i])
-            grant(r, i, 0, t); /* a leaf that takes nothing: the flits end here */
+        want[s] = wants(n, noc, node, s, &n->pkt[f->pkt], vc[s]);
+        if (!want[s])
+            grant(r, s, 0, vc[s], t); /* a leaf that takes nothing: the flits end here */
         else
-            ready[i] = true;
+            ready[s] = any = true;
     }
-    for (unsigned o = 0; o < NOC_OUTS; o++) {
-        if (r->owner[o] != NOC_INS)
-            continue;
-        for (unsigned k = 0; k < NOC_INS; k++) {
-            unsigned i = (r->rr[o] + k) % NOC_INS;
-            if (!ready[i] || !(want[i] & (1u << o)))
+    if (!any)
+        return;
+    for (unsigned o = 0; o < NOC_OUTS; o++)
+        for (unsigned k = 0; k < SLOTS; k++) {
+            unsigned s = (r->rr[o] + k) % SLOTS;
+            if (!ready[s] || !(want[s] & (1u << o)))
                 continue;
+            const uint32_t mine = front(&r->in[s])->pkt + 1;
             bool all_free = true;
             for (unsigned p = 0; p < NOC_OUTS; p++)
-                if ((want[i] & (1u << p)) && r->owner[p] != NOC_INS)
+                if ((want[s] & (1u << p)) && !channel_free(r, p, vc[s][p], mine))
                     all_free = false;
             if (all_free) {
-                grant(r, i, want[i], t);
-                ready[i] = false;
-                break;
+                grant(r, s, want[s], vc[s], t);
+                ready[s] = false;
             }
         }
-    }
-    for (unsigned i = 0; i < NOC_INS; i++)
-        if (ready[i] && r->wait_since[i] == NOC_NEVER)
-            r->wait_since[i] = t;
+    for (unsigned s = 0; s < SLOTS; s++)
+        if (ready[s] && r->wait_since[s] == NOC_NEVER)
+            r->wait_since[s] = t;
 }
 
-/* Inputs that hold their outputs send their front flit on, if it has arrived and every output
- * has room for it */
+/* Slots that hold their outputs send their front flit on if it has arrived, no other channel
+ * took one of those links this cycle, and every channel it goes into has room: round-robin from
+ * the slot after the last one that sent (the link allocation of this file's first comment). */
 static void move(struct noc *n, unsigned noc, unsigned node, uint64_t t)
 {
     struct router *r = &n->net[noc].r[node];
-    for (unsigned i = 0; i < NOC_INS; i++) {
-        struct flit *f = front(&r->in[i]);
-        if (!r->granted[i] || !f || f->at > t)
+    unsigned used = 0, first = SLOTS;
+    for (unsigned k = 0; k < SLOTS; k++) {
+        const unsigned s = (r->link_rr + k) % SLOTS;
+        struct flit *f = front(&r->in[s]);
+        if (!r->granted[s] || !f || f->at > t)
             continue;
-        unsigned mask = r->granted[i] & ~HOLDING;
+        const unsigned mask = r->granted[s] & ~HOLDING;
         struct ring *to[NOC_OUTS];
         unsigned lat[NOC_OUTS];
-        bool ok = true;
-        for (unsigned o = 0; o < NOC_OUTS; o++)
+        bool ok = !(mask & used);
+        for (unsigned o = 0; ok && o < NOC_OUTS; o++)
             if (mask & (1u << o)) {
-                to[o] = out_ring(n, noc, node, o, &lat[o]);
+                to[o] = out_ring(n, noc, node, o, r->out_vc[s][o], &lat[o]);
                 if (o != 2 && !room(to[o]))
                     ok = false;
             }
         if (!ok) {
-            if (r->stall_since[i] == NOC_NEVER)
-                r->stall_since[i] = t;
+            if (r->stall_since[s] == NOC_NEVER)
+                r->stall_since[s] = t;
             continue;
         }
         const struct flit fl = *f;
@@ -531,35 +635,56 @@ static void move(struct noc *n, unsigned noc, unsigned node, uint64_t t)
                 struct noc_link_stats *ls = &r->link[out_link[o]];
                 push(n, to[o], t + lat[o], fl.pkt, fl.idx);
                 ls->flits++;
-                if (r->stall_since[i] != NOC_NEVER)
-                    ls->stalled += t - r->stall_since[i];
+                if (r->stall_since[s] != NOC_NEVER)
+                    ls->stalled += t - r->stall_since[s];
                 if (tail) {
-                    ls->busy += t - r->grant_at[o] + 1;
-                    r->owner[o] = NOC_INS;
+                    r->owner[o][r->out_vc[s][o]] = FREE;
+                    if (--r->holders[o] == 0)
+                        ls->busy += t - r->hold_since[o] + 1;
                 }
             }
-        r->stall_since[i] = NOC_NEVER;
+        r->stall_since[s] = NOC_NEVER;
         if (tail)
-            r->granted[i] = 0;
-        pop(n, &r->in[i], true);
+            r->granted[s] = 0;
+        used |= mask;
+        if (first == SLOTS)
+            first = s;
+        pop(n, &r->in[s], true);
         n->moved = true;
     }
+    if (first != SLOTS)
+        r->link_rr = (uint8_t)((first + 1) % SLOTS);
 }
 
 static bool router_empty(const struct router *r)
 {
-    return !r->in[0].count && !r->in[1].count && !r->in[2].count && !r->eject.count && !r->qcount;
+    if (r->qcount)
+        return false;
+    for (unsigned s = 0; s < SLOTS; s++)
+        if (r->in[s].count)
+            return false;
+    for (unsigned v = 0; v < VCS; v++)
+        if (r->eject[v].count)
+            return false;
+    return true;
 }
 
-/* The router's contribution to the next step: its next arrival or request */
+static uint64_t ring_next(const struct ring *g, uint64_t t, uint64_t e)
+{
+    if (g->count && g->e[g->head].at > t && g->e[g->head].at < e)
+        return g->e[g->head].at;
+    return e;
+}
+
+/* The router's part of the next step: its next arrival or request (what has arrived and not
+ * moved waits for something else to move, which makes its own step) */
 static uint64_t router_next(const struct router *r, const struct noc *n, uint64_t t)
 {
     uint64_t e = NOC_NEVER;
-    for (unsigned i = 0; i < NOC_INS; i++)
-        if (r->in[i].count && r->in[i].e[r->in[i].head].at > t && r->in[i].e[r->in[i].head].at < e)
-            e = r->in[i].e[r->in[i].head].at;
-    if (r->eject.count && r->eject.e[r->eject.head].at < e)
-        e = r->eject.e[r->eject.head].at;
+    for (unsigned s = 0; s < SLOTS; s++)
+        e = ring_next(&r->in[s], t, e);
+    for (unsigned v = 0; v < VCS; v++)
+        e = ring_next(&r->eject[v], t, e);
     if (r->qcount) {
         uint64_t c = n->pkt[r->q[r->qhead]].inject_cycle;
         if (c > t && c < e)
@@ -577,13 +702,23 @@ static void step(struct noc *n, uint64_t t)
         n->dirty[i]->held = 0;
     n->ndirty = 0;
     n->moved = false;
-    /* deliveries first, in the canonical order: node, then NoC */
+    /* deliveries first, in the canonical order: node, then NoC, then channel */
     for (unsigned w = 0; w < n->words; w++)
         for (uint64_t bits = n->net[0].active[w] | n->net[1].active[w]; bits; bits &= bits - 1) {
             unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
             for (unsigned k = 0; k < NOC_COUNT; k++)
                 deliver(n, k, node, t);
         }
+    for (unsigned k = 0; k < NOC_COUNT; k++)
+        for (unsigned w = 0; w < n->words; w++)
+            for (uint64_t bits = n->net[k].active[w]; bits; bits &= bits - 1) {
+                const struct router *r = &n->net[k].r[w * 64 + (unsigned)__builtin_ctzll(bits)];
+                if (!r->qcount || r->sent)
+                    continue;
+                struct packet *p = &n->pkt[r->q[r->qhead]];
+                if ((p->flags & NOC_BRCST_PATH_RESERVE) && !p->reserved && p->inject_cycle <= t)
+                    p->reserved = reserve_tree(n, p, r->q[r->qhead]);
+            }
     uint64_t next = NOC_NEVER;
     for (unsigned k = 0; k < NOC_COUNT; k++)
         for (unsigned w = 0; w < n->words; w++)

@@ -94,10 +94,17 @@ enum {
     NOC_BRCST_Y_MAJOR = 1u << 1,     /* NOC_CMD_BRCST_XY: Y is the major axis (RoutingPaths.md) */
     NOC_BRCST_SRC_INCLUDE = 1u << 2, /* NOC_CMD_BRCST_SRC_INCLUDE: the source receives its own */
     NOC_BRCST_EXCLUDE = 1u << 3,     /* the nodes of `exclude` do not receive (see below) */
+    NOC_RESPONSE = 1u << 4,          /* a response or acknowledgement: its own virtual channels */
+    NOC_BRCST_PATH_RESERVE = 1u << 5, /* NOC_CMD_PATH_RESERVE: the whole tree first (see below) */
 };
 
 /* One request. A broadcast's packet goes down the tree of noc_route.c whatever `exclude` says:
  * excluded nodes (and nodes that opt out, noc_set_broadcast_sink) only do not take a copy.
+ * Broadcasts that do not reserve their path can wait for each other in a circle and stop for
+ * ever, as the pages warn (BH NoC/README.md: software is responsible for deadlock freedom of
+ * "Broadcast without path reservations"); with NOC_BRCST_PATH_RESERVE the header leaves only
+ * once every link of its tree is free for it, and takes them all at once (the handshake's own
+ * time is not documented and not charged).
  * NOC_BRCST_EXCLUDE stands for the NIU's NOC_BRCST_EXCLUDE register, whose encoding no page
  * gives ("additional configuration allowing for non-rectangular broadcasts", BH MemoryMap.md);
  * a rectangle can express a corner or a band of the grid. */

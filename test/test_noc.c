@@ -199,6 +199,36 @@ Test(noc, two_packets_for_one_link_go_one_after_the_other)
     noc_destroy(n);
 }
 
+Test(noc, packets_on_different_virtual_channels_share_a_link_flit_by_flit)
+{
+    /* The previous case with B a response (its own virtual channel class, NoC/README.md
+     * "Virtual channels"): RoutingPaths.md "Congestion": packets on different channels are
+     * interleaved onto the link. B sends flits 0..8 alone at 5..13; from 14, when A's header
+     * takes the x output's other channel, the link alternates (round-robin over the channels,
+     * A's first: the allocation looks from the slot after B's): A at 14, 16, ... 28 (flits 0..7),
+     * B at 15, 17, ... 29 (flits 9..16), then A alone 30..38. At (3,4)'s NIU 14 cycles later:
+     * B head 19, tail 43; A head 28, tail 52. */
+    struct log l = {0};
+    struct noc *n = make(ARCH_BLACKHOLE, &l);
+    const unsigned a = NODE(BH_W, 1, 4), b = NODE(BH_W, 2, 4), d = NODE(BH_W, 3, 4);
+    cr_assert(noc_unicast(n, 0, a, d, 1024, 1, 0));
+    struct noc_request q = {.noc = 0, .src = (uint16_t)b, .dst = (uint16_t)d, .flags = NOC_RESPONSE,
+                            .bytes = 1024, .tag = 2, .cycle = 0};
+    cr_assert(noc_inject(n, &q));
+    drain(n);
+    cr_assert_eq(l.n, 2);
+    cr_expect_eq(l.d[0].tag, 2);
+    cr_expect_eq(l.d[0].head_cycle, 19);
+    cr_expect_eq(l.d[0].tail_cycle, 43);
+    cr_expect_eq(l.d[1].tag, 1);
+    cr_expect_eq(l.d[1].head_cycle, 28);
+    cr_expect_eq(l.d[1].tail_cycle, 52);
+    /* one flit per cycle on the link throughout: busy 5..38 */
+    cr_expect_eq(noc_link_stats(n, 0, b, NOC_LINK_X)->flits, 34);
+    cr_expect_eq(noc_link_stats(n, 0, b, NOC_LINK_X)->busy, 34);
+    noc_destroy(n);
+}
+
 Test(noc, headers_arriving_together_are_served_round_robin)
 {
     /* A's header (from (1,4), requested at 0) and B's (from (2,4), requested at 9) both reach
@@ -398,6 +428,33 @@ Test(noc, a_y_major_broadcast_on_noc1)
     cr_expect_eq(noc_link_stats(n, 1, NODE(BH_W, 4, 3), NOC_LINK_X)->flits, 1);
     cr_expect_eq(noc_link_stats(n, 1, NODE(BH_W, 4, 3), NOC_LINK_Y)->flits, 0);
     noc_destroy(n);
+}
+
+Test(noc, a_broadcast_that_reserves_its_path_waits_for_the_whole_tree)
+{
+    /* Two broadcasts to the single node (3,4): A (17 flits) from (1,4) at 0, B (one flit) from
+     * (2,4) at 1. A's tree is (1,4) -> (2,4) -> (3,4) -> NIU; its flits leave (1,4) at 5..21,
+     * (2,4) at 14..30 and (3,4) for the NIU at 23..39: head 28, tail 44.
+     * Without reservations B's header reaches (2,4) at 6, before A's (14), and goes: 6 + 9 + 5
+     * = 20. With NOC_BRCST_PATH_RESERVE, A has the tree from cycle 0, and B's tree, which
+     * shares (2,4)'s x output and (3,4)'s NIU output, is free only once A's tail has left
+     * (3,4) (39): B leaves its NIU at 40 and arrives at 40 + 19 = 59. */
+    for (unsigned reserve = 0; reserve < 2; reserve++) {
+        struct log l = {0};
+        struct noc *n = make(ARCH_BLACKHOLE, &l);
+        const unsigned f = reserve ? NOC_BRCST_PATH_RESERVE : 0;
+        cr_assert(brcst(n, 0, NODE(BH_W, 1, 4), (struct noc_rect){3, 4, 3, 4}, f, 1024, 0));
+        cr_assert(brcst(n, 0, NODE(BH_W, 2, 4), (struct noc_rect){3, 4, 3, 4}, f, 0, 1));
+        drain(n);
+        cr_assert_eq(l.n, 2);
+        const struct noc_delivery *a = l.d[0].src == NODE(BH_W, 1, 4) ? &l.d[0] : &l.d[1];
+        const struct noc_delivery *b = a == &l.d[0] ? &l.d[1] : &l.d[0];
+        cr_expect_eq(a->head_cycle, 28);
+        cr_expect_eq(a->tail_cycle, 44);
+        cr_expect_eq(b->tail_cycle, reserve ? 59 : 20, "reserve %u: B at %lu", reserve,
+                     (unsigned long)b->tail_cycle);
+        noc_destroy(n);
+    }
 }
 
 /* A busy mix: several NIUs to one node on both NoCs, a broadcast through them, long packets. */
