@@ -384,7 +384,7 @@ bool noc_inject(struct noc *n, const struct noc_request *q)
     if ((q->flags & NOC_BRCST_EXCLUDE) && !rect_ok(c, &q->exclude))
         return false;
     uint32_t data = (q->bytes + c->t.flit_bytes - 1) / c->t.flit_bytes;
-    if (data > c->t.max_data_flits || (q->bytes && !data))
+    if (data > c->t.max_data_flits || (q->bytes && !data)) /* !data: bytes + flit - 1 wrapped */
         return false;
     struct router *r = &n->net[q->noc].r[q->src];
     if (r->qcount == c->t.inject_queue) {
