@@ -10,28 +10,33 @@
  * it leaves its NIU.
  *
  * Switching is cut-through (RoutingPaths.md "Cut-through": a router forwards a packet's flits
- * before it has all of them) and wormhole: a packet's header flit acquires its output ports
- * and the packet holds them until its last flit has left, so packets that want one link go one
- * after the other (RoutingPaths.md "Congestion": packets with the same virtual channel number
- * wait for each other; virtual channels are not modelled, so all packets behave so). A header
- * that forks (a broadcast) acquires all of its outputs in the same cycle or none, and each flit
- * leaves by all of them at once.
+ * before it has all of them) and wormhole: a packet's header flit acquires a virtual channel of
+ * each output it leaves by, and the packet holds it until its last flit has left. Packets that
+ * want the same channel of a link go one after the other; packets on different channels of a
+ * link share it flit by flit (RoutingPaths.md "Congestion": same virtual channel number, one
+ * waits for the other; otherwise they are interleaved). A header that forks (a broadcast)
+ * acquires all of its outputs' channels in the same cycle or none, and each of its flits leaves
+ * by all of them in the same cycle.
  *
- * Arbitration (not documented: an assumption): for each free output in the order x, y, NIU, the
- * first waiting header that wants it and finds all its outputs free wins, looking at the inputs
- * round-robin in the order NIU, x, y from the one after the output's last winner.
+ * Arbitration (not documented: an assumption). Grants: for each output in the order x, y, NIU,
+ * the waiting headers are looked at round-robin over the input channels (slot = input * VCS +
+ * channel, inputs in the order NIU, x, y) from the one after the output's last winner; a header
+ * wins if all the channels it wants are free. Links: each cycle the channels holding outputs are
+ * looked at round-robin from the one after the router's last sender; one whose flit has arrived,
+ * whose links no earlier one took this cycle and whose next buffers have room sends it.
  *
- * Back-pressure: an input holds buffer_flits flits, counting those still on the link into it
- * (credits). The sender sends only while that count is below the depth, and a flit that leaves
- * the input frees its place for the sender from the next cycle on (a credit is registered). A
- * router's output to its NIU never waits: the NIU takes a flit per cycle.
+ * Back-pressure: each channel of an input holds buffer_flits flits, counting those still on the
+ * link into it (credits). The sender sends only while that count is below the depth, and a flit
+ * that leaves the input frees its place for the sender from the next cycle on (a credit is
+ * registered). A router's output to its NIU never waits: the NIU takes a flit per cycle.
  *
- * Each step runs one cycle: deliveries of flits reaching NIUs, then at every router that holds
- * anything the NIU's next flit, the grants and the moves. A router reads only its own inputs and
- * the counts of the inputs it feeds (whose sum of held and freed places does not change in the
- * cycle), and every flit it sends arrives a cycle later at the earliest, so the routers' order
- * within a step changes nothing. A step in which nothing moved leaves everything as it was until
- * the next arrival, so the next step is the next arrival or request (noc_next_event). */
+ * Each step runs one cycle: deliveries of flits reaching NIUs, path reservations, then at every
+ * router that holds anything the NIU's next flit, the grants and the moves. A router reads only
+ * its own inputs and the counts of the inputs it feeds (whose sum of held and freed places does
+ * not change in the cycle), a reservation reads what the previous cycle left, and every flit
+ * sent arrives a cycle later at the earliest, so the routers' order within a step changes
+ * nothing. A step in which nothing moved leaves everything as it was until the next arrival or
+ * request, which is then the next step (noc_next_event). */
 #include "noc.h"
 
 #include <stddef.h>

@@ -199,6 +199,29 @@ Test(noc, the_west_neighbour_on_noc0_is_a_ring_away)
     noc_destroy(n);
 }
 
+/* A (17 flits, a request) from (1,4) and B (17 flits, with `b_flags`) from (2,4), both to (3,4)
+ * and asked for at 0: B is delivered first, then A, with the heads and tails `want` (B's head,
+ * B's tail, A's head, A's tail). Returns the NoC, for its statistics. */
+static struct noc *a_and_b(struct log *l, unsigned b_flags, const uint64_t want[4])
+{
+    struct noc *n = make(ARCH_BLACKHOLE, l);
+    const unsigned a = NODE(BH_W, 1, 4), b = NODE(BH_W, 2, 4), d = NODE(BH_W, 3, 4);
+    cr_assert(noc_unicast(n, 0, a, d, 1024, 1, 0));
+    struct noc_request q = {.noc = 0, .src = (uint16_t)b, .dst = (uint16_t)d, .flags = b_flags,
+                            .bytes = 1024, .tag = 2, .cycle = 0};
+    cr_assert(noc_inject(n, &q));
+    drain(n);
+    cr_assert_eq(l->n, 2);
+    for (unsigned i = 0; i < 2; i++) {
+        cr_expect_eq(l->d[i].tag, 2 - i);
+        cr_expect_eq(l->d[i].head_cycle, want[2 * i], "%s head at %lu", i ? "A" : "B",
+                     (unsigned long)l->d[i].head_cycle);
+        cr_expect_eq(l->d[i].tail_cycle, want[2 * i + 1], "%s tail at %lu", i ? "A" : "B",
+                     (unsigned long)l->d[i].tail_cycle);
+    }
+    return n;
+}
+
 Test(noc, two_packets_for_one_link_go_one_after_the_other)
 {
     /* NoC #0, row 4. B (17 flits) from (2, 4) and A (17 flits) from (1, 4), both to (3, 4), both
@@ -209,18 +232,8 @@ Test(noc, two_packets_for_one_link_go_one_after_the_other)
      * runs dry: its 17th flit, held back at (1,4) from 21 until a place frees at 23, arrives at
      * 32). Tails at (3,4)'s NIU: B 21 + 9 + 5 = 35, A 38 + 14 = 52; heads B 19, A 22 + 14 = 36. */
     struct log l = {0};
-    struct noc *n = make(ARCH_BLACKHOLE, &l);
-    const unsigned a = NODE(BH_W, 1, 4), b = NODE(BH_W, 2, 4), d = NODE(BH_W, 3, 4);
-    cr_assert(noc_unicast(n, 0, a, d, 1024, 1, 0));
-    cr_assert(noc_unicast(n, 0, b, d, 1024, 2, 0));
-    drain(n);
-    cr_assert_eq(l.n, 2);
-    cr_expect_eq(l.d[0].tag, 2);
-    cr_expect_eq(l.d[0].head_cycle, 19);
-    cr_expect_eq(l.d[0].tail_cycle, 35);
-    cr_expect_eq(l.d[1].tag, 1);
-    cr_expect_eq(l.d[1].head_cycle, 36);
-    cr_expect_eq(l.d[1].tail_cycle, 52);
+    const unsigned b = NODE(BH_W, 2, 4), d = NODE(BH_W, 3, 4);
+    struct noc *n = a_and_b(&l, 0, (const uint64_t[4]){19, 35, 36, 52});
     /* The shared link carried 34 flits in two packets, held 17 + 17 cycles; A's header waited
      * 14 -> 22. */
     const struct noc_link_stats *s = noc_link_stats(n, 0, b, NOC_LINK_X);
@@ -244,20 +257,8 @@ Test(noc, packets_on_different_virtual_channels_share_a_link_flit_by_flit)
      * B at 15, 17, ... 29 (flits 9..16), then A alone 30..38. At (3,4)'s NIU 14 cycles later:
      * B head 19, tail 43; A head 28, tail 52. */
     struct log l = {0};
-    struct noc *n = make(ARCH_BLACKHOLE, &l);
-    const unsigned a = NODE(BH_W, 1, 4), b = NODE(BH_W, 2, 4), d = NODE(BH_W, 3, 4);
-    cr_assert(noc_unicast(n, 0, a, d, 1024, 1, 0));
-    struct noc_request q = {.noc = 0, .src = (uint16_t)b, .dst = (uint16_t)d, .flags = NOC_RESPONSE,
-                            .bytes = 1024, .tag = 2, .cycle = 0};
-    cr_assert(noc_inject(n, &q));
-    drain(n);
-    cr_assert_eq(l.n, 2);
-    cr_expect_eq(l.d[0].tag, 2);
-    cr_expect_eq(l.d[0].head_cycle, 19);
-    cr_expect_eq(l.d[0].tail_cycle, 43);
-    cr_expect_eq(l.d[1].tag, 1);
-    cr_expect_eq(l.d[1].head_cycle, 28);
-    cr_expect_eq(l.d[1].tail_cycle, 52);
+    const unsigned b = NODE(BH_W, 2, 4);
+    struct noc *n = a_and_b(&l, NOC_RESPONSE, (const uint64_t[4]){19, 43, 28, 52});
     /* one flit per cycle on the link throughout: busy 5..38 */
     cr_expect_eq(noc_link_stats(n, 0, b, NOC_LINK_X)->flits, 34);
     cr_expect_eq(noc_link_stats(n, 0, b, NOC_LINK_X)->busy, 34);
@@ -360,13 +361,23 @@ static bool brcst(struct noc *n, unsigned noc, unsigned src, struct noc_rect r, 
     return noc_inject(n, &q);
 }
 
-#define EXPECT_AT(l, x, y, head, tail)                                                             \
+/* Exactly the deliveries of `want` (rows x, y, head, tail, in any order), `base` added to the
+ * cycles. */
+static void expect_arrivals(const struct log *l, const unsigned want[][4], unsigned nwant, uint64_t base)
+{
+    cr_expect_eq(l->n, nwant, "%u deliveries, not %u", l->n, nwant);
+    for (unsigned i = 0; i < nwant; i++) {
+        const struct noc_delivery *d = at(l, NODE(BH_W, want[i][0], want[i][1]));
+        cr_expect_eq(d->head_cycle, base + want[i][2], "(%u,%u): head %lu, not %lu", want[i][0],
+                     want[i][1], (unsigned long)d->head_cycle, (unsigned long)(base + want[i][2]));
+        cr_expect_eq(d->tail_cycle, base + want[i][3], "(%u,%u): tail %lu, not %lu", want[i][0],
+                     want[i][1], (unsigned long)d->tail_cycle, (unsigned long)(base + want[i][3]));
+    }
+}
+#define EXPECT_ARRIVALS(l, base, ...)                                                              \
     do {                                                                                           \
-        const struct noc_delivery *d_ = at(l, NODE(BH_W, x, y));                                   \
-        cr_expect_eq(d_->head_cycle, head, "(%u,%u): head %lu, not %u", x, y,                      \
-                     (unsigned long)d_->head_cycle, head);                                         \
-        cr_expect_eq(d_->tail_cycle, tail, "(%u,%u): tail %lu, not %u", x, y,                      \
-                     (unsigned long)d_->tail_cycle, tail);                                         \
+        static const unsigned w_[][4] = {__VA_ARGS__};                                             \
+        expect_arrivals(l, w_, sizeof w_ / sizeof w_[0], base);                                    \
     } while (0)
 
 Test(noc, a_broadcast_reaches_its_rectangle_down_the_tree)
@@ -380,13 +391,8 @@ Test(noc, a_broadcast_reaches_its_rectangle_down_the_tree)
     struct noc *n = make(ARCH_BLACKHOLE, &l);
     cr_assert(brcst(n, 0, NODE(BH_W, 1, 2), (struct noc_rect){3, 4, 5, 5}, 0, 64, 0));
     drain(n);
-    cr_assert_eq(l.n, 6);
-    EXPECT_AT(&l, 3, 4, 46, 47);
-    EXPECT_AT(&l, 4, 4, 55, 56);
-    EXPECT_AT(&l, 3, 5, 55, 56);
-    EXPECT_AT(&l, 5, 4, 64, 65);
-    EXPECT_AT(&l, 4, 5, 64, 65);
-    EXPECT_AT(&l, 5, 5, 73, 74);
+    EXPECT_ARRIVALS(&l, 0, {3, 4, 46, 47}, {4, 4, 55, 56}, {3, 5, 55, 56}, {5, 4, 64, 65},
+                    {4, 5, 64, 65}, {5, 5, 73, 74});
     static const unsigned order[6][2] = {{3, 4}, {4, 4}, {3, 5}, {5, 4}, {4, 5}, {5, 5}};
     for (unsigned i = 0; i < 6; i++)
         cr_expect_eq(l.d[i].dst, NODE(BH_W, order[i][0], order[i][1]), "delivery %u", i);
@@ -409,18 +415,13 @@ Test(noc, a_broadcast_from_inside_goes_round_the_ring)
     const struct noc_rect r = {3, 3, 5, 4};
     cr_assert(brcst(n, 0, NODE(BH_W, 4, 3), r, 0, 0, 0));
     drain(n);
-    cr_assert_eq(l.n, 5);
-    EXPECT_AT(&l, 5, 3, 19, 19);
-    EXPECT_AT(&l, 3, 3, 154, 154);
-    EXPECT_AT(&l, 4, 4, 19, 19);
-    EXPECT_AT(&l, 5, 4, 28, 28);
-    EXPECT_AT(&l, 3, 4, 163, 163);
+#define FROM_INSIDE {5, 3, 19, 19}, {4, 4, 19, 19}, {5, 4, 28, 28}, {3, 3, 154, 154}, {3, 4, 163, 163}
+    EXPECT_ARRIVALS(&l, 0, FROM_INSIDE);
 
     l.n = 0;
     cr_assert(brcst(n, 0, NODE(BH_W, 4, 3), r, NOC_BRCST_SRC_INCLUDE, 0, 1000));
     drain(n);
-    cr_assert_eq(l.n, 6);
-    EXPECT_AT(&l, 4, 3, 1010, 1010);
+    EXPECT_ARRIVALS(&l, 1000, FROM_INSIDE, {4, 3, 10, 10});
 
     /* Excluding column 5 (NOC_BRCST_EXCLUDE): the packet still passes there, the others' cycles
      * do not change. */
@@ -430,10 +431,7 @@ Test(noc, a_broadcast_from_inside_goes_round_the_ring)
                             .cycle = 2000};
     cr_assert(noc_inject(n, &q));
     drain(n);
-    cr_assert_eq(l.n, 3);
-    EXPECT_AT(&l, 3, 3, 2154, 2154);
-    EXPECT_AT(&l, 4, 4, 2019, 2019);
-    EXPECT_AT(&l, 3, 4, 2163, 2163);
+    EXPECT_ARRIVALS(&l, 2000, {4, 4, 19, 19}, {3, 3, 154, 154}, {3, 4, 163, 163});
 
     /* A node that opts out (a non-Tensix tile) is passed through the same way. */
     l.n = 0;
@@ -454,11 +452,7 @@ Test(noc, a_y_major_broadcast_on_noc1)
     struct noc *n = make(ARCH_BLACKHOLE, &l);
     cr_assert(brcst(n, 1, NODE(BH_W, 5, 5), (struct noc_rect){1, 2, 2, 3}, NOC_BRCST_Y_MAJOR, 0, 0));
     drain(n);
-    cr_assert_eq(l.n, 4);
-    EXPECT_AT(&l, 2, 3, 55, 55);
-    EXPECT_AT(&l, 2, 2, 64, 64);
-    EXPECT_AT(&l, 1, 3, 64, 64);
-    EXPECT_AT(&l, 1, 2, 73, 73);
+    EXPECT_ARRIVALS(&l, 0, {2, 3, 55, 55}, {2, 2, 64, 64}, {1, 3, 64, 64}, {1, 2, 73, 73});
     /* the trunk ran along row 3: (4,3) sent left, nothing went up from (4,3) */
     cr_expect_eq(noc_link_stats(n, 1, NODE(BH_W, 4, 3), NOC_LINK_X)->flits, 1);
     cr_expect_eq(noc_link_stats(n, 1, NODE(BH_W, 4, 3), NOC_LINK_Y)->flits, 0);
