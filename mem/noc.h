@@ -63,7 +63,8 @@ struct noc_delivery {
 
 /* Called at each delivery in the canonical order: tail cycle, then destination node, then NoC
  * (the NIU port it arrives at), then sequence number (a destination NIU's port takes one flit
- * per cycle, so the first three already tell any two apart). */
+ * per cycle, so the first three already tell any two apart). It may call noc_inject for the
+ * cycle after the delivery or later (an answer), not noc_advance. */
 typedef void noc_deliver_fn(void *ctx, const struct noc_delivery *d);
 
 struct noc_config {
@@ -163,9 +164,10 @@ enum noc_link { NOC_LINK_X, NOC_LINK_Y, NOC_LINK_INJECT, NOC_LINK_EJECT, NOC_LIN
 struct noc_link_stats {
     uint64_t flits;      /* flits that entered the link */
     uint64_t packets;    /* packets that took it (a broadcast's copy counts on each branch) */
-    uint64_t busy;       /* cycles a packet held it, from its grant to its tail flit */
-    uint64_t head_wait;  /* cycles packets' header flits waited for it while another held it */
-    uint64_t stalled;    /* cycles its holder had a flit ready but no room downstream */
+    uint64_t busy;       /* cycles at least one packet held it (from a grant to its tail flit) */
+    uint64_t head_wait;  /* cycles header flits that wanted it waited for their grant */
+    uint64_t stalled;    /* cycles a holder had a flit ready and could not send it: no room in the
+                          * next buffer, or another channel had the link that cycle */
 };
 
 struct noc_niu_stats {
