@@ -674,3 +674,110 @@ Test(noc, random_traffic_all_arrives_no_sooner_than_alone_and_the_same_in_any_ca
     cr_expect_eq(a.too_soon, 0, "%lu unicast deliveries faster than alone", (unsigned long)a.too_soon);
     cr_expect_eq(a.out_of_order, 0);
 }
+
+/* The broadcast trees against a second statement of RoutingPaths.md's rule, written as one walk
+ * from the source (as the pages' figures are drawn) where noc_route.c decides router by
+ * router: for random rectangles, sources, NoCs and major axes on both grids, the same links
+ * carry the packet, the same nodes take it, each 10 + 9 x (links from the source) cycles after
+ * it was asked for. */
+struct walk {
+    unsigned w, h, noc;
+    bool used[2][64 * 64]; /* links along x, y taken from each node */
+    int arrive[64 * 64];   /* hops to each receiver, -1: none */
+};
+
+static unsigned step_on(unsigned noc, unsigned v, unsigned n)
+{
+    return noc ? (v + n - 1) % n : (v + 1) % n;
+}
+
+/* lines lo..hi (wrapping) of a ring of n, listed from the first met in the direction of travel */
+static unsigned lines(unsigned noc, unsigned lo, unsigned hi, unsigned n, bool want[64])
+{
+    unsigned first = noc ? hi : lo, last = noc ? lo : hi, count = 1;
+    memset(want, 0, 64);
+    for (unsigned v = first; v != last; v = step_on(noc, v, n))
+        want[v] = true, count++;
+    want[last] = true;
+    return count;
+}
+
+static void walk_tree(struct walk *k, unsigned sx, unsigned sy, struct noc_rect r, bool y_major)
+{
+    const unsigned n[2] = {k->w, k->h}, a = y_major, b = !y_major;
+    bool want[2][64];
+    unsigned count[2] = {lines(k->noc, r.x0, r.x1, k->w, want[0]), lines(k->noc, r.y0, r.y1, k->h, want[1])};
+    unsigned c[2] = {sx, sy}, hops = 0;
+    memset(k->used, 0, sizeof k->used);
+    for (unsigned i = 0; i < 64 * 64; i++)
+        k->arrive[i] = -1;
+#define AT(c) ((c)[1] * k->w + (c)[0])
+    /* along the major axis to the rectangle, unless the source is in its lines already */
+    if (!want[a][c[a]])
+        while (!want[a][c[a]])
+            k->used[a][AT(c)] = true, c[a] = step_on(k->noc, c[a], n[a]), hops++;
+    /* down the minor axis, a branch along the major one at each wanted line */
+    for (unsigned rows = count[b];;) {
+        if (want[b][c[b]]) {
+            unsigned d[2] = {c[0], c[1]}, h = hops;
+            for (unsigned left = count[a];;) {
+                if (want[a][d[a]]) {
+                    k->arrive[AT(d)] = (int)h;
+                    if (--left == 0)
+                        break;
+                }
+                k->used[a][AT(d)] = true, d[a] = step_on(k->noc, d[a], n[a]), h++;
+            }
+            if (--rows == 0)
+                break;
+        }
+        k->used[b][AT(c)] = true, c[b] = step_on(k->noc, c[b], n[b]), hops++;
+    }
+#undef AT
+}
+
+Test(noc, broadcast_trees_match_a_walk_of_the_rule)
+{
+    static struct walk k;
+    static struct log l;
+    uint32_t seed = 12345;
+    for (unsigned arch = 0; arch < 2; arch++) {
+        memset(&l, 0, sizeof l);
+        struct noc *n = make(arch ? ARCH_WORMHOLE : ARCH_BLACKHOLE, &l);
+        const struct noc_config c = noc_config_for(arch ? ARCH_WORMHOLE : ARCH_BLACKHOLE);
+        k.w = c.width, k.h = c.height;
+        uint64_t before[2][2][17 * 12] = {{{0}}};
+        for (unsigned i = 0; i < 200; i++) {
+            k.noc = lcg(&seed) % 2;
+            const bool y_major = lcg(&seed) % 2;
+            const unsigned sx = lcg(&seed) % k.w, sy = lcg(&seed) % k.h;
+            struct noc_rect r = {(uint8_t)(lcg(&seed) % k.w), (uint8_t)(lcg(&seed) % k.h),
+                                 (uint8_t)(lcg(&seed) % k.w), (uint8_t)(lcg(&seed) % k.h)};
+            walk_tree(&k, sx, sy, r, y_major);
+            k.arrive[sy * k.w + sx] = -1; /* the source takes none */
+            const uint64_t t0 = 1000 * (i + 1);
+            l.n = 0;
+            cr_assert(brcst(n, k.noc, sy * k.w + sx, r, y_major ? NOC_BRCST_Y_MAJOR : 0, 0, t0));
+            drain(n);
+            unsigned receivers = 0;
+            for (unsigned node = 0; node < k.w * k.h; node++) {
+                for (unsigned ax = 0; ax < 2; ax++) {
+                    uint64_t f = noc_link_stats(n, k.noc, node, ax ? NOC_LINK_Y : NOC_LINK_X)->flits;
+                    cr_expect_eq(f - before[k.noc][ax][node], k.used[ax][node],
+                                 "case %u: NoC %u from (%u,%u) to %u..%u x %u..%u%s: link %s of (%u,%u)",
+                                 i, k.noc, sx, sy, r.x0, r.x1, r.y0, r.y1, y_major ? " Y major" : "",
+                                 ax ? "y" : "x", node % k.w, node / k.w);
+                    before[k.noc][ax][node] = f;
+                }
+                if (k.arrive[node] >= 0) {
+                    const struct noc_delivery *d = at(&l, node);
+                    cr_expect_eq(d->tail_cycle, t0 + 10 + 9 * (unsigned)k.arrive[node], "case %u: node (%u,%u)",
+                                 i, node % k.w, node / k.w);
+                    receivers++;
+                }
+            }
+            cr_expect_eq(l.n, receivers, "case %u: %u deliveries, the walk has %u", i, l.n, receivers);
+        }
+        noc_destroy(n);
+    }
+}
