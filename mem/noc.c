@@ -764,6 +764,96 @@ uint64_t noc_next_event(const struct noc *n)
     return n->next;
 }
 
+/* ---- what waits for what (noc_describe) ---------------------------------------------------- */
+
+static const char *const in_name[NOC_INS] = {"NIU", "x", "y"};
+static const char *const out_name[NOC_OUTS] = {"x", "y", "NIU"};
+
+static void packet_text(const struct noc *n, uint32_t i, FILE *f)
+{
+    const struct packet *p = &n->pkt[i];
+    const unsigned w = n->cfg.width;
+    fprintf(f, "%s tag %u from (%u,%u) to ", p->flags & NOC_BRCST ? "broadcast" : p->cls == 2 ? "response" : "request",
+            p->tag, p->src % w, p->src / w);
+    if (p->flags & NOC_BRCST)
+        fprintf(f, "x %u..%u y %u..%u", p->route.lo[0], p->route.hi[0], p->route.lo[1], p->route.hi[1]);
+    else
+        fprintf(f, "(%u,%u)", p->dst % w, p->dst / w);
+}
+
+/* Why the front flit of slot s of router (noc, node) does not move, if it does not */
+static bool blocked_text(const struct noc *n, unsigned noc, unsigned node, unsigned s, FILE *f)
+{
+    const struct router *r = &n->net[noc].r[node];
+    const struct ring *g = &r->in[s];
+    if (!g->count || g->e[g->head].at >= n->now)
+        return false;
+    const struct flit *fl = &g->e[g->head];
+    const struct packet *p = &n->pkt[fl->pkt];
+    const unsigned w = n->cfg.width;
+    fprintf(f, "NoC %u (%u,%u) %s input, channel %u: ", noc, node % w, node / w, in_name[s / VCS], s % VCS);
+    packet_text(n, fl->pkt, f);
+    if (!r->granted[s]) {
+        uint8_t vc[NOC_OUTS];
+        const unsigned m = wants(n, noc, node, s, p, vc);
+        bool said = false;
+        for (unsigned o = 0; o < NOC_OUTS && !said; o++)
+            if ((m & (1u << o)) && !channel_free(r, o, vc[o], fl->pkt + 1)) {
+                said = true;
+                fprintf(f, ": its header waits for the %s output's channel %u, ", out_name[o], vc[o]);
+                if (r->owner[o][vc[o]] != FREE) {
+                    const unsigned h = r->owner[o][vc[o]];
+                    fprintf(f, "held by the %s input's channel %u (", in_name[h / VCS], h % VCS);
+                    if (r->in[h].count)
+                        packet_text(n, r->in[h].e[r->in[h].head].pkt, f);
+                    fputc(')', f);
+                } else {
+                    fputs("reserved by ", f);
+                    packet_text(n, r->reserved[o][vc[o]] - 1, f);
+                }
+            }
+        if (!said) /* a channel freed by a tail after the last grants */
+            fputs(": its header waits for the next cycle's grants", f);
+    } else {
+        fprintf(f, ": flit %u of %u waits for the link or for room in the next buffer", fl->idx + 1,
+                p->nflits);
+    }
+    fputc('\n', f);
+    return true;
+}
+
+unsigned noc_describe(const struct noc *n, FILE *f, unsigned max_lines)
+{
+    unsigned lines = 0, more = 0;
+    for (unsigned k = 0; k < NOC_COUNT; k++)
+        for (unsigned node = 0; node < n->nodes; node++) {
+            const struct router *r = &n->net[k].r[node];
+            for (unsigned s = 0; s < SLOTS; s++) {
+                if (lines == max_lines) {
+                    more += r->in[s].count > 0;
+                    continue;
+                }
+                lines += blocked_text(n, k, node, s, f);
+            }
+            if (r->qcount && lines < max_lines) {
+                const struct packet *p = &n->pkt[r->q[r->qhead]];
+                fprintf(f, "NoC %u NIU (%u,%u): %u queued; ", k, node % n->cfg.width, node / n->cfg.width,
+                        r->qcount);
+                packet_text(n, r->q[r->qhead], f);
+                if (r->sent)
+                    fprintf(f, ": flit %u of %u next\n", r->sent + 1, p->nflits);
+                else if ((p->flags & NOC_BRCST_PATH_RESERVE) && !p->reserved)
+                    fputs(": waits for its whole path\n", f);
+                else
+                    fprintf(f, ": asked for at cycle %llu\n", (unsigned long long)p->inject_cycle);
+                lines++;
+            }
+        }
+    if (more)
+        fprintf(f, "... and %u more channels holding flits\n", more);
+    return lines;
+}
+
 unsigned noc_in_flight(const struct noc *n)
 {
     return n->in_flight;

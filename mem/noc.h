@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../core/arch.h"
 
@@ -141,6 +142,11 @@ uint64_t noc_now(const struct noc *n);
 uint64_t noc_next_event(const struct noc *n);
 /* Packets accepted and not yet delivered everywhere. */
 unsigned noc_in_flight(const struct noc *n);
+/* What waits for what, a line each (at most max_lines, then a count of the rest): headers
+ * waiting for an output's channel and who holds or reserved it, flits waiting for room, NIUs'
+ * queued requests; for a deadlock report when noc_next_event is NOC_NEVER with packets in
+ * flight. Returns the lines written. Formats only when called. */
+unsigned noc_describe(const struct noc *n, FILE *f, unsigned max_lines);
 
 /* A node that opts out of broadcasts (BH RoutingPaths.md: tiles other than Tensix tiles do);
  * all nodes take them after noc_create. */

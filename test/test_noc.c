@@ -14,6 +14,7 @@
  *    freed in cycle t is usable by the sender from t + 1.
  * Nodes are (x, y) of NoC #0's grid: Blackhole 17 x 12, Wormhole 10 x 12. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../mem/noc.h"
@@ -259,6 +260,31 @@ Test(noc, two_packets_for_one_link_go_one_after_the_other)
     cr_expect_eq(s->stalled, 0);
     cr_expect_eq(noc_niu_stats(n, 0, d)->received, 2);
     cr_expect_eq(noc_niu_stats(n, 0, d)->flits_received, 34);
+    noc_destroy(n);
+}
+
+Test(noc, what_waits_for_what)
+{
+    /* The case above at the end of cycle 15: A's header has waited at (2,4) since 14 for the
+     * channel B holds; A's NIU has sent 16 flits (0..15), B's too. */
+    struct log l = {0};
+    struct noc *n = make(ARCH_BLACKHOLE, &l);
+    cr_assert(noc_unicast(n, 0, NODE(BH_W, 1, 4), NODE(BH_W, 3, 4), 1024, 1, 0));
+    cr_assert(noc_unicast(n, 0, NODE(BH_W, 2, 4), NODE(BH_W, 3, 4), 1024, 2, 0));
+    noc_advance(n, 15);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert_not_null(f);
+    unsigned lines = noc_describe(n, f, 10);
+    fclose(f);
+    cr_expect_eq(lines, 3, "%s", text);
+    cr_expect(strstr(text, "NoC 0 NIU (1,4): 1 queued; request tag 1 from (1,4) to (3,4): flit 17 of 17 "
+                           "next\n") != NULL, "%s", text);
+    cr_expect(strstr(text, "NoC 0 (2,4) x input, channel 0: request tag 1 from (1,4) to (3,4): its header "
+                           "waits for the x output's channel 0, held by the NIU input's channel 0 "
+                           "(request tag 2 from (2,4) to (3,4))") != NULL, "%s", text);
+    free(text);
     noc_destroy(n);
 }
 
