@@ -216,9 +216,9 @@ Test(noc, a_round_trip_to_the_west_neighbour_costs_the_ring_as_measured)
 }
 
 /* A (17 flits, a request) from (1,4) and B (17 flits, with `b_flags`) from (2,4), both to (3,4)
- * and asked for at 0: B is delivered first, then A, with the heads and tails `want` (B's head,
- * B's tail, A's head, A's tail). Returns the NoC, for its statistics. */
-static struct noc *a_and_b(struct log *l, unsigned b_flags, const uint64_t want[4])
+ * and asked for at 0. a_and_b runs them: B is delivered first, then A, with the heads and tails
+ * `want` (B's head, B's tail, A's head, A's tail); it returns the NoC, for its statistics. */
+static struct noc *start_a_and_b(struct log *l, unsigned b_flags)
 {
     struct noc *n = make(ARCH_BLACKHOLE, l);
     const unsigned a = NODE(BH_W, 1, 4), b = NODE(BH_W, 2, 4), d = NODE(BH_W, 3, 4);
@@ -226,6 +226,12 @@ static struct noc *a_and_b(struct log *l, unsigned b_flags, const uint64_t want[
     struct noc_request q = {.noc = 0, .src = (uint16_t)b, .dst = (uint16_t)d, .flags = b_flags,
                             .bytes = 1024, .tag = 2, .cycle = 0};
     cr_assert(noc_inject(n, &q));
+    return n;
+}
+
+static struct noc *a_and_b(struct log *l, unsigned b_flags, const uint64_t want[4])
+{
+    struct noc *n = start_a_and_b(l, b_flags);
     drain(n);
     cr_assert_eq(l->n, 2);
     for (unsigned i = 0; i < 2; i++) {
@@ -268,9 +274,7 @@ Test(noc, what_waits_for_what)
     /* The case above at the end of cycle 15: A's header has waited at (2,4) since 14 for the
      * channel B holds; A's NIU has sent 16 flits (0..15), B's too. */
     struct log l = {0};
-    struct noc *n = make(ARCH_BLACKHOLE, &l);
-    cr_assert(noc_unicast(n, 0, NODE(BH_W, 1, 4), NODE(BH_W, 3, 4), 1024, 1, 0));
-    cr_assert(noc_unicast(n, 0, NODE(BH_W, 2, 4), NODE(BH_W, 3, 4), 1024, 2, 0));
+    struct noc *n = start_a_and_b(&l, 0);
     noc_advance(n, 15);
     char *text = NULL;
     size_t len = 0;
