@@ -73,6 +73,17 @@ static const size_t timing_offset[] = {
 #define SLOTS (NOC_INS * VCS) /* an input's virtual channel: input * VCS + vc */
 #define FREE 0xFFu
 
+/* The bits of a mask of slots (or channels) from `start` on, round the `n`: bit i of the result
+ * is slot (start + i) % n. EACH visits the set bits' slots in that order (round-robin), the mask
+ * and start as they were when it began. */
+static uint32_t from(uint32_t mask, unsigned start, unsigned n)
+{
+    return start ? ((mask >> start) | (mask << (n - start))) & ((1u << n) - 1) : mask;
+}
+#define EACH(s, mask, start, n)                                                                    \
+    for (uint32_t st_ = (start), m_ = from(mask, st_, n), s;                                       \
+         m_ && (s = ((unsigned)__builtin_ctz(m_) + st_) % (n), 1); m_ &= m_ - 1)
+
 /* One flit on a link or in the input buffer at its end: `at` is when it reaches the end */
 struct flit {
     uint64_t at;
@@ -85,6 +96,7 @@ struct flit {
 struct ring {
     struct flit *e;
     uint32_t cap, head, count, held;
+    uint32_t *full, bit; /* the router's mask of rings holding flits, and this ring's bit */
 };
 
 struct packet {
@@ -104,6 +116,7 @@ struct packet {
 struct router {
     struct ring in[SLOTS];
     struct ring eject[VCS];              /* router -> NIU */
+    uint32_t in_full, eject_full;        /* the rings holding flits, a bit each */
     uint8_t granted[SLOTS];              /* HOLDING | output mask */
     uint8_t out_vc[SLOTS][NOC_OUTS];     /* the virtual channel it holds on each output */
     uint8_t owner[NOC_OUTS][VCS];        /* slot holding the output's channel, or FREE */
@@ -213,12 +226,12 @@ struct noc *noc_create(const struct noc_config *cfg)
         for (unsigned i = 0; i < n->nodes; i++) {
             struct router *r = &n->net[k].r[i];
             for (unsigned s = 0; s < SLOTS; s++) {
-                r->in[s] = (struct ring){.e = f, .cap = t->buffer_flits};
+                r->in[s] = (struct ring){.e = f, .cap = t->buffer_flits, .full = &r->in_full, .bit = 1u << s};
                 f += t->buffer_flits;
                 r->wait_since[s] = r->stall_since[s] = NOC_NEVER;
             }
             for (unsigned v = 0; v < VCS; v++) {
-                r->eject[v] = (struct ring){.e = f, .cap = eject_cap};
+                r->eject[v] = (struct ring){.e = f, .cap = eject_cap, .full = &r->eject_full, .bit = 1u << v};
                 f += eject_cap;
             }
             memset(r->owner, FREE, sizeof r->owner);
@@ -273,6 +286,7 @@ static void push(struct noc *n, struct ring *g, uint64_t at, uint32_t pkt, uint1
     uint32_t i = g->head + g->count;
     g->e[i >= g->cap ? i - g->cap : i] = (struct flit){.at = at, .pkt = pkt, .idx = idx};
     g->count++;
+    *g->full |= g->bit;
     n->pkt[pkt].live++;
 }
 
@@ -299,7 +313,8 @@ static void pop(struct noc *n, struct ring *g, bool credit)
 {
     struct packet *p = &n->pkt[g->e[g->head].pkt];
     g->head = g->head + 1 == g->cap ? 0 : g->head + 1;
-    g->count--;
+    if (--g->count == 0)
+        *g->full &= ~g->bit;
     if (credit && g->held++ == 0)
         n->dirty[n->ndirty++] = g;
     if (--p->live == 0 && !p->queued)
@@ -440,7 +455,7 @@ bool noc_unicast(struct noc *n, unsigned noc, unsigned src, unsigned dst, uint32
 static void deliver(struct noc *n, unsigned noc, unsigned node, uint64_t t)
 {
     struct router *r = &n->net[noc].r[node];
-    for (unsigned v = 0; v < VCS; v++) {
+    EACH(v, r->eject_full, 0, VCS) {
         struct flit *f = front(&r->eject[v]);
         if (!f || f->at > t)
             continue;
@@ -572,24 +587,22 @@ static void arbitrate(struct noc *n, unsigned noc, unsigned node, uint64_t t)
     struct router *r = &n->net[noc].r[node];
     unsigned want[SLOTS];
     uint8_t vc[SLOTS][NOC_OUTS];
-    bool ready[SLOTS], any = false;
-    for (unsigned s = 0; s < SLOTS; s++) {
+    uint32_t ready = 0;
+    EACH(s, r->in_full, 0, SLOTS) {
         struct flit *f = front(&r->in[s]);
-        ready[s] = false;
-        if (r->granted[s] || !f || f->at > t || f->idx != 0)
+        if (r->granted[s] || f->at > t || f->idx != 0)
             continue;
         want[s] = wants(n, noc, node, s, &n->pkt[f->pkt], vc[s]);
         if (!want[s])
             grant(r, s, 0, vc[s], t); /* a leaf that takes nothing: the flits end here */
         else
-            ready[s] = any = true;
+            ready |= 1u << s;
     }
-    if (!any)
+    if (!ready)
         return;
     for (unsigned o = 0; o < NOC_OUTS; o++)
-        for (unsigned k = 0; k < SLOTS; k++) {
-            unsigned s = (r->rr[o] + k) % SLOTS;
-            if (!ready[s] || !(want[s] & (1u << o)))
+        EACH(s, ready, r->rr[o], SLOTS) {
+            if (!(ready & (1u << s)) || !(want[s] & (1u << o)))
                 continue;
             const uint32_t mine = front(&r->in[s])->pkt + 1;
             bool all_free = true;
@@ -598,11 +611,11 @@ static void arbitrate(struct noc *n, unsigned noc, unsigned node, uint64_t t)
                     all_free = false;
             if (all_free) {
                 grant(r, s, want[s], vc[s], t);
-                ready[s] = false;
+                ready &= ~(1u << s);
             }
         }
-    for (unsigned s = 0; s < SLOTS; s++)
-        if (ready[s] && r->wait_since[s] == NOC_NEVER)
+    EACH(s, ready, 0, SLOTS)
+        if (r->wait_since[s] == NOC_NEVER)
             r->wait_since[s] = t;
 }
 
@@ -613,10 +626,9 @@ static void move(struct noc *n, unsigned noc, unsigned node, uint64_t t)
 {
     struct router *r = &n->net[noc].r[node];
     unsigned used = 0, first = SLOTS;
-    for (unsigned k = 0; k < SLOTS; k++) {
-        const unsigned s = (r->link_rr + k) % SLOTS;
+    EACH(s, r->in_full, r->link_rr, SLOTS) {
         struct flit *f = front(&r->in[s]);
-        if (!r->granted[s] || !f || f->at > t)
+        if (!r->granted[s] || f->at > t)
             continue;
         const unsigned mask = r->granted[s] & ~HOLDING;
         struct ring *to[NOC_OUTS];
@@ -663,15 +675,7 @@ static void move(struct noc *n, unsigned noc, unsigned node, uint64_t t)
 
 static bool router_empty(const struct router *r)
 {
-    if (r->qcount)
-        return false;
-    for (unsigned s = 0; s < SLOTS; s++)
-        if (r->in[s].count)
-            return false;
-    for (unsigned v = 0; v < VCS; v++)
-        if (r->eject[v].count)
-            return false;
-    return true;
+    return !r->qcount && !r->in_full && !r->eject_full;
 }
 
 static uint64_t ring_next(const struct ring *g, uint64_t t, uint64_t e)
@@ -686,9 +690,9 @@ static uint64_t ring_next(const struct ring *g, uint64_t t, uint64_t e)
 static uint64_t router_next(const struct router *r, const struct noc *n, uint64_t t)
 {
     uint64_t e = NOC_NEVER;
-    for (unsigned s = 0; s < SLOTS; s++)
+    EACH(s, r->in_full, 0, SLOTS)
         e = ring_next(&r->in[s], t, e);
-    for (unsigned v = 0; v < VCS; v++)
+    EACH(v, r->eject_full, 0, VCS)
         e = ring_next(&r->eject[v], t, e);
     if (r->qcount) {
         uint64_t c = n->pkt[r->q[r->qhead]].inject_cycle;
