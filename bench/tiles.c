@@ -112,9 +112,9 @@ static int tiles(void)
     printf("tiles    %d tiles  %llu cycles each  %6.3f s  peak %7.1f MiB resident  (target < 1024)%s\n",
            NTILES, (unsigned long long)one.cycles[0], one.seconds, (double)one.peak_kib / 1024.0,
            one.bad ? "  BAD: a tile differs or failed" : "");
-    printf("threads  %d tiles on 1 / %u host threads (sim_run alone)  %6.3f / %6.3f s  %.2fx  "
-           "%.1f / %.1f M tile-cycles/s%s\n",
-           NTILES, two.threads, s1, s2, s1 / s2, tile_cycles / s1 / 1e6, tile_cycles / s2 / 1e6,
+    printf("threads  %d tiles on 1 / %u host threads (sim_run alone)  %6.3f / %6.3f s  %.2f speed-up  "
+           "%.1f M tile-cycles/s on 2 (on 1: %.1f)%s\n",
+           NTILES, two.threads, s1, s2, s1 / s2, tile_cycles / s2 / 1e6, tile_cycles / s1 / 1e6,
            same && !two.bad ? "" : "  BAD: the runs differ");
     return one.bad | two.bad | !same;
 }
