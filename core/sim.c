@@ -88,7 +88,9 @@ static void *worker_main(void *arg)
     struct sim_worker *w = arg;
     struct sim_run_ctx *x = w->x;
     struct sim *s = x->s;
-    if (x->pin && w->id < host_pin_cores(x->pin))
+    /* Worker i on core i; worker 0 is the caller's thread, which is not bound (it goes on after
+     * the run): the kernel leaves it core 0, the one no other worker takes. */
+    if (x->pin && w->id > 0 && w->id < host_pin_cores(x->pin))
         host_pin_thread(x->pin, w->id);
     barrier_wait(&x->barrier); /* every worker started: nworkers is final */
     const unsigned first = (unsigned)((uint64_t)s->ntiles * w->id / x->nworkers);

@@ -21,7 +21,7 @@ struct sim {
     unsigned ntiles;
     uint64_t max_cycles; /* 0 = unlimited */
     unsigned threads;    /* host worker threads for sim_run: 0 or 1, the calling thread alone */
-    bool pin;            /* pin worker i to physical core i (hwloc), when there are enough */
+    bool pin;            /* pin worker i > 0 to physical core i (hwloc), when there are enough */
     /* What the last sim_run did, for the bench and the tests: worker threads it ran on (fewer
      * than `threads` when there are fewer tiles, or a thread could not be started), windows
      * run, and windows skipped because no tile had anything to do in them. */
