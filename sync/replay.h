@@ -100,6 +100,37 @@ static inline bool replay_idle(const struct replay_expander *r, const struct tt_
            (r->phase == REPLAY_PHASE_PASS && tt_opcode(tt_fifo_peek(in, 0)) != TT_OPC_REPLAY);
 }
 
+/* Pass-through of the plain word w at the head of `in`, which has room after it (no REPLAY:
+ * that one starts a playback or a recording). Inline: in pass-through the expander does this
+ * almost every cycle it moves. */
+static inline void replay_pass_word(struct replay_expander *r, struct tt_fifo *in,
+                                    struct tt_fifo *out, uint32_t w)
+{
+    uint32_t x;
+    tt_origin o;
+    tt_fifo_take(in, &x, &o);
+    tt_fifo_put(out, w, o);
+    const unsigned op = tt_opcode(w);
+    r->after_cfg_write = op == TT_OPC_WRCFG || op == TT_OPC_CFGSHIFTMASK;
+    r->ingested++;
+    r->emitted++;
+}
+
+/* replay_step, its pass-through of a plain word inline. */
+static inline enum pipe_step replay_step_inline(struct replay_expander *r, struct tt_fifo *in,
+                                                struct tt_fifo *out)
+{
+    if (r->phase != REPLAY_PHASE_PASS || r->failed || !in->count)
+        return replay_step(r, in, out);
+    const uint32_t w = tt_fifo_peek(in, 0);
+    if (tt_opcode(w) == TT_OPC_REPLAY)
+        return replay_step(r, in, out);
+    if (!tt_fifo_has_room(out, 1))
+        return PIPE_IDLE;
+    replay_pass_word(r, in, out, w);
+    return PIPE_PROGRESS;
+}
+
 /* A playback or a recording is in progress. */
 bool replay_busy(const struct replay_expander *r);
 
