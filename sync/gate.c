@@ -283,6 +283,7 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
         g->f = tt_decode(tile_arch_bit(t), g->word);
         th->dec_word = g->word;
         th->dec_form = g->f;
+        th->dec_index = g->f ? (unsigned)(g->f - tt_forms) : 0;
     }
     if (!g->f) {
         char dis[64];
@@ -400,17 +401,13 @@ static inline __attribute__((always_inline)) int thread_expand(struct tile *t, u
 {
     struct tensix_thread *th = &t->thread[i];
     /* Expanders that can do nothing this cycle are not called: both idle with nothing to
-     * take (the common test first), else each its own test (replay_idle, mop_idle). */
+     * take. Otherwise each step's common cases, the idle ones among them, are inline. */
     enum pipe_step r = PIPE_IDLE, m = PIPE_IDLE;
     const bool quiet = !th->fifo1.count && !th->fifo2.count && th->mop.phase == MOP_PHASE_IDLE &&
                        th->replay.phase == REPLAY_PHASE_PASS && !th->mop.failed && !th->replay.failed;
     if (!quiet) {
-        if (!replay_idle(&th->replay, &th->fifo2, &th->fifo3)) /* sync/replay.h */
-            r = replay_step_inline(&th->replay, &th->fifo2, &th->fifo3);
-        if (r == PIPE_ERROR)
-            m = PIPE_ERROR;
-        else if (!mop_idle(&th->mop, &th->fifo1, &th->fifo2))
-            m = mop_step_inline(&th->mop, &th->fifo1, &th->fifo2);
+        r = replay_step_inline(&th->replay, &th->fifo2, &th->fifo3); /* sync/replay.h */
+        m = r == PIPE_ERROR ? PIPE_ERROR : mop_step_inline(&th->mop, &th->fifo1, &th->fifo2);
     }
     if (r == PIPE_ERROR || m == PIPE_ERROR) {
         tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0, "thread T%u: %s", i,
@@ -438,7 +435,7 @@ static inline bool core_waits_on_coproc(const struct rv_core *core)
 }
 
 /* Manual TTSync loads held by this cycle's state: release them (cores act after us). */
-static void check_cores(struct tile *t, uint64_t now)
+static inline __attribute__((always_inline)) void check_cores(struct tile *t, uint64_t now)
 {
     bool pcbuf_wait = false;
     for (unsigned c = 0; c < NUM_CORES; c++) {
@@ -456,11 +453,15 @@ static void check_cores(struct tile *t, uint64_t now)
         pcbuf_recheck(t);
 }
 
-bool coproc_step(struct tile *t)
+/* One cycle at t->now: true when anything changed (the coprocessor then runs again next
+ * cycle), false when it can sleep until an external wake or a unit event. `cores_wait`: some
+ * core may wait on something the cycle looks at (coproc_run). */
+static bool coproc_step(struct tile *t, bool cores_wait)
 {
     struct gate_try g[NUM_THREADS];
     bool progress = false;
     const uint64_t now = t->now;
+    const uint64_t rewinds = t->rewinds;
 
 #ifdef TENSIM_TICK_CHECK
     check_ticks_asleep(t);
@@ -580,7 +581,10 @@ bool coproc_step(struct tile *t)
             return false;
         progress |= moved;
     }
-    check_cores(t, now);
+    /* With no core waiting so at the start of the cycle, one can only if a core was brought
+     * back (and so ran) during it: see coproc_run. */
+    if (cores_wait || t->rewinds != rewinds)
+        check_cores(t, now);
     if (progress)
         t->coproc_last_active = now;
     return progress;
@@ -615,6 +619,7 @@ static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsig
                 return -1;
             th->dec_word = w; /* the cache holds what gate_look would store */
             th->dec_form = f;
+            th->dec_index = (unsigned)(f - tt_forms);
         }
         f = th->dec_form;
         if (f->unit == TT_UNIT_MOP || f->unit == TT_UNIT_REPLAY || !(u = unit_desc_for(f->unit)))
@@ -638,9 +643,11 @@ static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsig
             const unsigned res = u->resource(t, i, w, f);
             if (res != RES_NONE)
                 t->res_next[res] = (uint8_t)(i + 1 < NUM_THREADS ? i + 1 : 0);
-            tt_origin o;
-            tt_fifo_take(&th->fifo3, &w, &o);
-            th->st.by_form[f - tt_forms]++;
+            /* a new latched wait: the cycles it holds are charged to its push */
+            const bool new_wait = f->opcode == TT_OPC_STALLWAIT_BH || f->opcode == TT_OPC_SEMWAIT;
+            const tt_origin o = new_wait ? tt_fifo_origin(&th->fifo3, 0) : ORIGIN_NONE;
+            tt_fifo_drop(&th->fifo3);
+            th->st.by_form[th->dec_index]++;
             account(t, i, now, GATE_ISSUED, GS_NONE, 0, ORIGIN_NONE);
             progress = true;
             const bool ok = u->accept(t, i, w, f);
@@ -652,7 +659,7 @@ static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsig
                  * it changes nothing. */
                 return false;
             }
-            if (f->opcode == TT_OPC_STALLWAIT_BH || f->opcode == TT_OPC_SEMWAIT)
+            if (new_wait)
                 th->wait.origin = o;
         }
     }
@@ -670,6 +677,16 @@ static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsig
     return progress;
 }
 
+/* Some core waits on something the coprocessor's cycle looks at (check_cores); always "yes"
+ * for the tests' reference (pipe_general_only), which then looks every cycle. */
+static bool cores_waiting(const struct tile *t)
+{
+    bool w = t->pipe_general_only;
+    for (unsigned c = 0; c < NUM_CORES; c++)
+        w |= core_waits_on_coproc(&t->core[c]);
+    return w;
+}
+
 void coproc_run(struct tile *t)
 {
     /* What observes every cycle is set up before a run and not changed by the coprocessor. */
@@ -679,24 +696,21 @@ void coproc_run(struct tile *t)
      * while the coprocessor does, except one brought back (rv_rewind, counted in t->rewinds);
      * a core it wakes only stops waiting. So this is looked at again only after a rewind. */
     uint64_t rewinds = t->rewinds;
-    bool cores_wait = false;
-    for (unsigned c = 0; c < NUM_CORES; c++)
-        cores_wait |= core_waits_on_coproc(&t->core[c]);
+    bool cores_wait = cores_waiting(t), lone_ok = !observed && !cores_wait;
     while (t->coproc_wake < t->limit && t->err.kind == ERR_NONE) {
         t->now = t->coproc_wake;
         t->epoch++; /* it may change anything a polling loop reads */
         if (t->rewinds != rewinds) {
             rewinds = t->rewinds;
-            cores_wait = false;
-            for (unsigned c = 0; c < NUM_CORES; c++)
-                cores_wait |= core_waits_on_coproc(&t->core[c]);
+            cores_wait = cores_waiting(t);
+            lone_ok = !observed && !cores_wait;
         }
         const unsigned live = t->threads_live;
         int r = -1;
-        if (!observed && !cores_wait && live && !(live & (live - 1)))
+        if (lone_ok && live && !(live & (live - 1)))
             r = lone_step(t, (unsigned)__builtin_ctz(live));
         if (r < 0)
-            r = coproc_step(t);
+            r = coproc_step(t, cores_wait);
         else
             t->lone_cycles++;
         /* Sleep after a quiet cycle: nothing inside can change until another agent acts (which

@@ -75,19 +75,6 @@ void mop_reset(struct mop_expander *m);
 void mop_cfg_write(struct mop_expander *m, unsigned index, uint32_t value);
 enum pipe_step mop_step(struct mop_expander *m, struct tt_fifo *in, struct tt_fifo *out);
 
-/* True when mop_step would return PIPE_IDLE and change nothing (mop_step's early exits, as one
- * test the coprocessor makes before calling it): an expansion with
- * no room after it, or idle with nothing to take. */
-static inline bool mop_idle(const struct mop_expander *m, const struct tt_fifo *in,
-                            const struct tt_fifo *out)
-{
-    if (m->failed)
-        return false;
-    if (m->phase == MOP_PHASE_EXPANDING)
-        return !tt_fifo_has_room(out, 1);
-    return m->phase == MOP_PHASE_IDLE && !in->count;
-}
-
 /* The next instruction of an expansion into *w; false when it has none left. */
 bool mop_gen_next(struct mop_gen *g, const uint32_t *cfg, uint32_t *w);
 
@@ -109,16 +96,22 @@ static inline void mop_emit_next(struct mop_expander *m, struct tt_fifo *out)
     }
 }
 
-/* mop_step, its expanding cycle inline (the step a busy expander takes almost every cycle). */
+/* mop_step, with its expanding cycle (the step a busy expander takes almost every cycle) and
+ * its idle cycle with nothing to take inline. */
 static inline enum pipe_step mop_step_inline(struct mop_expander *m, struct tt_fifo *in,
                                              struct tt_fifo *out)
 {
-    if (m->phase != MOP_PHASE_EXPANDING || m->failed)
-        return mop_step(m, in, out);
-    if (!tt_fifo_has_room(out, 1))
+    if (m->failed)
+        return PIPE_ERROR;
+    if (m->phase == MOP_PHASE_EXPANDING) {
+        if (!tt_fifo_has_room(out, 1))
+            return PIPE_IDLE;
+        mop_emit_next(m, out);
+        return PIPE_PROGRESS;
+    }
+    if (m->phase == MOP_PHASE_IDLE && !in->count)
         return PIPE_IDLE;
-    mop_emit_next(m, out);
-    return PIPE_PROGRESS;
+    return mop_step(m, in, out);
 }
 
 /* An expansion is in progress (half of MOPExpanderDoneCheck; the other half is "no MOP in

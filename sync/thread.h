@@ -56,6 +56,7 @@ struct tensix_thread {
      * (and the tile's architecture, fixed), so the cached form is the one it would return. */
     uint32_t dec_word;
     const struct tt_form *dec_form;
+    unsigned dec_index; /* dec_form - tt_forms (by_form's index) */
 
     /* Accounting: the outcome holding since `acct_since` (see gate.c). */
     enum gate_outcome acct_outcome;
