@@ -261,6 +261,16 @@ struct gate_try {
     bool release; /* the latched wait's conditions hold: clear it at the end of the cycle */
 };
 
+/* The thread's decoded-word cache (struct tensix_thread) for word w and its form f. */
+static void decoded(struct tensix_thread *th, uint32_t w, const struct tt_form *f)
+{
+    th->dec_word = w;
+    th->dec_form = f;
+    th->dec_index = f ? (unsigned)(f - tt_forms) : 0;
+    th->dec_unit = !f || f->unit == TT_UNIT_MOP || f->unit == TT_UNIT_REPLAY ? NULL
+                                                                            : unit_desc_for(f->unit);
+}
+
 static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
 {
     struct tensix_thread *th = &t->thread[i];
@@ -281,9 +291,7 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
         g->f = th->dec_form;
     } else {
         g->f = tt_decode(tile_arch_bit(t), g->word);
-        th->dec_word = g->word;
-        th->dec_form = g->f;
-        th->dec_index = g->f ? (unsigned)(g->f - tt_forms) : 0;
+        decoded(th, g->word, g->f);
     }
     if (!g->f) {
         char dis[64];
@@ -315,7 +323,7 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
                    g->f->mnemonic);
         return false;
     }
-    g->u = unit_desc_for(g->f->unit);
+    g->u = th->dec_unit; /* unit_desc_for(g->f->unit), kept with the decoded word */
     if (!g->u) {
         tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (%s), thread T%u", g->f->mnemonic,
                    tt_unit_name((enum tt_unit)g->f->unit), i);
@@ -617,12 +625,11 @@ static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsig
             f = tt_decode(tile_arch_bit(t), w);
             if (!f)
                 return -1;
-            th->dec_word = w; /* the cache holds what gate_look would store */
-            th->dec_form = f;
-            th->dec_index = (unsigned)(f - tt_forms);
+            decoded(th, w, f); /* what gate_look would store */
         }
         f = th->dec_form;
-        if (f->unit == TT_UNIT_MOP || f->unit == TT_UNIT_REPLAY || !(u = unit_desc_for(f->unit)))
+        u = th->dec_unit;
+        if (!u) /* a MOP or REPLAY at the gate, or an unmodelled unit: an error */
             return -1;
     }
 #ifdef TENSIM_TICK_CHECK

@@ -57,6 +57,10 @@ struct tensix_thread {
     uint32_t dec_word;
     const struct tt_form *dec_form;
     unsigned dec_index; /* dec_form - tt_forms (by_form's index) */
+    /* Its unit (unit_desc_for), or NULL where the gate cannot issue it: a MOP or REPLAY there,
+     * or a unit not modelled (the lone-thread cycle, sync/gate.c, then leaves it to the
+     * general one, which reports it). */
+    const struct unit_desc *dec_unit;
 
     /* Accounting: the outcome holding since `acct_since` (see gate.c). */
     enum gate_outcome acct_outcome;
