@@ -408,15 +408,11 @@ static inline __attribute__((always_inline)) int thread_expand(struct tile *t, u
                                                               bool gate_empty)
 {
     struct tensix_thread *th = &t->thread[i];
-    /* Expanders that can do nothing this cycle are not called: both idle with nothing to
-     * take. Otherwise each step's common cases, the idle ones among them, are inline. */
-    enum pipe_step r = PIPE_IDLE, m = PIPE_IDLE;
-    const bool quiet = !th->fifo1.count && !th->fifo2.count && th->mop.phase == MOP_PHASE_IDLE &&
-                       th->replay.phase == REPLAY_PHASE_PASS && !th->mop.failed && !th->replay.failed;
-    if (!quiet) {
-        r = replay_step_inline(&th->replay, &th->fifo2, &th->fifo3); /* sync/replay.h */
-        m = r == PIPE_ERROR ? PIPE_ERROR : mop_step_inline(&th->mop, &th->fifo1, &th->fifo2);
-    }
+    /* The steps' common cases are inline (sync/replay.h, sync/mop.h), idle ones among them:
+     * an expander with nothing to take costs a test or two. */
+    const enum pipe_step r = replay_step_inline(&th->replay, &th->fifo2, &th->fifo3);
+    const enum pipe_step m =
+        r == PIPE_ERROR ? PIPE_ERROR : mop_step_inline(&th->mop, &th->fifo1, &th->fifo2);
     if (r == PIPE_ERROR || m == PIPE_ERROR) {
         tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0, "thread T%u: %s", i,
                    r == PIPE_ERROR ? th->replay.err : th->mop.err);
@@ -426,8 +422,11 @@ static inline __attribute__((always_inline)) int thread_expand(struct tile *t, u
     if (th->blocked_cores && tt_fifo_has_room(&th->fifo1, 1))
         tile_unblock_pushers(t, i);
     /* Found with nothing at the gate (accounted empty) and nothing anywhere else: until a
-     * push, every cycle would find the same and do nothing. */
-    if (quiet && gate_empty && !th->wait.active && !th->fifo3.count && !th->blocked_cores)
+     * push, every cycle would find the same and do nothing. Both expanders idle changed
+     * nothing (and neither has failed), so what is tested here is what they found. */
+    if (r == PIPE_IDLE && m == PIPE_IDLE && gate_empty && !th->fifo1.count && !th->fifo2.count &&
+        th->mop.phase == MOP_PHASE_IDLE && th->replay.phase == REPLAY_PHASE_PASS &&
+        !th->wait.active && !th->fifo3.count && !th->blocked_cores)
         t->threads_live &= (uint8_t)~(1u << i);
     return r == PIPE_PROGRESS || m == PIPE_PROGRESS;
 }
