@@ -607,8 +607,10 @@ static bool coproc_step(struct tile *t, bool cores_wait)
  * hook, state dump or lint). A stream that does not stall runs here nearly every cycle.
  * Returns -1, having changed nothing, when the cycle is not of that kind (or would end in an
  * error found before anything changes: an undecodable word, a MOP at the gate, an unmodelled
- * unit); coproc_step then does the whole cycle. Otherwise whether anything changed. */
-static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsigned i)
+ * unit); coproc_step then does the whole cycle. Otherwise whether anything changed.
+ * `rewinds`: t->rewinds at the start of the cycle. */
+static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsigned i,
+                                                          uint64_t rewinds)
 {
     struct tensix_thread *th = &t->thread[i];
     const uint64_t now = t->now;
@@ -634,7 +636,6 @@ static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsig
 #ifdef TENSIM_TICK_CHECK
     check_ticks_asleep(t);
 #endif
-    const uint64_t rewinds = t->rewinds;
     bool progress = false;
     if (!f) {
         account(t, i, now, GATE_EMPTY, GS_NONE, 0, ORIGIN_NONE);
@@ -711,17 +712,18 @@ void coproc_run(struct tile *t)
             cores_wait = cores_waiting(t);
             lone_ok = !observed && !cores_wait;
         }
-        const unsigned live = t->threads_live;
-        int r = -1;
-        if (lone_ok && live && !(live & (live - 1)))
-            r = lone_step(t, (unsigned)__builtin_ctz(live));
-        if (r < 0)
-            r = coproc_step(t, cores_wait);
-        else
-            t->lone_cycles++;
         /* Sleep after a quiet cycle: nothing inside can change until another agent acts (which
          * wakes it) or a unit reaches its next event. */
-        t->coproc_wake = r ? t->now + 1 : coproc_next_event(t);
+        const unsigned live = t->threads_live;
+        if (lone_ok && live && !(live & (live - 1))) {
+            const int r = lone_step(t, (unsigned)__builtin_ctz(live), rewinds);
+            if (r >= 0) {
+                t->lone_cycles++;
+                t->coproc_wake = r ? t->now + 1 : coproc_next_event(t);
+                continue; /* no tracer: lone_ok */
+            }
+        }
+        t->coproc_wake = coproc_step(t, cores_wait) ? t->now + 1 : coproc_next_event(t);
         if (t->tracer) /* the FIFOs' occupancy from the next cycle on */
             trace_fifos(t->tracer, t, t->now + 1);
     }
