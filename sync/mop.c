@@ -226,10 +226,7 @@ enum pipe_step mop_step(struct mop_expander *m, struct tt_fifo *in, struct tt_fi
 
     switch (m->phase) {
     case MOP_PHASE_EXPANDING:
-        if (!tt_fifo_has_room(out, 1))
-            return PIPE_IDLE;
-        mop_emit_next(m, out);
-        return PIPE_PROGRESS;
+        return mop_expand_one(m, out);
 
     case MOP_PHASE_TRANSITION:
         /* One cycle with no ingest and no emit unless the next instruction is another MOP

@@ -78,12 +78,14 @@ enum pipe_step mop_step(struct mop_expander *m, struct tt_fifo *in, struct tt_fi
 /* The next instruction of an expansion into *w; false when it has none left. */
 bool mop_gen_next(struct mop_gen *g, const uint32_t *cfg, uint32_t *w);
 
-/* One expanding cycle with room in `out`: the held instruction goes out and the next is found.
+/* One expanding cycle: with room in `out` the held instruction goes out and the next is found.
  * Inline, with the inner loop of template 1 (all but its last iteration emit LoopOp, or LoopOp
  * and LoopOp1 in turn) taken here, as mop_gen_next would take it: a busy expander spends most
  * of its cycles there. */
-static inline void mop_emit_next(struct mop_expander *m, struct tt_fifo *out)
+static inline enum pipe_step mop_expand_one(struct mop_expander *m, struct tt_fifo *out)
 {
+    if (!tt_fifo_has_room(out, 1))
+        return PIPE_IDLE;
     tt_fifo_put(out, m->next, m->origin);
     m->emitted++;
     struct mop_gen *g = &m->gen;
@@ -94,24 +96,20 @@ static inline void mop_emit_next(struct mop_expander *m, struct tt_fifo *out)
     } else if (!mop_gen_next(g, m->cfg, &m->next)) {
         m->phase = MOP_PHASE_TRANSITION;
     }
+    return PIPE_PROGRESS;
 }
 
 /* mop_step, with its expanding cycle (the step a busy expander takes almost every cycle) and
- * its idle cycle with nothing to take inline. */
+ * its idle cycle with nothing to take inline; a failed expander goes to mop_step, which
+ * answers PIPE_ERROR. */
 static inline enum pipe_step mop_step_inline(struct mop_expander *m, struct tt_fifo *in,
                                              struct tt_fifo *out)
 {
     if (m->failed)
-        return PIPE_ERROR;
-    if (m->phase == MOP_PHASE_EXPANDING) {
-        if (!tt_fifo_has_room(out, 1))
-            return PIPE_IDLE;
-        mop_emit_next(m, out);
-        return PIPE_PROGRESS;
-    }
-    if (m->phase == MOP_PHASE_IDLE && !in->count)
-        return PIPE_IDLE;
-    return mop_step(m, in, out);
+        return mop_step(m, in, out);
+    if (m->phase == MOP_PHASE_EXPANDING)
+        return mop_expand_one(m, out);
+    return m->phase == MOP_PHASE_IDLE && !in->count ? PIPE_IDLE : mop_step(m, in, out);
 }
 
 /* An expansion is in progress (half of MOPExpanderDoneCheck; the other half is "no MOP in
