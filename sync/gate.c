@@ -261,14 +261,16 @@ struct gate_try {
     bool release; /* the latched wait's conditions hold: clear it at the end of the cycle */
 };
 
-/* The thread's decoded-word cache (struct tensix_thread) for word w and its form f. */
-static void decoded(struct tensix_thread *th, uint32_t w, const struct tt_form *f)
+/* Thread i's decoded-word cache (struct tensix_thread) for word w and its form f. */
+static void decoded(struct tile *t, unsigned i, uint32_t w, const struct tt_form *f)
 {
+    struct tensix_thread *th = &t->thread[i];
     th->dec_word = w;
     th->dec_form = f;
     th->dec_index = f ? (unsigned)(f - tt_forms) : 0;
     th->dec_unit = !f || f->unit == TT_UNIT_MOP || f->unit == TT_UNIT_REPLAY ? NULL
                                                                             : unit_desc_for(f->unit);
+    th->dec_res = th->dec_unit ? th->dec_unit->resource(t, i, w, f) : RES_NONE;
 }
 
 static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
@@ -291,7 +293,7 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
         g->f = th->dec_form;
     } else {
         g->f = tt_decode(tile_arch_bit(t), g->word);
-        decoded(th, g->word, g->f);
+        decoded(t, i, g->word, g->f);
     }
     if (!g->f) {
         char dis[64];
@@ -331,7 +333,7 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
     }
     g->reason = g->u->can_accept(t, i, g->word, g->f, &g->detail);
     if (g->reason == GS_NONE)
-        g->res = g->u->resource(t, i, g->word, g->f);
+        g->res = th->dec_res;
     return true;
 }
 
@@ -626,7 +628,7 @@ static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsig
             f = tt_decode(tile_arch_bit(t), w);
             if (!f)
                 return -1;
-            decoded(th, w, f); /* what gate_look would store */
+            decoded(t, i, w, f); /* what gate_look would store */
         }
         f = th->dec_form;
         u = th->dec_unit;
@@ -647,7 +649,7 @@ static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsig
                     held_origin(th, reason, tt_fifo_origin(&th->fifo3, 0)));
         } else {
             /* A lone contender wins its resource (coproc_step's arbitration) and issues. */
-            const unsigned res = u->resource(t, i, w, f);
+            const unsigned res = th->dec_res;
             if (res != RES_NONE)
                 t->res_next[res] = (uint8_t)(i + 1 < NUM_THREADS ? i + 1 : 0);
             /* a new latched wait: the cycles it holds are charged to its push */

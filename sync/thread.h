@@ -61,6 +61,7 @@ struct tensix_thread {
      * or a unit not modelled (the lone-thread cycle, sync/gate.c, then leaves it to the
      * general one, which reports it). */
     const struct unit_desc *dec_unit;
+    unsigned dec_res; /* dec_unit's resource for the word (units/unit.h), RES_NONE without one */
 
     /* Accounting: the outcome holding since `acct_since` (see gate.c). */
     enum gate_outcome acct_outcome;
