@@ -99,7 +99,7 @@ void tile_reset(struct tile *t)
         rv_core_reset(&t->core[i], i, t->arch->reset_pc[i]);
     for (int i = 0; i < NUM_CORES; i++)
         t->ahead[i].valid = t->sleep[i].have = false;
-    t->rewinds = t->poll_skips = 0;
+    t->rewinds = t->poll_skips = t->lone_cycles = 0;
     coproc_reset(t);
     memset(t->gpr, 0, sizeof t->gpr);
     memset(&t->gpr_pend, 0, sizeof t->gpr_pend);
@@ -234,19 +234,6 @@ static uint64_t agent_wake(const struct tile *t, int a)
     return c->state == CORE_RUNNING ? c->wake : CYCLE_NEVER;
 }
 
-static void run_coproc(struct tile *t)
-{
-    while (t->coproc_wake < t->limit && t->err.kind == ERR_NONE) {
-        t->now = t->coproc_wake;
-        t->epoch++; /* it may change anything a polling loop reads */
-        /* Sleep after a quiet cycle: nothing inside can change until another agent acts (which
-         * wakes it) or a unit reaches its next event. */
-        t->coproc_wake = coproc_step(t) ? t->now + 1 : coproc_next_event(t);
-        if (t->tracer) /* the FIFOs' occupancy from the next cycle on */
-            trace_fifos(t->tracer, t, t->now + 1);
-    }
-}
-
 /* A stop request ends the run at the cycle every running core has reached: cores run ahead of
  * the others only up to the next agent's wake (or a slice), so this is at most a slice away, and
  * stopping there leaves every agent at the same cycle boundary, as the cycle limit does. */
@@ -300,7 +287,7 @@ static inline __attribute__((always_inline)) void run_agent(struct tile *t, int 
         t->limit = t->run_end;
     t->running_agent = first;
     if (first == COPROC_AGENT)
-        run_coproc(t);
+        coproc_run(t);
     else if (debug && first - 1 == t->gdb->core)
         rv_run_debug(t, &t->core[first - 1]);
     else

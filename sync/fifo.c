@@ -5,6 +5,8 @@ void tt_fifo_init(struct tt_fifo *f, unsigned depth, unsigned accept_limit)
     f->head = f->count = 0;
     f->depth = depth > TT_FIFO_MAX ? TT_FIFO_MAX : depth;
     f->accept_limit = accept_limit;
+    /* count + 1 <= depth, and count <= accept_limit when there is one */
+    f->room1_below = accept_limit && accept_limit + 1 < f->depth ? accept_limit + 1 : f->depth;
 }
 
 /* Blackhole FIFO1 takes pushes while it holds at most 28 entries, so a single push can fill it

@@ -18,6 +18,7 @@ struct tt_fifo {
     unsigned head, count;
     unsigned depth;        /* capacity */
     unsigned accept_limit; /* BH FIFO1: accepts only while count <= limit (0 = while not full) */
+    unsigned room1_below;  /* one word is accepted while count < this (depth and accept_limit) */
 };
 
 void tt_fifo_init(struct tt_fifo *f, unsigned depth, unsigned accept_limit);
@@ -30,6 +31,8 @@ bool tt_fifo_pop_o(struct tt_fifo *f, uint32_t *w, tt_origin *o);
 /* Would a push of n words be accepted now? (same rule as tt_fifo_push) */
 static inline bool tt_fifo_has_room(const struct tt_fifo *f, unsigned n)
 {
+    if (n == 1) /* the expanders' and the gate's test every cycle: one compare */
+        return f->count < f->room1_below;
     if (f->accept_limit && f->count > f->accept_limit)
         return false;
     return f->count + n <= f->depth;
@@ -63,5 +66,11 @@ static inline void tt_fifo_take(struct tt_fifo *f, uint32_t *w, tt_origin *o)
     f->count--;
 }
 
+/* The head word gone, the caller having read what it needs of it (tt_fifo_peek, tt_fifo_origin). */
+static inline void tt_fifo_drop(struct tt_fifo *f)
+{
+    f->head = (f->head + 1) % TT_FIFO_MAX;
+    f->count--;
+}
 
 #endif

@@ -261,6 +261,18 @@ struct gate_try {
     bool release; /* the latched wait's conditions hold: clear it at the end of the cycle */
 };
 
+/* Thread i's decoded-word cache (struct tensix_thread) for word w and its form f. */
+static void decoded(struct tile *t, unsigned i, uint32_t w, const struct tt_form *f)
+{
+    struct tensix_thread *th = &t->thread[i];
+    th->dec_word = w;
+    th->dec_form = f;
+    th->dec_index = f ? (unsigned)(f - tt_forms) : 0;
+    th->dec_unit = !f || f->unit == TT_UNIT_MOP || f->unit == TT_UNIT_REPLAY ? NULL
+                                                                            : unit_desc_for(f->unit);
+    th->dec_res = th->dec_unit ? th->dec_unit->resource(t, i, w, f) : RES_NONE;
+}
+
 static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
 {
     struct tensix_thread *th = &t->thread[i];
@@ -281,8 +293,7 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
         g->f = th->dec_form;
     } else {
         g->f = tt_decode(tile_arch_bit(t), g->word);
-        th->dec_word = g->word;
-        th->dec_form = g->f;
+        decoded(t, i, g->word, g->f);
     }
     if (!g->f) {
         char dis[64];
@@ -314,7 +325,7 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
                    g->f->mnemonic);
         return false;
     }
-    g->u = unit_desc_for(g->f->unit);
+    g->u = th->dec_unit; /* unit_desc_for(g->f->unit), kept with the decoded word */
     if (!g->u) {
         tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (%s), thread T%u", g->f->mnemonic,
                    tt_unit_name((enum tt_unit)g->f->unit), i);
@@ -322,7 +333,7 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
     }
     g->reason = g->u->can_accept(t, i, g->word, g->f, &g->detail);
     if (g->reason == GS_NONE)
-        g->res = g->u->resource(t, i, g->word, g->f);
+        g->res = th->dec_res;
     return true;
 }
 
@@ -390,11 +401,76 @@ static void check_ticks_asleep(struct tile *t)
 }
 #endif
 
-bool coproc_step(struct tile *t)
+/* The end of thread i's cycle, after its gate: the replay expander and then the MOP expander move
+ * at most one word each (downstream first), pushers blocked on FIFO1 are let go when it has
+ * room, and a thread found with nothing anywhere leaves threads_live. `gate_empty`: nothing was
+ * at its gate this cycle. Returns -1 after an expander's error (raised here), else whether
+ * anything moved. */
+static inline __attribute__((always_inline)) int thread_expand(struct tile *t, unsigned i,
+                                                              bool gate_empty)
+{
+    struct tensix_thread *th = &t->thread[i];
+    /* The steps' common cases are inline (sync/replay.h, sync/mop.h), idle ones among them:
+     * an expander with nothing to take costs a test or two. */
+    const enum pipe_step r = replay_step_inline(&th->replay, &th->fifo2, &th->fifo3);
+    const enum pipe_step m =
+        r == PIPE_ERROR ? PIPE_ERROR : mop_step_inline(&th->mop, &th->fifo1, &th->fifo2);
+    if (r == PIPE_ERROR || m == PIPE_ERROR) {
+        tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0, "thread T%u: %s", i,
+                   r == PIPE_ERROR ? th->replay.err : th->mop.err);
+        return -1;
+    }
+    /* Room in FIFO1 lets blocked pushers retry (cores act after the coprocessor). */
+    if (th->blocked_cores && tt_fifo_has_room(&th->fifo1, 1))
+        tile_unblock_pushers(t, i);
+    /* Found with nothing at the gate (accounted empty) and nothing anywhere else: until a
+     * push, every cycle would find the same and do nothing. Both expanders idle changed
+     * nothing (and neither has failed), so what is tested here is what they found. */
+    if (r == PIPE_IDLE && m == PIPE_IDLE && gate_empty && !th->fifo1.count && !th->fifo2.count &&
+        th->mop.phase == MOP_PHASE_IDLE && th->replay.phase == REPLAY_PHASE_PASS &&
+        !th->wait.active && !th->fifo3.count && !th->blocked_cores)
+        t->threads_live &= (uint8_t)~(1u << i);
+    return r == PIPE_PROGRESS || m == PIPE_PROGRESS;
+}
+
+/* A core blocked on something the coprocessor's state answers, looked at after the cycle's
+ * moves (cores act after the coprocessor): True when some core waits so (the lone-thread cycle
+ * below is then not taken). */
+static inline bool core_waits_on_coproc(const struct rv_core *core)
+{
+    return core->state == CORE_BLOCKED &&
+           (core->wait == WAIT_COPROC_DONE || core->wait == WAIT_MOP_DONE ||
+            core->wait == WAIT_PCBUF_B_READ || core->wait == WAIT_PCBUF_POP);
+}
+
+/* Manual TTSync loads held by this cycle's state: release them (cores act after us). */
+static inline __attribute__((always_inline)) void check_cores(struct tile *t, uint64_t now)
+{
+    bool pcbuf_wait = false;
+    for (unsigned c = 0; c < NUM_CORES; c++) {
+        struct rv_core *core = &t->core[c];
+        if (core->state != CORE_BLOCKED)
+            continue;
+        if (core->wait == WAIT_COPROC_DONE || core->wait == WAIT_MOP_DONE) {
+            if (ttsync_done(t, core->wait, core->wait_arg))
+                tile_wake_core(t, (int)c, now);
+        } else if (core->wait == WAIT_PCBUF_B_READ || core->wait == WAIT_PCBUF_POP) {
+            pcbuf_wait = true;
+        }
+    }
+    if (pcbuf_wait) /* it only wakes cores blocked on a PCBuf: with none, skip the call */
+        pcbuf_recheck(t);
+}
+
+/* One cycle at t->now: true when anything changed (the coprocessor then runs again next
+ * cycle), false when it can sleep until an external wake or a unit event. `cores_wait`: some
+ * core may wait on something the cycle looks at (coproc_run). */
+static bool coproc_step(struct tile *t, bool cores_wait)
 {
     struct gate_try g[NUM_THREADS];
     bool progress = false;
     const uint64_t now = t->now;
+    const uint64_t rewinds = t->rewinds;
 
 #ifdef TENSIM_TICK_CHECK
     check_ticks_asleep(t);
@@ -509,53 +585,150 @@ bool coproc_step(struct tile *t)
     }
     for (unsigned m = live; m; m &= m - 1) {
         const unsigned i = (unsigned)__builtin_ctz(m);
-        struct tensix_thread *th = &t->thread[i];
-        /* Expanders that can do nothing this cycle are not called: both idle with nothing to
-         * take (the common test first), else each its own test (replay_idle, mop_idle). */
-        enum pipe_step r = PIPE_IDLE, m = PIPE_IDLE;
-        const bool quiet = !th->fifo1.count && !th->fifo2.count && th->mop.phase == MOP_PHASE_IDLE &&
-                           th->replay.phase == REPLAY_PHASE_PASS && !th->mop.failed && !th->replay.failed;
-        if (!quiet) {
-            if (!replay_idle(&th->replay, &th->fifo2, &th->fifo3)) /* sync/replay.h */
-                r = replay_step(&th->replay, &th->fifo2, &th->fifo3);
-            if (r == PIPE_ERROR)
-                m = PIPE_ERROR;
-            else if (!mop_idle(&th->mop, &th->fifo1, &th->fifo2))
-                m = mop_step(&th->mop, &th->fifo1, &th->fifo2);
-        }
-        if (r == PIPE_ERROR || m == PIPE_ERROR) {
-            tile_error(t, ERR_UNDEF_BEHAVIOUR, -1, 0, "thread T%u: %s", i,
-                       r == PIPE_ERROR ? th->replay.err : th->mop.err);
+        const int moved = thread_expand(t, i, g[i].reason == GS_COUNT);
+        if (moved < 0)
             return false;
-        }
-        progress |= r == PIPE_PROGRESS || m == PIPE_PROGRESS;
-        /* Room in FIFO1 lets blocked pushers retry (cores act after the coprocessor). */
-        if (th->blocked_cores && tt_fifo_has_room(&th->fifo1, 1))
-            tile_unblock_pushers(t, i);
-        /* Found with nothing at the gate (accounted empty) and nothing anywhere else: until a
-         * push, every cycle would find the same and do nothing. */
-        if (quiet && g[i].reason == GS_COUNT && !th->wait.active && !th->fifo3.count &&
-            !th->blocked_cores)
-            t->threads_live &= (uint8_t)~(1u << i);
+        progress |= moved;
     }
-    /* Manual TTSync loads held by this cycle's state: release them (cores act after us). */
-    bool pcbuf_wait = false;
-    for (unsigned c = 0; c < NUM_CORES; c++) {
-        struct rv_core *core = &t->core[c];
-        if (core->state != CORE_BLOCKED)
-            continue;
-        if (core->wait == WAIT_COPROC_DONE || core->wait == WAIT_MOP_DONE) {
-            if (ttsync_done(t, core->wait, core->wait_arg))
-                tile_wake_core(t, (int)c, now);
-        } else if (core->wait == WAIT_PCBUF_B_READ || core->wait == WAIT_PCBUF_POP) {
-            pcbuf_wait = true;
-        }
-    }
-    if (pcbuf_wait) /* it only wakes cores blocked on a PCBuf: with none, skip the call */
-        pcbuf_recheck(t);
+    /* With no core waiting so at the start of the cycle, one can only if a core was brought
+     * back (and so ran) during it: see coproc_run. */
+    if (cores_wait || t->rewinds != rewinds)
+        check_cores(t, now);
     if (progress)
         t->coproc_last_active = now;
     return progress;
+}
+
+/* ---- the lone thread's cycle ---- */
+
+/* One cycle at t->now when exactly one thread (i) is live, as coproc_step does it, with what
+ * that case never needs left out: no unit's tick is awake, no wait is latched, nothing holds
+ * the thread (ThCon, a freezing unit), the replay expander is not recording (the one step of an
+ * expander that can fail in a cycle), no core waits on something looked at per cycle (a Manual
+ * TTSync load, a PCBuf), and nothing observes (the caller checks: no tracer, profile, on_issue
+ * hook, state dump or lint). A stream that does not stall runs here nearly every cycle.
+ * Returns -1, having changed nothing, when the cycle is not of that kind (or would end in an
+ * error found before anything changes: an undecodable word, a MOP at the gate, an unmodelled
+ * unit); coproc_step then does the whole cycle. Otherwise whether anything changed.
+ * `rewinds`: t->rewinds at the start of the cycle. */
+static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsigned i,
+                                                          uint64_t rewinds)
+{
+    struct tensix_thread *th = &t->thread[i];
+    const uint64_t now = t->now;
+    if (t->ticks_awake || th->wait.active || th->thcon_running || now < th->frozen_until ||
+        th->replay.phase == REPLAY_PHASE_RECORD || th->mop.failed || th->replay.failed)
+        return -1;
+    const struct tt_form *f = NULL;
+    const struct unit_desc *u = NULL;
+    uint32_t w = 0;
+    if (th->fifo3.count) { /* gate_look's tests, in its order */
+        w = tt_fifo_peek(&th->fifo3, 0);
+        if (!th->dec_form || th->dec_word != w) {
+            f = tt_decode(tile_arch_bit(t), w);
+            if (!f)
+                return -1;
+            decoded(t, i, w, f); /* what gate_look would store */
+        }
+        f = th->dec_form;
+        u = th->dec_unit;
+        if (!u) /* a MOP or REPLAY at the gate, or an unmodelled unit: an error */
+            return -1;
+    }
+#ifdef TENSIM_TICK_CHECK
+    check_ticks_asleep(t);
+#endif
+    bool progress = false;
+    if (!f) {
+        account(t, i, now, GATE_EMPTY, GS_NONE, 0, ORIGIN_NONE);
+    } else {
+        uint32_t detail = 0;
+        const enum gate_stall reason = u->can_accept(t, i, w, f, &detail);
+        if (reason != GS_NONE) {
+            account(t, i, now, GATE_STALLED, reason, detail,
+                    held_origin(th, reason, tt_fifo_origin(&th->fifo3, 0)));
+        } else {
+            /* A lone contender wins its resource (coproc_step's arbitration) and issues. */
+            const unsigned res = th->dec_res;
+            if (res != RES_NONE)
+                t->res_next[res] = (uint8_t)(i + 1 < NUM_THREADS ? i + 1 : 0);
+            /* a new latched wait: the cycles it holds are charged to its push */
+            const bool new_wait = f->opcode == TT_OPC_STALLWAIT_BH || f->opcode == TT_OPC_SEMWAIT;
+            const tt_origin o = new_wait ? tt_fifo_origin(&th->fifo3, 0) : ORIGIN_NONE;
+            tt_fifo_drop(&th->fifo3);
+            th->st.by_form[th->dec_index]++;
+            account(t, i, now, GATE_ISSUED, GS_NONE, 0, ORIGIN_NONE);
+            progress = true;
+            const bool ok = u->accept(t, i, w, f);
+            tile_wake_tick(t, f->unit);
+            t->issue_thread = -1;
+            if (!ok) {
+                /* coproc_step's account_stop for the threads after i: none is live, and a
+                 * thread that is not live is found empty, as its open interval already is, so
+                 * it changes nothing. */
+                return false;
+            }
+            if (new_wait)
+                th->wait.origin = o;
+        }
+    }
+    const int moved = thread_expand(t, i, !f);
+    if (moved < 0)
+        return false;
+    progress |= moved;
+    /* A core brought back (rv_rewind, by something this cycle did) ran and may now wait on the
+     * coprocessor: coproc_step's look at the cores then. Otherwise none waits so (the caller
+     * saw none; a core blocks only by running). */
+    if (t->rewinds != rewinds)
+        check_cores(t, now);
+    if (progress)
+        t->coproc_last_active = now;
+    return progress;
+}
+
+/* Some core waits on something the coprocessor's cycle looks at (check_cores); always "yes"
+ * for the tests' reference (pipe_general_only), which then looks every cycle. */
+static bool cores_waiting(const struct tile *t)
+{
+    bool w = t->pipe_general_only;
+    for (unsigned c = 0; c < NUM_CORES; c++)
+        w |= core_waits_on_coproc(&t->core[c]);
+    return w;
+}
+
+void coproc_run(struct tile *t)
+{
+    /* What observes every cycle is set up before a run and not changed by the coprocessor. */
+    const bool observed = t->tracer || t->profiling || t->on_issue || t->dump || t->lint ||
+                          t->pipe_general_only;
+    /* Whether some core waits on something the coprocessor's cycle looks at: cores do not run
+     * while the coprocessor does, except one brought back (rv_rewind, counted in t->rewinds);
+     * a core it wakes only stops waiting. So this is looked at again only after a rewind. */
+    uint64_t rewinds = t->rewinds;
+    bool cores_wait = cores_waiting(t), lone_ok = !observed && !cores_wait;
+    while (t->coproc_wake < t->limit && t->err.kind == ERR_NONE) {
+        t->now = t->coproc_wake;
+        t->epoch++; /* it may change anything a polling loop reads */
+        if (t->rewinds != rewinds) {
+            rewinds = t->rewinds;
+            cores_wait = cores_waiting(t);
+            lone_ok = !observed && !cores_wait;
+        }
+        /* Sleep after a quiet cycle: nothing inside can change until another agent acts (which
+         * wakes it) or a unit reaches its next event. */
+        const unsigned live = t->threads_live;
+        if (lone_ok && live && !(live & (live - 1))) {
+            const int r = lone_step(t, (unsigned)__builtin_ctz(live), rewinds);
+            if (r >= 0) {
+                t->lone_cycles++;
+                t->coproc_wake = r ? t->now + 1 : coproc_next_event(t);
+                continue; /* no tracer: lone_ok */
+            }
+        }
+        t->coproc_wake = coproc_step(t, cores_wait) ? t->now + 1 : coproc_next_event(t);
+        if (t->tracer) /* the FIFOs' occupancy from the next cycle on */
+            trace_fifos(t->tracer, t, t->now + 1);
+    }
 }
 
 /* ---- frontend status for tt_cfg_qstatus / tt_cfg_bstatus (BHR:CSRs.md) ---- */

@@ -16,9 +16,10 @@ void coproc_reset(struct tile *t);
 /* Every unit's tick is called in the next cycle, whether or not it has work (a run starting:
  * its clock may have started again). */
 void coproc_wake_ticks(struct tile *t);
-/* One cycle at t->now. Returns true when anything changed (the coprocessor then runs again
- * next cycle); false when it can sleep until an external wake or a unit event. */
-bool coproc_step(struct tile *t);
+/* The coprocessor's turn (core/tile.c): its cycles from t->coproc_wake while they are below
+ * t->limit and no error is raised, each by coproc_step or, when exactly one thread is live and
+ * nothing looks on, by the same cycle specialised to that case. */
+void coproc_run(struct tile *t);
 /* The earliest future cycle at which a unit changes observable state (CYCLE_NEVER if none). */
 uint64_t coproc_next_event(const struct tile *t);
 /* Add the cycles since the thread's last accounting change, up to `end`, to its counters. */

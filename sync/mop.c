@@ -26,9 +26,6 @@ enum {
     CFG_LOOP1_LAST = 8, /* last inner iteration of the other outer iterations */
 };
 
-/* Template-1 position inside one outer iteration. */
-enum { T1_START, T1_LOOP, T1_END0, T1_END1 };
-
 /* The expander treats an instruction as absent only when its opcode is plain NOP; DMANOP,
  * SFPNOP and friends are real instructions to it (WH:MOPExpander.md, IsNop). */
 static bool is_nop(uint32_t w)
@@ -90,7 +87,7 @@ static void gen_init(struct mop_gen *g, const uint32_t *cfg, uint32_t mask_hi, u
     if (g->outer_count == 1 && is_nop(cfg[CFG_START_OP]) && g->inner_count == 0 &&
         !is_nop(cfg[CFG_END_OP0]))
         g->outer_count += 128;
-    g->step = T1_START;
+    g->step = MOP_T1_START;
 }
 
 /* Template 0: Count1+1 iterations; mask bit 0 clear takes A0[,A1,A2,A3][,B], set takes
@@ -138,15 +135,15 @@ static bool gen_next_t1(struct mop_gen *g, const uint32_t *cfg, uint32_t *w)
 {
     while (g->outer < g->outer_count) {
         switch (g->step) {
-        case T1_START:
-            g->step = T1_LOOP;
+        case MOP_T1_START:
+            g->step = MOP_T1_LOOP;
             g->inner = 0;
             if (!is_nop(cfg[CFG_START_OP])) {
                 *w = cfg[CFG_START_OP];
                 return true;
             }
             break;
-        case T1_LOOP:
+        case MOP_T1_LOOP:
             if (g->inner < g->inner_count) {
                 if (g->inner != g->inner_count - 1)
                     *w = g->loop_op;
@@ -158,19 +155,19 @@ static bool gen_next_t1(struct mop_gen *g, const uint32_t *cfg, uint32_t *w)
                 g->inner++;
                 return true;
             }
-            g->step = T1_END0;
+            g->step = MOP_T1_END0;
             break;
-        case T1_END0:
+        case MOP_T1_END0:
             if (!is_nop(cfg[CFG_END_OP0])) {
-                g->step = T1_END1;
+                g->step = MOP_T1_END1;
                 *w = cfg[CFG_END_OP0];
                 return true;
             }
-            g->step = T1_START;
+            g->step = MOP_T1_START;
             g->outer++;
             break;
-        default: /* T1_END1 */
-            g->step = T1_START;
+        default: /* MOP_T1_END1 */
+            g->step = MOP_T1_START;
             g->outer++;
             if (!is_nop(cfg[CFG_END_OP1])) {
                 *w = cfg[CFG_END_OP1];
@@ -184,7 +181,7 @@ static bool gen_next_t1(struct mop_gen *g, const uint32_t *cfg, uint32_t *w)
 
 /* Control flow between two emitted instructions costs nothing (WH:MOPExpander.md,
  * "Performance"), so this runs to the next instruction within the cycle. */
-static bool gen_next(struct mop_gen *g, const uint32_t *cfg, uint32_t *w)
+bool mop_gen_next(struct mop_gen *g, const uint32_t *cfg, uint32_t *w)
 {
     return g->tmpl == 0 ? gen_next_t0(g, cfg, w) : gen_next_t1(g, cfg, w);
 }
@@ -201,7 +198,7 @@ static enum pipe_step start_mop(struct mop_expander *m, struct tt_fifo *in, stru
     uint32_t mop = tt_fifo_peek(in, 0), first;
     struct mop_gen g;
     gen_init(&g, m->cfg, m->mask_hi, mop);
-    bool any = gen_next(&g, m->cfg, &first);
+    bool any = mop_gen_next(&g, m->cfg, &first);
     if (any && !tt_fifo_has_room(out, 1))
         return PIPE_IDLE;
     tt_fifo_take(in, &mop, &m->origin);
@@ -218,7 +215,7 @@ static enum pipe_step start_mop(struct mop_expander *m, struct tt_fifo *in, stru
     push1(out, first, m->origin);
     m->origin = origin_follow(m->origin);
     m->emitted++;
-    m->phase = gen_next(&m->gen, m->cfg, &m->next) ? MOP_PHASE_EXPANDING : MOP_PHASE_TRANSITION;
+    m->phase = mop_gen_next(&m->gen, m->cfg, &m->next) ? MOP_PHASE_EXPANDING : MOP_PHASE_TRANSITION;
     return PIPE_PROGRESS;
 }
 
@@ -229,13 +226,7 @@ enum pipe_step mop_step(struct mop_expander *m, struct tt_fifo *in, struct tt_fi
 
     switch (m->phase) {
     case MOP_PHASE_EXPANDING:
-        if (!tt_fifo_has_room(out, 1))
-            return PIPE_IDLE;
-        push1(out, m->next, m->origin);
-        m->emitted++;
-        if (!gen_next(&m->gen, m->cfg, &m->next))
-            m->phase = MOP_PHASE_TRANSITION;
-        return PIPE_PROGRESS;
+        return mop_expand_one(m, out);
 
     case MOP_PHASE_TRANSITION:
         /* One cycle with no ingest and no emit unless the next instruction is another MOP

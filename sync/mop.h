@@ -35,6 +35,9 @@ enum mop_phase {
     MOP_PHASE_TRANSITION, /* the cycle after an expansion */
 };
 
+/* Template-1 position inside one outer iteration: start op, inner loop, end op 0, end op 1. */
+enum mop_t1_step { MOP_T1_START, MOP_T1_LOOP, MOP_T1_END0, MOP_T1_END1 };
+
 /* Where the expansion of one MOP stands; the next instruction is found on demand. */
 struct mop_gen {
     unsigned tmpl; /* 0 or 1 */
@@ -45,7 +48,7 @@ struct mop_gen {
     /* template 1 */
     unsigned outer, outer_count;
     unsigned inner, inner_count; /* inner_count already doubled when LoopOp1 is used */
-    unsigned step;               /* enum in mop.c: start op, loop, end op 0, end op 1 */
+    unsigned step;               /* enum mop_t1_step */
     uint32_t loop_op, loop_flip;
 };
 
@@ -72,17 +75,41 @@ void mop_reset(struct mop_expander *m);
 void mop_cfg_write(struct mop_expander *m, unsigned index, uint32_t value);
 enum pipe_step mop_step(struct mop_expander *m, struct tt_fifo *in, struct tt_fifo *out);
 
-/* True when mop_step would return PIPE_IDLE and change nothing (mop_step's early exits, as one
- * test the coprocessor makes before calling it): an expansion with
- * no room after it, or idle with nothing to take. */
-static inline bool mop_idle(const struct mop_expander *m, const struct tt_fifo *in,
-                            const struct tt_fifo *out)
+/* The next instruction of an expansion into *w; false when it has none left. */
+bool mop_gen_next(struct mop_gen *g, const uint32_t *cfg, uint32_t *w);
+
+/* One expanding cycle: with room in `out` the held instruction goes out and the next is found.
+ * Inline, with the inner loop of template 1 (all but its last iteration emit LoopOp, or LoopOp
+ * and LoopOp1 in turn) taken here, as mop_gen_next would take it: a busy expander spends most
+ * of its cycles there. */
+static inline enum pipe_step mop_expand_one(struct mop_expander *m, struct tt_fifo *out)
+{
+    if (!tt_fifo_has_room(out, 1))
+        return PIPE_IDLE;
+    tt_fifo_put(out, m->next, m->origin);
+    m->emitted++;
+    struct mop_gen *g = &m->gen;
+    if (g->tmpl == 1 && g->step == MOP_T1_LOOP && g->inner + 1 < g->inner_count) {
+        m->next = g->loop_op;
+        g->loop_op ^= g->loop_flip;
+        g->inner++;
+    } else if (!mop_gen_next(g, m->cfg, &m->next)) {
+        m->phase = MOP_PHASE_TRANSITION;
+    }
+    return PIPE_PROGRESS;
+}
+
+/* mop_step, with its expanding cycle (the step a busy expander takes almost every cycle) and
+ * its idle cycle with nothing to take inline; a failed expander goes to mop_step, which
+ * answers PIPE_ERROR. */
+static inline enum pipe_step mop_step_inline(struct mop_expander *m, struct tt_fifo *in,
+                                             struct tt_fifo *out)
 {
     if (m->failed)
-        return false;
+        return mop_step(m, in, out);
     if (m->phase == MOP_PHASE_EXPANDING)
-        return !tt_fifo_has_room(out, 1);
-    return m->phase == MOP_PHASE_IDLE && !in->count;
+        return mop_expand_one(m, out);
+    return m->phase == MOP_PHASE_IDLE && !in->count ? PIPE_IDLE : mop_step(m, in, out);
 }
 
 /* An expansion is in progress (half of MOPExpanderDoneCheck; the other half is "no MOP in

@@ -122,11 +122,7 @@ enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct
     if (tt_opcode(w) != TT_OPC_REPLAY) {
         if (!tt_fifo_has_room(out, 1))
             return PIPE_IDLE;
-        tt_origin o;
-        tt_fifo_take(in, &w, &o);
-        push1(r, out, w, o);
-        r->ingested++;
-        r->emitted++;
+        replay_pass_word(r, in, out, w);
         return PIPE_PROGRESS;
     }
 

@@ -83,21 +83,37 @@ struct replay_expander {
 void replay_reset(struct replay_expander *r, bool skip_nops);
 enum pipe_step replay_step(struct replay_expander *r, struct tt_fifo *in, struct tt_fifo *out);
 
-/* True when replay_step would return PIPE_IDLE and change nothing (replay_step's early exits, as one
- * test the coprocessor makes before calling it): playback or
- * pass-through with no room after it, or nothing to take; a REPLAY at the head of pass-through
- * may move without room (Load), so it goes to replay_step. */
-static inline bool replay_idle(const struct replay_expander *r, const struct tt_fifo *in,
-                               const struct tt_fifo *out)
+/* Pass-through of the plain word w at the head of `in`, which has room after it (no REPLAY:
+ * that one starts a playback or a recording). Inline: in pass-through the expander does this
+ * almost every cycle it moves. */
+static inline void replay_pass_word(struct replay_expander *r, struct tt_fifo *in,
+                                    struct tt_fifo *out, uint32_t w)
 {
-    if (r->failed)
-        return false;
-    if (r->phase == REPLAY_PHASE_PASS && !in->count)
-        return true;
-    if (tt_fifo_has_room(out, 1))
-        return false;
-    return r->phase == REPLAY_PHASE_PLAY ||
-           (r->phase == REPLAY_PHASE_PASS && tt_opcode(tt_fifo_peek(in, 0)) != TT_OPC_REPLAY);
+    const tt_origin o = tt_fifo_origin(in, 0);
+    tt_fifo_drop(in);
+    tt_fifo_put(out, w, o);
+    const unsigned op = tt_opcode(w);
+    r->after_cfg_write = op == TT_OPC_WRCFG || op == TT_OPC_CFGSHIFTMASK;
+    r->ingested++;
+    r->emitted++;
+}
+
+/* replay_step, with pass-through inline: nothing to take, no room for a plain word, or the
+ * plain word passed. */
+static inline enum pipe_step replay_step_inline(struct replay_expander *r, struct tt_fifo *in,
+                                                struct tt_fifo *out)
+{
+    if (r->phase != REPLAY_PHASE_PASS || r->failed)
+        return replay_step(r, in, out);
+    if (!in->count)
+        return PIPE_IDLE;
+    const uint32_t w = tt_fifo_peek(in, 0);
+    if (tt_opcode(w) == TT_OPC_REPLAY) /* may move without room (Load) */
+        return replay_step(r, in, out);
+    if (!tt_fifo_has_room(out, 1))
+        return PIPE_IDLE;
+    replay_pass_word(r, in, out, w);
+    return PIPE_PROGRESS;
 }
 
 /* A playback or a recording is in progress. */

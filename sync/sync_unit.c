@@ -39,7 +39,45 @@ static unsigned resource(const struct tile *t, unsigned th, uint32_t w, const st
     return RES_SYNC_SLOT;
 }
 
+/* --lint: a SEMPOST at Value 15 or a SEMGET at Value 0 is lost. Apart, so that accept's
+ * common path saves nothing for the call. */
+static __attribute__((noinline, cold)) void sem_op_lost(struct tile *t, unsigned th, uint32_t w,
+                                                       unsigned i, bool post)
+{
+    if (post)
+        rule_broken(t, RULE_SEM_POST_MAX, rule_site_tensix(t, th, w),
+                    "thread T%u: SEMPOST on semaphore %u at Value 15 (Max %u): the post "
+                    "is lost", th, i, t->sem.max[i]);
+    else
+        rule_broken(t, RULE_SEM_GET_ZERO, rule_site_tensix(t, th, w),
+                    "thread T%u: SEMGET on semaphore %u at Value 0: the get is lost", th, i);
+}
+
+static bool accept_other(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f);
+
+/* SEMPOST and SEMGET, the Sync unit's instructions in streams that do not stall, here; the
+ * rest in accept_other. */
 static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    const unsigned op = f->opcode;
+    if (op != TT_OPC_SEMPOST && op != TT_OPC_SEMGET)
+        return accept_other(t, th, w, f);
+    struct sem_bank *s = &t->sem;
+    /* SemaphoreMask: the same bits in both */
+    unsigned mask = TT_GET_SEMGET_SemaphoreMask(w) & ((1u << NUM_SEMAPHORES) - 1);
+    for (; mask; mask &= mask - 1) { /* the set bits, lowest first */
+        const unsigned i = (unsigned)__builtin_ctz(mask);
+        if (op == TT_OPC_SEMPOST ? s->value[i] < 15 : s->value[i] > 0)
+            s->value[i] = (uint8_t)(op == TT_OPC_SEMPOST ? s->value[i] + 1 : s->value[i] - 1);
+        else if (t->lint)
+            sem_op_lost(t, th, w, i, op == TT_OPC_SEMPOST);
+    }
+    t->sync.st.sem_ops++;
+    s->slot_used = t->now + 1;
+    return true;
+}
+
+static bool accept_other(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
 {
     struct sync_unit *u = &t->sync;
     struct sem_bank *s = &t->sem;
@@ -66,31 +104,6 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
                 s->value[i] = (uint8_t)TT_GET_SEMINIT_NewValue(w);
                 s->max[i] = (uint8_t)TT_GET_SEMINIT_NewMax(w);
             }
-        break;
-    }
-    case TT_OPC_SEMPOST: {
-        unsigned mask = TT_GET_SEMPOST_SemaphoreMask(w) & ((1u << NUM_SEMAPHORES) - 1);
-        for (; mask; mask &= mask - 1) { /* the set bits, lowest first */
-            const unsigned i = (unsigned)__builtin_ctz(mask);
-            if (s->value[i] < 15)
-                s->value[i]++;
-            else if (t->lint)
-                rule_broken(t, RULE_SEM_POST_MAX, rule_site_tensix(t, th, w),
-                            "thread T%u: SEMPOST on semaphore %u at Value 15 (Max %u): the post "
-                            "is lost", th, i, s->max[i]);
-        }
-        break;
-    }
-    case TT_OPC_SEMGET: {
-        unsigned mask = TT_GET_SEMGET_SemaphoreMask(w) & ((1u << NUM_SEMAPHORES) - 1);
-        for (; mask; mask &= mask - 1) { /* the set bits, lowest first */
-            const unsigned i = (unsigned)__builtin_ctz(mask);
-            if (s->value[i] > 0)
-                s->value[i]--;
-            else if (t->lint)
-                rule_broken(t, RULE_SEM_GET_ZERO, rule_site_tensix(t, th, w),
-                            "thread T%u: SEMGET on semaphore %u at Value 0: the get is lost", th, i);
-        }
         break;
     }
     case TT_OPC_STALLWAIT_BH:

@@ -56,6 +56,12 @@ struct tensix_thread {
      * (and the tile's architecture, fixed), so the cached form is the one it would return. */
     uint32_t dec_word;
     const struct tt_form *dec_form;
+    unsigned dec_index; /* dec_form - tt_forms (by_form's index) */
+    /* Its unit (unit_desc_for), or NULL where the gate cannot issue it: a MOP or REPLAY there,
+     * or a unit not modelled (the lone-thread cycle, sync/gate.c, then leaves it to the
+     * general one, which reports it). */
+    const struct unit_desc *dec_unit;
+    unsigned dec_res; /* dec_unit's resource for the word (units/unit.h), RES_NONE without one */
 
     /* Accounting: the outcome holding since `acct_since` (see gate.c). */
     enum gate_outcome acct_outcome;

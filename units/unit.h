@@ -111,7 +111,9 @@ struct unit_desc {
      * reason-specific detail). Must not change state: the gate may ask and then not issue. */
     enum gate_stall (*can_accept)(const struct tile *t, unsigned th, uint32_t word,
                                   const struct tt_form *f, uint32_t *detail);
-    /* Which shared resource the instruction competes for (enum gate_resource). */
+    /* Which shared resource the instruction competes for (enum gate_resource). A function of
+     * the word and its form alone: the gate asks once per word it decodes and keeps the answer
+     * with it (struct tensix_thread dec_res). */
     unsigned (*resource)(const struct tile *t, unsigned th, uint32_t word, const struct tt_form *f);
     /* The instruction issues at cycle t->now. Returns false after raising an error. */
     bool (*accept)(struct tile *t, unsigned th, uint32_t word, const struct tt_form *f);
