@@ -97,6 +97,8 @@ static const struct niu_layout *layout(const struct tile *t)
 #define CMD_BRCST_SRC_INCLUDE (1u << 17)
 #define CMD_ARB_PRIORITY(c) (((c) >> 27) & 15u)
 #define CMD_L1_ACC_AT_EN (1u << 31) /* Blackhole only; a hardware bug makes it unusable */
+#define BH_BRCST_EXCLUDE 0x2Cu
+#define BH_SEC_CTRL 0x34u
 #define TAG_TXN_ID(tag) (((tag) >> 10) & 15u) /* NOC_PACKET_TAG_TRANSACTION_ID */
 
 void niu_init(struct tile *t)
@@ -220,29 +222,51 @@ static void place(struct niu_request *q, uint32_t c, bool rect)
     q->y0 = rect ? (c >> 18 & 63u) : q->y;
 }
 
+/* A request the decoder refuses, or NULL: what the model does not decode yet. */
+static const char *unsupported(const struct tile *t, const uint32_t *reg, uint32_t ctrl)
+{
+    const unsigned type = CMD_TYPE(ctrl);
+    const bool bcast = ctrl & CMD_BRCST_PACKET;
+    if (type == 3)
+        return "request type 3 (reserved)";
+    if (type == 0 && bcast)
+        return "a broadcast read";
+    if (type == 2 && (ctrl & CMD_WR_BE) && !(ctrl & CMD_WR_INLINE))
+        return "a byte-enable write (NOC_CMD_WR_BE)";
+    if (t->arch->id == ARCH_WORMHOLE)
+        return 0;
+    if (ctrl & CMD_L1_ACC_AT_EN)
+        return "an L1 accumulate (NOC_CMD_L1_ACC_AT_EN)";
+    if (bcast && reg[BH_BRCST_EXCLUDE / 4])
+        return "a broadcast with exclusions (NOC_BRCST_EXCLUDE)";
+    if (reg[BH_SEC_CTRL / 4])
+        return "a request with NOC_SEC_CTRL set";
+    return 0;
+}
+
 static enum mmio_status issue(struct tile *t, int core, unsigned noc, unsigned buf)
 {
     const struct niu_layout *l = layout(t);
     struct niu_port *p = &t->niu.port[noc];
-    const uint32_t *reg = p->reg[buf];
+    uint32_t *reg = p->reg[buf];
     const uint32_t ctrl = reg[l->ctrl_off / 4], len = reg[l->len_off / 4];
     const unsigned type = CMD_TYPE(ctrl);
     const bool resp = ctrl & CMD_RESP_MARKED, bcast = ctrl & CMD_BRCST_PACKET;
-    if (type == 3)
-        return refuse(t, core, noc, buf, "request type 3 (reserved)", ctrl);
-    if (type == 0 && bcast)
-        return refuse(t, core, noc, buf, "a broadcast read", ctrl);
-    if (type == 2 && (ctrl & CMD_WR_BE) && !(ctrl & CMD_WR_INLINE))
-        return refuse(t, core, noc, buf, "a byte-enable write (NOC_CMD_WR_BE)", ctrl);
-    if (t->arch->id != ARCH_WORMHOLE && (ctrl & CMD_L1_ACC_AT_EN))
-        return refuse(t, core, noc, buf, "an L1 accumulate (NOC_CMD_L1_ACC_AT_EN)", ctrl);
-    if (type != 1 && !(ctrl & CMD_WR_INLINE && type == 2) && len > l->max_len)
-        return refuse(t, core, noc, buf, "a request longer than one packet (automatic splitting)",
+    const bool inl = type == 2 && (ctrl & CMD_WR_INLINE);
+    const char *no = unsupported(t, reg, ctrl);
+    if (no)
+        return refuse(t, core, noc, buf, no, ctrl);
+    /* Longer than one packet: the NIU splits it into packets of max_len bytes, both LO
+     * addresses 64-byte aligned (BHN/WHN:Counters.md "Automatic request splitting"). */
+    const bool data = type == 0 || (type == 2 && !inl);
+    const unsigned n = data && len > l->max_len ? (len + l->max_len - 1) / l->max_len : 1;
+    if (n > 1 && ((reg[0x00 / 4] | reg[0x0C / 4]) & 63u))
+        return refuse(t, core, noc, buf, "automatic splitting of a request not 64-byte aligned",
                       ctrl);
-    if (t->niu.out_count == NIU_OUTBOX_LEN) {
+    if (t->niu.out_count + n > NIU_OUTBOX_LEN) {
         tile_error(t, ERR_UNIMPLEMENTED, core, t->core[core].pc,
                    "NIU %u: outbox full: %u requests issued and not taken (the NoC is not "
-                   "connected to tiles yet)", noc, NIU_OUTBOX_LEN);
+                   "connected to tiles yet)", noc, t->niu.out_count);
         return MMIO_ERROR;
     }
 
@@ -265,11 +289,8 @@ static enum mmio_status issue(struct tile *t, int core, unsigned noc, unsigned b
     address(l, reg, 0x00, &targ, &targ_c);
     address(l, reg, 0x0C, &ret, &ret_c);
     const unsigned id = q.txn_id;
-    /* Who goes where (BHN:MemoryMap.md "NOC_TARG_ADDR and NOC_RET_ADDR"), and the counts the
-     * hardware makes at the NOC_CMD_CTRL store and, as the first hop's virtual channel is
-     * assigned and the request leaves, after it (BHN:Counters.md). With no NoC connected the
-     * request is taken at once: all of them are counted now, and NOC_CMD_CTRL reads 0 again. */
-    p->status[NIU_MST_CMD_ACCEPTED]++;
+    /* Who goes where (BHN:MemoryMap.md "NOC_TARG_ADDR and NOC_RET_ADDR"). Counted at the
+     * NOC_CMD_CTRL store: the per-transaction-id counts, by the number of packets (BHN:Counters.md). */
     if (type == 0) { /* read: from TARG at the remote tile to RET here */
         q.kind = NIU_READ;
         place(&q, targ_c, false);
@@ -277,10 +298,7 @@ static enum mmio_status issue(struct tile *t, int core, unsigned noc, unsigned b
         q.ret_y = ret_c >> 6 & 63u;
         q.remote_addr = targ;
         q.local_addr = ret;
-        q.len = len;
-        count_id(p, NIU_MST_REQS_OUTSTANDING_ID0, id, 1);
-        p->status[NIU_MST_RD_REQ_STARTED]++;
-        p->status[NIU_MST_RD_REQ_SENT]++;
+        count_id(p, NIU_MST_REQS_OUTSTANDING_ID0, id, (int)n);
     } else if (type == 1) { /* atomic: at TARG, its response to RET */
         q.kind = NIU_ATOMIC;
         place(&q, targ_c, bcast);
@@ -289,12 +307,9 @@ static enum mmio_status issue(struct tile *t, int core, unsigned noc, unsigned b
         q.remote_addr = targ;
         q.local_addr = ret;
         q.flags |= resp ? 0 : NIU_F_POSTED;
-        if (resp) {
+        if (resp)
             count_id(p, NIU_MST_REQS_OUTSTANDING_ID0, id, 1);
-            p->status[NIU_MST_NONPOSTED_ATOMIC_STARTED]++;
-        }
-        p->status[resp ? NIU_MST_NONPOSTED_ATOMIC_SENT : NIU_MST_POSTED_ATOMIC_SENT]++;
-    } else if (ctrl & CMD_WR_INLINE) { /* inline write: AT_DATA to TARG, ack to this NIU */
+    } else if (inl) { /* inline write: AT_DATA to TARG, the ack to this NIU */
         q.kind = resp ? NIU_WRITE : NIU_POSTED_WRITE;
         q.flags |= NIU_F_INLINE;
         place(&q, targ_c, bcast);
@@ -303,29 +318,57 @@ static enum mmio_status issue(struct tile *t, int core, unsigned noc, unsigned b
         q.ret_x = (uint8_t)x;
         q.ret_y = (uint8_t)y;
         q.remote_addr = targ;
-        q.len = 4;
         if (resp)
             count_id(p, NIU_MST_REQS_OUTSTANDING_ID0, id, 1);
-        p->status[resp ? NIU_MST_NONPOSTED_WR_REQ_STARTED : NIU_MST_POSTED_WR_REQ_STARTED]++;
-        p->status[resp ? NIU_MST_NONPOSTED_WR_REQ_SENT : NIU_MST_POSTED_WR_REQ_SENT]++;
-    } else { /* write: from TARG here to RET at the remote tile(s), ack to TARG's coordinates */
+    } else { /* write: from TARG here to RET at the remote tile(s), the ack to TARG's tile */
         q.kind = resp ? NIU_WRITE : NIU_POSTED_WRITE;
         place(&q, ret_c, bcast);
         q.ret_x = targ_c & 63u;
         q.ret_y = targ_c >> 6 & 63u;
         q.remote_addr = ret;
         q.local_addr = targ;
-        q.len = len;
         if (resp)
-            count_id(p, NIU_MST_REQS_OUTSTANDING_ID0, id, 1);
-        /* Counted down by niu_data_read when the chip glue has read the data from L1. */
-        count_id(p, NIU_MST_WRITE_REQS_OUTGOING_ID0, id, 1);
-        p->status[resp ? NIU_MST_NONPOSTED_WR_REQ_STARTED : NIU_MST_POSTED_WR_REQ_STARTED]++;
-        p->status[resp ? NIU_MST_NONPOSTED_WR_REQ_SENT : NIU_MST_POSTED_WR_REQ_SENT]++;
-        p->status[resp ? NIU_MST_NONPOSTED_WR_DATA_WORD_SENT : NIU_MST_POSTED_WR_DATA_WORD_SENT] +=
-            (len + l->flit_bytes - 1) / l->flit_bytes;
+            count_id(p, NIU_MST_REQS_OUTSTANDING_ID0, id, (int)n);
+        /* Counted down by niu_data_read when the chip glue has read each packet's data. */
+        count_id(p, NIU_MST_WRITE_REQS_OUTGOING_ID0, id, (int)n);
     }
-    t->niu.outbox[(t->niu.out_head + t->niu.out_count++) % NIU_OUTBOX_LEN] = q;
+    /* Then, per packet, as the first hop's virtual channel is assigned and the packet leaves
+     * (BHN:Counters.md). With no NoC connected every packet is taken at once: all of it is
+     * counted now and NOC_CMD_CTRL reads 0 again (docs/architecture.md "NIU"). */
+    for (unsigned k = 0; k < n; k++) {
+        struct niu_request *o = &t->niu.outbox[(t->niu.out_head + t->niu.out_count++) %
+                                               NIU_OUTBOX_LEN];
+        *o = q;
+        const uint32_t done = k * l->max_len, part = len - done < l->max_len ? len - done
+                                                                            : l->max_len;
+        o->len = type == 1 ? 0 : inl ? 4 : part;
+        if (data) {
+            o->local_addr += done;
+            o->remote_addr += done;
+        }
+        const unsigned words = (o->len + l->flit_bytes - 1) / l->flit_bytes;
+        p->status[NIU_MST_CMD_ACCEPTED]++;
+        if (type == 0) {
+            p->status[NIU_MST_RD_REQ_STARTED]++;
+            p->status[NIU_MST_RD_REQ_SENT]++;
+        } else if (type == 1) {
+            if (resp)
+                p->status[NIU_MST_NONPOSTED_ATOMIC_STARTED]++;
+            p->status[resp ? NIU_MST_NONPOSTED_ATOMIC_SENT : NIU_MST_POSTED_ATOMIC_SENT]++;
+        } else {
+            p->status[resp ? NIU_MST_NONPOSTED_WR_REQ_STARTED : NIU_MST_POSTED_WR_REQ_STARTED]++;
+            p->status[resp ? NIU_MST_NONPOSTED_WR_REQ_SENT : NIU_MST_POSTED_WR_REQ_SENT]++;
+            if (!inl) /* an inline write's data travels in its header flit */
+                p->status[resp ? NIU_MST_NONPOSTED_WR_DATA_WORD_SENT
+                               : NIU_MST_POSTED_WR_DATA_WORD_SENT] += words;
+        }
+    }
+    if (n > 1) { /* what splitting leaves in the registers: the last packet's length and start */
+        const uint32_t done = (n - 1) * l->max_len;
+        reg[l->len_off / 4] = len - done;
+        reg[0x00 / 4] += done;
+        reg[0x0C / 4] += done;
+    }
     return MMIO_OK;
 }
 

@@ -360,11 +360,91 @@ Test(niu, a_byte_enable_write_is_refused_with_its_name)
                    "0x00000006) is not modelled yet");
 }
 
-Test(niu, a_write_longer_than_a_packet_is_refused)
+/* A read of 40000 bytes: more than one packet (16384 bytes on Blackhole), so the NIU splits it
+ * into 16384 + 16384 + 7232 bytes, counts the transaction id's outstanding responses by 3 at once
+ * and leaves the last packet's length and addresses in the registers (BlackholeA0/NoC/Counters.md
+ * "Automatic request splitting"). */
+Test(niu, a_long_read_is_split_into_packets)
 {
-    const struct reg_write w[] = {{NOC0 + CTRL, CMD_WR}, {NOC0 + AT_LEN_BE, 16385},
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    const uint32_t b = NOC0 + 0x800;
+    const struct reg_write w[] = {
+        {b + CTRL, CMD_RESP_MARKED}, {b + PACKET_TAG, 2u << 10}, {b + RET_LO, 0x10000},
+        {b + TARG_LO, 0x40000},      {b + TARG_HI, 0x185},       {b + AT_LEN_BE, 40000},
+        {b + CMD_CTRL, 1},
+    };
+    const uint32_t reads[] = {NOC0 + STATUS(0x12), NOC0 + STATUS(0x5), b + AT_LEN_BE,
+                              b + TARG_LO, b + RET_LO};
+    struct prog p = brisc(t, w, 7, reads, 5);
+    run_ok(&p);
+    cr_expect_eq(reg(t, 10), 3, "NIU_MST_REQS_OUTSTANDING_ID(2)");
+    cr_expect_eq(reg(t, 11), 3, "NIU_MST_RD_REQ_SENT");
+    cr_expect_eq(reg(t, 12), 40000 - 2 * 16384);
+    cr_expect_eq(reg(t, 13), 0x40000 + 2 * 16384);
+    cr_expect_eq(reg(t, 14), 0x10000 + 2 * 16384);
+    cr_assert_eq(niu_outbox_count(t), 3);
+    for (unsigned k = 0; k < 3; k++) {
+        const struct niu_request *q = niu_outbox_peek(t, k);
+        cr_expect_eq(q->len, k < 2 ? 16384 : 7232);
+        cr_expect_eq(q->remote_addr, 0x40000 + 16384 * k);
+        cr_expect_eq(q->local_addr, 0x10000 + 16384 * k);
+        cr_expect_eq(q->txn_id, 2);
+    }
+    tile_destroy(t);
+}
+
+Test(niu, splitting_an_unaligned_request_is_refused)
+{
+    const struct reg_write w[] = {{NOC0 + CTRL, CMD_WR}, {NOC0 + TARG_LO, 0x20010},
+                                  {NOC0 + AT_LEN_BE, 16385}, {NOC0 + CMD_CTRL, 1}};
+    expect_refused(test_tile(ARCH_BLACKHOLE), w, 4, 0, 0,
+                   "automatic splitting of a request not 64-byte aligned");
+}
+
+/* noc_semaphore_inc(NOC_XY_ADDR(2, 3, 0x1000C), 1) from BRISC: noc_fast_atomic_increment on
+ * BRISC_AT_CMD_BUF (3, +0x1800) writes TARG_LO, TARG_HI = 2 | 3 << 6 = 0xC2, NOC_CTRL = VC_STATIC |
+ * STATIC_VC(NOC_UNICAST_WRITE_VC = 1) | RESP_MARKED | AT = 0x2091, AT_LEN_BE =
+ * NOC_AT_INS(INCR_GET = 1) << 12 | NOC_AT_WRAP(31) << 2 | NOC_AT_IND_32((addr >> 2) & 3 = 3) =
+ * 0x107F, AT_DATA = 1, CMD_CTRL = 1. */
+Test(niu, an_atomic_increment_as_noc_semaphore_inc)
+{
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    const uint32_t b = NOC0 + 0x1800;
+    const struct reg_write w[] = {
+        {b + TARG_LO, 0x1000C}, {b + TARG_HI, 0xC2},
+        {b + CTRL, CMD_VC_STATIC | CMD_STATIC_VC(1) | CMD_RESP_MARKED | 1},
+        {b + AT_LEN_BE, 0x107F}, {b + 0x28 /* NOC_AT_DATA */, 1}, {b + CMD_CTRL, 1},
+    };
+    const uint32_t reads[] = {NOC0 + STATUS(0x6), NOC0 + STATUS(0x10), NOC0 + STATUS(0xF)};
+    struct prog p = brisc(t, w, 6, reads, 3);
+    run_ok(&p);
+    cr_expect_eq(reg(t, 10), 1, "NIU_MST_NONPOSTED_ATOMIC_SENT");
+    cr_expect_eq(reg(t, 11), 1, "NIU_MST_REQS_OUTSTANDING_ID(0)");
+    cr_expect_eq(reg(t, 12), 1, "NIU_MST_NONPOSTED_ATOMIC_STARTED");
+    const struct niu_request *q = niu_outbox_peek(t, 0);
+    cr_assert(q);
+    cr_expect_eq(q->kind, NIU_ATOMIC);
+    cr_expect_eq(q->cmd_buf, 3);
+    cr_expect_eq(q->x, 2);
+    cr_expect_eq(q->y, 3);
+    cr_expect_eq(q->remote_addr, 0x1000C);
+    cr_expect_eq(q->at_len_be, 0x107F);
+    cr_expect_eq(q->at_data, 1);
+    cr_expect_eq(q->len, 0);
+    cr_expect_eq(q->flags, NIU_F_STATIC_VC);
+    niu_response(t, 0, NIU_ATOMIC, 0, 0);
+    cr_expect_eq(t->niu.port[0].status[NIU_MST_ATOMIC_RESP_RECEIVED], 1);
+    cr_expect_eq(t->niu.port[0].status[NIU_MST_REQS_OUTSTANDING_ID0], 0);
+    tile_destroy(t);
+}
+
+Test(niu, broadcast_exclusions_are_refused)
+{
+    const struct reg_write w[] = {{NOC0 + CTRL, CMD_WR | CMD_BRCST_PACKET},
+                                  {NOC0 + 0x2C /* NOC_BRCST_EXCLUDE */, 1u << 22},
                                   {NOC0 + CMD_CTRL, 1}};
-    expect_refused(test_tile(ARCH_BLACKHOLE), w, 3, 0, 0, "automatic splitting");
+    expect_refused(test_tile(ARCH_BLACKHOLE), w, 3, 0, 0,
+                   "a broadcast with exclusions (NOC_BRCST_EXCLUDE)");
 }
 
 Test(niu, a_narrow_access_is_refused)
