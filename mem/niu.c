@@ -69,13 +69,20 @@ struct niu_layout {
     bool coord_in_hi;           /* BH: coordinates in *_HI at bit 0; WH: in *_MID at bit 4 */
 };
 
+/* The default coordinates are a Tensix tile's on NoC 0: Blackhole's Tensix tiles are at x 1..7,
+ * 10..16 and y 2..11 (BHN:Coordinates.md), Wormhole's first column and row at (1, 1)
+ * (WHN:Coordinates.md's translation tables: 18 -> 1 on both axes). */
 static const struct niu_layout bh = {
-    0x800, bh_regs, sizeof bh_regs / sizeof bh_regs[0], 0x60, 0x1C, 0x20, 0x28, 0x18,
-    17, 12, 64, 16384, 0x0100u << 8, 1, 2, true,
+    .buf_stride = 0x800, .regs = bh_regs, .nregs = sizeof bh_regs / sizeof bh_regs[0],
+    .clear_off = 0x60, .ctrl_off = 0x1C, .len_off = 0x20, .data_off = 0x28, .tag_off = 0x18,
+    .width = 17, .height = 12, .flit_bytes = 64, .max_len = 16384,
+    .endpoint_type = 0x0100u << 8, .def_x = 1, .def_y = 2, .coord_in_hi = true,
 };
 static const struct niu_layout wh = {
-    0x400, wh_regs, sizeof wh_regs / sizeof wh_regs[0], 0x50, 0x1C, 0x20, 0x24, 0x18,
-    10, 12, 32, 8192, 1u << 16, 1, 1, false,
+    .buf_stride = 0x400, .regs = wh_regs, .nregs = sizeof wh_regs / sizeof wh_regs[0],
+    .clear_off = 0x50, .ctrl_off = 0x1C, .len_off = 0x20, .data_off = 0x24, .tag_off = 0x18,
+    .width = 10, .height = 12, .flit_bytes = 32, .max_len = 8192,
+    .endpoint_type = 1u << 16, .def_x = 1, .def_y = 1, .coord_in_hi = false,
 };
 
 static const struct niu_layout *layout(const struct tile *t)
