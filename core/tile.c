@@ -33,6 +33,7 @@ static bool map_devices(struct tile *t)
     ok &= map_register(m, perf_counter_regions, perf_counter_regions_len);
     ok &= map_register(m, dest_regions, dest_regions_len);
     ok &= map_register(m, local_ram_regions, local_ram_regions_len);
+    ok &= map_register(m, niu_regions, niu_regions_len);
     ok &= map_register(m, map_unmodelled, map_unmodelled_len);
     return ok;
 }
@@ -69,6 +70,7 @@ struct tile *tile_create(const struct arch *arch)
         return 0;
     }
     t->fresh = true;
+    niu_init(t);
     tile_reset(t);
     return t;
 }
@@ -122,6 +124,7 @@ void tile_reset(struct tile *t)
     t->cycles = 0;
     t->wall_clock_latch = 0;
     perf_counters_reset(t);
+    niu_reset(t);
     t->nloaded = 0;
     t->nwarnings = 0;
     t->issue_thread = -1;

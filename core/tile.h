@@ -14,6 +14,7 @@
 #include "../mem/l1.h"
 #include "../mem/l1_port.h"
 #include "../mem/map.h"
+#include "../mem/niu.h"
 #include "../riscv/core.h"
 #include "../riscv/mailbox.h"
 #include "../riscv/poll_sleep.h"
@@ -174,6 +175,7 @@ struct tile {
     struct loaded_range { uint32_t lo, hi; int core; } *loaded;
     unsigned nloaded;
     struct perf_counter_regs perf; /* PERF_CNT_* registers (core/perf_counters.c) */
+    struct niu niu; /* the NIUs' registers, counters and outbox (mem/niu.c) */
     uint32_t wall_clock_latch; /* WALL_CLOCK_H: high half latched by the last WALL_CLOCK_L access */
     /* Reset and boot registers (core/tile_ctrl.c, spec/memory-map.md §6). */
     struct tile_boot_regs {

@@ -14,8 +14,6 @@ const struct region map_unmodelled[] = {
     {0xFFB11000, 0xFFB11FFF, "TDMA-RISC", NULL, 4, TB_CORES, MAP_BH, 0}, /* BH: not NCRISC */
     {0xFFB11000, 0xFFB11FFF, "TDMA-RISC", NULL, 7, ALL_CORES, MAP_WH, 0},
     {0xFFB13000, 0xFFB13FFF, "PIC", NULL, 7, ALL_CORES, MAP_BOTH, 0},
-    {0xFFB20000, 0xFFB2FFFF, "NoC 0 registers", NULL, 7, ALL_CORES, MAP_BOTH, 0},
-    {0xFFB30000, 0xFFB3FFFF, "NoC 1 registers", NULL, 7, ALL_CORES, MAP_BOTH, 0},
     {0xFFB40000, 0xFFB7FFFF, "NoC overlay", NULL, 7, ALL_CORES, MAP_BOTH, 0},
     /* Wormhole's NCRISC runs from its 16 KiB instruction RAM (WHR:README.md); Blackhole's has
      * none and runs from L1. */

@@ -212,8 +212,8 @@ Test(errors, ebreak_dumps_registers)
 Test(errors, unimplemented_region)
 {
     cr_expect_eq(run("run %s", guest("guest/unimpl_region.elf")), 105);
-    EXPECT_OUT("unimplemented: TRISC0 pc=0x00006004 cycle=1: unimplemented region NoC 0 "
-               "registers: load of 0xffb20000");
+    EXPECT_OUT("unimplemented: TRISC0 pc=0x00006004 cycle=1: unimplemented region NoC "
+               "overlay: load of 0xffb40000");
 }
 
 Test(errors, cycle_limit)

@@ -54,7 +54,9 @@ Test(map, each_window_is_found_where_the_map_puts_it)
         {CORE_TRISC0, 0xFFB121F0, "tile control/debug/status"},
         {CORE_TRISC0, 0xFFBD8000, "Tensix Dst window"},
         {CORE_TRISC0, 0xFFB1A000, "TRISC1 local data RAM (slow path)"},
-        {CORE_TRISC0, 0xFFB20000, "NoC 0 registers"},
+        {CORE_TRISC0, 0xFFB20000, "NoC 0 NIU"},
+        {CORE_NCRISC, 0xFFB30040, "NoC 1 NIU"},
+        {CORE_TRISC0, 0xFFB40000, "NoC overlay"},
     };
     for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {
         const struct region *r = map_find(t, want[i].core, want[i].addr);

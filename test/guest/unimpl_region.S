@@ -1,6 +1,6 @@
 #include "guest.h"
     .globl _start
 _start:
-    li t0, 0xFFB20000      /* NoC 0 registers: not modelled */
+    li t0, 0xFFB40000      /* NoC overlay: not modelled */
     lw t1, 0(t0)
     EXIT(0)
