@@ -603,7 +603,7 @@ Test(noc, a_reservation_changes_deliveries_5_cycles_after_its_request)
 
 /* Random traffic without reservations (unicast requests, responses and broadcasts, which may
  * stop each other for ever: only the deliveries that happen are compared), every request of
- * cycles h and later left out when `cut`: the deliveries in their canonical order */
+ * cycles h and later left out when `cut` (window_run): the deliveries in their canonical order */
 struct dlist {
     struct noc_delivery d[20000];
     unsigned n;
@@ -616,6 +616,42 @@ static void dlist_add(void *ctx, const struct noc_delivery *d)
     l->d[l->n++] = *d;
 }
 
+/* Random traffic on BH for `cycles` cycles (each NIU asks with probability 1/24 a cycle: a
+ * broadcast to a random rectangle in four, half of them reserving their paths when
+ * `reserve_half`, else unicast requests and responses; 0..1023 bytes), tagged in order, the
+ * requests of cycles `cut` and later drawn but left out; the model advanced to each cycle in
+ * turn. Returns the reserving broadcasts asked for. */
+static unsigned random_traffic(struct noc *n, uint32_t seed0, uint64_t cycles, bool reserve_half, uint64_t cut)
+{
+    const unsigned nodes = BH_W * 12;
+    unsigned reserving = 0;
+    uint32_t tag = 0;
+    for (uint64_t t = 0; t < cycles; t++) {
+        uint32_t seed = seed0 ^ (uint32_t)t * 2654435761u;
+        for (unsigned k = 0; k < 2; k++)
+            for (unsigned s = 0; s < nodes; s++) {
+                if (lcg(&seed) % 24)
+                    continue;
+                struct noc_request r = {.noc = (uint8_t)k, .src = (uint16_t)s, .cycle = t,
+                                        .bytes = lcg(&seed) % 1024, .tag = tag++};
+                if (lcg(&seed) % 4 == 0) {
+                    const bool reserve = reserve_half && lcg(&seed) % 2;
+                    reserving += reserve && t < cut;
+                    r.flags = NOC_BRCST | (reserve ? NOC_BRCST_PATH_RESERVE : 0);
+                    r.dst_rect = (struct noc_rect){(uint8_t)(lcg(&seed) % BH_W), (uint8_t)(lcg(&seed) % 12),
+                                                   (uint8_t)(lcg(&seed) % BH_W), (uint8_t)(lcg(&seed) % 12)};
+                } else {
+                    r.dst = (uint16_t)(lcg(&seed) % nodes);
+                    r.flags = lcg(&seed) % 2 ? NOC_RESPONSE : 0;
+                }
+                if (t < cut)
+                    noc_inject(n, &r);
+            }
+        noc_advance(n, t);
+    }
+    return reserving;
+}
+
 static void window_run(struct dlist *l, uint32_t seed0, uint64_t h, bool cut)
 {
     struct noc_config c = noc_config_for(ARCH_BLACKHOLE);
@@ -624,30 +660,7 @@ static void window_run(struct dlist *l, uint32_t seed0, uint64_t h, bool cut)
     struct noc *n = noc_create(&c);
     cr_assert_not_null(n);
     l->n = 0;
-    const unsigned nodes = BH_W * 12;
-    uint32_t tag = 0;
-    for (uint64_t t = 0; t < 140; t++) {
-        uint32_t seed = seed0 ^ (uint32_t)t * 2654435761u;
-        for (unsigned k = 0; k < 2; k++)
-            for (unsigned s = 0; s < nodes; s++) {
-                if (lcg(&seed) % 24)
-                    continue;
-                struct noc_request r = {.noc = (uint8_t)k, .src = (uint16_t)s, .cycle = t,
-                                        .bytes = lcg(&seed) % 1024, .tag = tag++};
-                if (lcg(&seed) % 8 == 0) { /* to a rectangle of up to 4 x 4 */
-                    const unsigned x = lcg(&seed) % BH_W, y = lcg(&seed) % 12;
-                    r.flags = NOC_BRCST | (lcg(&seed) % 2 ? NOC_BRCST_Y_MAJOR : 0);
-                    r.dst_rect = (struct noc_rect){(uint8_t)x, (uint8_t)y, (uint8_t)((x + lcg(&seed) % 4) % BH_W),
-                                                   (uint8_t)((y + lcg(&seed) % 4) % 12)};
-                } else {
-                    r.dst = (uint16_t)(lcg(&seed) % nodes);
-                    r.flags = lcg(&seed) % 2 ? NOC_RESPONSE : 0;
-                }
-                if (!cut || t < h)
-                    noc_inject(n, &r);
-            }
-        noc_advance(n, t);
-    }
+    random_traffic(n, seed0, 140, false, cut ? h : NOC_NEVER);
     noc_advance(n, NOC_NEVER);
     noc_destroy(n);
 }
@@ -745,30 +758,7 @@ Test(noc, random_broadcasts_with_and_without_reservations_never_wait_for_a_reser
         struct noc_config c = noc_config_for(ARCH_BLACKHOLE);
         struct noc *n = noc_create(&c);
         cr_assert_not_null(n);
-        const unsigned nodes = BH_W * 12;
-        unsigned reserving = 0;
-        for (uint64_t t = 0; t < 300; t++) {
-            uint32_t seed = seed0 ^ (uint32_t)t * 2654435761u;
-            for (unsigned k = 0; k < 2; k++)
-                for (unsigned s = 0; s < nodes; s++) {
-                    if (lcg(&seed) % 24)
-                        continue;
-                    struct noc_request r = {.noc = (uint8_t)k, .src = (uint16_t)s, .cycle = t,
-                                            .bytes = lcg(&seed) % 1024};
-                    if (lcg(&seed) % 4 == 0) {
-                        const bool reserve = lcg(&seed) % 2;
-                        reserving += reserve;
-                        r.flags = NOC_BRCST | (reserve ? NOC_BRCST_PATH_RESERVE : 0);
-                        r.dst_rect = (struct noc_rect){(uint8_t)(lcg(&seed) % BH_W), (uint8_t)(lcg(&seed) % 12),
-                                                       (uint8_t)(lcg(&seed) % BH_W), (uint8_t)(lcg(&seed) % 12)};
-                    } else {
-                        r.dst = (uint16_t)(lcg(&seed) % nodes);
-                        r.flags = lcg(&seed) % 2 ? NOC_RESPONSE : 0;
-                    }
-                    noc_inject(n, &r);
-                }
-            noc_advance(n, t);
-        }
+        const unsigned reserving = random_traffic(n, seed0, 300, true, NOC_NEVER);
         noc_advance(n, NOC_NEVER);
         cr_expect_gt(reserving, 100);
         char *text = NULL;
