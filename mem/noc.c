@@ -36,7 +36,11 @@
  * not change in the cycle), a reservation reads what the previous cycle left, and every flit
  * sent arrives a cycle later at the earliest, so the routers' order within a step changes
  * nothing. A step in which nothing moved leaves everything as it was until the next arrival or
- * request, which is then the next step (noc_next_event). */
+ * request, which is then the next step (noc_next_event); so does a step in which something moved
+ * but nothing waited (every flit in a ring still on its link, every request's header gone or
+ * not yet due): the next step is then the first arrival or request. Only after a step in which
+ * something moved while something waited is the next cycle a step, as a freed place or output
+ * may let the waiting move. */
 #include "noc.h"
 
 #include <stddef.h>
@@ -158,6 +162,7 @@ struct noc {
     unsigned ndirty;
     bool *sink;          /* per node: takes broadcasts */
     uint64_t now, next;
+    uint64_t first_push; /* the earliest arrival of the flits sent in this step */
     bool moved;
     struct flit *store;
     uint32_t *qstore;
@@ -262,10 +267,15 @@ void noc_destroy(struct noc *n)
     free(n);
 }
 
-void noc_set_broadcast_sink(struct noc *n, unsigned node, bool takes)
+/* Refused while anything is in flight: the outputs a broadcast's header wants at a router are
+ * worked out when it gets there (wants), and must be those its path reservation took, or a
+ * reserved channel would never be granted (and so never freed) */
+bool noc_set_broadcast_sink(struct noc *n, unsigned node, bool takes)
 {
-    if (node < n->nodes)
-        n->sink[node] = takes;
+    if (node >= n->nodes || n->in_flight)
+        return false;
+    n->sink[node] = takes;
+    return true;
 }
 
 /* ---- rings and records --------------------------------------------------------------------- */
@@ -288,6 +298,8 @@ static void push(struct noc *n, struct ring *g, uint64_t at, uint32_t pkt, uint1
     g->count++;
     *g->full |= g->bit;
     n->pkt[pkt].live++;
+    if (at < n->first_push)
+        n->first_push = at;
 }
 
 static uint32_t new_packet(struct noc *n)
@@ -399,6 +411,8 @@ bool noc_inject(struct noc *n, const struct noc_request *q)
     const bool brcst = q->flags & NOC_BRCST;
     if (q->noc >= NOC_COUNT || q->src >= n->nodes || q->cycle < n->now)
         return false;
+    if ((q->flags & NOC_BRCST_PATH_RESERVE) && !brcst) /* NOC_CMD_PATH_RESERVE is a broadcast's */
+        return false;
     if (brcst ? !rect_ok(c, &q->dst_rect) : q->dst >= n->nodes)
         return false;
     if ((q->flags & NOC_BRCST_EXCLUDE) && !rect_ok(c, &q->exclude))
@@ -442,7 +456,7 @@ bool noc_inject(struct noc *n, const struct noc_request *q)
 bool noc_unicast(struct noc *n, unsigned noc, unsigned src, unsigned dst, uint32_t bytes, uint32_t tag,
                  uint64_t cycle)
 {
-    if (src >= n->nodes || dst >= n->nodes)
+    if (noc >= NOC_COUNT || src >= n->nodes || dst >= n->nodes) /* before the casts */
         return false;
     struct noc_request q = {.noc = (uint8_t)noc, .src = (uint16_t)src, .dst = (uint16_t)dst,
                             .bytes = bytes, .tag = tag, .cycle = cycle};
@@ -486,8 +500,22 @@ static bool channel_free(const struct router *r, unsigned o, unsigned v, uint32_
     return r->owner[o][v] == FREE && (!r->reserved[o][v] || r->reserved[o][v] == mine);
 }
 
+/* Does the ring hold nothing of another packet than `pkt`? */
+static bool ring_only(const struct ring *g, uint32_t pkt)
+{
+    for (uint32_t k = 0, i = g->head; k < g->count; k++, i = i + 1 == g->cap ? 0 : i + 1)
+        if (g->e[i].pkt != pkt)
+            return false;
+    return true;
+}
+
 /* NOC_CMD_PATH_RESERVE: every channel of the broadcast's tree, walked from its source by the
- * routers' own decisions, is free (or already its own), and becomes its own; else nothing
+ * routers' own decisions, is free (or already its own), the ring each of its channels into a
+ * router feeds holds nothing of another packet (an owner lets go when its tail leaves the
+ * router, while its flits may still be on the link or in the next buffer: a reservation taking
+ * the next router's output then would leave that packet's header waiting for it in front of
+ * its own header, for ever), and so is the source NIU's ring into its router; then the channels
+ * become its own, so its header never waits behind another packet; else nothing
  * changes and the NIU tries again when something has moved. It reads other routers, so all
  * NIUs try before any router acts in the cycle (step), in node order: what they see is the
  * previous cycle's end, and two trees wanted at once go to the lower node. */
@@ -497,6 +525,8 @@ static bool reserve_tree(struct noc *n, const struct packet *p, uint32_t pkt)
     unsigned nhop = 0, nres = 0;
     /* routers to expand, by the input the packet reaches them through: the source's first */
     hop[nhop++] = (struct tree_edge){.node = p->src, .slot = (uint8_t)(NOC_IN_NIU * VCS + p->cls * 2)};
+    if (!ring_only(&n->net[p->noc].r[p->src].in[hop[0].slot], pkt))
+        return false;
     for (unsigned i = 0; i < nhop; i++) {
         uint8_t vc[NOC_OUTS];
         const unsigned m = wants(n, p->noc, hop[i].node, hop[i].slot, p, vc);
@@ -505,6 +535,9 @@ static bool reserve_tree(struct noc *n, const struct packet *p, uint32_t pkt)
             if (!(m & (1u << o)))
                 continue;
             if (!channel_free(r, o, vc[o], pkt + 1))
+                return false;
+            if (o != 2 && !ring_only(&n->net[p->noc].r[next_node(n, p->noc, hop[i].node, o)]
+                                          .in[(o ? NOC_IN_Y : NOC_IN_X) * VCS + vc[o]], pkt))
                 return false;
             res[nres++] = (struct tree_edge){.node = hop[i].node, .o = (uint8_t)o, .vc = vc[o]};
             if (o != 2)
@@ -678,25 +711,32 @@ static bool router_empty(const struct router *r)
     return !r->qcount && !r->in_full && !r->eject_full;
 }
 
-static uint64_t ring_next(const struct ring *g, uint64_t t, uint64_t e)
+static uint64_t ring_next(const struct ring *g, uint64_t t, uint64_t e, bool *waiting)
 {
-    if (g->count && g->e[g->head].at > t && g->e[g->head].at < e)
+    if (!g->count)
+        return e;
+    if (g->e[g->head].at <= t)
+        *waiting = true;
+    else if (g->e[g->head].at < e)
         return g->e[g->head].at;
     return e;
 }
 
-/* The router's part of the next step: its next arrival or request (what has arrived and not
- * moved waits for something else to move, which makes its own step) */
-static uint64_t router_next(const struct router *r, const struct noc *n, uint64_t t)
+/* The router's part of the next step: its next arrival or request; `waiting` when a flit has
+ * arrived and not moved or a request's time has come and it has not left (it waits for
+ * something else to move, which makes its own step) */
+static uint64_t router_next(const struct router *r, const struct noc *n, uint64_t t, bool *waiting)
 {
     uint64_t e = NOC_NEVER;
     EACH(s, r->in_full, 0, SLOTS)
-        e = ring_next(&r->in[s], t, e);
+        e = ring_next(&r->in[s], t, e, waiting);
     EACH(v, r->eject_full, 0, VCS)
-        e = ring_next(&r->eject[v], t, e);
+        e = ring_next(&r->eject[v], t, e, waiting);
     if (r->qcount) {
         uint64_t c = n->pkt[r->q[r->qhead]].inject_cycle;
-        if (c > t && c < e)
+        if (c <= t)
+            *waiting = true;
+        else if (c < e)
             e = c;
     }
     return e;
@@ -711,6 +751,7 @@ static void step(struct noc *n, uint64_t t)
         n->dirty[i]->held = 0;
     n->ndirty = 0;
     n->moved = false;
+    n->first_push = NOC_NEVER;
     /* deliveries first, in the canonical order: node, then NoC, then channel */
     for (unsigned w = 0; w < n->words; w++)
         for (uint64_t bits = n->net[0].active[w] | n->net[1].active[w]; bits; bits &= bits - 1) {
@@ -729,6 +770,7 @@ static void step(struct noc *n, uint64_t t)
                     p->reserved = reserve_tree(n, p, r->q[r->qhead]);
             }
     uint64_t next = NOC_NEVER;
+    bool waiting = false;
     for (unsigned k = 0; k < NOC_COUNT; k++)
         for (unsigned w = 0; w < n->words; w++)
             for (uint64_t bits = n->net[k].active[w]; bits; bits &= bits - 1) {
@@ -739,23 +781,27 @@ static void step(struct noc *n, uint64_t t)
                 move(n, k, node, t);
                 if (router_empty(r))
                     n->net[k].active[w] &= ~(1ull << (node % 64));
-                uint64_t e = router_next(r, n, t);
+                uint64_t e = router_next(r, n, t, &waiting);
                 if (e < next)
                     next = e;
             }
-    /* what moved frees a place or an output for the next cycle; a flit sent now arrives later */
-    if (n->moved)
+    /* what moved frees a place or an output for the next cycle, which matters only to what
+     * waits; a flit sent now arrives later (router_next has its arrival) */
+    if (n->moved && waiting)
         next = t + 1;
+    if (n->first_push < next) /* a router that was looked at before the flit was sent to it */
+        next = n->first_push;
     if (next < n->next)
         n->next = next;
 }
 
 void noc_advance(struct noc *n, uint64_t cycle)
 {
-    while (n->next <= cycle)
+    /* NOC_NEVER is no cycle: advancing to it runs everything that can happen and stops */
+    while (n->next != NOC_NEVER && n->next <= cycle)
         step(n, n->next);
-    if (cycle + 1 > n->now)
-        n->now = cycle + 1;
+    if (cycle >= n->now)
+        n->now = cycle == NOC_NEVER ? NOC_NEVER : cycle + 1;
 }
 
 uint64_t noc_now(const struct noc *n)

@@ -106,7 +106,17 @@ enum {
  * ever, as the pages warn (BH NoC/README.md: software is responsible for deadlock freedom of
  * "Broadcast without path reservations"); with NOC_BRCST_PATH_RESERVE the header leaves only
  * once every link of its tree is free for it, and takes them all at once (the handshake's own
- * time is not documented and not charged).
+ * time is not documented and not charged). A channel is free for it when no packet holds it, no
+ * other reservation has it, and no flit of another packet is still on its link or in the buffer
+ * it feeds (nor in the source NIU's buffer into its router): a packet lets go of a channel when
+ * its tail leaves the router, before the tail has crossed the link. The flag is refused without
+ * NOC_BRCST (NOC_CMD_PATH_RESERVE is a broadcast's).
+ * A reservation is instant (it writes every channel of its tree in its cycle), so a request with
+ * NOC_BRCST_PATH_RESERVE at cycle h can change deliveries from h + 5 on: in cycle h it can take
+ * the NIU channel of a router a packet reached at h, which would have reached its NIU at
+ * h + router_to_niu. Without reservations a request at h changes no delivery before
+ * h + niu_to_router + router_to_niu = h + 10: its first flit reaches a router at
+ * h + niu_to_router at the earliest, and what it delays there is router_to_niu from any NIU.
  * NOC_BRCST_EXCLUDE stands for the NIU's NOC_BRCST_EXCLUDE register, whose encoding no page
  * gives ("additional configuration allowing for non-rectangular broadcasts", BH MemoryMap.md);
  * a rectangle can express a corner or a band of the grid. */
@@ -126,19 +136,26 @@ struct noc_request {
  * and sends its flits from `cycle` on, one per cycle as the router takes them, in the order it
  * took its requests. False when that queue is full at the time of the call (the caller retries
  * after advancing: a request initiator stays busy), and for a request the model cannot take (a
- * cycle before noc_now, a node outside the grid, more than max_data_flits of data): those are
- * the caller's errors. */
+ * cycle before noc_now, a node outside the grid, more than max_data_flits of data,
+ * NOC_BRCST_PATH_RESERVE without NOC_BRCST): those are the caller's errors. */
 bool noc_inject(struct noc *n, const struct noc_request *r);
 /* A unicast write of `bytes` from node src to node dst on NoC `noc`. */
 bool noc_unicast(struct noc *n, unsigned noc, unsigned src, unsigned dst, uint32_t bytes, uint32_t tag,
                  uint64_t cycle);
 
-/* Runs every cycle up to and including `cycle`, delivering what arrives; noc_now becomes cycle + 1. */
+/* Runs every cycle up to and including `cycle`, delivering what arrives; noc_now becomes cycle + 1
+ * (NOC_NEVER: runs until nothing more can happen, and noc_now becomes NOC_NEVER). */
 void noc_advance(struct noc *n, uint64_t cycle);
 /* The first cycle not yet run. */
 uint64_t noc_now(const struct noc *n);
-/* The first cycle at or after noc_now in which a flit arrives, moves or leaves an NIU; NOC_NEVER
- * when nothing is queued or in flight (or everything in flight is stuck: noc_in_flight says). */
+/* A cycle at or after noc_now and no later than the first in which a flit arrives, moves or
+ * leaves an NIU: the next step the model will run. It is that first cycle when what is in flight
+ * is only travelling (no flit has arrived and waits, no request's time has come without its
+ * header leaving); after a cycle in which something moved while something else waited, it is
+ * the next cycle, though the waiting flit may wait on. NOC_NEVER when nothing is queued or in
+ * flight (or everything in flight is stuck: noc_in_flight says). A step costs the routers that
+ * hold something; cycles in which nothing arrives and nothing waits on a move are skipped for
+ * nothing. */
 uint64_t noc_next_event(const struct noc *n);
 /* Packets accepted and not yet delivered everywhere. */
 unsigned noc_in_flight(const struct noc *n);
@@ -149,8 +166,11 @@ unsigned noc_in_flight(const struct noc *n);
 unsigned noc_describe(const struct noc *n, FILE *f, unsigned max_lines);
 
 /* A node that opts out of broadcasts (BH RoutingPaths.md: tiles other than Tensix tiles do);
- * all nodes take them after noc_create. */
-void noc_set_broadcast_sink(struct noc *n, unsigned node, bool takes);
+ * all nodes take them after noc_create. Only while nothing is in flight (noc_in_flight 0), else
+ * false and nothing changes: a path reservation takes the channels the tree's routers will want,
+ * which depend on the nodes that take the broadcast, so those must not change under it (set the
+ * sinks up before the first request). False also for a node outside the grid. */
+bool noc_set_broadcast_sink(struct noc *n, unsigned node, bool takes);
 
 /* The node at (x, y) of NoC #0's grid, and the node NoC #1 calls (x1, y1) (BH Coordinates.md:
  * NoC #1's (0, 0) is the bottom right tile and its coordinates grow leftwards and upwards). */
