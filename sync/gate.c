@@ -659,9 +659,8 @@ static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsig
             th->st.by_form[th->dec_index]++;
             account(t, i, now, GATE_ISSUED, GS_NONE, 0, ORIGIN_NONE);
             progress = true;
-            const bool ok = u->accept(t, i, w, f);
+            const bool ok = u->accept(t, i, w, f); /* issue_thread stays -1: no lint here */
             tile_wake_tick(t, f->unit);
-            t->issue_thread = -1;
             if (!ok) {
                 /* coproc_step's account_stop for the threads after i: none is live, and a
                  * thread that is not live is found empty, as its open interval already is, so
