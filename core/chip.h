@@ -1,0 +1,75 @@
+/* A chip: Tensix tiles, DRAM tiles and the rest of a Blackhole (or Wormhole) grid on the two
+ * NoCs (mem/noc.h), run on host threads in windows (core/sim.h) with the NoC stepped between
+ * windows (docs/architecture.md "A chip").
+ *
+ * Only the Tensix tiles a run adds are simulated; the others are nodes without a tile (a request
+ * to one is the program's error). DRAM tiles are memory endpoints with sparse contents: 4 KiB
+ * pages allocated on first write, zeros elsewhere. PCIe, ARC, Ethernet and CPU nodes exist in
+ * the grid (they route packets) but take no requests. */
+#ifndef TENSIM_CORE_CHIP_H
+#define TENSIM_CORE_CHIP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim.h"
+
+enum chip_node {
+    CHIP_NONE,     /* nothing there (a Wormhole grid position without a tile) */
+    CHIP_TENSIX,
+    CHIP_DRAM,
+    CHIP_PCIE,
+    CHIP_ARC,
+    CHIP_ETH,
+    CHIP_CPU,      /* Blackhole's L2CPU and security tiles */
+};
+
+struct chip;
+
+/* The full grid of `arch` (Blackhole 17 x 12, Wormhole 10 x 12) with no tiles yet; NULL when
+ * out of memory. */
+struct chip *chip_create(const struct arch *arch);
+void chip_destroy(struct chip *c);
+/* The sim that runs the tiles: set threads, pin and max_cycles there before chip_run. */
+struct sim *chip_sim(struct chip *c);
+const struct arch *chip_arch(const struct chip *c);
+void chip_grid(const struct chip *c, unsigned *width, unsigned *height);
+
+/* What sits at NoC 0 coordinates (x, y) (CHIP_NONE outside the grid), and its name. */
+enum chip_node chip_node_at(const struct chip *c, unsigned x, unsigned y);
+const char *chip_node_name(enum chip_node k);
+
+/* A Tensix tile at NoC 0 (x, y), at power-on, its NIUs told their coordinates. NULL with a reason
+ * in *why ("(3, 0) is a PCIe tile, not a Tensix tile", "a tile is already at (1, 2)", "out of
+ * memory") otherwise. Tiles run in the order they were added: that order is part of the run. */
+struct tile *chip_add_tile(struct chip *c, unsigned x, unsigned y, const char **why);
+/* The tile at (x, y), or NULL. */
+struct tile *chip_tile_at(const struct chip *c, unsigned x, unsigned y);
+unsigned chip_ntiles(const struct chip *c);
+struct tile *chip_tile(const struct chip *c, unsigned i); /* in the order added */
+void chip_tile_coords(const struct chip *c, unsigned i, unsigned *x, unsigned *y);
+
+/* The host's view of a DRAM tile's memory (the bank (x, y) belongs to; Blackhole: 8 banks of
+ * 4 GiB, three tiles each). False when (x, y) is not a DRAM tile or [addr, addr + n) is outside
+ * its bank. Writes allocate pages; reads of pages never written give zeros. */
+bool chip_dram_write(struct chip *c, unsigned x, unsigned y, uint64_t addr, const void *src,
+                     uint64_t n);
+bool chip_dram_read(const struct chip *c, unsigned x, unsigned y, uint64_t addr, void *dst,
+                    uint64_t n);
+
+/* Runs every tile to its end and the NoC until nothing is in flight. Each tile ends as it would
+ * alone; a NoC request the chip cannot carry out (no tile at its destination, an address outside
+ * the destination's memory) stops the source tile with an error. Returns the first error kind
+ * in tile order, else ERR_NONE. Results, cycles, stats and traces do not depend on the sim's
+ * thread count. */
+enum err_kind chip_run(struct chip *c);
+/* The last cycle at which anything happened on the chip (a tile's end, a NoC delivery). */
+uint64_t chip_cycles(const struct chip *c);
+
+/* Per-tile summary lines and the NoC's busiest links (text), and everything as JSON (the
+ * "chip" object of --stats: docs/stats-schema.md). */
+void chip_report(const struct chip *c, FILE *f);
+void chip_stats_json(const struct chip *c, FILE *f);
+
+#endif
