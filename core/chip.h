@@ -42,7 +42,8 @@ const char *chip_node_name(enum chip_node k);
 
 /* A Tensix tile at NoC 0 (x, y), at power-on, its NIUs told their coordinates. NULL with a reason
  * in *why ("(3, 0) is a PCIe tile, not a Tensix tile", "a tile is already at (1, 2)", "out of
- * memory") otherwise. Tiles run in the order they were added: that order is part of the run. */
+ * memory") otherwise, valid until the next call. Tiles run in the order they were added: that
+ * order is part of the run. */
 struct tile *chip_add_tile(struct chip *c, unsigned x, unsigned y, const char **why);
 /* The tile at (x, y), or NULL. */
 struct tile *chip_tile_at(const struct chip *c, unsigned x, unsigned y);

@@ -64,7 +64,45 @@ struct sim_run_ctx {
         unsigned left;   /* its tiles still running after the window */
         uint64_t next;   /* the earliest cycle one of them has something to do */
     } report[SIM_MAX_THREADS][2];
+    /* With an exchange: the totals worker 0 computed after it, read by every worker after the
+     * second barrier of the window and written again only after the next window's first. */
+    unsigned all_left;
+    uint64_t all_next;
+    bool stop;
 };
+
+/* Worker 0 alone, every tile at h: the exchange, then the tiles it gave work run again. */
+static void exchange(struct sim_run_ctx *x, uint64_t h, unsigned k)
+{
+    struct sim *s = x->s;
+    unsigned left = 0;
+    uint64_t next = CYCLE_NEVER;
+    for (unsigned j = 0; j < x->nworkers; j++) {
+        left += x->report[j][k & 1].left;
+        if (x->report[j][k & 1].next < next)
+            next = x->report[j][k & 1].next;
+    }
+    bool stop = false;
+    const uint64_t ext = s->exchange(s->exchange_ctx, h, &stop);
+    if (ext < next)
+        next = ext;
+    for (unsigned i = 0; i < s->ntiles; i++) {
+        if (x->running[i])
+            continue;
+        const uint64_t e = tile_next_event(s->tile[i]);
+        if (e == CYCLE_NEVER)
+            continue;
+        x->running[i] = true;
+        left++;
+        if (e < next)
+            next = e;
+    }
+    x->all_left = left + (ext != CYCLE_NEVER);
+    x->all_next = next;
+    x->stop = stop;
+    if (stop)
+        s->stopped_at = h;
+}
 
 struct sim_worker {
     struct sim_run_ctx *x;
@@ -116,18 +154,26 @@ static void *worker_main(void *arg)
         x->report[w->id][k & 1].left = left;
         x->report[w->id][k & 1].next = mine;
         barrier_wait(&x->barrier);
-        left = 0;
-        next = CYCLE_NEVER;
-        for (unsigned j = 0; j < x->nworkers; j++) {
-            left += x->report[j][k & 1].left;
-            if (x->report[j][k & 1].next < next)
-                next = x->report[j][k & 1].next;
+        if (s->exchange) {
+            if (w->id == 0)
+                exchange(x, h, k);
+            barrier_wait(&x->barrier);
+            left = x->all_left;
+            next = x->all_next;
+        } else {
+            left = 0;
+            next = CYCLE_NEVER;
+            for (unsigned j = 0; j < x->nworkers; j++) {
+                left += x->report[j][k & 1].left;
+                if (x->report[j][k & 1].next < next)
+                    next = x->report[j][k & 1].next;
+            }
         }
         if (w->id == 0) {
             s->windows++;
             s->windows_skipped += k > 0 && skipped;
         }
-        if (!left || h >= x->end)
+        if (!left || h >= x->end || x->stop)
             return NULL;
     }
 }
@@ -153,6 +199,7 @@ enum err_kind sim_run(struct sim *s, uint64_t window)
     for (unsigned i = 0; i < s->ntiles; i++)
         x->running[i] = true;
     s->windows = s->windows_skipped = 0;
+    s->stopped_at = CYCLE_NEVER;
     unsigned started = 1; /* worker 0 is this thread */
     for (; started < want; started++) {
         w[started] = (struct sim_worker){.x = x, .id = started};
@@ -175,8 +222,13 @@ enum err_kind sim_run(struct sim *s, uint64_t window)
     for (unsigned i = 0; i < s->ntiles; i++) {
         /* A tile still running has reached max_cycles: tile_run stops it there as it would
          * alone (cycle limit, or the end of a run whose agents all wake later). */
-        enum err_kind k = x->running[i] ? tile_run(s->tile[i], s->max_cycles)
-                                        : tile_finish(s->tile[i]);
+        enum err_kind k;
+        if (x->running[i] && x->stop) {
+            tile_end_at(s->tile[i], s->stopped_at);
+            k = ERR_NONE;
+        } else {
+            k = x->running[i] ? tile_run(s->tile[i], s->max_cycles) : tile_finish(s->tile[i]);
+        }
         if (first == ERR_NONE)
             first = k;
     }

@@ -27,6 +27,15 @@ struct sim {
      * run, and windows skipped because no tile had anything to do in them. */
     unsigned ran_threads;
     uint64_t windows, windows_skipped;
+    /* Between windows (a chip, core/chip.c): called on one thread while every tile stands at
+     * the window's end `h` and no tile runs. It may hand tiles work (their NIU inboxes); a tile
+     * that had finished and now has something to do runs again. It returns the earliest cycle
+     * at which something outside the tiles may need a window (CYCLE_NEVER: nothing), and sets
+     * *stop to end the whole run at h (the tiles still running stop there: tile_end_at).
+     * NULL: none. */
+    uint64_t (*exchange)(void *ctx, uint64_t h, bool *stop);
+    void *exchange_ctx;
+    uint64_t stopped_at; /* the h at which the exchange stopped the run, else CYCLE_NEVER */
 };
 
 /* A new tile of architecture `arch` at power-on, owned by the sim; NULL when out of memory or

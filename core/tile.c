@@ -82,6 +82,7 @@ void tile_destroy(struct tile *t)
     free(t->l1);
     free(t->predecode);
     free(t->loaded);
+    niu_payload_free_all(t);
     free(t);
 }
 
@@ -304,22 +305,43 @@ uint64_t tile_next_event(const struct tile *t)
     int first, second;
     uint64_t w0, w1;
     pick(t, &first, &second, &w0, &w1);
-    return w0;
+    return w0 < t->niu.in_next ? w0 : t->niu.in_next;
 }
 
+/* Packets the NoC delivers (mem/niu_deliver.c) act at a cycle boundary, as the host does: every
+ * agent has acted before their cycle and none in it, so agents run up to it and no further (a
+ * core running ahead stops there too: it is the run's end for it). */
 bool tile_run_until(struct tile *t, uint64_t horizon)
 {
     while (t->err.kind == ERR_NONE) {
         int first, second;
         uint64_t w0, w1;
         pick(t, &first, &second, &w0, &w1);
+        const uint64_t in = t->niu.in_next;
+        if (in <= w0) {
+            if (in >= horizon)
+                return true;
+            t->now = in;
+            t->limit = CYCLE_NEVER;
+            t->running_agent = -1;
+            niu_inbox_apply(t);
+            continue;
+        }
         if (first < 0)
             return false;
         if (w0 >= horizon)
             return true;
-        run_agent(t, first, second, w0, w1, horizon, false);
+        run_agent(t, first, second, w0, w1, in < horizon ? in : horizon, false);
     }
     return false;
+}
+
+void tile_end_at(struct tile *t, uint64_t at)
+{
+    t->now = t->cycles = at;
+    t->running_agent = -1;
+    rv_rewind_all(t);
+    close_accounting(t, at);
 }
 
 /* The host looks at cycle `at` (every agent has acted before it, none in it). True: the host

@@ -250,6 +250,9 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles);
 bool tile_run_until(struct tile *t, uint64_t horizon);
 /* The first cycle at which an agent of the tile acts next (CYCLE_NEVER: finished). */
 uint64_t tile_next_event(const struct tile *t);
+/* Stop a tile that tile_run_until left running at `at` (every agent has acted before it), with
+ * no error: its cycle count is `at` (a chip whose run another tile's error ended). */
+void tile_end_at(struct tile *t, uint64_t at);
 /* End of a run that tile_run_until finished: the cycle count, the accounting, and the deadlock
  * check (every started core halted and the coprocessor drained). Returns the error kind. */
 enum err_kind tile_finish(struct tile *t);

@@ -15,6 +15,7 @@
  * buffers 2 and 3 (noc_nonblocking_api.h's WR_REG and AT buffers): all four get the full set. */
 #include "niu.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/tile.h"
@@ -119,6 +120,58 @@ void niu_reset(struct tile *t)
 {
     memset(t->niu.port, 0, sizeof t->niu.port);
     t->niu.out_head = t->niu.out_count = 0;
+    t->niu.in_count = 0;
+    t->niu.in_seq = 0;
+    t->niu.in_next = CYCLE_NEVER;
+    t->niu.st = (struct niu_stats){0};
+    t->niu.slot_free = t->niu.payload ? ~0ull >> (64 - NIU_SLOTS) : 0;
+}
+
+uint32_t niu_max_packet(const struct tile *t)
+{
+    return layout(t)->max_len;
+}
+
+unsigned niu_flit_bytes(const struct tile *t)
+{
+    return layout(t)->flit_bytes;
+}
+
+/* ---- payloads ---- */
+
+bool niu_payload_enable(struct tile *t)
+{
+    if (!t->niu.payload) /* calloc: pages are only touched as slots are used */
+        t->niu.payload = calloc(NIU_SLOTS, layout(t)->max_len);
+    t->niu.slot_free = t->niu.payload ? ~0ull >> (64 - NIU_SLOTS) : 0;
+    return t->niu.payload != NULL;
+}
+
+void niu_payload_free_all(struct tile *t)
+{
+    free(t->niu.payload);
+    t->niu.payload = NULL;
+}
+
+const uint8_t *niu_payload(const struct tile *t, int slot)
+{
+    return t->niu.payload + (size_t)slot * layout(t)->max_len;
+}
+
+void niu_payload_release(struct tile *t, int slot)
+{
+    t->niu.slot_free |= 1ull << slot;
+}
+
+/* A free slot filled with L1 [addr, addr + n), or -1 when every slot is in flight. */
+int niu_payload_take(struct tile *t, uint32_t addr, uint32_t n)
+{
+    if (!t->niu.slot_free)
+        return -1;
+    const int slot = __builtin_ctzll(t->niu.slot_free);
+    t->niu.slot_free &= ~(1ull << slot);
+    memcpy(t->niu.payload + (size_t)slot * layout(t)->max_len, t->l1 + addr, n);
+    return slot;
 }
 
 void niu_set_coords(struct tile *t, unsigned x, unsigned y, unsigned tile_index)
@@ -158,6 +211,22 @@ bool niu_outbox_pop(struct tile *t, struct niu_request *out)
     *out = t->niu.outbox[t->niu.out_head];
     t->niu.out_head = (t->niu.out_head + 1) % NIU_OUTBOX_LEN;
     t->niu.out_count--;
+    return true;
+}
+
+/* Appends a request to the outbox; false (an error in the tile) when it is full. */
+bool niu_outbox_push(struct tile *t, int core, const struct niu_request *q)
+{
+    if (t->niu.out_count == NIU_OUTBOX_LEN) {
+        tile_error(t, ERR_UNIMPLEMENTED, core, core >= 0 ? t->core[core].pc : 0,
+                   "NIU %u: outbox full: %u packets issued in one window (tensim's limit)",
+                   q->noc, t->niu.out_count);
+        return false;
+    }
+    t->niu.outbox[(t->niu.out_head + t->niu.out_count++) % NIU_OUTBOX_LEN] = *q;
+    t->niu.st.tx_packets++;
+    t->niu.st.tx_bytes += q->kind == NIU_READ_RESP ? q->len : 0;
+    t->niu.st.last_tx = q->cycle;
     return true;
 }
 
@@ -272,12 +341,34 @@ static enum mmio_status issue(struct tile *t, int core, unsigned noc, unsigned b
                       ctrl);
     if (t->niu.out_count + n > NIU_OUTBOX_LEN) {
         tile_error(t, ERR_UNIMPLEMENTED, core, t->core[core].pc,
-                   "NIU %u: outbox full: %u requests issued and not taken (the NoC is not "
-                   "connected to tiles yet)", noc, t->niu.out_count);
+                   "NIU %u: outbox full: %u requests issued and not taken%s", noc,
+                   t->niu.out_count, t->niu.payload ? " in one window (tensim's limit)"
+                                                    : " (the tile is not on a chip)");
         return MMIO_ERROR;
+    }
+    /* On a chip, a write's data is read from L1 now, at the command (docs/architecture.md "A
+     * chip": the hardware reads it as the flits leave). */
+    if (t->niu.payload && type == 2 && !inl) {
+        uint64_t src = 0;
+        uint32_t c_unused;
+        address(l, reg, 0x00, &src, &c_unused);
+        if (src + len > t->arch->l1_size) {
+            tile_error(t, ERR_BAD_ACCESS, core, t->core[core].pc,
+                       "NIU %u command buffer %u: a write's data at 0x%llx + %u is outside L1",
+                       noc, buf, (unsigned long long)src, len);
+            return MMIO_ERROR;
+        }
+        if ((unsigned)__builtin_popcountll(t->niu.slot_free) < n) {
+            tile_error(t, ERR_UNIMPLEMENTED, core, t->core[core].pc,
+                       "NIU %u: more than %u packets with data in flight from this tile "
+                       "(tensim's limit; NOC_CMD_CTRL reads busy while none is free)", noc,
+                       NIU_SLOTS);
+            return MMIO_ERROR;
+        }
     }
 
     struct niu_request q = {0};
+    q.slot = -1;
     q.cycle = t->now;
     q.noc = (uint8_t)noc;
     q.cmd_buf = (uint8_t)buf;
@@ -353,7 +444,12 @@ static enum mmio_status issue(struct tile *t, int core, unsigned noc, unsigned b
             o->local_addr += done;
             o->remote_addr += done;
         }
+        if (t->niu.payload && type == 2 && !inl)
+            o->slot = (int16_t)niu_payload_take(t, (uint32_t)o->local_addr, o->len);
         const unsigned words = (o->len + l->flit_bytes - 1) / l->flit_bytes;
+        t->niu.st.tx_packets++;
+        t->niu.st.tx_bytes += type == 2 && !inl ? o->len : 0;
+        t->niu.st.last_tx = q.cycle;
         p->status[NIU_MST_CMD_ACCEPTED]++;
         if (type == 0) {
             p->status[NIU_MST_RD_REQ_STARTED]++;
@@ -468,8 +564,9 @@ static enum mmio_status load(struct tile *t, int core, const struct region *r, u
         *val = t->niu.port[noc].status[cnt];
         return MMIO_OK;
     case AT_BUF:
-        if (rg->kind == R_CMD_CTRL)
-            *val = 0; /* NOC_CTRL_STATUS_READY: every command is taken at once (issue) */
+        if (rg->kind == R_CMD_CTRL) /* NOC_CTRL_STATUS_READY: every command is taken at once
+                                     * (issue), unless no payload slot is free (on a chip) */
+            *val = t->niu.payload && !t->niu.slot_free ? 1 : 0;
         else if (rg->kind == R_NODE_ID)
             *val = node_id(t, noc);
         else if (rg->kind == R_ENDPOINT_ID)

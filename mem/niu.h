@@ -3,11 +3,12 @@
  * ("request initiators"), the identification registers and the counters tt-metal's barriers poll
  * (docs/architecture.md "NIU"; the register table with its sources is in mem/niu.c).
  *
- * The NoC is not connected to tiles yet (mem/noc.h is the standalone timing model): a command
- * (a store of 1 to NOC_CMD_CTRL) is decoded into a `struct niu_request` and appended to the
- * tile's outbox, which the chip glue drains between windows (docs/architecture.md "Connecting
- * tiles to the NoC"). What arrives back (acknowledgements, read responses, the end of a write's
- * data reads) will be applied with niu_response and niu_data_read. */
+ * A command (a store of 1 to NOC_CMD_CTRL) is decoded into a `struct niu_request` and appended
+ * to the tile's outbox, which the chip (core/chip.c) drains between windows and hands to the NoC
+ * (docs/architecture.md "A chip"). What the NoC delivers to the tile (writes, read requests,
+ * atomics, and the responses to its own requests) comes back through the tile's inbox: the chip
+ * puts each packet there with its arrival cycle, and the tile's scheduler applies it at that
+ * cycle, before any agent acts in it (niu_inbox_apply). */
 #ifndef TENSIM_MEM_NIU_H
 #define TENSIM_MEM_NIU_H
 
@@ -23,6 +24,8 @@ struct tile;
 #define NIU_BUF_WORDS 16    /* a command buffer's plain registers, 0x00..0x3C */
 #define NIU_STATUS_REGS 64  /* NOC_STATUS(0..63) at +0x200 (BHN:Counters.md) */
 #define NIU_OUTBOX_LEN 128  /* requests issued and not yet taken by the chip glue */
+#define NIU_INBOX_LEN 256   /* packets arrived and not yet applied */
+#define NIU_SLOTS 64        /* packet payloads a tile may have in flight (tensim's limit) */
 
 /* Counter indices (NOC_STATUS(i), BHN:Counters.md; tt-metal noc_parameters.h, both arches). */
 enum niu_counter {
@@ -48,7 +51,12 @@ enum niu_counter {
     NIU_COUNTERS_DOCUMENTED = 0x3E,
 };
 
-enum niu_kind { NIU_READ, NIU_WRITE, NIU_POSTED_WRITE, NIU_ATOMIC };
+/* Requests, and (from NIU_READ_RESP on) what a destination sends back: a read's data, a
+ * non-posted write's acknowledgement, an atomic's result. */
+enum niu_kind {
+    NIU_READ, NIU_WRITE, NIU_POSTED_WRITE, NIU_ATOMIC,
+    NIU_READ_RESP, NIU_WRITE_ACK, NIU_ATOMIC_RESP,
+};
 
 /* Request flags: NOC_CTRL's bits as decoded (BHN:MemoryMap.md "NOC_CTRL"). */
 enum {
@@ -78,7 +86,17 @@ struct niu_request {
     uint32_t len;         /* bytes (inline writes: 4; atomics: 0) */
     uint64_t local_addr;  /* in this tile: a write's source, a read's or atomic's return address */
     uint64_t remote_addr; /* at the destination(s) */
-    uint32_t at_len_be, at_data; /* as written (atomics' opcode and operands, inline data) */
+    uint32_t at_len_be, at_data; /* as written (atomics' opcode and operands, inline data;
+                                  * an atomic's response: the result) */
+    int16_t slot;         /* the payload's slot in the sending tile (niu_payload), -1: none */
+};
+
+/* A packet that reached this tile: applied at `cycle`, in `seq` order within a cycle. */
+struct niu_event {
+    uint64_t cycle;
+    uint64_t seq;
+    struct niu_request q;
+    const uint8_t *data; /* q.len bytes (writes, read responses); valid until applied */
 };
 
 /* Per-NoC register state of one NIU. */
@@ -93,6 +111,23 @@ struct niu {
     uint8_t x, y, tile_index;
     struct niu_request outbox[NIU_OUTBOX_LEN]; /* a ring: head, count */
     unsigned out_head, out_count;
+    /* The inbox: a binary heap on (cycle, seq); in_next is its first cycle (CYCLE_NEVER when
+     * empty), which the tile's scheduler reads before every agent step. */
+    struct niu_event inbox[NIU_INBOX_LEN];
+    unsigned in_count;
+    uint64_t in_seq, in_next;
+    /* Payloads of packets in flight from this tile (NULL until niu_payload_enable): NIU_SLOTS
+     * slots of one packet's largest payload; bit i of slot_free: slot i is free. A write's data
+     * is copied here at its NOC_CMD_CTRL store, a read response's at the read's arrival. */
+    uint8_t *payload;
+    uint64_t slot_free;
+    /* Statistics: packets sent (requests and answers) and received, the payload bytes they
+     * carried, and the cycles of the last of each (a send's NOC_CMD_CTRL store or its answer's
+     * cycle; an arrival's cycle). */
+    struct niu_stats {
+        uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes;
+        uint64_t last_tx, last_rx;
+    } st;
 };
 
 extern const struct region niu_regions[];
@@ -119,5 +154,28 @@ bool niu_outbox_pop(struct tile *t, struct niu_request *out);
 void niu_response(struct tile *t, unsigned noc, enum niu_kind kind, unsigned txn, unsigned words);
 /* A non-inline write's data reads from L1 are complete (NIU_MST_WRITE_REQS_OUTGOING_ID(txn)). */
 void niu_data_read(struct tile *t, unsigned noc, unsigned txn);
+
+/* Connect the tile to a chip: allocate its payload slots (false: out of memory). From then on
+ * every packet with data carries it (`slot`), and requests are answered through the inbox. */
+bool niu_payload_enable(struct tile *t);
+void niu_payload_free_all(struct tile *t); /* tile_destroy */
+/* Slot `slot`'s bytes, and giving it back once every receiver has applied its packet. */
+const uint8_t *niu_payload(const struct tile *t, int slot);
+void niu_payload_release(struct tile *t, int slot);
+/* One packet arriving at `cycle` (the chip, between windows; cycle >= where the tile stands).
+ * False when the inbox is full. */
+bool niu_inbox_push(struct tile *t, uint64_t cycle, const struct niu_request *q,
+                    const uint8_t *data);
+/* Apply every packet that arrives at cycle t->niu.in_next (the scheduler, at that cycle boundary):
+ * writes and atomics land in L1, reads are answered, responses count. An error stops the tile. */
+void niu_inbox_apply(struct tile *t);
+/* Between niu.c and niu_deliver.c: a free payload slot filled with L1 [addr, addr + n) (-1: none
+ * free), and a request appended to the outbox (false: full, an error in the tile). */
+int niu_payload_take(struct tile *t, uint32_t addr, uint32_t n);
+bool niu_outbox_push(struct tile *t, int core, const struct niu_request *q);
+/* The largest payload of one packet (Blackhole 16 KiB, Wormhole 8 KiB: NOC_MAX_BURST_SIZE) and
+ * the flit size. */
+uint32_t niu_max_packet(const struct tile *t);
+unsigned niu_flit_bytes(const struct tile *t);
 
 #endif

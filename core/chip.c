@@ -1,0 +1,694 @@
+/* A chip (core/chip.h): the grid, the tiles on host threads, the NoC between windows, DRAM.
+ *
+ * How a packet travels (docs/architecture.md "A chip"): a core's command becomes a request in its
+ * tile's NIU outbox with its cycle (mem/niu.c); nothing crosses threads during a window. At the
+ * end of a window [h - W, h), with every tile at h, the exchange (one thread) drains the outboxes
+ * in (cycle, tile, issue order) order into the NoC, then runs the routers to h + 4. A packet
+ * whose last flit has left its last router by then reaches its NIU router_to_niu = 5 cycles
+ * later, by h + 9, and the NoC model reports it as soon as it leaves (noc_config.report_early):
+ * the exchange puts it in the destination tile's inbox with its arrival cycle, and the tile
+ * applies it at that cycle in the next window (mem/niu_deliver.c). DRAM tiles are served here,
+ * at the exchange. W = niu_to_router + router_to_niu = 10: a request made at c >= h reaches a
+ * router at c + 5 >= h + 5, after where the routers stopped, and changes no delivery before
+ * c + 10; a request of the window just run is dated back to at most 5 cycles before the NoC's
+ * clock, which noc_inject allows.
+ *
+ * Grid: tt-isa-documentation Diagrams/Src/NoC.lua (TileLabel, TileLabel_BH: which tile sits
+ * where in NoC 0 coordinates), BlackholeA0/NoC/Coordinates.md (Blackhole's 8 DRAM banks of
+ * 4 GiB, three tiles each "same 4 GiB exposed on each"). */
+#include "chip.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../mem/dram.h"
+#include "../mem/noc.h"
+#include "../mem/niu.h"
+#include "../trace/json.h"
+#include "../trace/stats.h"
+
+#define CHIP_MAX_NODES (64 * 64)
+#define CHIP_WINDOW 10      /* niu_to_router + router_to_niu (checked in chip_create) */
+#define CHIP_MAX_BANKS 8
+#define CHIP_MAX_RECS 16384 /* packets in flight on the chip (tensim's limit) */
+#define CHIP_DRAM_SLOTS 1024 /* DRAM read responses in flight */
+#define NO_TILE 0xFFFFu
+
+/* DRAM tiles' service (not documented in the ISA pages): a fixed access latency and a bank
+ * bandwidth. The bandwidth is tt-npe's figure for a Blackhole DRAM NIU (54 bytes per 1.35 GHz
+ * cycle, shared/spec/parallel.md B.3); the latency is an estimate, a parameter to calibrate. */
+#define DRAM_LATENCY 100
+#define DRAM_BYTES_PER_CYCLE 54
+
+/* A packet in flight: what was sent, its payload and who owns that, and how many of its
+ * deliveries are still to come. */
+struct chip_rec {
+    struct niu_request q;
+    const uint8_t *data;
+    uint16_t owner;    /* the tile whose payload slot holds the data; NO_TILE: the DRAM pool */
+    uint16_t src_node;
+    uint32_t pending;
+    uint32_t next_free;
+};
+
+struct chip_bank_stats {
+    uint64_t reads, writes, bytes_read, bytes_written;
+};
+
+struct chip {
+    const struct arch *arch;
+    struct sim sim;
+    struct noc *noc;
+    struct noc_config ncfg;
+    unsigned w, h;
+    uint8_t kind[CHIP_MAX_NODES];    /* enum chip_node */
+    int8_t bank_of[CHIP_MAX_NODES];  /* DRAM tiles: their bank */
+    uint16_t tile_at[CHIP_MAX_NODES]; /* node -> tile index, NO_TILE */
+    uint16_t node_of[SIM_MAX_TILES];
+    struct dram_bank bank[CHIP_MAX_BANKS];
+    struct chip_bank_stats bank_stats[CHIP_MAX_BANKS];
+    uint64_t bank_free[CHIP_MAX_BANKS]; /* the first cycle the bank is free to serve again */
+    unsigned nbanks;
+    uint64_t bank_size;
+
+    struct chip_rec *rec;
+    uint32_t rec_free; /* head of the free list, CHIP_MAX_RECS: empty */
+    unsigned rec_used, rec_peak;
+    /* Records whose last delivery was handed to a tile in this exchange, and in the last one:
+     * those are freed at the next exchange, after the window in which the tiles applied them. */
+    uint32_t *release[2];
+    unsigned nrelease[2];
+    unsigned cur;
+
+    uint8_t *dram_pool; /* CHIP_DRAM_SLOTS x max packet */
+    uint32_t *dram_slot_free;
+    unsigned ndram_free;
+    uint32_t max_packet;
+
+    /* Answers the exchange makes itself (DRAM, absent tiles), injected after the advance. */
+    struct noc_request *later;
+    unsigned nlater, later_cap;
+
+    uint64_t last_cycle; /* the last delivery's arrival */
+    uint64_t packets, deliveries;
+    bool failed;  /* an error stopped a tile during the exchange */
+    char why[96]; /* chip_add_tile's reason */
+};
+
+/* ---- the grid ---- */
+
+static enum chip_node bh_node(unsigned x, unsigned y, int *bank)
+{
+    static const int8_t dram_bank[12] = {0, 0, 1, 1, 2, 3, 3, 3, 2, 2, 1, 0};
+    if (x == 0 || x == 9) {
+        *bank = dram_bank[y] + (x == 9 ? 4 : 0);
+        return CHIP_DRAM;
+    }
+    if (x == 8) { /* ARC, security, the L2CPU tiles (CPU 0-3 ... at y 3, 5, 7, 9) */
+        if (y == 0)
+            return CHIP_ARC;
+        return y == 2 || (y & 1 && y >= 3 && y <= 9) ? CHIP_CPU : CHIP_NONE;
+    }
+    if (y == 1)
+        return CHIP_ETH;
+    if (y == 0)
+        return x == 2 || x == 11 ? CHIP_PCIE : CHIP_NONE;
+    return CHIP_TENSIX;
+}
+
+static enum chip_node wh_node(unsigned x, unsigned y, int *bank)
+{
+    if (x == 0) {
+        static const int8_t b[12] = {0, 0, -1, -1, -1, 1, 1, 1, -1, -1, -1, 0};
+        if (b[y] >= 0) {
+            *bank = b[y];
+            return CHIP_DRAM;
+        }
+        return y == 3 ? CHIP_PCIE : y == 10 ? CHIP_ARC : CHIP_NONE;
+    }
+    if (x == 5) {
+        static const int8_t b[12] = {2, 2, 3, 4, 4, 5, 5, 5, 4, 3, 3, 2};
+        *bank = b[y];
+        return CHIP_DRAM;
+    }
+    return y == 0 || y == 6 ? CHIP_ETH : CHIP_TENSIX;
+}
+
+const char *chip_node_name(enum chip_node k)
+{
+    static const char *const name[] = {
+        [CHIP_NONE] = "empty", [CHIP_TENSIX] = "Tensix", [CHIP_DRAM] = "DRAM",
+        [CHIP_PCIE] = "PCIe", [CHIP_ARC] = "ARC", [CHIP_ETH] = "Ethernet", [CHIP_CPU] = "CPU",
+    };
+    return k <= CHIP_CPU ? name[k] : "?";
+}
+
+static uint64_t exchange(void *ctx, uint64_t h, bool *stop);
+static void deliver(void *ctx, const struct noc_delivery *d);
+
+struct chip *chip_create(const struct arch *arch)
+{
+    struct chip *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->arch = arch;
+    c->ncfg = noc_config_for(arch->id);
+    c->ncfg.t.inject_queue = 256; /* the row's max: a window's burst is never refused */
+    c->ncfg.report_early = true;
+    c->ncfg.deliver = deliver;
+    c->ncfg.ctx = c;
+    c->w = c->ncfg.width;
+    c->h = c->ncfg.height;
+    c->nbanks = arch->id == ARCH_WORMHOLE ? 6 : 8;
+    c->bank_size = arch->id == ARCH_WORMHOLE ? 2ull << 30 : 4ull << 30;
+    c->max_packet = arch->id == ARCH_WORMHOLE ? 8192 : 16384;
+    c->noc = noc_create(&c->ncfg);
+    c->rec = calloc(CHIP_MAX_RECS, sizeof *c->rec);
+    c->release[0] = calloc(CHIP_MAX_RECS, sizeof *c->release[0]);
+    c->release[1] = calloc(CHIP_MAX_RECS, sizeof *c->release[1]);
+    c->dram_pool = calloc(CHIP_DRAM_SLOTS, c->max_packet);
+    c->dram_slot_free = calloc(CHIP_DRAM_SLOTS, sizeof *c->dram_slot_free);
+    c->later_cap = CHIP_MAX_RECS;
+    c->later = calloc(c->later_cap, sizeof *c->later);
+    bool ok = c->noc && c->rec && c->release[0] && c->release[1] && c->dram_pool &&
+              c->dram_slot_free && c->later &&
+              c->ncfg.t.niu_to_router + c->ncfg.t.router_to_niu == CHIP_WINDOW;
+    for (unsigned i = 0; ok && i < c->nbanks; i++)
+        ok = dram_bank_init(&c->bank[i], c->bank_size);
+    if (!ok) {
+        chip_destroy(c);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < CHIP_MAX_RECS; i++)
+        c->rec[i].next_free = i + 1;
+    for (unsigned i = 0; i < CHIP_DRAM_SLOTS; i++)
+        c->dram_slot_free[i] = CHIP_DRAM_SLOTS - 1 - i;
+    c->ndram_free = CHIP_DRAM_SLOTS;
+    for (unsigned y = 0; y < c->h; y++)
+        for (unsigned x = 0; x < c->w; x++) {
+            const unsigned n = y * c->w + x;
+            int bank = -1;
+            c->kind[n] = (uint8_t)(arch->id == ARCH_WORMHOLE ? wh_node(x, y, &bank)
+                                                            : bh_node(x, y, &bank));
+            c->bank_of[n] = (int8_t)bank;
+            c->tile_at[n] = NO_TILE;
+            /* Only Tensix tiles take broadcasts (BH NoC/RoutingPaths.md). */
+            noc_set_broadcast_sink(c->noc, n, c->kind[n] == CHIP_TENSIX);
+        }
+    c->sim.exchange = exchange;
+    c->sim.exchange_ctx = c;
+    c->sim.pin = true;
+    return c;
+}
+
+void chip_destroy(struct chip *c)
+{
+    if (!c)
+        return;
+    sim_destroy(&c->sim);
+    noc_destroy(c->noc);
+    for (unsigned i = 0; i < c->nbanks; i++)
+        dram_bank_free(&c->bank[i]);
+    free(c->rec);
+    free(c->release[0]);
+    free(c->release[1]);
+    free(c->dram_pool);
+    free(c->dram_slot_free);
+    free(c->later);
+    free(c);
+}
+
+struct sim *chip_sim(struct chip *c) { return &c->sim; }
+const struct arch *chip_arch(const struct chip *c) { return c->arch; }
+
+void chip_grid(const struct chip *c, unsigned *width, unsigned *height)
+{
+    *width = c->w;
+    *height = c->h;
+}
+
+enum chip_node chip_node_at(const struct chip *c, unsigned x, unsigned y)
+{
+    return x < c->w && y < c->h ? (enum chip_node)c->kind[y * c->w + x] : CHIP_NONE;
+}
+
+struct tile *chip_add_tile(struct chip *c, unsigned x, unsigned y, const char **why)
+{
+    char *msg = c->why;
+    const enum chip_node k = chip_node_at(c, x, y);
+    if (x >= c->w || y >= c->h) {
+        snprintf(msg, sizeof c->why, "(%u, %u) is outside the %u x %u grid", x, y, c->w, c->h);
+        *why = msg;
+        return NULL;
+    }
+    if (k != CHIP_TENSIX) {
+        snprintf(msg, sizeof c->why, "(%u, %u) is %s %s tile, not a Tensix tile", x, y,
+                 k == CHIP_ARC || k == CHIP_NONE || k == CHIP_ETH ? "an" : "a", chip_node_name(k));
+        if (k == CHIP_NONE)
+            snprintf(msg, sizeof c->why, "(%u, %u) has no tile", x, y);
+        *why = msg;
+        return NULL;
+    }
+    const unsigned n = y * c->w + x;
+    if (c->tile_at[n] != NO_TILE) {
+        snprintf(msg, sizeof c->why, "a tile is already at (%u, %u)", x, y);
+        *why = msg;
+        return NULL;
+    }
+    struct tile *t = sim_add_tile(&c->sim, c->arch);
+    if (!t || !niu_payload_enable(t)) {
+        *why = c->sim.ntiles == SIM_MAX_TILES ? "too many tiles" : "out of memory";
+        return NULL;
+    }
+    /* Blackhole's Tensix tile index as NOC_ENDPOINT_ID shows it (NoC.lua TileLabel_BH's T
+     * numbering; Wormhole's alike, row by row). */
+    const unsigned idx = c->arch->id == ARCH_WORMHOLE ? (y - (y >= 7 ? 2 : 1)) * 8 + (x - (x >= 6 ? 2 : 1))
+                                                      : (y - 2) * 14 + (x - (x >= 10 ? 3 : 1));
+    niu_set_coords(t, x, y, idx & 0xFF);
+    c->tile_at[n] = (uint16_t)(c->sim.ntiles - 1);
+    c->node_of[c->sim.ntiles - 1] = (uint16_t)n;
+    return t;
+}
+
+struct tile *chip_tile_at(const struct chip *c, unsigned x, unsigned y)
+{
+    if (x >= c->w || y >= c->h || c->tile_at[y * c->w + x] == NO_TILE)
+        return NULL;
+    return c->sim.tile[c->tile_at[y * c->w + x]];
+}
+
+unsigned chip_ntiles(const struct chip *c) { return c->sim.ntiles; }
+struct tile *chip_tile(const struct chip *c, unsigned i) { return c->sim.tile[i]; }
+
+void chip_tile_coords(const struct chip *c, unsigned i, unsigned *x, unsigned *y)
+{
+    *x = c->node_of[i] % c->w;
+    *y = c->node_of[i] / c->w;
+}
+
+static struct dram_bank *bank_at(const struct chip *c, unsigned x, unsigned y)
+{
+    if (chip_node_at(c, x, y) != CHIP_DRAM)
+        return NULL;
+    return (struct dram_bank *)&c->bank[c->bank_of[y * c->w + x]];
+}
+
+bool chip_dram_write(struct chip *c, unsigned x, unsigned y, uint64_t addr, const void *src,
+                     uint64_t n)
+{
+    struct dram_bank *b = bank_at(c, x, y);
+    return b && dram_write(b, addr, src, n);
+}
+
+bool chip_dram_read(const struct chip *c, unsigned x, unsigned y, uint64_t addr, void *dst,
+                    uint64_t n)
+{
+    const struct dram_bank *b = bank_at(c, x, y);
+    return b && dram_read(b, addr, dst, n);
+}
+
+/* ---- packets ---- */
+
+static uint32_t rec_new(struct chip *c)
+{
+    const uint32_t i = c->rec_free;
+    if (i == CHIP_MAX_RECS)
+        return i;
+    c->rec_free = c->rec[i].next_free;
+    if (++c->rec_used > c->rec_peak)
+        c->rec_peak = c->rec_used;
+    return i;
+}
+
+static void rec_free(struct chip *c, uint32_t i)
+{
+    struct chip_rec *r = &c->rec[i];
+    if (r->q.slot >= 0) {
+        if (r->owner == NO_TILE)
+            c->dram_slot_free[c->ndram_free++] = (uint32_t)r->q.slot;
+        else
+            niu_payload_release(c->sim.tile[r->owner], r->q.slot);
+    }
+    r->next_free = c->rec_free;
+    c->rec_free = i;
+    c->rec_used--;
+}
+
+/* A node of the grid from coordinates on NoC `noc` (NoC 1's are mirrored: BH Coordinates.md). */
+static unsigned node_on(const struct chip *c, unsigned noc, unsigned x, unsigned y)
+{
+    return noc ? noc_node1(&c->ncfg, x, y) : noc_node(&c->ncfg, x, y);
+}
+
+/* Stop the run with an error in tile i (the source of a request the chip cannot carry). */
+static void fail(struct chip *c, unsigned i, uint64_t cycle, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void fail(struct chip *c, unsigned i, uint64_t cycle, const char *fmt, ...)
+{
+    char msg[240];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof c->why, fmt, ap);
+    va_end(ap);
+    struct tile *t = c->sim.tile[i];
+    if (t->err.kind == ERR_NONE) {
+        t->now = cycle;
+        tile_error(t, ERR_BAD_ACCESS, -1, 0, "%s", msg);
+    }
+    c->failed = true;
+}
+
+static bool in_grid(const struct chip *c, unsigned x, unsigned y) { return x < c->w && y < c->h; }
+
+/* The receivers of a broadcast over NoC-0 rectangle r (wrapping), the source excluded unless it
+ * asked: Tensix nodes, which alone take broadcasts. */
+static uint32_t receivers(const struct chip *c, const struct noc_rect *r, unsigned src, bool self)
+{
+    uint32_t n = 0;
+    for (unsigned y = r->y0;; y = (y + 1) % c->h) {
+        for (unsigned x = r->x0;; x = (x + 1) % c->w) {
+            const unsigned node = y * c->w + x;
+            n += c->kind[node] == CHIP_TENSIX && (node != src || self);
+            if (x == r->x1)
+                break;
+        }
+        if (y == r->y1)
+            break;
+    }
+    return n;
+}
+
+static const char *const kind_text[] = {"read", "write", "posted write", "atomic",
+                                        "read response", "write acknowledgement",
+                                        "atomic response"};
+
+/* Inject tile i's request q into the NoC. */
+static void send(struct chip *c, unsigned i, const struct niu_request *q)
+{
+    const unsigned src = c->node_of[i];
+    const unsigned sx = src % c->w, sy = src / c->w;
+    const bool bcast = q->flags & NIU_F_BROADCAST;
+    struct noc_request r = {.noc = q->noc, .src = (uint16_t)src, .cycle = q->cycle};
+    if (!in_grid(c, q->x, q->y) || !in_grid(c, q->x0, q->y0)) {
+        fail(c, i, q->cycle, "NoC %u %s from (%u, %u) to (%u, %u): outside the %u x %u grid",
+             q->noc, kind_text[q->kind], sx, sy, q->x, q->y, c->w, c->h);
+        return;
+    }
+    uint32_t pending = 1;
+    if (bcast) {
+        /* NoC 1's rectangle has its corners swapped by software (BH Coordinates.md): its start
+         * is NoC 0's end corner. */
+        unsigned ax = q->x0, ay = q->y0, bx = q->x, by = q->y;
+        if (q->noc) {
+            ax = c->w - 1 - q->x, ay = c->h - 1 - q->y;
+            bx = c->w - 1 - q->x0, by = c->h - 1 - q->y0;
+        }
+        r.dst_rect = (struct noc_rect){(uint8_t)ax, (uint8_t)ay, (uint8_t)bx, (uint8_t)by};
+        r.flags |= NOC_BRCST | (q->flags & NIU_F_Y_MAJOR ? NOC_BRCST_Y_MAJOR : 0) |
+                   (q->flags & NIU_F_SRC_INCLUDE ? NOC_BRCST_SRC_INCLUDE : 0) |
+                   (q->flags & NIU_F_PATH_RESERVE ? NOC_BRCST_PATH_RESERVE : 0);
+        pending = receivers(c, &r.dst_rect, src, q->flags & NIU_F_SRC_INCLUDE);
+    } else {
+        const unsigned dst = node_on(c, q->noc, q->x, q->y);
+        r.dst = (uint16_t)dst;
+        const enum chip_node k = (enum chip_node)c->kind[dst];
+        const bool to_tile = k == CHIP_TENSIX && c->tile_at[dst] != NO_TILE;
+        const bool to_dram = k == CHIP_DRAM && q->kind != NIU_ATOMIC && q->kind < NIU_READ_RESP;
+        if (!to_tile && !to_dram) {
+            fail(c, i, q->cycle, "NoC %u %s from (%u, %u) to (%u, %u): %s", q->noc,
+                 kind_text[q->kind], sx, sy, dst % c->w, dst / c->w,
+                 k == CHIP_TENSIX ? "no tile there (the run adds only the tiles it names)"
+                 : k == CHIP_DRAM ? "atomics cannot target DRAM (BH NoC/Atomics.md)"
+                                  : "tensim serves only Tensix and DRAM tiles");
+            return;
+        }
+    }
+    if (q->kind >= NIU_READ_RESP)
+        r.flags |= NOC_RESPONSE;
+    /* Header-only packets: read requests, acknowledgements, atomics and their results, inline
+     * writes (their word rides in the header: BH NoC/README.md). */
+    const bool data = q->kind == NIU_READ_RESP ||
+                      ((q->kind == NIU_WRITE || q->kind == NIU_POSTED_WRITE) &&
+                       !(q->flags & NIU_F_INLINE));
+    r.bytes = data ? q->len : 0;
+    const uint32_t id = rec_new(c);
+    if (id == CHIP_MAX_RECS) {
+        fail(c, i, q->cycle, "more than %u NoC packets in flight on the chip (tensim's limit)",
+             CHIP_MAX_RECS);
+        return;
+    }
+    struct chip_rec *rec = &c->rec[id];
+    rec->q = *q;
+    rec->owner = (uint16_t)i;
+    rec->src_node = (uint16_t)src;
+    rec->data = q->slot >= 0 ? niu_payload(c->sim.tile[i], q->slot) : NULL;
+    rec->pending = pending;
+    r.tag = id;
+    c->packets++;
+    if (!pending) { /* a broadcast to nobody: it still travels */
+        c->release[c->cur][c->nrelease[c->cur]++] = id;
+    }
+    if (!noc_inject(c->noc, &r))
+        fail(c, i, q->cycle, "the NoC refused a %s from (%u, %u) at cycle %" PRIu64
+             " (its NIU's queue is full: tensim's limit)", kind_text[q->kind], sx, sy, q->cycle);
+}
+
+/* An answer the chip makes itself (a DRAM tile's, or a Tensix node's that has no tile), sent
+ * from node `from` at `cycle` after the advance. */
+static void answer_later(struct chip *c, const struct chip_rec *req, unsigned from, uint64_t cycle,
+                         enum niu_kind kind, int slot, uint32_t len)
+{
+    const uint32_t id = rec_new(c);
+    if (id == CHIP_MAX_RECS || c->nlater == c->later_cap) {
+        fail(c, req->owner, cycle, "more than %u NoC packets in flight on the chip (tensim's "
+             "limit)", CHIP_MAX_RECS);
+        return;
+    }
+    struct chip_rec *r = &c->rec[id];
+    r->q = (struct niu_request){.cycle = cycle, .noc = req->q.noc, .kind = (uint8_t)kind,
+                                .txn_id = req->q.txn_id, .x = req->q.ret_x, .y = req->q.ret_y,
+                                .x0 = req->q.ret_x, .y0 = req->q.ret_y, .len = len,
+                                .local_addr = req->q.local_addr, .slot = (int16_t)slot};
+    r->owner = NO_TILE;
+    r->src_node = (uint16_t)from;
+    r->data = slot >= 0 ? c->dram_pool + (size_t)slot * c->max_packet : NULL;
+    r->pending = 1;
+    c->later[c->nlater++] = (struct noc_request){
+        .noc = req->q.noc, .src = (uint16_t)from,
+        .dst = (uint16_t)node_on(c, req->q.noc, req->q.ret_x, req->q.ret_y),
+        .flags = NOC_RESPONSE, .bytes = kind == NIU_READ_RESP ? len : 0, .tag = id, .cycle = cycle};
+}
+
+/* A DRAM tile serves a request that arrived at `at`: one access at a time per bank, each
+ * DRAM_LATENCY after it starts and taking its bytes at the bank's bandwidth. */
+static void dram_serve(struct chip *c, const struct chip_rec *req, unsigned node, uint64_t at)
+{
+    const int b = c->bank_of[node];
+    const struct niu_request *q = &req->q;
+    const bool inl = q->flags & NIU_F_INLINE;
+    const uint32_t len = inl ? 4 : q->len;
+    uint64_t start = at > c->bank_free[b] ? at : c->bank_free[b];
+    c->bank_free[b] = start + (len + DRAM_BYTES_PER_CYCLE - 1) / DRAM_BYTES_PER_CYCLE;
+    const uint64_t done = c->bank_free[b] + DRAM_LATENCY;
+    if (q->kind == NIU_READ) {
+        if (!c->ndram_free) {
+            fail(c, req->owner, at, "more than %u DRAM reads in flight (tensim's limit)",
+                 CHIP_DRAM_SLOTS);
+            return;
+        }
+        const uint32_t slot = c->dram_slot_free[--c->ndram_free];
+        if (!dram_read(&c->bank[b], q->remote_addr, c->dram_pool + (size_t)slot * c->max_packet,
+                       q->len)) {
+            c->dram_slot_free[c->ndram_free++] = slot;
+            fail(c, req->owner, q->cycle, "NoC read of DRAM bank %d at 0x%" PRIx64 " + %u: "
+                 "outside its %" PRIu64 " bytes", b, q->remote_addr, q->len, c->bank_size);
+            return;
+        }
+        c->bank_stats[b].reads++;
+        c->bank_stats[b].bytes_read += q->len;
+        answer_later(c, req, node, done, NIU_READ_RESP, (int)slot, q->len);
+        return;
+    }
+    uint32_t word = q->at_data;
+    if (!dram_write(&c->bank[b], inl ? q->remote_addr & ~3ull : q->remote_addr,
+                    inl ? (const void *)&word : req->data, len)) {
+        fail(c, req->owner, q->cycle, "NoC write to DRAM bank %d at 0x%" PRIx64 " + %u: outside "
+             "its %" PRIu64 " bytes (or out of host memory)", b, q->remote_addr, len, c->bank_size);
+        return;
+    }
+    c->bank_stats[b].writes++;
+    c->bank_stats[b].bytes_written += len;
+    if (q->kind == NIU_WRITE)
+        answer_later(c, req, node, done, NIU_WRITE_ACK, -1, 0);
+}
+
+/* The NoC model's report of a packet reaching node d->dst at d->tail_cycle (early: its tail has
+ * just left the last router). */
+static void deliver(void *ctx, const struct noc_delivery *d)
+{
+    struct chip *c = ctx;
+    const uint32_t id = d->tag;
+    struct chip_rec *r = &c->rec[id];
+    c->deliveries++;
+    if (d->tail_cycle > c->last_cycle)
+        c->last_cycle = d->tail_cycle;
+    const unsigned node = d->dst;
+    const uint16_t ti = c->tile_at[node];
+    if (ti != NO_TILE) {
+        if (!niu_inbox_push(c->sim.tile[ti], d->tail_cycle, &r->q, r->data)) {
+            struct tile *t = c->sim.tile[ti];
+            if (t->err.kind == ERR_NONE) {
+                t->now = d->tail_cycle;
+                tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "more than %u NoC packets arriving in "
+                           "one window (tensim's limit)", NIU_INBOX_LEN);
+            }
+            c->failed = true;
+        }
+    } else if (c->kind[node] == CHIP_DRAM) {
+        dram_serve(c, r, node, d->tail_cycle);
+    } else if (r->q.kind == NIU_WRITE) {
+        /* A broadcast receiver the run did not add: its write is dropped, its
+         * acknowledgement still goes back, so the sender's barrier counts right. */
+        answer_later(c, r, node, d->tail_cycle, NIU_WRITE_ACK, -1, 0);
+    }
+    if (--r->pending == 0)
+        c->release[c->cur][c->nrelease[c->cur]++] = id;
+}
+
+/* The exchange between windows (sim.exchange): every tile stands at h. */
+static uint64_t exchange(void *ctx, uint64_t h, bool *stop)
+{
+    struct chip *c = ctx;
+    /* Packets the tiles applied in the window just run give back their payloads. */
+    const unsigned prev = c->cur ^ 1;
+    for (unsigned k = 0; k < c->nrelease[prev]; k++)
+        rec_free(c, c->release[prev][k]);
+    c->nrelease[prev] = 0;
+    c->cur = prev;
+    /* The window's requests in (cycle, tile, issue) order. Each outbox is in cycle order. */
+    for (;;) {
+        unsigned best = SIM_MAX_TILES;
+        uint64_t at = CYCLE_NEVER;
+        for (unsigned i = 0; i < c->sim.ntiles; i++) {
+            const struct niu_request *q = niu_outbox_peek(c->sim.tile[i], 0);
+            if (q && q->cycle < at)
+                at = q->cycle, best = i;
+        }
+        if (best == SIM_MAX_TILES)
+            break;
+        struct niu_request q;
+        niu_outbox_pop(c->sim.tile[best], &q);
+        send(c, best, &q);
+    }
+    c->nlater = 0;
+    noc_advance(c->noc, h + CHIP_WINDOW / 2 - 1);
+    for (unsigned k = 0; k < c->nlater; k++)
+        if (!noc_inject(c->noc, &c->later[k]))
+            fail(c, c->rec[c->later[k].tag].owner == NO_TILE ? 0 : c->rec[c->later[k].tag].owner,
+                 c->later[k].cycle, "the NoC refused an answer from a DRAM tile (its NIU's queue "
+                 "is full: tensim's limit)");
+    for (unsigned i = 0; i < c->sim.ntiles; i++)
+        if (c->sim.tile[i]->err.kind != ERR_NONE)
+            c->failed = true;
+    *stop = c->failed;
+    /* What the NoC does next can reach a tile no sooner than 5 cycles after it (router_to_niu),
+     * and is reported at the exchange whose routers pass it: the window must end no later than
+     * 5 cycles after it. */
+    const uint64_t e = noc_next_event(c->noc);
+    if (e == NOC_NEVER)
+        return c->nrelease[c->cur] ? h : CYCLE_NEVER;
+    return e >= h + CHIP_WINDOW / 2 ? e - CHIP_WINDOW / 2 : h;
+}
+
+enum err_kind chip_run(struct chip *c)
+{
+    return sim_run(&c->sim, CHIP_WINDOW);
+}
+
+uint64_t chip_cycles(const struct chip *c)
+{
+    uint64_t m = c->last_cycle;
+    for (unsigned i = 0; i < c->sim.ntiles; i++)
+        if (c->sim.tile[i]->cycles > m)
+            m = c->sim.tile[i]->cycles;
+    return m;
+}
+
+/* ---- reports ---- */
+
+static const char *const link_name[NOC_LINKS] = {"x", "y", "inject", "eject"};
+
+void chip_report(const struct chip *c, FILE *f)
+{
+    fprintf(f, "chip: %s, %u tiles, %" PRIu64 " cycles, %" PRIu64 " NoC packets (%" PRIu64
+            " deliveries), %u host threads, %" PRIu64 " windows (%" PRIu64 " skipped)\n",
+            c->arch->name, c->sim.ntiles, chip_cycles(c), c->packets, c->deliveries,
+            c->sim.ran_threads, c->sim.windows, c->sim.windows_skipped);
+    for (unsigned i = 0; i < c->sim.ntiles; i++) {
+        const struct tile *t = c->sim.tile[i];
+        unsigned x, y;
+        chip_tile_coords(c, i, &x, &y);
+        fprintf(f, "  tile (%u, %u): %" PRIu64 " cycles%s%s\n", x, y, t->cycles,
+                t->err.kind != ERR_NONE ? ", " : "",
+                t->err.kind != ERR_NONE ? err_kind_text(t->err.kind) : "");
+    }
+    /* The busiest links: the five with the most busy cycles. */
+    struct { uint64_t busy; unsigned noc, node, link; } top[5] = {0};
+    for (unsigned noc = 0; noc < NOC_COUNT; noc++)
+        for (unsigned n = 0; n < c->w * c->h; n++)
+            for (unsigned l = 0; l < NOC_LINKS; l++) {
+                const uint64_t b = noc_link_stats(c->noc, noc, n, (enum noc_link)l)->busy;
+                for (unsigned k = 0; k < 5; k++)
+                    if (b > top[k].busy) {
+                        memmove(&top[k + 1], &top[k], (4 - k) * sizeof top[0]);
+                        top[k].busy = b, top[k].noc = noc, top[k].node = n, top[k].link = l;
+                        break;
+                    }
+            }
+    for (unsigned k = 0; k < 5 && top[k].busy; k++)
+        fprintf(f, "  busiest link %u: NoC %u (%u, %u) %s, busy %" PRIu64 " cycles\n", k + 1,
+                top[k].noc, top[k].node % c->w, top[k].node / c->w, link_name[top[k].link],
+                top[k].busy);
+}
+
+void chip_stats_json(const struct chip *c, FILE *f)
+{
+    fprintf(f, "{\n  \"schema\": \"tensim-chip-stats\",\n  \"version\": 1,\n  \"arch\": ");
+    json_str(f, c->arch->name);
+    fprintf(f, ",\n  \"grid\": [%u, %u],\n  \"cycles\": %" PRIu64 ",\n", c->w, c->h,
+            chip_cycles(c));
+    fprintf(f, "  \"noc\": {\"packets\": %" PRIu64 ", \"deliveries\": %" PRIu64
+            ", \"peak_in_flight\": %u},\n", c->packets, c->deliveries, c->rec_peak);
+    fprintf(f, "  \"dram\": [");
+    for (unsigned b = 0; b < c->nbanks; b++)
+        fprintf(f, "%s\n    {\"bank\": %u, \"reads\": %" PRIu64 ", \"writes\": %" PRIu64
+                ", \"bytes_read\": %" PRIu64 ", \"bytes_written\": %" PRIu64 ", \"pages\": %"
+                PRIu64 "}", b ? "," : "", b, c->bank_stats[b].reads, c->bank_stats[b].writes,
+                c->bank_stats[b].bytes_read, c->bank_stats[b].bytes_written, c->bank[b].pages);
+    fprintf(f, "\n  ],\n  \"links\": [");
+    bool first = true;
+    for (unsigned noc = 0; noc < NOC_COUNT; noc++)
+        for (unsigned n = 0; n < c->w * c->h; n++)
+            for (unsigned l = 0; l < NOC_LINKS; l++) {
+                const struct noc_link_stats *s = noc_link_stats(c->noc, noc, n, (enum noc_link)l);
+                if (!s->flits)
+                    continue;
+                fprintf(f, "%s\n    {\"noc\": %u, \"at\": [%u, %u], \"link\": \"%s\", \"flits\": %"
+                        PRIu64 ", \"packets\": %" PRIu64 ", \"busy\": %" PRIu64
+                        ", \"head_wait\": %" PRIu64 ", \"stalled\": %" PRIu64 "}",
+                        first ? "" : ",", noc, n % c->w, n / c->w, link_name[l], s->flits,
+                        s->packets, s->busy, s->head_wait, s->stalled);
+                first = false;
+            }
+    fprintf(f, "\n  ],\n  \"tiles\": [");
+    for (unsigned i = 0; i < c->sim.ntiles; i++) {
+        unsigned x, y;
+        chip_tile_coords(c, i, &x, &y);
+        fprintf(f, "%s\n    {\"at\": [%u, %u], \"stats\": ", i ? "," : "", x, y);
+        stats_json(c->sim.tile[i], NULL, f);
+        fprintf(f, "    }");
+    }
+    fprintf(f, "\n  ]\n}\n");
+}
