@@ -132,12 +132,20 @@ struct router {
     uint64_t wait_since[SLOTS];          /* its header was first refused a grant */
     uint64_t stall_since[SLOTS];         /* its next flit was first held back */
     uint64_t eject_head[VCS];            /* the header of the packet arriving at the NIU arrived */
+    uint64_t early_head[VCS];            /* report_early: the header sent to the NIU will arrive */
+    uint32_t early_pkt;                  /* report_early: the tail sent to the NIU in this step */
+    uint8_t early_vc;
     /* the NIU's injection queue (packet indices) */
     uint32_t *q;
     uint32_t qhead, qcount;
     uint16_t sent;                       /* flits of the front packet sent */
     uint64_t niu_stall_since;
     uint64_t inject_at;                  /* the front packet's header left */
+    uint64_t niu_free;                   /* 1 + the cycle the NIU last sent a flit */
+    uint64_t last_cycle;                 /* the cycle of the last request it took */
+    /* the cycles the router took a flit from the NIU's ring of each class (bit i: pop_last - i),
+     * for a request dated before noc_now (noc_inject): the room its NIU saw then */
+    uint64_t pop_bits[3], pop_last[3];
     uint32_t seq;
     struct noc_link_stats link[NOC_LINKS];
     struct noc_niu_stats niu;
@@ -146,6 +154,7 @@ struct router {
 struct net {
     struct router *r;
     uint64_t *active; /* routers that hold anything: flits, queued requests */
+    uint64_t *early;  /* report_early: routers whose NIU output sent a tail in this step */
 };
 
 struct noc {
@@ -164,6 +173,8 @@ struct noc {
     uint64_t now, next;
     uint64_t first_push; /* the earliest arrival of the flits sent in this step */
     bool moved;
+    bool stepping;       /* inside step: a delivery's callback runs */
+    bool early;          /* tails sent to NIUs in this step wait to be reported (report_early) */
     struct flit *store;
     uint32_t *qstore;
 };
@@ -218,7 +229,8 @@ struct noc *noc_create(const struct noc_config *cfg)
     for (unsigned k = 0; ok && k < NOC_COUNT; k++) {
         n->net[k].r = calloc(n->nodes, sizeof *n->net[k].r);
         n->net[k].active = calloc(n->words, sizeof *n->net[k].active);
-        ok = n->net[k].r && n->net[k].active;
+        n->net[k].early = calloc(n->words, sizeof *n->net[k].early);
+        ok = n->net[k].r && n->net[k].active && n->net[k].early;
     }
     if (!ok) {
         noc_destroy(n);
@@ -257,6 +269,7 @@ void noc_destroy(struct noc *n)
     for (unsigned k = 0; k < NOC_COUNT; k++) {
         free(n->net[k].r);
         free(n->net[k].active);
+        free(n->net[k].early);
     }
     free(n->pkt);
     free(n->store);
@@ -400,6 +413,77 @@ static unsigned wants(const struct noc *n, unsigned noc, unsigned node, unsigned
 
 /* ---- requests ------------------------------------------------------------------------------ */
 
+/* The NIU sends its front request's next flit in cycle t into g, its router's ring for the
+ * request's class, which has room (niu_send, or noc_inject for a request dated before noc_now) */
+static void niu_flit(struct noc *n, struct router *r, struct ring *g, uint64_t t)
+{
+    const uint32_t i = r->q[r->qhead];
+    struct packet *p = &n->pkt[i];
+    struct noc_link_stats *ls = &r->link[NOC_LINK_INJECT];
+    if (r->niu_stall_since != NOC_NEVER) {
+        ls->stalled += t - r->niu_stall_since;
+        r->niu_stall_since = NOC_NEVER;
+    }
+    if (r->sent == 0) {
+        r->inject_at = t;
+        r->niu.queued += t - p->inject_cycle;
+    }
+    push(n, g, t + n->cfg.t.niu_to_router, i, r->sent);
+    ls->flits++;
+    r->niu.flits_sent++;
+    r->niu_free = t + 1;
+    n->moved = true;
+    if (++r->sent == p->nflits) {
+        r->sent = 0;
+        r->qhead = (r->qhead + 1) % n->cfg.t.inject_queue;
+        r->qcount--;
+        r->niu.sent++;
+        ls->packets++;
+        ls->busy += t - r->inject_at + 1;
+        p->queued = false;
+    }
+}
+
+/* The router took a flit from its NIU's ring of class c in cycle t (at most one a cycle) */
+static void log_pop(struct router *r, unsigned c, uint64_t t)
+{
+    const uint64_t d = t - r->pop_last[c];
+    r->pop_bits[c] = (d >= 64 ? 0 : r->pop_bits[c] << d) | 1;
+    r->pop_last[c] = t;
+}
+
+/* Did it in cycle t (no more than 63 cycles before its last)? */
+static bool popped_at(const struct router *r, unsigned c, uint64_t t)
+{
+    return t <= r->pop_last[c] && r->pop_last[c] - t < 64 && (r->pop_bits[c] >> (r->pop_last[c] - t) & 1);
+}
+
+/* A request dated `cycle`, before noc_now, was taken by an idle NIU (its queue empty): it sends
+ * what it would have sent in the cycles from then to noc_now, had it been asked in time. Those
+ * flits reach the router at cycle + niu_to_router >= noc_now at the earliest, so nothing the
+ * model has run could have seen them; what they would have seen is only the NIU's own ring into
+ * its router, whose room in cycle t was its count now plus the flits the router took from it
+ * since t (the NIU sent nothing since niu_free). The NIU starts where its last request's tail
+ * left it, and the same bookkeeping as niu_send runs cycle by cycle (at most niu_to_router). */
+static void niu_catch_up(struct noc *n, struct router *r, uint64_t cycle)
+{
+    const struct packet *p = &n->pkt[r->q[r->qhead]];
+    struct ring *g = &r->in[NOC_IN_NIU * VCS + p->cls * 2];
+    const uint64_t t0 = cycle > r->niu_free ? cycle : r->niu_free;
+    uint32_t count = g->count;
+    for (uint64_t t = t0; t < n->now; t++)
+        count += popped_at(r, p->cls, t);
+    for (uint64_t t = t0; t < n->now && r->qcount; t++) {
+        if (count < g->cap) {
+            niu_flit(n, r, g, t);
+            count++;
+        } else if (r->niu_stall_since == NOC_NEVER) {
+            r->niu_stall_since = t;
+        }
+        count -= popped_at(r, p->cls, t);
+    }
+}
+
 static bool rect_ok(const struct noc_config *c, const struct noc_rect *r)
 {
     return r->x0 < c->width && r->x1 < c->width && r->y0 < c->height && r->y1 < c->height;
@@ -409,7 +493,13 @@ bool noc_inject(struct noc *n, const struct noc_request *q)
 {
     const struct noc_config *c = &n->cfg;
     const bool brcst = q->flags & NOC_BRCST;
-    if (q->noc >= NOC_COUNT || q->src >= n->nodes || q->cycle < n->now)
+    if (q->noc >= NOC_COUNT || q->src >= n->nodes)
+        return false;
+    /* Dated before the model's clock (mem/noc.h): only while its header cannot have reached its
+     * router, never from a delivery's callback (a step is under way), and in each NIU's order */
+    struct router *r = &n->net[q->noc].r[q->src];
+    if (q->cycle < n->now && (q->cycle + c->t.niu_to_router < n->now || n->stepping ||
+                              q->cycle < r->last_cycle))
         return false;
     if ((q->flags & NOC_BRCST_PATH_RESERVE) && !brcst) /* NOC_CMD_PATH_RESERVE is a broadcast's */
         return false;
@@ -420,7 +510,6 @@ bool noc_inject(struct noc *n, const struct noc_request *q)
     uint32_t data = (q->bytes + c->t.flit_bytes - 1) / c->t.flit_bytes;
     if (data > c->t.max_data_flits || (q->bytes && !data)) /* !data: bytes + flit - 1 wrapped */
         return false;
-    struct router *r = &n->net[q->noc].r[q->src];
     if (r->qcount == c->t.inject_queue) {
         r->niu.rejected++;
         return false;
@@ -447,9 +536,18 @@ bool noc_inject(struct noc *n, const struct noc_request *q)
                   .lo = {d->x0, d->y0}, .hi = {d->x1, d->y1}},
     };
     r->q[(r->qhead + r->qcount++) % c->t.inject_queue] = i;
+    r->last_cycle = q->cycle;
     activate(n, q->noc, q->src);
-    if (q->cycle < n->next)
-        n->next = q->cycle;
+    /* behind other requests it waits its turn from noc_now on, as it would have */
+    if (q->cycle < n->now && r->qcount == 1) {
+        n->first_push = NOC_NEVER;
+        niu_catch_up(n, r, q->cycle);
+        if (n->first_push < n->next)
+            n->next = n->first_push;
+    }
+    const uint64_t due = q->cycle > n->now ? q->cycle : n->now;
+    if (r->qcount && due < n->next)
+        n->next = due;
     return true;
 }
 
@@ -465,7 +563,21 @@ bool noc_unicast(struct noc *n, unsigned noc, unsigned src, unsigned dst, uint32
 
 /* ---- one cycle ----------------------------------------------------------------------------- */
 
-/* A flit reaches the NIU; a tail completes a delivery */
+/* The deliver callback for a packet at the NIU of (noc, node) */
+static void report(struct noc *n, const struct packet *p, unsigned noc, unsigned node, uint64_t head,
+                   uint64_t tail)
+{
+    if (!n->cfg.deliver)
+        return;
+    struct noc_delivery d = {
+        .head_cycle = head, .tail_cycle = tail, .inject_cycle = p->inject_cycle, .tag = p->tag,
+        .bytes = p->bytes, .seq = p->seq, .src = p->src, .dst = (uint16_t)node, .noc = (uint8_t)noc,
+        .broadcast = p->flags & NOC_BRCST,
+    };
+    n->cfg.deliver(n->cfg.ctx, &d);
+}
+
+/* A flit reaches the NIU; a tail completes a delivery (reported here unless report_early) */
 static void deliver(struct noc *n, unsigned noc, unsigned node, uint64_t t)
 {
     struct router *r = &n->net[noc].r[node];
@@ -480,15 +592,8 @@ static void deliver(struct noc *n, unsigned noc, unsigned node, uint64_t t)
         if (f->idx + 1 == p->nflits) {
             r->niu.received++;
             r->niu.bytes_received += p->bytes;
-            if (n->cfg.deliver) {
-                struct noc_delivery d = {
-                    .head_cycle = r->eject_head[v], .tail_cycle = f->at,
-                    .inject_cycle = p->inject_cycle, .tag = p->tag, .bytes = p->bytes,
-                    .seq = p->seq, .src = p->src, .dst = (uint16_t)node, .noc = (uint8_t)noc,
-                    .broadcast = p->flags & NOC_BRCST,
-                };
-                n->cfg.deliver(n->cfg.ctx, &d);
-            }
+            if (!n->cfg.report_early)
+                report(n, p, noc, node, r->eject_head[v], f->at);
         }
         pop(n, &r->eject[v], false);
     }
@@ -525,8 +630,6 @@ static bool reserve_tree(struct noc *n, const struct packet *p, uint32_t pkt)
     unsigned nhop = 0, nres = 0;
     /* routers to expand, by the input the packet reaches them through: the source's first */
     hop[nhop++] = (struct tree_edge){.node = p->src, .slot = (uint8_t)(NOC_IN_NIU * VCS + p->cls * 2)};
-    if (!ring_only(&n->net[p->noc].r[p->src].in[hop[0].slot], pkt))
-        return false;
     for (unsigned i = 0; i < nhop; i++) {
         uint8_t vc[NOC_OUTS];
         const unsigned m = wants(n, p->noc, hop[i].node, hop[i].slot, p, vc);
@@ -556,43 +659,14 @@ static void niu_send(struct noc *n, struct router *r, uint64_t t)
 {
     if (!r->qcount)
         return;
-    const uint32_t i = r->q[r->qhead];
-    struct packet *p = &n->pkt[i];
+    const struct packet *p = &n->pkt[r->q[r->qhead]];
     if (p->inject_cycle > t)
         return;
-    struct noc_link_stats *ls = &r->link[NOC_LINK_INJECT];
     struct ring *g = &r->in[NOC_IN_NIU * VCS + p->cls * 2];
-    if (!room(g)) {
-        if (r->niu_stall_since == NOC_NEVER)
-            r->niu_stall_since = t;
-        return;
-    }
-    if (r->niu_stall_since != NOC_NEVER) {
-        ls->stalled += t - r->niu_stall_since;
-        r->niu_stall_since = NOC_NEVER;
-    }
-    if ((p->flags & NOC_BRCST_PATH_RESERVE) && !p->reserved) {
-        if (r->niu_stall_since == NOC_NEVER)
-            r->niu_stall_since = t;
-        return;
-    }
-    if (r->sent == 0) {
-        r->inject_at = t;
-        r->niu.queued += t - p->inject_cycle;
-    }
-    push(n, g, t + n->cfg.t.niu_to_router, i, r->sent);
-    ls->flits++;
-    r->niu.flits_sent++;
-    n->moved = true;
-    if (++r->sent == p->nflits) {
-        r->sent = 0;
-        r->qhead = (r->qhead + 1) % n->cfg.t.inject_queue;
-        r->qcount--;
-        r->niu.sent++;
-        ls->packets++;
-        ls->busy += t - r->inject_at + 1;
-        p->queued = false;
-    }
+    if (room(g))
+        niu_flit(n, r, g, t);
+    else if (r->niu_stall_since == NOC_NEVER)
+        r->niu_stall_since = t;
 }
 
 static void grant(struct router *r, unsigned s, unsigned mask, const uint8_t vc[NOC_OUTS], uint64_t t)
@@ -620,17 +694,25 @@ static void arbitrate(struct noc *n, unsigned noc, unsigned node, uint64_t t)
     struct router *r = &n->net[noc].r[node];
     unsigned want[SLOTS];
     uint8_t vc[SLOTS][NOC_OUTS];
-    uint32_t ready = 0;
+    uint32_t ready = 0, unreserved = 0;
     EACH(s, r->in_full, 0, SLOTS) {
         struct flit *f = front(&r->in[s]);
         if (r->granted[s] || f->at > t || f->idx != 0)
             continue;
-        want[s] = wants(n, noc, node, s, &n->pkt[f->pkt], vc[s]);
+        const struct packet *p = &n->pkt[f->pkt];
+        if ((p->flags & NOC_BRCST_PATH_RESERVE) && !p->reserved) {
+            unreserved |= 1u << s; /* at its first router, its tree not yet its own (step) */
+            continue;
+        }
+        want[s] = wants(n, noc, node, s, p, vc[s]);
         if (!want[s])
             grant(r, s, 0, vc[s], t); /* a leaf that takes nothing: the flits end here */
         else
             ready |= 1u << s;
     }
+    EACH(s, unreserved, 0, SLOTS)
+        if (r->wait_since[s] == NOC_NEVER)
+            r->wait_since[s] = t;
     if (!ready)
         return;
     for (unsigned o = 0; o < NOC_OUTS; o++)
@@ -650,6 +732,22 @@ static void arbitrate(struct noc *n, unsigned noc, unsigned node, uint64_t t)
     EACH(s, ready, 0, SLOTS)
         if (r->wait_since[s] == NOC_NEVER)
             r->wait_since[s] = t;
+}
+
+/* report_early: a flit left for the NIU and reaches it at `at`, which nothing can change (the
+ * NIU takes a flit a cycle and its output to the NIU never waits: move). A tail is reported at
+ * the end of the step (report_early), a header's arrival kept for it. */
+static void early_sent(struct noc *n, unsigned noc, unsigned node, unsigned vc, const struct flit *f, uint64_t at)
+{
+    struct router *r = &n->net[noc].r[node];
+    if (f->idx == 0)
+        r->early_head[vc] = at;
+    if (f->idx + 1 == n->pkt[f->pkt].nflits) {
+        r->early_pkt = f->pkt;
+        r->early_vc = (uint8_t)vc;
+        n->net[noc].early[node / 64] |= 1ull << (node % 64);
+        n->early = true;
+    }
 }
 
 /* Slots that hold their outputs send their front flit on if it has arrived, no other channel
@@ -685,6 +783,8 @@ static void move(struct noc *n, unsigned noc, unsigned node, uint64_t t)
                 struct noc_link_stats *ls = &r->link[out_link[o]];
                 push(n, to[o], t + lat[o], fl.pkt, fl.idx);
                 ls->flits++;
+                if (o == 2 && n->cfg.report_early)
+                    early_sent(n, noc, node, r->out_vc[s][o], &fl, t + lat[o]);
                 if (r->stall_since[s] != NOC_NEVER)
                     ls->stalled += t - r->stall_since[s];
                 if (tail) {
@@ -699,6 +799,8 @@ static void move(struct noc *n, unsigned noc, unsigned node, uint64_t t)
         used |= mask;
         if (first == SLOTS)
             first = s;
+        if (s / VCS == NOC_IN_NIU)
+            log_pop(r, s % VCS / 2, t);
         pop(n, &r->in[s], true);
         n->moved = true;
     }
@@ -742,6 +844,28 @@ static uint64_t router_next(const struct router *r, const struct noc *n, uint64_
     return e;
 }
 
+/* report_early: the tails that left for their NIUs in this step, all arriving router_to_niu
+ * later, in the canonical order (node, then NoC: at most one per NIU port a cycle); a step sends
+ * them NoC by NoC, so they are reported here, after it */
+static void report_early(struct noc *n)
+{
+    n->early = false;
+    for (unsigned w = 0; w < n->words; w++)
+        for (uint64_t bits = n->net[0].early[w] | n->net[1].early[w]; bits; bits &= bits - 1) {
+            const unsigned node = w * 64 + (unsigned)__builtin_ctzll(bits);
+            for (unsigned k = 0; k < NOC_COUNT; k++) {
+                if (!(n->net[k].early[w] & (1ull << (node % 64))))
+                    continue;
+                const struct router *r = &n->net[k].r[node];
+                const struct ring *g = &r->eject[r->early_vc];
+                const struct flit *tail = &g->e[(g->head + g->count - 1) % g->cap];
+                report(n, &n->pkt[r->early_pkt], k, node, r->early_head[r->early_vc], tail->at);
+            }
+        }
+    for (unsigned k = 0; k < NOC_COUNT; k++)
+        memset(n->net[k].early, 0, n->words * sizeof *n->net[k].early);
+}
+
 static void step(struct noc *n, uint64_t t)
 {
     /* a delivery's callback may ask for requests from the next cycle on */
@@ -759,15 +883,18 @@ static void step(struct noc *n, uint64_t t)
             for (unsigned k = 0; k < NOC_COUNT; k++)
                 deliver(n, k, node, t);
         }
+    /* path reservations, made by the header's first router once it is there (at the front of
+     * the NIU's ring for broadcasts: nothing of another packet is ahead of it) */
     for (unsigned k = 0; k < NOC_COUNT; k++)
         for (unsigned w = 0; w < n->words; w++)
             for (uint64_t bits = n->net[k].active[w]; bits; bits &= bits - 1) {
-                const struct router *r = &n->net[k].r[w * 64 + (unsigned)__builtin_ctzll(bits)];
-                if (!r->qcount || r->sent)
+                struct router *r = &n->net[k].r[w * 64 + (unsigned)__builtin_ctzll(bits)];
+                const struct flit *f = front(&r->in[NOC_IN_NIU * VCS + 2]);
+                if (!f || f->at > t || f->idx != 0)
                     continue;
-                struct packet *p = &n->pkt[r->q[r->qhead]];
-                if ((p->flags & NOC_BRCST_PATH_RESERVE) && !p->reserved && p->inject_cycle <= t)
-                    p->reserved = reserve_tree(n, p, r->q[r->qhead]);
+                struct packet *p = &n->pkt[f->pkt];
+                if ((p->flags & NOC_BRCST_PATH_RESERVE) && !p->reserved)
+                    p->reserved = reserve_tree(n, p, f->pkt);
             }
     uint64_t next = NOC_NEVER;
     bool waiting = false;
@@ -793,13 +920,17 @@ static void step(struct noc *n, uint64_t t)
         next = n->first_push;
     if (next < n->next)
         n->next = next;
+    if (n->early)
+        report_early(n);
 }
 
 void noc_advance(struct noc *n, uint64_t cycle)
 {
     /* NOC_NEVER is no cycle: advancing to it runs everything that can happen and stops */
+    n->stepping = true;
     while (n->next != NOC_NEVER && n->next <= cycle)
         step(n, n->next);
+    n->stepping = false;
     if (cycle >= n->now)
         n->now = cycle == NOC_NEVER ? NOC_NEVER : cycle + 1;
 }
@@ -843,7 +974,9 @@ static bool blocked_text(const struct noc *n, unsigned noc, unsigned node, unsig
     const unsigned w = n->cfg.width;
     fprintf(f, "NoC %u (%u,%u) %s input, channel %u: ", noc, node % w, node / w, in_name[s / VCS], s % VCS);
     packet_text(n, fl->pkt, f);
-    if (!r->granted[s]) {
+    if ((p->flags & NOC_BRCST_PATH_RESERVE) && !p->reserved) {
+        fputs(": its header waits for its whole path", f);
+    } else if (!r->granted[s]) {
         uint8_t vc[NOC_OUTS];
         const unsigned m = wants(n, noc, node, s, p, vc);
         bool said = false;
@@ -892,8 +1025,6 @@ unsigned noc_describe(const struct noc *n, FILE *f, unsigned max_lines)
                 packet_text(n, r->q[r->qhead], f);
                 if (r->sent)
                     fprintf(f, ": flit %u of %u next\n", r->sent + 1, p->nflits);
-                else if ((p->flags & NOC_BRCST_PATH_RESERVE) && !p->reserved)
-                    fputs(": waits for its whole path\n", f);
                 else
                     fprintf(f, ": asked for at cycle %llu\n", (unsigned long long)p->inject_cycle);
                 lines++;

@@ -65,7 +65,19 @@ struct noc_delivery {
 /* Called at each delivery in the canonical order: tail cycle, then destination node, then NoC
  * (the NIU port it arrives at), then sequence number (a destination NIU's port takes one flit
  * per cycle, so the first three already tell any two apart). It may call noc_inject for the
- * cycle after the delivery or later (an answer), not noc_advance. */
+ * cycle after the delivery's tail_cycle or later (an answer), not noc_advance.
+ * When it is called: by default in the step of the tail's arrival at the NIU (tail_cycle), and
+ * with report_early in the step in which the tail leaves its last router for the NIU, which is
+ * tail_cycle - router_to_niu: from there nothing can delay it (a router's output to its NIU
+ * never waits and the NIU takes a flit per cycle), so head_cycle and tail_cycle are still the
+ * arrival cycles at the NIU, and the order is the same canonical one (all tails that leave in
+ * one step arrive in the same cycle; they are reported at the end of that step by node, then
+ * NoC). The NIU's statistics (received, flits_received, bytes_received) still count at the
+ * arrival, and the packet is in flight (noc_in_flight) and has an event (noc_next_event) until
+ * its last flit has arrived: so noc_in_flight 0 and noc_next_event NOC_NEVER still mean that
+ * nothing more will be reported. (A callback that injects under report_early asks for a cycle
+ * after tail_cycle while the caller may still have requests of earlier cycles for the same
+ * NIU to inject: keep each NIU's requests in cycle order, noc_inject.) */
 typedef void noc_deliver_fn(void *ctx, const struct noc_delivery *d);
 
 struct noc_config {
@@ -73,6 +85,7 @@ struct noc_config {
     struct noc_timing t;
     noc_deliver_fn *deliver;
     void *ctx;
+    bool report_early; /* report a delivery when its tail leaves its last router (above) */
 };
 
 /* Blackhole 17 x 12, Wormhole 10 x 12 (Diagrams/Src/NoC.lua NocSize_Arch; tt-npe's device
@@ -104,18 +117,21 @@ enum {
  * excluded nodes (and nodes that opt out, noc_set_broadcast_sink) only do not take a copy.
  * Broadcasts that do not reserve their path can wait for each other in a circle and stop for
  * ever, as the pages warn (BH NoC/README.md: software is responsible for deadlock freedom of
- * "Broadcast without path reservations"); with NOC_BRCST_PATH_RESERVE the header leaves only
- * once every link of its tree is free for it, and takes them all at once (the handshake's own
- * time is not documented and not charged). A channel is free for it when no packet holds it, no
- * other reservation has it, and no flit of another packet is still on its link or in the buffer
- * it feeds (nor in the source NIU's buffer into its router): a packet lets go of a channel when
- * its tail leaves the router, before the tail has crossed the link. The flag is refused without
- * NOC_BRCST (NOC_CMD_PATH_RESERVE is a broadcast's).
- * A reservation is instant (it writes every channel of its tree in its cycle), so a request with
- * NOC_BRCST_PATH_RESERVE at cycle h can change deliveries from h + 5 on: in cycle h it can take
- * the NIU channel of a router a packet reached at h, which would have reached its NIU at
- * h + router_to_niu. Without reservations a request at h changes no delivery before
- * h + niu_to_router + router_to_niu = h + 10: its first flit reaches a router at
+ * "Broadcast without path reservations"); with NOC_BRCST_PATH_RESERVE the header, once it has
+ * reached its first router (niu_to_router after it left its NIU, as any header), goes on only
+ * once every link of its tree is free for it, and the router takes them all for it at once
+ * (BH RoutingPaths.md: the routers make the reservation and inform the initiating tile; the
+ * handshake's own time is not documented and not charged). Meanwhile its data flits queue
+ * behind it in that router's buffer from its NIU, and the NIU sends nothing else once that is
+ * full. A channel is free for it when no packet holds it, no other reservation has it, and no
+ * flit of another packet is still on its link or in the buffer it feeds: a packet lets go of a
+ * channel when its tail leaves the router, before the tail has crossed the link. The flag is
+ * refused without NOC_BRCST (NOC_CMD_PATH_RESERVE is a broadcast's).
+ * A reservation is made in a step before any router acts in it, from what the previous cycle
+ * left, so a request at cycle h reserves at h + niu_to_router at the earliest, where it can take
+ * the NIU channel of a router another packet reached in that cycle: that packet would have
+ * reached its NIU at h + niu_to_router + router_to_niu = h + 10. With or without reservations a
+ * request at h therefore changes no delivery before h + 10: its first flit reaches a router at
  * h + niu_to_router at the earliest, and what it delays there is router_to_niu from any NIU.
  * NOC_BRCST_EXCLUDE stands for the NIU's NOC_BRCST_EXCLUDE register, whose encoding no page
  * gives ("additional configuration allowing for non-rectangular broadcasts", BH MemoryMap.md);
@@ -129,15 +145,26 @@ struct noc_request {
     uint32_t bytes; /* data bytes: ceil(bytes / flit_bytes) data flits after the header (0: header
                      * only, as a read request, an acknowledgement or a 4-byte inline write) */
     uint32_t tag;
-    uint64_t cycle; /* when the NIU has it; not before noc_now() */
+    uint64_t cycle; /* when the NIU has it; see noc_inject for one before noc_now() */
 };
 
 /* The NIU of `src` on NoC `noc` takes the request into its injection queue (inject_queue deep)
  * and sends its flits from `cycle` on, one per cycle as the router takes them, in the order it
  * took its requests. False when that queue is full at the time of the call (the caller retries
  * after advancing: a request initiator stays busy), and for a request the model cannot take (a
- * cycle before noc_now, a node outside the grid, more than max_data_flits of data,
- * NOC_BRCST_PATH_RESERVE without NOC_BRCST): those are the caller's errors. */
+ * node outside the grid, more than max_data_flits of data, NOC_BRCST_PATH_RESERVE without
+ * NOC_BRCST, a cycle too far back: below): those are the caller's errors.
+ * A request may be dated before noc_now ("backdated": a coordinator that runs tiles for a window
+ * and then injects what they asked for in it), as long as cycle + niu_to_router >= noc_now: its
+ * header cannot have reached its router yet, so nothing the model has run could have seen it.
+ * Every delivery and statistic is then what it would have been had it been injected before the
+ * model ran past `cycle`: an idle NIU sends its flits from `cycle` on (or from the cycle after
+ * its last request's tail left, if that is later) as far as its ring into the router had room
+ * in each of those cycles, and one behind queued requests waits its turn as usual. Each NIU's
+ * requests must come in nondecreasing cycle order, as they would when each is injected at its
+ * own cycle (a backdated one dated before the NIU's last is refused), and no backdated request
+ * may come from a delivery's callback (refused). The queue is counted at the call: backdating
+ * does not make room that was used then. */
 bool noc_inject(struct noc *n, const struct noc_request *r);
 /* A unicast write of `bytes` from node src to node dst on NoC `noc`. */
 bool noc_unicast(struct noc *n, unsigned noc, unsigned src, unsigned dst, uint32_t bytes, uint32_t tag,
@@ -157,7 +184,8 @@ uint64_t noc_now(const struct noc *n);
  * hold something; cycles in which nothing arrives and nothing waits on a move are skipped for
  * nothing. */
 uint64_t noc_next_event(const struct noc *n);
-/* Packets accepted and not yet delivered everywhere. */
+/* Packets accepted and not yet delivered everywhere (a packet reported early is in flight until
+ * its tail reaches the NIU). */
 unsigned noc_in_flight(const struct noc *n);
 /* What waits for what, a line each (at most max_lines, then a count of the rest): headers
  * waiting for an output's channel and who holds or reserved it, flits waiting for room, NIUs'

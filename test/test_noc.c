@@ -511,9 +511,12 @@ Test(noc, a_broadcast_that_reserves_its_path_waits_for_the_whole_tree)
      * (2,4) at 1. A's tree is (1,4) -> (2,4) -> (3,4) -> NIU; its flits leave (1,4) at 5..21,
      * (2,4) at 14..30 and (3,4) for the NIU at 23..39: head 28, tail 44.
      * Without reservations B's header reaches (2,4) at 6, before A's (14), and goes: 6 + 9 + 5
-     * = 20. With NOC_BRCST_PATH_RESERVE, A has the tree from cycle 0, and B's tree, which
-     * shares (2,4)'s x output and (3,4)'s NIU output, is free only once A's tail has left
-     * (3,4) (39): B leaves its NIU at 40 and arrives at 40 + 19 = 59. */
+     * = 20. With NOC_BRCST_PATH_RESERVE, a reservation is made by the header's first router
+     * when the header is there (RoutingPaths.md): A's at (1,4) at 5, so A's tree is its own
+     * from 5; B's header reaches (2,4) at 6, and B's tree, which shares (2,4)'s x output and
+     * (3,4)'s NIU output, is free only once A's tail has left (3,4) (39): B's router reserves
+     * it at 40 (reading 39's end), B's header leaves (2,4) at 40 and arrives at 40 + 9 + 5 =
+     * 54. (When the NIU made the reservation B left its NIU only at 40 and arrived at 59.) */
     for (unsigned reserve = 0; reserve < 2; reserve++) {
         struct log l = {0};
         struct noc *n = make(ARCH_BLACKHOLE, &l);
@@ -526,27 +529,34 @@ Test(noc, a_broadcast_that_reserves_its_path_waits_for_the_whole_tree)
         const struct noc_delivery *b = a == &l.d[0] ? &l.d[1] : &l.d[0];
         cr_expect_eq(a->head_cycle, 28);
         cr_expect_eq(a->tail_cycle, 44);
-        cr_expect_eq(b->tail_cycle, reserve ? 59 : 20, "reserve %u: B at %lu", reserve,
+        cr_expect_eq(b->tail_cycle, reserve ? 54 : 20, "reserve %u: B at %lu", reserve,
                      (unsigned long)b->tail_cycle);
         noc_destroy(n);
     }
 }
 
-/* X, a one-flit broadcast from (1,4) to (3,4) at cycle 0 without reservation, and R, a
+/* X, a one-flit broadcast from `xsrc` to (3,4) at cycle `xc` without reservation, and R, a
  * one-flit broadcast from `rsrc` to (3,4) asked for at `rc` with `rflags`: their tails */
-static void x_and_r(unsigned rsrc, unsigned rflags, uint64_t rc, uint64_t *x, uint64_t *r)
+static void x_and_r_from(unsigned xsrc, uint64_t xc, unsigned rsrc, unsigned rflags, uint64_t rc, uint64_t *x,
+                         uint64_t *r)
 {
     struct log l = {0};
     struct noc *n = make(ARCH_BLACKHOLE, &l);
     const struct noc_rect to = {3, 4, 3, 4};
-    cr_assert(brcst(n, 0, NODE(BH_W, 1, 4), to, 0, 0, 0));
+    cr_assert(brcst(n, 0, xsrc, to, 0, 0, xc));
     cr_assert(brcst(n, 0, rsrc, to, rflags, 0, rc));
     drain(n);
     cr_assert_eq(l.n, 2, "R at %lu: %u deliveries", (unsigned long)rc, l.n);
-    const bool x_first = l.d[0].src == NODE(BH_W, 1, 4);
+    const bool x_first = l.d[0].src == xsrc;
     *x = l.d[x_first ? 0 : 1].tail_cycle;
     *r = l.d[x_first ? 1 : 0].tail_cycle;
     noc_destroy(n);
+}
+
+/* X from (1,4) at 0 */
+static void x_and_r(unsigned rsrc, unsigned rflags, uint64_t rc, uint64_t *x, uint64_t *r)
+{
+    x_and_r_from(NODE(BH_W, 1, 4), 0, rsrc, rflags, rc, x, r);
 }
 
 Test(noc, a_reservation_waits_for_flits_still_on_its_links)
@@ -559,20 +569,21 @@ Test(noc, a_reservation_waits_for_flits_still_on_its_links)
      * R's header waits in behind it, for ever (the reviewer's d1).
      * X (no reservation) leaves (1,4)'s NIU at 0, reaches (1,4) at 5, (2,4) at 14, (3,4) at 23
      * and its NIU at 28; it is on the link into (3,4)'s x input (channel 2, broadcasts) from
-     * 14 until it leaves that buffer at 23. R (reserving, from (2,4)) takes (2,4)'s x output and
-     * (3,4)'s NIU output:
-     *  - at 14 its reservation (which reads cycle 13's end) finds X not yet at (2,4)'s output
-     *    and nothing on the link: R's tree is its own from 14; X waits at (2,4) for R's header,
-     *    which leaves its NIU at 14, is at (2,4) at 19 and leaves it (one flit) at 19: X gets the
-     *    output at 20 (the release is registered), reaches (3,4) at 29, whose NIU output R's
-     *    header (there at 28) has left: X at 29 + 5 = 34, R at 14 + 19 = 33;
-     *  - at 15..23 X is on the link or in the buffer R's x output feeds: R waits until X has left
-     *    (3,4)'s x input at 23, reserves at 24 (the cycle after, as it reads 23's end) and
-     *    arrives at 24 + 19 = 43; X is alone: 28;
-     *  - at 24 the same: 43 and 28. Before this rule R reserved at 15..23 and both stopped. */
+     * 14 until it leaves that buffer at 23. R (reserving, from (2,4), asked for at rc) reaches
+     * router (2,4) at rc + 5, which then reserves (2,4)'s x output and (3,4)'s NIU output,
+     * reading the previous cycle's end:
+     *  - rc 9: at 14 it finds X not yet at (2,4)'s output and nothing on the link: R's tree is
+     *    its own from 14, and R's header leaves (2,4) at 14 while X's, there at 14 too, waits:
+     *    X gets the output at 15 (the release is registered), reaches (3,4) at 24 and its NIU
+     *    at 29; R reaches (3,4) at 23 and its NIU at 28;
+     *  - rc 10..18: at 15..23 X is on the link or in the buffer R's x output feeds: R waits at
+     *    (2,4) until X has left (3,4)'s x input at 23, reserves at 24 (the cycle after, as it
+     *    reads 23's end) and arrives at 24 + 9 + 5 = 38; X is alone: 28;
+     *  - rc 19, 20: R reserves at 24, 25 and arrives at 38, 39, X at 28. Before this rule R
+     *    reserved while X was on the link and both stopped. */
     static const struct {
         uint64_t rc, x, r;
-    } want[] = {{14, 34, 33}, {15, 28, 43}, {20, 28, 43}, {23, 28, 43}, {24, 28, 43}};
+    } want[] = {{9, 29, 28}, {10, 28, 38}, {14, 28, 38}, {18, 28, 38}, {19, 28, 38}, {20, 28, 39}};
     for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {
         uint64_t x, r;
         x_and_r(NODE(BH_W, 2, 4), NOC_BRCST_PATH_RESERVE, want[i].rc, &x, &r);
@@ -587,18 +598,33 @@ Test(noc, a_reservation_waits_for_flits_still_on_its_links)
     cr_expect_eq(r, 39);
 }
 
-Test(noc, a_reservation_changes_deliveries_5_cycles_after_its_request)
+Test(noc, a_reservation_changes_no_delivery_before_10_cycles_after_its_request)
 {
-    /* A reservation writes every channel of its tree in its own cycle (mem/noc.h). X as above
-     * reaches (3,4)'s router at 23 and would reach its NIU at 28. R, a reserving broadcast from
-     * (3,4) itself to (3,4) with NOC_BRCST_SRC_INCLUDE asked for at 23, takes (3,4)'s NIU output
-     * in cycle 23, before X's header is granted it: R leaves its NIU at 23, reaches its router at
-     * 28 and its NIU at 33, and X, granted the output at 29 (R's tail left at 28), arrives at
-     * 34. A request at h = 23 moved a delivery due at h + 5. */
+    /* A reservation is made by the header's first router when the header gets there
+     * (RoutingPaths.md: the routers reserve and inform the initiating tile), niu_to_router = 5
+     * after the request at the earliest, and then takes every channel of its tree in that
+     * cycle, the farthest too (mem/noc.h). X, a broadcast from (3,3) at 9, goes down to
+     * (3,4)'s router at 23 and would reach its NIU at 28. R, a reserving broadcast from (2,4)
+     * to (3,4) asked for at 18, is at (2,4) at 23, whose reservation (reading 22's end) takes
+     * (3,4)'s NIU output before X's header is granted it: X waits there for R's header, which
+     * leaves (2,4) at 23, reaches (3,4) at 32 and leaves it at 32 (NIU at 37); X gets the
+     * output at 33 and arrives at 38. A request at h = 18 moved a delivery due at h + 10 = 28.
+     * Asked for at 19, R reserves at 24, after X's header took the output at 23 and let go of
+     * it: X at 28, R at 24 + 9 + 5 = 38. (When the NIU reserved the tree at the request's cycle,
+     * a request at h could move a delivery at h + 5.) */
     uint64_t x, r;
-    x_and_r(NODE(BH_W, 3, 4), NOC_BRCST_PATH_RESERVE | NOC_BRCST_SRC_INCLUDE, 23, &x, &r);
-    cr_expect_eq(r, 33);
-    cr_expect_eq(x, 34);
+    x_and_r_from(NODE(BH_W, 3, 3), 9, NODE(BH_W, 2, 4), NOC_BRCST_PATH_RESERVE, 18, &x, &r);
+    cr_expect_eq(r, 37);
+    cr_expect_eq(x, 38);
+    x_and_r_from(NODE(BH_W, 3, 3), 9, NODE(BH_W, 2, 4), NOC_BRCST_PATH_RESERVE, 19, &x, &r);
+    cr_expect_eq(r, 38);
+    cr_expect_eq(x, 28);
+    /* From (3,4) itself to its own NIU (NOC_BRCST_SRC_INCLUDE), asked for at 18: the router
+     * reserves its NIU output at 23, X (from (1,4) at 0, at (3,4) at 23) waits a cycle: R at
+     * 28, X at 29, again h + 10 and no sooner. */
+    x_and_r(NODE(BH_W, 3, 4), NOC_BRCST_PATH_RESERVE | NOC_BRCST_SRC_INCLUDE, 18, &x, &r);
+    cr_expect_eq(r, 28);
+    cr_expect_eq(x, 29);
 }
 
 /* Random traffic without reservations (unicast requests, responses and broadcasts, which may
@@ -1061,4 +1087,380 @@ Test(noc, broadcast_trees_match_a_walk_of_the_rule)
         }
         noc_destroy(n);
     }
+}
+
+/* ---- a coordinator's windows: backdated requests, early reports ----------------------------- */
+
+/* Every statistic of every link and NIU of both NoCs alike (all uint64_t: no padding) */
+static void expect_same_stats(const struct noc *a, const struct noc *b, unsigned nodes, const char *what)
+{
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned i = 0; i < nodes; i++) {
+            for (unsigned j = 0; j < NOC_LINKS; j++)
+                cr_expect(!memcmp(noc_link_stats(a, k, i, j), noc_link_stats(b, k, i, j), sizeof(struct noc_link_stats)),
+                          "%s: NoC %u node %u link %u statistics differ", what, k, i, j);
+            cr_expect(!memcmp(noc_niu_stats(a, k, i), noc_niu_stats(b, k, i), sizeof(struct noc_niu_stats)),
+                      "%s: NoC %u node %u NIU statistics differ", what, k, i);
+        }
+}
+
+/* Requests from (1,4) to (2,4) on NoC 0 of `bytes[i]` at `cycle[i]`, each injected either in
+ * time (ahead of the model) or, with `late`, after advancing to `late[i]` - 1 (so noc_now is
+ * late[i]); the deliveries into `l`, the NoC returned */
+static struct noc *run_at(struct log *l, unsigned buffer, unsigned count, const uint32_t *bytes,
+                          const uint64_t *cycle, const uint64_t *late)
+{
+    struct noc_config c = cfg_for(ARCH_BLACKHOLE, l);
+    c.t.buffer_flits = buffer;
+    struct noc *n = noc_create(&c);
+    cr_assert_not_null(n);
+    for (unsigned i = 0; i < count; i++) {
+        if (late && late[i])
+            noc_advance(n, late[i] - 1);
+        cr_assert(noc_unicast(n, 0, NODE(BH_W, 1, 4), NODE(BH_W, 2, 4), bytes[i], i, cycle[i]),
+                  "request %u at %lu refused (noc_now %lu)", i, (unsigned long)cycle[i], (unsigned long)noc_now(n));
+    }
+    drain(n);
+    return n;
+}
+
+static void expect_same_run(unsigned buffer, unsigned count, const uint32_t *bytes, const uint64_t *cycle,
+                            const uint64_t *late, const uint64_t *tails)
+{
+    static struct log a, b;
+    memset(&a, 0, sizeof a), memset(&b, 0, sizeof b);
+    struct noc *na = run_at(&a, buffer, count, bytes, cycle, NULL);
+    struct noc *nb = run_at(&b, buffer, count, bytes, cycle, late);
+    cr_assert_eq(a.n, count);
+    cr_assert_eq(b.n, count);
+    for (unsigned i = 0; i < count; i++) {
+        cr_expect(same_delivery(&a.d[i], &b.d[i]), "delivery %u: tail %lu, backdated %lu", i,
+                  (unsigned long)a.d[i].tail_cycle, (unsigned long)b.d[i].tail_cycle);
+        cr_expect_eq(a.d[i].tail_cycle, tails[i], "delivery %u: tail %lu, not %lu", i,
+                     (unsigned long)a.d[i].tail_cycle, (unsigned long)tails[i]);
+    }
+    expect_same_stats(na, nb, BH_W * 12, "backdated");
+    noc_destroy(na);
+    noc_destroy(nb);
+}
+
+Test(noc, a_backdated_request_arrives_as_one_asked_for_in_time)
+{
+    /* 1024 B (17 flits) from (1,4) to (2,4) at 100: head 119, tail 135 (5 + 9 + 5, 16 more).
+     * Injected when the model is at 105 (noc_now, after advancing to 104): its header would
+     * reach its router at 105, a cycle not yet run, so the NIU sends flits 0..4 at 100..104 as
+     * it would have, and the rest from 105 on: the same cycles and statistics. */
+    expect_same_run(16, 1, (const uint32_t[]){1024}, (const uint64_t[]){100}, (const uint64_t[]){105},
+                    (const uint64_t[]){135});
+    /* Behind a request of its NIU still sending: A (17 flits) at 100 leaves at 100..116; B
+     * (2 flits) at 106, injected at 110, waits its turn: leaves at 117, 118, tail 118 + 19 =
+     * 137. */
+    expect_same_run(16, 2, (const uint32_t[]){1024, 64}, (const uint64_t[]){100, 106},
+                    (const uint64_t[]){0, 110}, (const uint64_t[]){135, 137});
+    /* Behind one that has finished: A's tail left at 116; B at 114 injected at 119 (114 + 5):
+     * its NIU has been idle since 117, so B leaves at 117, 118 as if it had been queued. */
+    expect_same_run(16, 2, (const uint32_t[]){1024, 64}, (const uint64_t[]){100, 114},
+                    (const uint64_t[]){0, 119}, (const uint64_t[]){135, 137});
+    /* Into a full ring: with buffers of 4 flits A (448 B, 8 flits, at 0) fills its NIU's ring
+     * into (1,4)'s router: flits 0..3 leave the NIU at 0..3, and the router sends them on at
+     * 5..8 while the link to (2,4) has room (4 places: a_shallow_buffer_throttles_a_stream),
+     * so flits 4..7 leave the NIU at 6..9 and wait in the ring until the router takes them at
+     * 15..18 (A's tail 18 + 9 + 5 = 32). B (64 B, 2 flits) at 11 finds the ring full; injected
+     * at 16 (noc_now), its NIU works back the room it saw at 11..15 from the flits the router
+     * took since (one, at 15): it waits to 16 as it would have, and leaves at 16, 17. B's
+     * header reaches the router at 21 and waits for room on the link (A's flits 4..7 on it
+     * until 24..27; a place freed at 24 is the sender's at 25): flits at 25, 26, tail 26 + 14
+     * = 40. */
+    expect_same_run(4, 2, (const uint32_t[]){448, 64}, (const uint64_t[]){0, 11},
+                    (const uint64_t[]){0, 16}, (const uint64_t[]){32, 40});
+}
+
+/* A responder that tries to answer with a request dated before noc_now */
+static void answer_backdated(void *ctx, const struct noc_delivery *d)
+{
+    struct log *l = ctx;
+    struct noc_request q = {.noc = d->noc, .src = d->dst, .dst = d->src, .flags = NOC_RESPONSE,
+                            .cycle = d->tail_cycle - 1};
+    l->too_soon += noc_inject(l->answer_on, &q);
+    l->total++;
+}
+
+Test(noc, requests_dated_too_far_back_are_refused)
+{
+    /* After advancing to 104 (noc_now 105) a request may be dated 100 (its header would reach
+     * its router at 105, not yet run), not 99 (at 104, already run): the caller's error. */
+    struct log l = {0};
+    struct noc *n = make(ARCH_BLACKHOLE, &l);
+    const unsigned s = NODE(BH_W, 1, 4), d = NODE(BH_W, 2, 4);
+    noc_advance(n, 104);
+    cr_expect_eq(noc_now(n), 105);
+    cr_expect_not(noc_unicast(n, 0, s, d, 0, 1, 99));
+    cr_expect(noc_unicast(n, 0, s, d, 0, 2, 101));
+    /* each NIU's requests in cycle order: 100 after 101 is refused on that NIU, not another */
+    cr_expect_not(noc_unicast(n, 0, s, d, 0, 3, 100));
+    cr_expect(noc_unicast(n, 1, s, d, 0, 4, 100));
+    cr_expect(noc_unicast(n, 0, s, d, 0, 5, 101));
+    drain(n);
+    cr_assert_eq(l.n, 3);
+    cr_expect_eq(l.d[0].tag, 2);
+    cr_expect_eq(l.d[0].tail_cycle, 120);
+    cr_expect_eq(l.d[1].tag, 5);
+    cr_expect_eq(l.d[1].tail_cycle, 121);
+    cr_expect_eq(noc_niu_stats(n, 0, s)->rejected, 0); /* refusals of errors are not a full queue's */
+    noc_destroy(n);
+    /* A delivery's callback may not backdate (a step is under way): its request is refused. */
+    struct noc_config c = noc_config_for(ARCH_BLACKHOLE);
+    c.deliver = answer_backdated;
+    c.ctx = &l;
+    memset(&l, 0, sizeof l);
+    n = noc_create(&c);
+    cr_assert_not_null(n);
+    l.answer_on = n;
+    cr_assert(noc_unicast(n, 0, s, d, 0, 1, 0));
+    drain(n);
+    cr_expect_eq(l.total, 1);
+    cr_expect_eq(l.too_soon, 0, "the callback's backdated request was taken");
+    noc_destroy(n);
+}
+
+Test(noc, early_reports_come_when_the_tail_leaves_the_last_router)
+{
+    /* report_early: 1024 B (17 flits) from (1,4) to (2,4) at 0 has its header at the NIU at 19
+     * and its tail at 35, leaving router (2,4) at 30: reported in the step of 30, with the
+     * arrival cycles, while it is still in flight (the NIU counts it at 35). */
+    struct log l = {0};
+    struct noc_config c = cfg_for(ARCH_BLACKHOLE, &l);
+    c.report_early = true;
+    struct noc *n = noc_create(&c);
+    cr_assert_not_null(n);
+    const unsigned s = NODE(BH_W, 1, 4), d = NODE(BH_W, 2, 4);
+    cr_assert(noc_unicast(n, 0, s, d, 1024, 1, 0));
+    noc_advance(n, 29);
+    cr_expect_eq(l.n, 0);
+    noc_advance(n, 30);
+    cr_assert_eq(l.n, 1);
+    cr_expect_eq(l.d[0].head_cycle, 19);
+    cr_expect_eq(l.d[0].tail_cycle, 35);
+    cr_expect_eq(noc_in_flight(n), 1);
+    cr_expect_eq(noc_next_event(n), 31); /* flits arrive at the NIU until 35 */
+    cr_expect_eq(noc_niu_stats(n, 0, d)->received, 0);
+    noc_advance(n, 34);
+    cr_expect_eq(noc_in_flight(n), 1);
+    noc_advance(n, 35);
+    cr_expect_eq(noc_in_flight(n), 0);
+    cr_expect_eq(noc_next_event(n), NOC_NEVER);
+    cr_expect_eq(noc_niu_stats(n, 0, d)->received, 1);
+    cr_expect_eq(l.n, 1);
+    noc_destroy(n);
+
+    /* Ties keep the canonical order (tail, node, NoC), though a step sends NoC by NoC: three
+     * one-flit packets all at their NIUs at 19, leaving their last routers at 14: NoC 0 (3,4)
+     * -> (4,4) (node 72), NoC 1 (5,4) -> (4,4) (node 72) and NoC 1 (3,4) -> (3,3) (node 54):
+     * reported 54 (NoC 1), 72 (NoC 0), 72 (NoC 1), as without report_early. */
+    for (unsigned early = 0; early < 2; early++) {
+        memset(&l, 0, sizeof l);
+        c.report_early = early;
+        n = noc_create(&c);
+        cr_assert_not_null(n);
+        cr_assert(noc_unicast(n, 0, NODE(BH_W, 3, 4), NODE(BH_W, 4, 4), 0, 1, 0));
+        cr_assert(noc_unicast(n, 1, NODE(BH_W, 5, 4), NODE(BH_W, 4, 4), 0, 2, 0));
+        cr_assert(noc_unicast(n, 1, NODE(BH_W, 3, 4), NODE(BH_W, 3, 3), 0, 3, 0));
+        noc_advance(n, early ? 14 : 19);
+        cr_assert_eq(l.n, 3, "report_early %u: %u deliveries", early, l.n);
+        static const unsigned tag[3] = {3, 1, 2};
+        for (unsigned i = 0; i < 3; i++) {
+            cr_expect_eq(l.d[i].tag, tag[i], "report_early %u: delivery %u is tag %u", early, i, l.d[i].tag);
+            cr_expect_eq(l.d[i].head_cycle, 19);
+            cr_expect_eq(l.d[i].tail_cycle, 19);
+        }
+        drain(n);
+        noc_destroy(n);
+    }
+}
+
+/* The coordinator's scheme (docs/architecture.md "Connecting tiles to the NoC") against the model
+ * run cycle by cycle, on random traffic over a 6 x 5 grid: every request drawn up front, plus an
+ * answer (a response) to each unicast request that asks for one, made the cycle after the
+ * request's tail arrives, as a tile would. */
+#define PW 6
+#define PH 5
+#define PMAX 8000
+
+struct preq {
+    struct noc_request q;
+    bool done;
+};
+
+struct prun {
+    struct noc *n;
+    struct preq r[PMAX]; /* by id: the drawn ones, then answers in the order they were made */
+    unsigned nr, ndrawn;
+    struct noc_delivery d[PMAX];
+    unsigned nd;
+    uint64_t lo, hi;  /* windowed: a delivery reported now must arrive in [lo, hi) */
+    unsigned outside; /* deliveries reported outside that */
+};
+
+static void prun_deliver(void *ctx, const struct noc_delivery *d)
+{
+    struct prun *p = ctx;
+    cr_assert_lt(p->nd, PMAX);
+    p->d[p->nd++] = *d;
+    p->outside += d->tail_cycle < p->lo || d->tail_cycle >= p->hi;
+    if (!d->broadcast && (d->tag & 1)) { /* asks for an answer: d->tag / 2 % 512 bytes back */
+        cr_assert_lt(p->nr, PMAX);
+        p->r[p->nr++] = (struct preq){.q = {.noc = d->noc, .src = d->dst, .dst = d->src, .flags = NOC_RESPONSE,
+                                            .bytes = d->tag / 2 % 512, .tag = d->tag + 1,
+                                            .cycle = d->tail_cycle + 1}};
+    }
+}
+
+static void prun_draw(struct prun *p, uint32_t seed, uint64_t cycles, bool unreserved)
+{
+    const unsigned nodes = PW * PH;
+    p->nr = p->nd = 0;
+    uint32_t tag = 0;
+    for (uint64_t t = 0; t < cycles; t++)
+        for (unsigned k = 0; k < 2; k++)
+            for (unsigned s = 0; s < nodes; s++) {
+                if (lcg(&seed) % 24)
+                    continue;
+                struct noc_request r = {.noc = (uint8_t)k, .src = (uint16_t)s, .cycle = t,
+                                        .bytes = lcg(&seed) % 1536, .tag = 2 * tag++};
+                const unsigned kind = lcg(&seed) % 16;
+                if (kind < 3) { /* a broadcast, reserving its path (with `unreserved` two times in three) */
+                    r.flags = NOC_BRCST | (kind || !unreserved ? NOC_BRCST_PATH_RESERVE : 0) |
+                              (lcg(&seed) % 2 ? NOC_BRCST_Y_MAJOR : 0) | (lcg(&seed) % 4 ? 0 : NOC_BRCST_SRC_INCLUDE);
+                    r.dst_rect = (struct noc_rect){(uint8_t)(lcg(&seed) % PW), (uint8_t)(lcg(&seed) % PH),
+                                                   (uint8_t)(lcg(&seed) % PW), (uint8_t)(lcg(&seed) % PH)};
+                } else {
+                    r.dst = (uint16_t)(lcg(&seed) % nodes);
+                    if (kind < 8)
+                        r.flags = NOC_RESPONSE;
+                    else if (kind < 12)
+                        r.tag |= 1; /* answer me */
+                }
+                cr_assert_lt(p->nr, PMAX);
+                p->r[p->nr++] = (struct preq){.q = r};
+            }
+    p->ndrawn = p->nr;
+}
+
+static struct noc *prun_noc(struct prun *p, bool early)
+{
+    struct noc_config c = noc_config_for(ARCH_BLACKHOLE);
+    c.width = PW, c.height = PH;
+    for (unsigned i = 0; i < noc_timing_nrows; i++)
+        if (!strcmp(noc_timing_rows[i].key, "noc.inject_queue"))
+            c.t.inject_queue = noc_timing_rows[i].max; /* the coordinator's: no burst is refused */
+    c.deliver = prun_deliver;
+    c.ctx = p;
+    c.report_early = early;
+    p->n = noc_create(&c);
+    cr_assert_not_null(p->n);
+    p->lo = 0, p->hi = NOC_NEVER;
+    return p->n;
+}
+
+/* A: each request injected at its cycle, the model advanced one cycle at a time */
+static void prun_reference(struct prun *p, uint32_t seed, uint64_t cycles)
+{
+    prun_draw(p, seed, cycles, seed > 3);
+    struct noc *n = prun_noc(p, false);
+    unsigned left = p->nr;
+    for (uint64_t t = 0; left || noc_next_event(n) != NOC_NEVER; t++) {
+        for (unsigned i = 0; i < p->nr; i++)
+            if (!p->r[i].done && p->r[i].q.cycle == t) {
+                cr_assert(noc_inject(n, &p->r[i].q), "A: request %u refused", i);
+                p->r[i].done = true;
+            }
+        noc_advance(n, t);
+        left = 0;
+        for (unsigned i = 0; i < p->nr; i++)
+            left += !p->r[i].done;
+        cr_assert_lt(t, 100000);
+    }
+}
+
+struct okey {
+    uint64_t cycle;
+    unsigned src, id;
+};
+
+static int by_cycle_src(const void *a, const void *b)
+{
+    const struct okey *x = a, *y = b;
+    if (x->cycle != y->cycle)
+        return x->cycle < y->cycle ? -1 : 1;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    return x->id < y->id ? -1 : 1; /* the order they were made */
+}
+
+/* B: windows of W = 10: the tiles' requests of [h - 10, h) injected in (cycle, tile, order),
+ * dated back as far as h - 10 while the model is at h - 5, then the model advanced to h + 4;
+ * every delivery reported in it must arrive in [h, h + 10), and answers are made for the window
+ * their cycle falls in */
+static void prun_windows(struct prun *p, uint32_t seed, uint64_t cycles)
+{
+    static struct okey order[PMAX];
+    prun_draw(p, seed, cycles, seed > 3);
+    struct noc *n = prun_noc(p, true);
+    unsigned left = p->nr, backdated = 0;
+    for (uint64_t h = 10; left || noc_next_event(n) != NOC_NEVER; h += 10) {
+        unsigned k = 0;
+        for (unsigned i = 0; i < p->nr; i++) {
+            cr_assert(p->r[i].done || p->r[i].q.cycle >= h - 10, "request %u made for a window already run", i);
+            if (!p->r[i].done && p->r[i].q.cycle < h)
+                order[k++] = (struct okey){p->r[i].q.cycle, p->r[i].q.src, i};
+        }
+        qsort(order, k, sizeof order[0], by_cycle_src);
+        for (unsigned j = 0; j < k; j++) {
+            struct preq *r = &p->r[order[j].id];
+            backdated += r->q.cycle < noc_now(n);
+            cr_assert(noc_inject(n, &r->q), "B: request %u at %lu refused at %lu", order[j].id,
+                      (unsigned long)r->q.cycle, (unsigned long)noc_now(n));
+            r->done = true;
+        }
+        p->lo = h, p->hi = h + 10;
+        noc_advance(n, h + 4);
+        left = 0;
+        for (unsigned i = 0; i < p->nr; i++)
+            left += !p->r[i].done;
+        cr_assert_lt(h, 100000);
+    }
+    cr_expect_gt(backdated, p->nr / 3, "only %u of %u requests backdated", backdated, p->nr);
+}
+
+Test(noc, a_coordinators_windows_deliver_exactly_what_cycle_by_cycle_does)
+{
+    static struct prun a, b;
+    unsigned total = 0, answers = 0;
+    /* seeds 1..3: every broadcast reserves its path; 4..6: some do not, and those can stop
+     * each other for ever (BH NoC/README.md), after which only what still moves is compared */
+    for (uint32_t seed = 1; seed <= 6; seed++) {
+        memset(&a, 0, sizeof a), memset(&b, 0, sizeof b);
+        prun_reference(&a, seed, 300);
+        prun_windows(&b, seed, 300);
+        cr_assert_eq(b.nd, a.nd, "seed %u: %u deliveries in windows, %u cycle by cycle", seed, b.nd, a.nd);
+        cr_assert_eq(b.nr, a.nr);
+        for (unsigned i = 0; i < a.nd; i++)
+            cr_assert(same_delivery(&a.d[i], &b.d[i]),
+                      "seed %u delivery %u: tag %u tail %lu cycle by cycle, tag %u tail %lu in windows", seed, i,
+                      a.d[i].tag, (unsigned long)a.d[i].tail_cycle, b.d[i].tag, (unsigned long)b.d[i].tail_cycle);
+        cr_expect_eq(b.outside, 0, "seed %u: %u deliveries reported outside their window", seed, b.outside);
+        expect_same_stats(a.n, b.n, PW * PH, "windows");
+        cr_expect_eq(noc_in_flight(a.n), noc_in_flight(b.n));
+        for (unsigned k = 0; k < 2; k++)
+            for (unsigned s = 0; s < PW * PH; s++)
+                cr_expect_eq(noc_niu_stats(a.n, k, s)->rejected, 0);
+        total += a.nd;
+        answers += a.nr - a.ndrawn;
+        cr_log_info("seed %u: %u requests (%u answers), %u deliveries, %u stuck", seed, a.nr, a.nr - a.ndrawn,
+                    a.nd, noc_in_flight(a.n));
+        noc_destroy(a.n);
+        noc_destroy(b.n);
+    }
+    cr_expect_gt(total, 8000, "only %u deliveries", total);
+    cr_expect_gt(answers, 200, "only %u answers", answers);
 }
