@@ -116,7 +116,7 @@ struct sim_worker {
  * never on the thread count. */
 static uint64_t next_horizon(const struct sim_run_ctx *x, uint64_t h, uint64_t next, bool *skipped)
 {
-    const uint64_t from = next > h ? next : h;
+    const uint64_t from = next > h && next != CYCLE_NEVER ? next : h;
     *skipped = next >= h + x->window;
     return x->end - from > x->window ? from + x->window : x->end;
 }
@@ -223,11 +223,12 @@ enum err_kind sim_run(struct sim *s, uint64_t window)
         /* A tile still running has reached max_cycles: tile_run stops it there as it would
          * alone (cycle limit, or the end of a run whose agents all wake later). */
         enum err_kind k;
-        if (x->running[i] && x->stop) {
+        if (x->running[i] && x->stop && s->tile[i]->err.kind == ERR_NONE) {
             tile_end_at(s->tile[i], s->stopped_at);
             k = ERR_NONE;
         } else {
-            k = x->running[i] ? tile_run(s->tile[i], s->max_cycles) : tile_finish(s->tile[i]);
+            k = x->running[i] && s->tile[i]->err.kind == ERR_NONE ? tile_run(s->tile[i], s->max_cycles)
+                                                                : tile_finish(s->tile[i]);
         }
         if (first == ERR_NONE)
             first = k;

@@ -318,7 +318,7 @@ bool tile_run_until(struct tile *t, uint64_t horizon)
         uint64_t w0, w1;
         pick(t, &first, &second, &w0, &w1);
         const uint64_t in = t->niu.in_next;
-        if (in <= w0) {
+        if (in <= w0 && in != CYCLE_NEVER) {
             if (in >= horizon)
                 return true;
             t->now = in;

@@ -326,10 +326,10 @@ static void all_to_all(unsigned threads, uint64_t *cycles, uint32_t *sums)
             const unsigned mx = noc ? 16 - at[i][0] : at[i][0], my = noc ? 11 - at[i][1] : at[i][1];
             command(&p, noc, 0x20000, XY(mx, my), 0x30000 + 0x400 * i, XY(x, y),
                     CMD_WR | CMD_RESP_MARKED, 1024, 0);
-            command(&p, noc, 0x31000, XY(x, y), 0x31100, XY(mx, my), CMD_AT | CMD_RESP_MARKED,
+            command(&p, noc, 0x38000, XY(x, y), 0x38100, XY(mx, my), CMD_AT | CMD_RESP_MARKED,
                     1u << 12 | 31u << 2, 1);
         }
-        wait_word(&p, 0x31000, 5);
+        wait_word(&p, 0x38000, 5);
         emit_exit(&p);
         tile_start_core(t[i], CORE_BRISC, 0x6000);
     }
