@@ -429,6 +429,10 @@ static int run_of(struct mparser *p, const char *at, json_t *o, struct bench_run
             r->rd = 0;
             return fail(p, sub, "%s", e);
         }
+        /* the bench's runs are single tiles (core/bench_pool.c) */
+        if (r->rd->chip)
+            return fail(p, sub, "%s is a chip run (\"chip\"); the bench runs one tile only, so far",
+                        r->rd->path);
         if (r->rd->arch && r->arch && r->rd->arch != r->arch)
             return fail(p, sub, "the run description says %s, the manifest %s", r->rd->arch->name,
                         r->arch->name);

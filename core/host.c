@@ -38,7 +38,7 @@ int host_load_file(struct tile *t, enum err_kind kind, const char *label, const 
     return 0;
 }
 
-static int do_write(struct tile *t, const struct run_desc *rd, const struct run_write *w)
+int host_l1_write(struct tile *t, const struct run_desc *rd, const struct run_write *w)
 {
     if (!w->file) {
         write_words(t, w->addr, rd->words + w->first, w->nwords);
@@ -140,7 +140,7 @@ static bool poll(struct tile *t, void *ctx)
                     snprintf(what, sizeof what, "host[%u]: write 0x%x", i, rd->action[i].write.addr);
                     trace_host(t->tracer, what, t->now);
                 }
-                if (do_write(t, rd, &rd->action[i].write))
+                if (host_l1_write(t, rd, &rd->action[i].write))
                     return false;
             }
     }
@@ -219,7 +219,7 @@ int host_setup(struct host *h, struct tile *t, const struct run_desc *rd)
                           "UPDATE_START_ADDR_CACHE_AND_START) is not built yet",
                           rd->path, boot_mode_name(rd->boot)), -1;
     for (unsigned i = 0; i < rd->nl1; i++)
-        if (do_write(t, rd, &rd->l1[i]))
+        if (host_l1_write(t, rd, &rd->l1[i]))
             return -1;
     if (load_programs(h, t))
         return -1;

@@ -30,6 +30,9 @@ struct host {
  * `kind` in the tile ("<label><file>: <why>"). Returns 0 or -1. (--load uses it too.) */
 int host_load_file(struct tile *t, enum err_kind kind, const char *label, const char *file,
                    uint64_t addr);
+/* One of the description's L1 writes (words, or a file's bytes: an unreadable file is
+ * ERR_BAD_RUN in the tile). Returns 0 or -1. (A chip run's tiles use it too.) */
+int host_l1_write(struct tile *t, const struct run_desc *rd, const struct run_write *w);
 /* Before the run: write L1, load the programs, set up the boot, hook the host's poll into the
  * tile. Returns 0 or -1 (error in the tile). */
 int host_setup(struct host *h, struct tile *t, const struct run_desc *rd);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +13,13 @@
 
 #include "../mem/elf.h"
 #include "bench.h"
+#include "chip.h"
 #include "host.h"
+#include "host_pin.h"
 #include "rules.h"
 #include "run_desc.h"
 #include "../trace/state.h"
+#include "../trace/json.h"
 #include "../trace/stats.h"
 #include "../trace/trace.h"
 #include "../trace/zones.h"
@@ -53,7 +57,8 @@ static void catch_stop_signals(void)
 
 enum run_opt { O_TRISC0, O_TRISC1, O_TRISC2, O_BRISC, O_NCRISC, O_RUN, O_ARCH, O_LOADER, O_MAX_CYCLES,
                O_LOAD, O_DUMP, O_DUMP_STATE, O_STATS, O_TRACE, O_TRACE_FROM, O_TRACE_TO, O_ZONES, O_PROFILE,
-               O_UNPREDICTABLE, O_LINT, O_TIMING, O_LOCKSTEP, O_GDB, O_QUIET, O_HELP };
+               O_UNPREDICTABLE, O_LINT, O_TIMING, O_LOCKSTEP, O_GDB, O_THREADS, O_NO_PIN, O_QUIET,
+               O_HELP };
 
 /* O_TRISC0..O_NCRISC are in core order (enum core_id). */
 static const struct cli_opt run_opts[] = {
@@ -103,13 +108,21 @@ static const struct cli_opt run_opts[] = {
     {O_GDB, "gdb", 0, "PORT[:CORE]",
      "wait for gdb on 127.0.0.1:PORT (0: any free port) and let it debug\nCORE (trisc0 (default), "
      "trisc1, trisc2 or brisc); stops are cycle-exact"},
+    {O_THREADS, "threads", 'j', "N",
+     "run a chip's tiles on N host threads, 1 to 64 (default: the run\ndescription's \"threads\", "
+     "else one per physical core); the results do\nnot depend on N. A run of one tile is one "
+     "thread whatever N is"},
+    {O_NO_PIN, "no-pin", 0, 0,
+     "do not pin a chip run's threads to physical cores (they are pinned\nwhen there are no more "
+     "of them than cores)"},
     {O_QUIET, "quiet", 'q', 0, "no end-of-run report"},
     {O_HELP, "help", 'h', 0, "show this help and exit"},
 };
 
 static const struct cli_cmd run_cmd = {
     "run", "[FILE]",
-    "Run RV32 programs (ELF) on the cores of one Tensix tile and report the cycles they took.",
+    "Run RV32 programs (ELF) on the cores of one Tensix tile, or on the tiles of a chip (a run\n"
+    "description with \"chip\"), and report the cycles they took.",
     "Numbers are decimal or 0x-prefixed hexadecimal. --load, --dump and --dump-state may be\n"
     "given up to 16 times each. Ctrl-C (or SIGTERM) ends the run at the next cycle boundary and still writes\n"
     "the report, --stats, --trace and --dump; a second Ctrl-C ends tensim at once.\n"
@@ -140,6 +153,11 @@ struct run_args {
     bool gdb;
     unsigned gdb_port;
     int gdb_core;
+    unsigned threads; /* -j; 0: not given */
+    bool no_pin;
+    /* The name of the first option given that only a run of one tile has (a chip run refuses
+     * it); NULL if none. */
+    const char *tile_only;
 };
 
 /* gdb's `monitor tensix [WHAT]`: the state dump's text view (trace/state.h) of the stopped tile,
@@ -199,6 +217,27 @@ static int parse_dump(struct run_args *a, char *v)
     return 0;
 }
 
+/* Options about one tile's L1, cores or timeline: a chip run refuses them, until each can say
+ * which tile it means. */
+static bool tile_only_option(int id)
+{
+    switch (id) {
+    case O_LOAD: case O_DUMP: case O_DUMP_STATE: case O_TRACE: case O_TRACE_FROM: case O_TRACE_TO:
+    case O_ZONES: case O_PROFILE: case O_LINT: case O_GDB:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static const char *option_name(int id)
+{
+    for (unsigned i = 0; i < sizeof run_opts / sizeof run_opts[0]; i++)
+        if (run_opts[i].id == id)
+            return run_opts[i].name;
+    return "?";
+}
+
 /* Returns 0 to run, -1 after --help, or a usage exit code. */
 static int parse_run(int argc, char **argv, struct run_args *a)
 {
@@ -212,6 +251,8 @@ static int parse_run(int argc, char **argv, struct run_args *a)
         int id = cli_next(&p, &v);
         if (id == CLI_END)
             break;
+        if (!a->tile_only && tile_only_option(id))
+            a->tile_only = option_name(id);
         switch (id) {
         case CLI_ERROR: return err_kind_exit_code(ERR_USAGE);
         case O_TRISC0: case O_TRISC1: case O_TRISC2: case O_BRISC: case O_NCRISC:
@@ -294,6 +335,15 @@ static int parse_run(int argc, char **argv, struct run_args *a)
             a->gdb = true;
             break;
         }
+        case O_THREADS: {
+            unsigned long long n;
+            if (cli_parse_u64(v, &n) || !n || n > SIM_MAX_THREADS)
+                return cli_usage_error(&run_cmd, "-j wants a number from 1 to %d, not '%s'",
+                                       SIM_MAX_THREADS, v);
+            a->threads = (unsigned)n;
+            break;
+        }
+        case O_NO_PIN: a->no_pin = true; break;
         case O_QUIET: a->quiet = true; break;
         case O_HELP: cli_help(&run_cmd, stdout); return -1;
         }
@@ -332,28 +382,40 @@ static bool same_file(const char *x, const char *y)
     return !stat(x, &sx) && !stat(y, &sy) && sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino;
 }
 
+static bool same_path(const char *in, const char *out)
+{
+    return in && (!strcmp(in, out) || same_file(in, out));
+}
+
 /* An output that is also an input would be emptied when the outputs are opened, before the
- * input is read: the programs, --load files, and the run description's files. */
+ * input is read: the programs, --load files, and the run description's files (a chip's too). */
 static int output_is_input(const struct run_args *a, const struct run_desc *rd, const char *out)
 {
-    const char *in[2 * NUM_CORES + SIM_MAX_XFER + RUN_MAX_WRITES + RUN_MAX_ACTIONS + 1];
-    unsigned n = 0;
+    bool hit = false;
     for (int k = 0; k < NUM_CORES; k++)
-        in[n++] = a->prog[k];
+        hit |= same_path(a->prog[k], out);
     for (unsigned i = 0; i < a->nloads; i++)
-        in[n++] = a->loads[i].file;
+        hit |= same_path(a->loads[i].file, out);
     if (rd) {
-        in[n++] = rd->path;
+        hit |= same_path(rd->path, out);
         for (int k = 0; k < NUM_CORES; k++)
-            in[n++] = rd->program[k];
+            hit |= same_path(rd->program[k], out);
         for (unsigned i = 0; i < rd->nl1; i++)
-            in[n++] = rd->l1[i].file;
+            hit |= same_path(rd->l1[i].file, out);
         for (unsigned i = 0; i < rd->naction; i++)
-            in[n++] = rd->action[i].write.file;
+            hit |= same_path(rd->action[i].write.file, out);
     }
-    for (unsigned i = 0; i < n; i++)
-        if (in[i] && (!strcmp(in[i], out) || same_file(in[i], out)))
-            return cli_usage_error(&run_cmd, "%s is both an input and an output of the run", out);
+    const struct run_chip *c = rd ? rd->chip : 0;
+    for (unsigned i = 0; c && i < c->ntiles; i++) {
+        for (int k = 0; k < NUM_CORES; k++)
+            hit |= same_path(c->tile[i].program[k], out);
+        for (unsigned j = 0; j < c->tile[i].nl1; j++)
+            hit |= same_path(c->tile[i].l1[j].file, out);
+    }
+    for (unsigned i = 0; c && i < c->ndram; i++)
+        hit |= same_path(c->dram[i].file, out);
+    if (hit)
+        return cli_usage_error(&run_cmd, "%s is both an input and an output of the run", out);
     return 0;
 }
 
@@ -397,21 +459,34 @@ static int check_outputs(struct run_args *a, const struct run_desc *rd)
             return cli_usage_error(&run_cmd, "--dump range 0x%" PRIx64 "+0x%" PRIx64 " of %s is "
                                    "outside L1 (0x0-0x%x)", a->dumps[i].addr, a->dumps[i].len,
                                    a->dumps[i].file, a->arch->l1_size - 1);
-    const char *outs[4 + 2 * SIM_MAX_XFER + STATE_MAX_SPECS] = {a->stats_file, a->trace_file,
-                                                                a->zones_file, a->profile_file};
+    const struct run_chip *c = rd ? rd->chip : 0;
+    unsigned max = 4 + 2 * SIM_MAX_XFER + STATE_MAX_SPECS + (c ? c->ntiles * RUN_MAX_READS + RUN_MAX_READS : 0);
+    const char **outs = calloc(max, sizeof *outs);
+    if (!outs) {
+        fprintf(stderr, "tensim: %s: out of memory\n", err_kind_text(ERR_HOST));
+        return err_kind_exit_code(ERR_HOST);
+    }
+    outs[0] = a->stats_file, outs[1] = a->trace_file, outs[2] = a->zones_file, outs[3] = a->profile_file;
     unsigned nouts = 4;
     for (unsigned i = 0; i < a->ndumps; i++)
         outs[nouts++] = a->dumps[i].file;
     for (unsigned i = 0; i < a->state.n; i++)
         outs[nouts++] = a->state.spec[i].file;
-    for (unsigned i = 0; i < nouts; i++)
-        for (unsigned j = i + 1; j < nouts; j++)
+    for (unsigned i = 0; c && i < c->ntiles; i++)
+        for (unsigned j = 0; j < c->tile[i].nread; j++)
+            outs[nouts++] = c->tile[i].read[j].file;
+    for (unsigned i = 0; c && i < c->ndram_read; i++)
+        outs[nouts++] = c->dram_read[i].file;
+    int r = 0;
+    for (unsigned i = 0; i < nouts && !r; i++)
+        for (unsigned j = i + 1; j < nouts && !r; j++)
             if (outs[i] && outs[j] && !strcmp(outs[i], outs[j]))
-                return cli_usage_error(&run_cmd, "two outputs go to %s", outs[i]);
-    for (unsigned i = 0; i < nouts; i++)
+                r = cli_usage_error(&run_cmd, "two outputs go to %s", outs[i]);
+    for (unsigned i = 0; i < nouts && !r; i++)
         if (outs[i] && output_is_input(a, rd, outs[i]))
-            return err_kind_exit_code(ERR_USAGE);
-    return 0;
+            r = err_kind_exit_code(ERR_USAGE);
+    free(outs);
+    return r;
 }
 
 /* What the run description says, merged with the command line (which wins for the cycle limit
@@ -423,6 +498,11 @@ static int apply_run_desc(struct run_args *a, const struct run_desc *rd)
                                a->arch->name, rd->path, rd->arch->name);
     if (rd->arch)
         a->arch = rd->arch;
+    if (rd->chip && a->tile_only)
+        return cli_usage_error(&run_cmd, "--%s is for a run of one tile; the run description %s "
+                               "runs a chip (\"chip\")", a->tile_only, rd->path);
+    if (!a->threads)
+        a->threads = rd->threads;
     if (!a->zones_file)
         a->zones_file = rd->zones;
     if (a->zones_file && !rd->layout)
@@ -543,6 +623,427 @@ static void show_progress(void *ctx, uint64_t cycle)
     p->shown = true;
 }
 
+/* ---- tensim run with "chip": the tiles of a chip (core/chip.h) ---- */
+
+/* the description's limits are the sim's (run_desc.h does not include sim.h) */
+_Static_assert(RUN_MAX_TILES == SIM_MAX_TILES, "a chip description's tiles fit in the sim");
+_Static_assert(RUN_MAX_THREADS == SIM_MAX_THREADS, "\"threads\" is -j's range");
+
+/* "a" or "an" before a node's name ("an ARC tile", "a DRAM tile") */
+static const char *article(const char *name)
+{
+    return strchr("AEIOUaeiou", name[0]) ? "an" : "a";
+}
+
+/* "tensim: bad run description: FILE: AT: ..." and the exit status */
+static int bad_chip_desc(const struct run_desc *rd, const char *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int bad_chip_desc(const struct run_desc *rd, const char *at, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "tensim: %s: %s: %s: %s\n", err_kind_text(ERR_BAD_RUN), rd->path, at, msg);
+    return err_kind_exit_code(ERR_BAD_RUN);
+}
+
+/* Is there a node of kind `want` at (x, y)? 0, or the exit status after saying what is there
+ * instead. */
+static int check_node(const struct chip *c, const struct run_desc *rd, const char *at, unsigned x,
+                      unsigned y, enum chip_node want)
+{
+    unsigned w, h;
+    chip_grid(c, &w, &h);
+    enum chip_node k = chip_node_at(c, x, y);
+    if (k == want)
+        return 0;
+    if (x >= w || y >= h)
+        return bad_chip_desc(rd, at, "(%u, %u) is outside the %u x %u grid (x 0-%u, y 0-%u)", x, y, w,
+                             h, w - 1, h - 1);
+    if (k == CHIP_NONE)
+        return bad_chip_desc(rd, at, "there is no tile at (%u, %u), and a %s tile is wanted", x, y,
+                             chip_node_name(want));
+    return bad_chip_desc(rd, at, "(%u, %u) is %s %s tile, not %s %s tile", x, y,
+                         article(chip_node_name(k)), chip_node_name(k), article(chip_node_name(want)),
+                         chip_node_name(want));
+}
+
+/* Is [addr, addr + len) inside the DRAM bank at (x, y)? Reading never allocates, so the ends
+ * are probed; the description's 4 GiB may be more than this architecture's bank. */
+static int check_dram_range(struct chip *c, const struct run_desc *rd, const char *at, unsigned x,
+                            unsigned y, uint64_t addr, uint64_t len)
+{
+    uint8_t b;
+    if (chip_dram_read(c, x, y, addr, &b, 1) && (!len || chip_dram_read(c, x, y, addr + len - 1, &b, 1)))
+        return 0;
+    return bad_chip_desc(rd, at, "0x%" PRIx64 "+0x%" PRIx64 " is outside the DRAM bank of (%u, %u)",
+                         addr, len, x, y);
+}
+
+/* chip_dram_write refused: the range (the description's mistake), else memory (the host's). */
+static int dram_write_failed(struct chip *c, const struct run_desc *rd, const char *at, unsigned x,
+                             unsigned y, uint64_t addr, uint64_t len)
+{
+    int r = check_dram_range(c, rd, at, x, y, addr, len);
+    if (r)
+        return r;
+    fprintf(stderr, "tensim: %s: %s: out of memory for DRAM at (%u, %u)\n", err_kind_text(ERR_HOST), at, x, y);
+    return err_kind_exit_code(ERR_HOST);
+}
+
+/* The chip as the description says, before any output is opened (a mistake there is the
+ * description's, 111, and must not empty an output): its tiles in order, the DRAM writes, and
+ * the places and ranges of the DRAM reads. */
+static int build_chip(struct chip *c, const struct run_desc *rd)
+{
+    const struct run_chip *rc = rd->chip;
+    char at[80];
+    int r;
+    for (unsigned i = 0; i < rc->ntiles; i++) {
+        const struct run_tile *rt = &rc->tile[i];
+        snprintf(at, sizeof at, "chip.tiles[%u].at", i);
+        if ((r = check_node(c, rd, at, rt->x, rt->y, CHIP_TENSIX)))
+            return r;
+        const char *why = "out of memory";
+        if (!chip_add_tile(c, rt->x, rt->y, &why)) { /* the place was checked: this is the host's */
+            fprintf(stderr, "tensim: %s: %s: %s\n", err_kind_text(ERR_HOST), at, why);
+            return err_kind_exit_code(ERR_HOST);
+        }
+    }
+    for (unsigned i = 0; i < rc->ndram; i++) {
+        const struct run_dram_write *w = &rc->dram[i];
+        snprintf(at, sizeof at, "chip.dram[%u].at", i);
+        if ((r = check_node(c, rd, at, w->x, w->y, CHIP_DRAM)))
+            return r;
+        snprintf(at, sizeof at, "chip.dram[%u]", i);
+        if (!w->file) {
+            uint8_t buf[4 * RUN_MAX_WORDS];
+            for (uint32_t k = 0; k < w->nwords; k++)
+                le_put(buf + 4 * k, 4, rd->words[w->first + k]);
+            if (!chip_dram_write(c, w->x, w->y, w->addr, buf, 4ull * w->nwords))
+                return dram_write_failed(c, rd, at, w->x, w->y, w->addr, 4ull * w->nwords);
+            continue;
+        }
+        char why[200];
+        size_t n;
+        uint8_t *buf = host_read_file(w->file, (size_t)(RUN_DRAM_SIZE - w->addr), &n, why, sizeof why);
+        if (!buf)
+            return bad_chip_desc(rd, at, "%s: %s", w->file, why);
+        bool ok = !n || chip_dram_write(c, w->x, w->y, w->addr, buf, n);
+        free(buf);
+        if (!ok)
+            return dram_write_failed(c, rd, at, w->x, w->y, w->addr, n);
+    }
+    for (unsigned i = 0; i < rc->ndram_read; i++) {
+        const struct run_dram_read *d = &rc->dram_read[i];
+        snprintf(at, sizeof at, "chip.dram_read[%u].at", i);
+        if ((r = check_node(c, rd, at, d->x, d->y, CHIP_DRAM)))
+            return r;
+        snprintf(at, sizeof at, "chip.dram_read[%u]", i);
+        if ((r = check_dram_range(c, rd, at, d->x, d->y, d->addr, d->len)))
+            return r;
+    }
+    return 0;
+}
+
+/* A chip run's outputs: --stats, then each tile's "read" files in tile order, then "dram_read"'s
+ * (the order of the dumps in the stats). */
+struct chip_outputs {
+    struct host_out stats;
+    struct host_out *read; /* nreads of them */
+    unsigned nreads;
+    struct chip_dump {
+        const char *file;
+        int tile;           /* the tile's index; -1: DRAM at (x, y) */
+        unsigned x, y;
+        uint64_t addr, len;
+        bool written;
+    } *dump;
+};
+
+static void close_chip_outputs(struct chip_outputs *o)
+{
+    host_out_close(&o->stats);
+    for (unsigned i = 0; i < o->nreads; i++)
+        host_out_close(&o->read[i]);
+    free(o->read);
+    free(o->dump);
+}
+
+static int open_chip_outputs(const struct run_args *a, const struct run_desc *rd, struct chip_outputs *o)
+{
+    const struct run_chip *rc = rd->chip;
+    unsigned n = rc->ndram_read;
+    for (unsigned i = 0; i < rc->ntiles; i++)
+        n += rc->tile[i].nread;
+    memset(o, 0, sizeof *o);
+    if (!(o->read = calloc(n + 1, sizeof *o->read)) || !(o->dump = calloc(n + 1, sizeof *o->dump))) {
+        fprintf(stderr, "tensim: %s: out of memory\n", err_kind_text(ERR_HOST));
+        close_chip_outputs(o);
+        return -1;
+    }
+    for (unsigned i = 0; i < rc->ntiles; i++)
+        for (unsigned j = 0; j < rc->tile[i].nread; j++) {
+            const struct run_read *r = &rc->tile[i].read[j];
+            o->dump[o->nreads++] = (struct chip_dump){r->file, (int)i, rc->tile[i].x, rc->tile[i].y,
+                                                      r->addr, r->len, false};
+        }
+    for (unsigned i = 0; i < rc->ndram_read; i++) {
+        const struct run_dram_read *r = &rc->dram_read[i];
+        o->dump[o->nreads++] = (struct chip_dump){r->file, -1, r->x, r->y, r->addr, r->len, false};
+    }
+    struct host_out *fail = 0;
+    if (a->stats_file && host_out_open(&o->stats, a->stats_file))
+        fail = &o->stats;
+    for (unsigned i = 0; i < o->nreads && !fail; i++)
+        if (host_out_open(&o->read[i], o->dump[i].file))
+            fail = &o->read[i];
+    if (!fail)
+        return 0;
+    fprintf(stderr, "tensim: %s: cannot write %s: %s\n", err_kind_text(ERR_HOST), fail->path,
+            strerror(fail->err));
+    close_chip_outputs(o);
+    return -1;
+}
+
+/* Each tile as a run of one tile with "boot": "none" starts (host_setup's order): its l1
+ * writes, then its programs, each core at its entry point at cycle 0. Stops at the first tile
+ * that fails (the error is in that tile). */
+static bool load_chip(struct chip *c, const struct run_desc *rd, const struct run_args *a)
+{
+    const struct run_chip *rc = rd->chip;
+    for (unsigned i = 0; i < rc->ntiles; i++) {
+        struct tile *t = chip_tile(c, i);
+        const struct run_tile *rt = &rc->tile[i];
+        t->out = stdout;
+        t->errout = stderr;
+        t->stop = &stop_signal;
+        t->unpredictable_warn = a->unpredictable_warn > 0;
+        t->lockstep = a->lockstep;
+        for (unsigned j = 0; j < rt->nl1; j++)
+            if (host_l1_write(t, rd, &rt->l1[j]))
+                return false;
+        for (int k = 0; k < NUM_CORES; k++)
+            if (rt->program[k] && elf_run_file(t, k, rt->program[k], a->loader))
+                return false;
+    }
+    return true;
+}
+
+/* src into dst[n], cut short if it must be */
+static void copy_cut(char *dst, size_t n, const char *src)
+{
+    size_t len = strlen(src);
+    len = len < n ? len : n - 1;
+    memcpy(dst, src, len);
+    dst[len] = 0;
+}
+
+/* The first error of the run in tile order, with the tile's place: "tensim: deadlock: (1, 2)
+ * TRISC0 pc=... cycle=...: ...", or "tile (1, 2): ..." in the text when no core raised it. */
+static void print_tile_error(const struct chip *c, unsigned i)
+{
+    const struct tile *t = chip_tile((struct chip *)c, i);
+    unsigned x, y;
+    chip_tile_coords(c, i, &x, &y);
+    struct sim_error e = t->err;
+    char buf[sizeof e.text + 40];
+    if (e.core >= 0) {
+        snprintf(buf, sizeof buf, "(%u, %u) %s", x, y, t->err.where);
+        copy_cut(e.where, sizeof e.where, buf);
+    } else {
+        snprintf(buf, sizeof buf, "tile (%u, %u): %s", x, y, t->err.text);
+        copy_cut(e.text, sizeof e.text, buf);
+    }
+    sim_print_error(&e, stderr);
+}
+
+/* --stats for a chip: how the run ended, as for one tile (docs/stats-schema.md), around the
+ * chip's own object. */
+static void chip_stats_file(const struct chip *c, const struct run_desc *rd, const struct sim_outcome *oc,
+                            int err_tile, int guest_tile, const struct chip_outputs *o, FILE *f)
+{
+    unsigned x, y;
+    fprintf(f, "{\n  \"schema\": \"tensim-stats\",\n  \"version\": 1,\n");
+    fprintf(f, "  \"arch\": \"%s\",\n  \"cycles\": %" PRIu64 ",\n", chip_arch(c)->name, chip_cycles(c));
+    fprintf(f, "  \"timing\": {");
+    timing_json(chip_arch(c), f);
+    fprintf(f, "},\n  \"error\": ");
+    if (err_tile < 0) {
+        fprintf(f, "null,\n");
+    } else {
+        const struct tile *t = chip_tile((struct chip *)c, (unsigned)err_tile);
+        chip_tile_coords(c, (unsigned)err_tile, &x, &y);
+        fprintf(f, "{\"tile\": [%u, %u], \"category\": ", x, y);
+        json_str(f, err_kind_text(t->err.kind));
+        fprintf(f, ", \"exit_code\": %d, \"where\": ", err_kind_exit_code(t->err.kind));
+        json_str(f, t->err.where);
+        fprintf(f, ", \"pc\": %" PRIu32 ", \"cycle\": %" PRIu64 ", \"message\": ", t->err.pc, t->err.cycle);
+        json_str(f, t->err.text);
+        fprintf(f, "},\n");
+    }
+    fprintf(f, "  \"exit_status\": %d,\n  \"guest_exit\": ", oc->exit_status);
+    if (guest_tile >= 0 && oc->guest_core >= 0) {
+        const struct tile *t = chip_tile((struct chip *)c, (unsigned)guest_tile);
+        chip_tile_coords(c, (unsigned)guest_tile, &x, &y);
+        fprintf(f, "{\"tile\": [%u, %u], \"core\": \"%s\", \"code\": %d},\n", x, y,
+                core_name(oc->guest_core), t->core[oc->guest_core].exit_code);
+    } else {
+        fprintf(f, "null,\n");
+    }
+    fprintf(f, "  \"host_errors\": [");
+    for (unsigned i = 0; i < oc->nhost_errors; i++) {
+        fputs(i ? ", " : "", f);
+        json_str(f, oc->host_error[i]);
+    }
+    fprintf(f, "],\n  \"dumps\": [");
+    for (unsigned i = 0; i < o->nreads; i++) {
+        const struct chip_dump *d = &o->dump[i];
+        fprintf(f, "%s{\"file\": ", i ? ", " : "");
+        json_str(f, d->file);
+        fprintf(f, ", \"%s\": [%u, %u], \"addr\": %" PRIu64 ", \"len\": %" PRIu64 ", \"written\": %s}",
+                d->tile >= 0 ? "tile" : "dram", d->x, d->y, d->addr, d->len, d->written ? "true" : "false");
+    }
+    fprintf(f, "],\n  \"run\": {\"description\": ");
+    json_str(f, rd->path);
+    /* not the thread count: the stats do not depend on it, and say so by being the same */
+    fprintf(f, "},\n  \"chip\": ");
+    chip_stats_json(c, f);
+    fprintf(f, "\n}\n");
+}
+
+/* One output file from memory; DRAM through a bounce buffer (a read may be gigabytes). */
+static void write_chip_dump(struct chip *c, struct chip_dump *d, struct host_out *out)
+{
+    errno = 0;
+    if (d->tile >= 0) {
+        const struct tile *t = chip_tile(c, (unsigned)d->tile);
+        if (fwrite(t->l1 + d->addr, 1, d->len, out->f) != d->len && !out->err)
+            out->err = errno ? errno : EIO;
+        return;
+    }
+    enum { CHUNK = 1 << 20 };
+    uint8_t *buf = malloc(CHUNK);
+    if (!buf) {
+        out->err = ENOMEM;
+        return;
+    }
+    for (uint64_t done = 0; done < d->len && !out->err;) {
+        size_t n = d->len - done < CHUNK ? (size_t)(d->len - done) : CHUNK;
+        if (!chip_dram_read(c, d->x, d->y, d->addr + done, buf, n))
+            memset(buf, 0, n); /* the range was checked before the run: cannot happen */
+        if (fwrite(buf, 1, n, out->f) != n && !out->err)
+            out->err = errno ? errno : EIO;
+        done += n;
+    }
+    free(buf);
+}
+
+/* Host threads when neither -j nor "threads" says: one per physical core, as the bench. */
+static unsigned default_threads(void)
+{
+    struct host_pin *pin = host_pin_open();
+    long n = host_pin_cores(pin) ? (long)host_pin_cores(pin) : sysconf(_SC_NPROCESSORS_ONLN);
+    host_pin_close(pin);
+    return n < 1 ? 1 : n > SIM_MAX_THREADS ? SIM_MAX_THREADS : (unsigned)n;
+}
+
+/* tensim run with a chip run description, once the command line and the description agree. The
+ * exit status follows a run of one tile's rules, tile by tile: the first tile (in the
+ * description's order) that tensim stopped decides it, else the first tile whose core exited
+ * non-zero (its first such core), else a host error after the run. */
+static int run_chip(struct run_args *a, const struct run_desc *rd)
+{
+    struct arch tuned; /* --timing applies to every tile */
+    timing_apply(a->arch, a->timing, a->ntiming, &tuned);
+    struct chip *c = chip_create(&tuned);
+    if (!c) {
+        fprintf(stderr, "tensim: %s: out of memory\n", err_kind_text(ERR_HOST));
+        return err_kind_exit_code(ERR_HOST);
+    }
+    int r = build_chip(c, rd);
+    struct chip_outputs out;
+    if (!r && open_chip_outputs(a, rd, &out))
+        r = err_kind_exit_code(ERR_HOST);
+    if (r) {
+        chip_destroy(c);
+        return r;
+    }
+    struct sim *s = chip_sim(c);
+    s->threads = a->threads ? a->threads : default_threads();
+    s->pin = !a->no_pin;
+    s->max_cycles = a->max_cycles;
+    bool ran = load_chip(c, rd, a);
+    if (ran)
+        chip_run(c);
+
+    unsigned n = chip_ntiles(c);
+    int err_tile = -1, guest_tile = -1, out_errno = 0;
+    struct sim_outcome oc = {.guest_core = -1};
+    for (unsigned i = 0; i < n; i++) {
+        const struct tile *t = chip_tile(c, i);
+        if (!out_errno)
+            out_errno = t->out_errno;
+        if (err_tile < 0 && t->err.kind != ERR_NONE)
+            err_tile = (int)i;
+    }
+    for (unsigned i = 0; i < n && err_tile < 0 && guest_tile < 0; i++) {
+        sim_outcome_init(&oc, chip_tile(c, i));
+        if (oc.exit_status)
+            guest_tile = (int)i;
+    }
+    if (err_tile >= 0)
+        sim_outcome_init(&oc, chip_tile(c, (unsigned)err_tile));
+    else if (guest_tile < 0)
+        oc = (struct sim_outcome){.guest_core = -1};
+    errno = 0;
+    if (fflush(stdout) && !out_errno)
+        out_errno = errno ? errno : EIO;
+    if (err_tile >= 0) {
+        print_tile_error(c, (unsigned)err_tile);
+        unsigned more = 0;
+        for (unsigned i = (unsigned)err_tile + 1; i < n; i++)
+            more += chip_tile(c, i)->err.kind != ERR_NONE;
+        if (more)
+            fprintf(stderr, "tensim: note: %u more tile%s stopped with an error\n", more, more > 1 ? "s" : "");
+    }
+    for (unsigned i = 0; i < n; i++) { /* sim_print_guest_exits, with each tile's place */
+        const struct tile *t = chip_tile(c, i);
+        unsigned x, y;
+        chip_tile_coords(c, i, &x, &y);
+        for (int k = 0; k < NUM_CORES; k++) {
+            const struct rv_core *rc = &t->core[k];
+            if (rc->state == CORE_HALTED && rc->exit_code)
+                fprintf(stderr, "tensim: guest exit: (%u, %u) %s cycle=%llu: exit code %d%s\n", x, y,
+                        core_name(k), (unsigned long long)rc->halt_cycle, rc->exit_code,
+                        guest_exit_status(rc->exit_code) != rc->exit_code
+                            ? " (outside 1..98: passed on as exit status 99)" : "");
+        }
+    }
+    if (out_errno)
+        sim_host_error(&oc, "cannot write the cores' output to standard output: %s", strerror(out_errno));
+    if (!a->quiet && ran) {
+        chip_report(c, stderr);
+        timing_report(chip_arch(c), stderr);
+    }
+    for (unsigned i = 0; i < out.nreads; i++) {
+        write_chip_dump(c, &out.dump[i], &out.read[i]);
+        close_output(&oc, &out.read[i]);
+        out.dump[i].written = !out.read[i].err;
+    }
+    if (out.nreads && err_tile >= 0)
+        fprintf(stderr, "tensim: note: the read files hold memory as it was when the run %s at "
+                "cycle %" PRIu64 "\n", ran ? "stopped" : "failed to start", chip_cycles(c));
+    if (out.stats.f)
+        chip_stats_file(c, rd, &oc, err_tile, guest_tile, &out, out.stats.f);
+    close_output(&oc, &out.stats);
+    close_chip_outputs(&out);
+    chip_destroy(c);
+    return oc.exit_status;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     catch_stop_signals();
@@ -567,6 +1068,12 @@ static int cmd_run(int argc, char **argv)
     }
     if (!r)
         r = check_outputs(&a, rd);
+    if (!r && rd && rd->chip) {
+        r = run_chip(&a, rd);
+        run_desc_free(rd);
+        free(rd);
+        return r;
+    }
     struct run_outputs out;
     if (!r && open_outputs(&a, &out))
         r = err_kind_exit_code(ERR_HOST);
@@ -757,7 +1264,8 @@ static const char top_usage[] =
     "A cycle-approximate simulator of Tenstorrent Tensix tiles (Blackhole, Wormhole B0).\n"
     "\n"
     "Commands:\n"
-    "  run [OPTION]... [FILE]   run programs on one tile and report the cycles they took\n"
+    "  run [OPTION]... [FILE]   run programs on one tile, or on a chip's tiles, and report the\n"
+    "                           cycles they took\n"
     "  bench run MANIFEST       run a regression bench and compare it with a baseline\n"
     "  bench report RESULTS     write a bench's results as an HTML page with charts\n"
     "  help [COMMAND|TOPIC]     show the help of a command, or of a topic: exit-status\n"

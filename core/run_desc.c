@@ -20,6 +20,7 @@ struct parser {
     char *dir; /* the description's folder, with a trailing '/', or "" */
     char *err;
     unsigned errlen;
+    struct run_tile *tile; /* the chip tile being read, whose l1 and read lists fill */
 };
 
 static int fail(struct parser *p, const char *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -106,6 +107,27 @@ static int in_l1(struct parser *p, const char *at, uint32_t addr, uint64_t len)
     return 0;
 }
 
+/* A non-empty array of 32-bit words, kept in the description's shared table. */
+static int words_of(struct parser *p, const char *at, json_t *words, uint32_t *first, uint32_t *nwords)
+{
+    if (!json_is_array(words) || !json_array_size(words))
+        return fail(p, at, "expected a non-empty array of numbers");
+    struct run_desc *rd = p->rd;
+    if (json_array_size(words) > RUN_MAX_WORDS - rd->nwords)
+        return fail(p, at, "more than %d words in all", RUN_MAX_WORDS);
+    *first = rd->nwords;
+    size_t i;
+    json_t *x;
+    json_array_foreach(words, i, x) {
+        char el[160];
+        snprintf(el, sizeof el, "%.120s[%u]", at, (unsigned)i);
+        if (u32_of(p, el, x, &rd->words[rd->nwords++]))
+            return -1;
+    }
+    *nwords = (uint32_t)json_array_size(words);
+    return 0;
+}
+
 /* {"addr": A, "file": F} or {"addr": A, "words": [...]} */
 static int write_of(struct parser *p, const char *at, json_t *v, struct run_write *w)
 {
@@ -123,22 +145,8 @@ static int write_of(struct parser *p, const char *at, json_t *v, struct run_writ
         return fail(p, sub, "0x%x is not word-aligned", w->addr);
     if (file)
         return in_l1(p, sub, w->addr, 0) ? -1 : path_of(p, key_at(sub, at, "file"), file, &w->file);
-    key_at(sub, at, "words");
-    if (!json_is_array(words) || !json_array_size(words))
-        return fail(p, sub, "expected a non-empty array of numbers");
-    struct run_desc *rd = p->rd;
-    if (json_array_size(words) > RUN_MAX_WORDS - rd->nwords)
-        return fail(p, sub, "more than %d words in all", RUN_MAX_WORDS);
-    w->first = rd->nwords;
-    size_t i;
-    json_t *x;
-    json_array_foreach(words, i, x) {
-        char el[160];
-        snprintf(el, sizeof el, "%.120s[%u]", sub, (unsigned)i);
-        if (u32_of(p, el, x, &rd->words[rd->nwords++]))
-            return -1;
-    }
-    w->nwords = (uint32_t)json_array_size(words);
+    if (words_of(p, key_at(sub, at, "words"), words, &w->first, &w->nwords))
+        return -1;
     return in_l1(p, sub, w->addr, 4ull * w->nwords);
 }
 
@@ -208,18 +216,18 @@ static int cond_of(struct parser *p, const char *at, json_t *v, unsigned depth)
     return (int)rd->ncond++;
 }
 
-static int programs_of(struct parser *p, json_t *v)
+/* {"trisc0": FILE, ...} at `at` into program[] */
+static int programs_of(struct parser *p, const char *at, json_t *v, char **program)
 {
     static const char *const keys[] = {"trisc0", "trisc1", "trisc2", "brisc", "ncrisc"}; /* enum core_id */
     if (!json_is_object(v))
-        return fail(p, "programs", "expected {\"trisc0\": FILE, ...}");
-    if (only_keys(p, "programs", v, keys, NUM_CORES))
+        return fail(p, at, "expected {\"trisc0\": FILE, ...}");
+    if (only_keys(p, at, v, keys, NUM_CORES))
         return -1;
     for (int k = 0; k < NUM_CORES; k++) {
         json_t *f = json_object_get(v, keys[k]);
-        char at[160];
-        snprintf(at, sizeof at, "programs.%s", keys[k]);
-        if (f && path_of(p, at, f, &p->rd->program[k]))
+        char sub[160];
+        if (f && path_of(p, key_at(sub, at, keys[k]), f, &program[k]))
             return -1;
     }
     return 0;
@@ -237,7 +245,7 @@ static int each_of(struct parser *p, const char *name, json_t *v, unsigned max,
     json_t *x;
     json_array_foreach(v, i, x) {
         char at[160];
-        snprintf(at, sizeof at, "%.20s[%u]", name, (unsigned)i);
+        snprintf(at, sizeof at, "%.120s[%u]", name, (unsigned)i);
         if (one(p, at, x))
             return -1;
     }
@@ -261,18 +269,177 @@ static int action_of(struct parser *p, const char *at, json_t *x)
     return write_of(p, key_at(sub, at, "write"), json_object_get(x, "write"), &a->write);
 }
 
-static int read_of(struct parser *p, const char *at, json_t *x)
+static int read_into(struct parser *p, const char *at, json_t *x, struct run_read *r)
 {
     static const char *const keys[] = {"addr", "len", "file"};
     char sub[160];
     if (object_of(p, at, x, keys, 3, 3, "{\"addr\": ..., \"len\": ..., \"file\": ...}"))
         return -1;
-    struct run_read *r = &p->rd->read[p->rd->nread++];
     if (u32_of(p, key_at(sub, at, "addr"), json_object_get(x, "addr"), &r->addr) ||
         u32_of(p, key_at(sub, at, "len"), json_object_get(x, "len"), &r->len) ||
         in_l1(p, at, r->addr, r->len))
         return -1;
     return path_of(p, key_at(sub, at, "file"), json_object_get(x, "file"), &r->file);
+}
+
+static int read_of(struct parser *p, const char *at, json_t *x)
+{
+    return read_into(p, at, x, &p->rd->read[p->rd->nread++]);
+}
+
+/* ---- "chip": tiles and DRAM ---- */
+
+/* "at": [x, y], NoC 0 coordinates; whether the grid has such a node is the caller's to check
+ * (it needs the chip's grid). */
+static int at_of(struct parser *p, const char *at, json_t *v, unsigned *x, unsigned *y)
+{
+    if (!json_is_array(v) || json_array_size(v) != 2)
+        return fail(p, at, "expected [x, y] (NoC 0 coordinates)");
+    uint64_t c[2];
+    for (unsigned i = 0; i < 2; i++) {
+        char el[160];
+        snprintf(el, sizeof el, "%.120s[%u]", at, i);
+        if (number(p, el, json_array_get(v, i), 255, &c[i]))
+            return -1;
+    }
+    *x = (unsigned)c[0];
+    *y = (unsigned)c[1];
+    return 0;
+}
+
+/* A range in a DRAM bank: the banks are 4 GiB (a smaller one is the chip's to refuse). */
+static int in_dram(struct parser *p, const char *at, uint64_t addr, uint64_t len)
+{
+    if (addr >= RUN_DRAM_SIZE || len > RUN_DRAM_SIZE - addr)
+        return len ? fail(p, at, "0x%llx+0x%llx is outside a DRAM bank (0x0-0x%llx)", (unsigned long long)addr,
+                          (unsigned long long)len, RUN_DRAM_SIZE - 1)
+                   : fail(p, at, "0x%llx is outside a DRAM bank (0x0-0x%llx)", (unsigned long long)addr,
+                          RUN_DRAM_SIZE - 1);
+    return 0;
+}
+
+static int tile_l1_of(struct parser *p, const char *at, json_t *x)
+{
+    return write_of(p, at, x, &p->tile->l1[p->tile->nl1++]);
+}
+
+static int tile_read_of(struct parser *p, const char *at, json_t *x)
+{
+    return read_into(p, at, x, &p->tile->read[p->tile->nread++]);
+}
+
+/* {"at": [x, y], "programs": {...}, "l1": [...], "read": [...]} */
+static int tile_of(struct parser *p, const char *at, json_t *x)
+{
+    static const char *const keys[] = {"at", "programs", "l1", "read"};
+    struct run_chip *chip = p->rd->chip;
+    struct run_tile *t = p->tile = &chip->tile[chip->ntiles++];
+    char sub[160];
+    if (object_of(p, at, x, keys, 4, 2, "{\"at\": [x, y], \"programs\": {...}, ...}"))
+        return -1;
+    if (at_of(p, key_at(sub, at, "at"), json_object_get(x, "at"), &t->x, &t->y))
+        return -1;
+    for (unsigned i = 0; i + 1 < chip->ntiles; i++)
+        if (chip->tile[i].x == t->x && chip->tile[i].y == t->y)
+            return fail(p, sub, "(%u, %u) is taken by chip.tiles[%u]", t->x, t->y, i);
+    if (programs_of(p, key_at(sub, at, "programs"), json_object_get(x, "programs"), t->program))
+        return -1;
+    bool any = false;
+    for (int k = 0; k < NUM_CORES; k++)
+        any |= t->program[k] != 0;
+    if (!any)
+        return fail(p, sub, "the tile has no program");
+    json_t *v;
+    if ((v = json_object_get(x, "l1")) && each_of(p, key_at(sub, at, "l1"), v, RUN_MAX_WRITES, tile_l1_of))
+        return -1;
+    if ((v = json_object_get(x, "read")) && each_of(p, key_at(sub, at, "read"), v, RUN_MAX_READS, tile_read_of))
+        return -1;
+    return 0;
+}
+
+/* {"at": [x, y], "addr": A, "file": F} or {"at": [x, y], "addr": A, "words": [...]} */
+static int dram_write_of(struct parser *p, const char *at, json_t *x)
+{
+    static const char *const keys[] = {"at", "addr", "file", "words"};
+    struct run_chip *chip = p->rd->chip;
+    struct run_dram_write *w = &chip->dram[chip->ndram++];
+    char sub[160];
+    if (object_of(p, at, x, keys, 4, 2,
+                  "{\"at\": [x, y], \"addr\": ..., \"file\": ...} or {\"at\": [x, y], \"addr\": ..., \"words\": [...]}"))
+        return -1;
+    json_t *file = json_object_get(x, "file"), *words = json_object_get(x, "words");
+    if (!file == !words)
+        return fail(p, at, "give one of \"file\" and \"words\"");
+    if (at_of(p, key_at(sub, at, "at"), json_object_get(x, "at"), &w->x, &w->y) ||
+        number(p, key_at(sub, at, "addr"), json_object_get(x, "addr"), UINT64_MAX, &w->addr))
+        return -1;
+    if (w->addr & 3)
+        return fail(p, sub, "0x%llx is not word-aligned", (unsigned long long)w->addr);
+    if (file)
+        return in_dram(p, sub, w->addr, 0) ? -1 : path_of(p, key_at(sub, at, "file"), file, &w->file);
+    if (words_of(p, key_at(sub, at, "words"), words, &w->first, &w->nwords))
+        return -1;
+    return in_dram(p, sub, w->addr, 4ull * w->nwords);
+}
+
+/* {"at": [x, y], "addr": A, "len": N, "file": F} */
+static int dram_read_of(struct parser *p, const char *at, json_t *x)
+{
+    static const char *const keys[] = {"at", "addr", "len", "file"};
+    struct run_chip *chip = p->rd->chip;
+    struct run_dram_read *r = &chip->dram_read[chip->ndram_read++];
+    char sub[160];
+    if (object_of(p, at, x, keys, 4, 4, "{\"at\": [x, y], \"addr\": ..., \"len\": ..., \"file\": ...}"))
+        return -1;
+    if (at_of(p, key_at(sub, at, "at"), json_object_get(x, "at"), &r->x, &r->y) ||
+        number(p, key_at(sub, at, "addr"), json_object_get(x, "addr"), UINT64_MAX, &r->addr) ||
+        number(p, key_at(sub, at, "len"), json_object_get(x, "len"), UINT64_MAX, &r->len) ||
+        in_dram(p, at, r->addr, r->len))
+        return -1;
+    return path_of(p, key_at(sub, at, "file"), json_object_get(x, "file"), &r->file);
+}
+
+/* "chip": {"tiles": [...], "dram": [...], "dram_read": [...]} */
+static int chip_of(struct parser *p, json_t *v)
+{
+    static const char *const keys[] = {"tiles", "dram", "dram_read"};
+    struct run_desc *rd = p->rd;
+    if (object_of(p, "chip", v, keys, 3, 1, "{\"tiles\": [...], ...}"))
+        return -1;
+    json_t *tiles = json_object_get(v, "tiles");
+    if (!json_is_array(tiles) || !json_array_size(tiles))
+        return fail(p, "chip.tiles", "expected a non-empty array of tiles");
+    if (json_array_size(tiles) > RUN_MAX_TILES)
+        return fail(p, "chip.tiles", "at most %u entries", RUN_MAX_TILES);
+    if (!(rd->chip = calloc(1, sizeof *rd->chip)) ||
+        !(rd->chip->tile = calloc(json_array_size(tiles), sizeof *rd->chip->tile)))
+        return fail(p, "chip", "out of memory");
+    if (each_of(p, "chip.tiles", tiles, RUN_MAX_TILES, tile_of))
+        return -1;
+    p->tile = 0;
+    json_t *x;
+    if ((x = json_object_get(v, "dram")) && each_of(p, "chip.dram", x, RUN_MAX_WRITES, dram_write_of))
+        return -1;
+    if ((x = json_object_get(v, "dram_read")) &&
+        each_of(p, "chip.dram_read", x, RUN_MAX_READS, dram_read_of))
+        return -1;
+    return 0;
+}
+
+/* With "chip", the keys of a one-tile run are mistakes: each tile says its own programs, l1 and
+ * read, and the host's part (boot, host actions, end) is not built for chips yet. */
+static int no_tile_keys_with_chip(struct parser *p, json_t *root)
+{
+    static const char *const per_tile[] = {"programs", "l1", "read"};
+    static const char *const one_tile[] = {"boot", "host", "end", "layout", "zones", "poll_cycles"};
+    for (unsigned i = 0; i < sizeof per_tile / sizeof per_tile[0]; i++)
+        if (json_object_get(root, per_tile[i]))
+            return fail(p, per_tile[i], "not with \"chip\": give each tile's in chip.tiles[i].%s",
+                        per_tile[i]);
+    for (unsigned i = 0; i < sizeof one_tile / sizeof one_tile[0]; i++)
+        if (json_object_get(root, one_tile[i]))
+            return fail(p, one_tile[i], "not with \"chip\": only a run of one tile has it");
+    return 0;
 }
 
 /* A string value out of a fixed list; *out is its index. */
@@ -320,7 +487,7 @@ static int parse(struct parser *p, json_t *root)
 {
     static const char *const keys[] = {"tensim_run", "arch", "layout", "boot", "loader",
                                        "programs", "l1", "host", "end", "read", "max_cycles",
-                                       "poll_cycles", "zones", "unpredictable"};
+                                       "poll_cycles", "zones", "unpredictable", "chip", "threads"};
     struct run_desc *rd = p->rd;
     if (!json_is_object(root))
         return fail(p, "", "expected a JSON object");
@@ -331,7 +498,9 @@ static int parse(struct parser *p, json_t *root)
         return fail(p, "tensim_run", "this tensim reads version %d of the format", RUN_DESC_VERSION);
     if (only_keys(p, "", root, keys, sizeof keys / sizeof keys[0]))
         return -1;
-    json_t *v;
+    json_t *v, *chip = json_object_get(root, "chip");
+    if (chip && no_tile_keys_with_chip(p, root))
+        return -1;
     if ((v = json_object_get(root, "arch"))) {
         if (!json_is_string(v) || !(rd->arch = arch_by_name(json_string_value(v))))
             return fail(p, "arch", "expected \"blackhole\" or \"wormhole\"");
@@ -358,7 +527,7 @@ static int parse(struct parser *p, json_t *root)
             return -1;
         rd->loader = (enum elf_loader)x;
     }
-    if ((v = json_object_get(root, "programs")) && programs_of(p, v))
+    if ((v = json_object_get(root, "programs")) && programs_of(p, "programs", v, rd->program))
         return -1;
     if ((v = json_object_get(root, "l1")) && each_of(p, "l1", v, RUN_MAX_WRITES, l1_write_of))
         return -1;
@@ -394,6 +563,13 @@ static int parse(struct parser *p, json_t *root)
             return -1;
         rd->unpredictable_warn = x == 1;
     }
+    if ((v = json_object_get(root, "threads"))) {
+        if (number(p, "threads", v, RUN_MAX_THREADS, &n) || (!n && fail(p, "threads", "must be positive")))
+            return -1;
+        rd->threads = (unsigned)n;
+    }
+    if (chip)
+        return chip_of(p, chip);
     return check_whole(p);
 }
 
@@ -405,7 +581,7 @@ int run_desc_load(struct run_desc *rd, const char *path, const struct arch *arch
     rd->poll_cycles = 1;
     rd->path = strdup(path);
     const char *slash = strrchr(path, '/');
-    struct parser p = {rd, arch, strndup(path, slash ? (size_t)(slash - path + 1) : 0), err, errlen};
+    struct parser p = {rd, arch, strndup(path, slash ? (size_t)(slash - path + 1) : 0), err, errlen, 0};
     if (!rd->path || !p.dir) {
         free(p.dir);
         snprintf(err, errlen, "%s: out of memory", path);
@@ -439,6 +615,23 @@ void run_desc_free(struct run_desc *rd)
     for (unsigned i = 0; i < rd->nread; i++)
         free(rd->read[i].file);
     free(rd->zones);
+    if (rd->chip) {
+        for (unsigned i = 0; i < rd->chip->ntiles; i++) {
+            struct run_tile *t = &rd->chip->tile[i];
+            for (int k = 0; k < NUM_CORES; k++)
+                free(t->program[k]);
+            for (unsigned j = 0; j < t->nl1; j++)
+                free(t->l1[j].file);
+            for (unsigned j = 0; j < t->nread; j++)
+                free(t->read[j].file);
+        }
+        for (unsigned i = 0; i < rd->chip->ndram; i++)
+            free(rd->chip->dram[i].file);
+        for (unsigned i = 0; i < rd->chip->ndram_read; i++)
+            free(rd->chip->dram_read[i].file);
+        free(rd->chip->tile);
+        free(rd->chip);
+    }
     memset(rd, 0, sizeof *rd);
 }
 

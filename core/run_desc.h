@@ -17,6 +17,9 @@
 #define RUN_MAX_READS 16
 #define RUN_MAX_CONDS 64
 #define RUN_MAX_WORDS 4096
+#define RUN_MAX_TILES 256    /* a chip's tiles (SIM_MAX_TILES; Blackhole has 140 Tensix tiles) */
+#define RUN_MAX_THREADS 64   /* "threads" (SIM_MAX_THREADS) */
+#define RUN_DRAM_SIZE (1ull << 32) /* DRAM addresses are checked against one 4 GiB bank */
 
 /* How the cores leave reset: as given (none), or as tt-llk's harness boots them. */
 enum boot_mode { BOOT_NONE, BOOT_BRISC, BOOT_TRISC, BOOT_HOST };
@@ -42,6 +45,40 @@ struct run_read {
     char *file;
 };
 
+/* A chip run's Tensix tile: where it is, its programs (each starts at its entry point at cycle
+ * 0, as with "boot": "none"), what goes into its L1 first and what is read back after. */
+struct run_tile {
+    unsigned x, y;                  /* NoC 0 coordinates; the grid is checked by the caller */
+    char *program[NUM_CORES];
+    struct run_write l1[RUN_MAX_WRITES];
+    unsigned nl1;
+    struct run_read read[RUN_MAX_READS];
+    unsigned nread;
+};
+
+/* Bytes of a DRAM tile's bank written before the run, or read back after it. */
+struct run_dram_write {
+    unsigned x, y;
+    uint64_t addr;
+    uint32_t first, nwords; /* words[first .. first + nwords), when file is NULL */
+    char *file;
+};
+struct run_dram_read {
+    unsigned x, y;
+    uint64_t addr, len;
+    char *file;
+};
+
+/* "chip": a run of several tiles on one chip (docs/run-description.md "Chips"). */
+struct run_chip {
+    struct run_tile *tile; /* ntiles of them, in the description's order (the run's order) */
+    unsigned ntiles;
+    struct run_dram_write dram[RUN_MAX_WRITES];
+    unsigned ndram;
+    struct run_dram_read dram_read[RUN_MAX_READS];
+    unsigned ndram_read;
+};
+
 struct run_desc {
     char *path; /* the file itself, for messages */
     const struct arch *arch;        /* NULL: not given */
@@ -61,6 +98,8 @@ struct run_desc {
     uint32_t poll_cycles;   /* the host looks every this many cycles */
     char *zones;            /* profiler zones as CSV, or NULL */
     bool unpredictable_warn; /* "unpredictable": "warn" (--unpredictable) */
+    unsigned threads;       /* host worker threads for a chip run; 0: not given */
+    struct run_chip *chip;  /* NULL: a run of one tile (the keys above); else only this */
     struct run_cond cond[RUN_MAX_CONDS];
     uint16_t kids[RUN_MAX_CONDS];
     unsigned ncond, nkids;
