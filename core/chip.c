@@ -630,8 +630,10 @@ void chip_report(const struct chip *c, FILE *f)
         const struct tile *t = c->sim.tile[i];
         unsigned x, y;
         chip_tile_coords(c, i, &x, &y);
-        fprintf(f, "  tile (%u, %u): %" PRIu64 " cycles%s%s\n", x, y, t->cycles,
-                t->err.kind != ERR_NONE ? ", " : "",
+        fprintf(f, "  tile (%u, %u): %" PRIu64 " cycles, NoC packets sent %" PRIu64 " (%" PRIu64
+                " bytes), received %" PRIu64 " (%" PRIu64 " bytes)%s%s\n", x, y, t->cycles,
+                t->niu.st.tx_packets, t->niu.st.tx_bytes, t->niu.st.rx_packets,
+                t->niu.st.rx_bytes, t->err.kind != ERR_NONE ? ", " : "",
                 t->err.kind != ERR_NONE ? err_kind_text(t->err.kind) : "");
     }
     /* The busiest links: the five with the most busy cycles. */
@@ -686,9 +688,13 @@ void chip_stats_json(const struct chip *c, FILE *f)
     for (unsigned i = 0; i < c->sim.ntiles; i++) {
         unsigned x, y;
         chip_tile_coords(c, i, &x, &y);
-        fprintf(f, "%s\n    {\"at\": [%u, %u], \"stats\": ", i ? "," : "", x, y);
+        const struct niu_stats *n = &c->sim.tile[i]->niu.st;
+        fprintf(f, "%s\n    {\"at\": [%u, %u], \"noc\": {\"sent\": %" PRIu64 ", \"sent_bytes\": %"
+                PRIu64 ", \"received\": %" PRIu64 ", \"received_bytes\": %" PRIu64
+                ", \"last_received\": %" PRIu64 "}, \"stats\": ", i ? "," : "", x, y,
+                n->tx_packets, n->tx_bytes, n->rx_packets, n->rx_bytes, n->last_rx);
         stats_json(c->sim.tile[i], NULL, f);
         fprintf(f, "    }");
     }
-    fprintf(f, "\n  ]\n}\n");
+    fprintf(f, "\n  ]\n}");
 }
