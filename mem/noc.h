@@ -163,8 +163,10 @@ struct noc_request {
  * in each of those cycles, and one behind queued requests waits its turn as usual. Each NIU's
  * requests must come in nondecreasing cycle order, as they would when each is injected at its
  * own cycle (a backdated one dated before the NIU's last is refused), and no backdated request
- * may come from a delivery's callback (refused). The queue is counted at the call: backdating
- * does not make room that was used then. */
+ * may come from a delivery's callback (refused). Whether the queue has room is judged at the
+ * call, after what has left it since `cycle`: a queue that would have been full at `cycle` may
+ * take it, so a caller that needs the exact outcome makes the queue deep enough never to refuse
+ * (inject_queue up to 4096). */
 bool noc_inject(struct noc *n, const struct noc_request *r);
 /* A unicast write of `bytes` from node src to node dst on NoC `noc`. */
 bool noc_unicast(struct noc *n, unsigned noc, unsigned src, unsigned dst, uint32_t bytes, uint32_t tag,

@@ -523,8 +523,24 @@ Test(noc, a_broadcast_that_reserves_its_path_waits_for_the_whole_tree)
         const unsigned f = reserve ? NOC_BRCST_PATH_RESERVE : 0;
         cr_assert(brcst(n, 0, NODE(BH_W, 1, 4), (struct noc_rect){3, 4, 3, 4}, f, 1024, 0));
         cr_assert(brcst(n, 0, NODE(BH_W, 2, 4), (struct noc_rect){3, 4, 3, 4}, f, 0, 1));
+        if (reserve) { /* at 20 B's header waits at its first router, (2,4) */
+            noc_advance(n, 20);
+            char *text = NULL;
+            size_t len = 0;
+            FILE *fp = open_memstream(&text, &len);
+            cr_assert_not_null(fp);
+            noc_describe(n, fp, 10);
+            fclose(fp);
+            cr_expect(strstr(text, "NoC 0 (2,4) NIU input, channel 2: broadcast tag 77 from (2,4) to x 3..3 y 4..4: "
+                                   "its header waits for its whole path\n") != NULL, "%s", text);
+            free(text);
+        }
         drain(n);
         cr_assert_eq(l.n, 2);
+        /* B's header waited at (2,4) from 6 to 40 (a header's wait for its grant) and not in its
+         * NIU's queue */
+        cr_expect_eq(noc_link_stats(n, 0, NODE(BH_W, 2, 4), NOC_LINK_X)->head_wait, reserve ? 34 : 0);
+        cr_expect_eq(noc_niu_stats(n, 0, NODE(BH_W, 2, 4))->queued, 0);
         const struct noc_delivery *a = l.d[0].src == NODE(BH_W, 1, 4) ? &l.d[0] : &l.d[1];
         const struct noc_delivery *b = a == &l.d[0] ? &l.d[1] : &l.d[0];
         cr_expect_eq(a->head_cycle, 28);
