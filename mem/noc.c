@@ -148,7 +148,7 @@ struct router {
     uint64_t niu_stall_since;
     uint64_t inject_at;                  /* the front packet's header left */
     uint64_t niu_free;                   /* 1 + the cycle the NIU last sent a flit */
-    uint64_t last_cycle;                 /* the cycle of the last request it took */
+    uint64_t last_cycle;                 /* the latest cycle of a request it took */
     /* the cycles the router took a flit from the NIU's ring of each class (bit i: pop_last - i),
      * for a request dated before noc_now (noc_inject): the room its NIU saw then */
     uint64_t pop_bits[3], pop_last[3];
@@ -542,9 +542,11 @@ bool noc_inject(struct noc *n, const struct noc_request *q)
                   .lo = {d->x0, d->y0}, .hi = {d->x1, d->y1}},
     };
     r->q[(r->qhead + r->qcount++) % c->t.inject_queue] = i;
-    r->last_cycle = q->cycle;
+    if (q->cycle > r->last_cycle)
+        r->last_cycle = q->cycle;
     activate(n, q->noc, q->src);
-    /* behind other requests it waits its turn from noc_now on, as it would have */
+    /* dated back, an idle NIU catches up on the cycles it missed; behind other requests it
+     * waits its turn from noc_now on, as it would have */
     if (q->cycle < n->now && r->qcount == 1) {
         n->first_push = NOC_NEVER;
         niu_catch_up(n, r, q->cycle);
