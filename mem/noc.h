@@ -221,7 +221,8 @@ struct noc_link_stats {
     uint64_t flits;      /* flits that entered the link */
     uint64_t packets;    /* packets that took it (a broadcast's copy counts on each branch) */
     uint64_t busy;       /* cycles at least one packet held it (from a grant to its tail flit) */
-    uint64_t head_wait;  /* cycles header flits that wanted it waited for their grant */
+    uint64_t head_wait;  /* cycles header flits that wanted it waited for their grant (at its
+                          * first router a reserving header's wait for its whole path too) */
     uint64_t stalled;    /* cycles a holder had a flit ready and could not send it: no room in the
                           * next buffer, or another channel had the link that cycle */
 };
