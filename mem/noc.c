@@ -31,7 +31,8 @@
  * registered). A router's output to its NIU never waits: the NIU takes a flit per cycle.
  *
  * Each step runs one cycle: deliveries of flits reaching NIUs, path reservations, then at every
- * router that holds anything the NIU's next flit, the grants and the moves. A router reads only
+ * router that holds anything the NIU's next flit, the grants and the moves, and last (with
+ * report_early) the reports of the tails that left for their NIUs. A router reads only
  * its own inputs and the counts of the inputs it feeds (whose sum of held and freed places does
  * not change in the cycle), a reservation reads what the previous cycle left, and every flit
  * sent arrives a cycle later at the earliest, so the routers' order within a step changes
@@ -40,7 +41,12 @@
  * but nothing waited (every flit in a ring still on its link, every request's header gone or
  * not yet due): the next step is then the first arrival or request. Only after a step in which
  * something moved while something waited is the next cycle a step, as a freed place or output
- * may let the waiting move. */
+ * may let the waiting move.
+ *
+ * A request dated before the model's clock (noc_inject) changes only its own NIU's part of the
+ * cycles already run: what it sends then is on its link into the router until noc_now at the
+ * earliest, and no one but the NIU looks at that ring's room. So its NIU replays those cycles
+ * (niu_catch_up) from the ring's count and the router's record of the flits it took since. */
 #include "noc.h"
 
 #include <stddef.h>
@@ -142,7 +148,7 @@ struct router {
     uint64_t niu_stall_since;
     uint64_t inject_at;                  /* the front packet's header left */
     uint64_t niu_free;                   /* 1 + the cycle the NIU last sent a flit */
-    uint64_t last_cycle;                 /* the cycle of the last request it took */
+    uint64_t last_cycle;                 /* the latest cycle of a request it took */
     /* the cycles the router took a flit from the NIU's ring of each class (bit i: pop_last - i),
      * for a request dated before noc_now (noc_inject): the room its NIU saw then */
     uint64_t pop_bits[3], pop_last[3];
@@ -536,9 +542,11 @@ bool noc_inject(struct noc *n, const struct noc_request *q)
                   .lo = {d->x0, d->y0}, .hi = {d->x1, d->y1}},
     };
     r->q[(r->qhead + r->qcount++) % c->t.inject_queue] = i;
-    r->last_cycle = q->cycle;
+    if (q->cycle > r->last_cycle)
+        r->last_cycle = q->cycle;
     activate(n, q->noc, q->src);
-    /* behind other requests it waits its turn from noc_now on, as it would have */
+    /* dated back, an idle NIU catches up on the cycles it missed; behind other requests it
+     * waits its turn from noc_now on, as it would have */
     if (q->cycle < n->now && r->qcount == 1) {
         n->first_push = NOC_NEVER;
         niu_catch_up(n, r, q->cycle);
@@ -614,16 +622,19 @@ static bool ring_only(const struct ring *g, uint32_t pkt)
     return true;
 }
 
-/* NOC_CMD_PATH_RESERVE: every channel of the broadcast's tree, walked from its source by the
- * routers' own decisions, is free (or already its own), the ring each of its channels into a
- * router feeds holds nothing of another packet (an owner lets go when its tail leaves the
- * router, while its flits may still be on the link or in the next buffer: a reservation taking
- * the next router's output then would leave that packet's header waiting for it in front of
- * its own header, for ever), and so is the source NIU's ring into its router; then the channels
- * become its own, so its header never waits behind another packet; else nothing
- * changes and the NIU tries again when something has moved. It reads other routers, so all
- * NIUs try before any router acts in the cycle (step), in node order: what they see is the
- * previous cycle's end, and two trees wanted at once go to the lower node. */
+/* NOC_CMD_PATH_RESERVE, made by the header's first router once the header has reached it (BH
+ * RoutingPaths.md: the routers make the reservation and inform the initiating tile): every
+ * channel of the broadcast's tree, walked from its source by the routers' own decisions, is
+ * free (or already its own), and the ring each of its channels into a router feeds holds
+ * nothing of another packet (an owner lets go when its tail leaves the router, while its flits
+ * may still be on the link or in the next buffer: a reservation taking the next router's
+ * output then would leave that packet's header waiting for it in front of its own header, for
+ * ever); then the channels become its own, so its header never waits behind another packet;
+ * else nothing changes and the router tries again when something has moved. The header is at
+ * the front of the source NIU's ring (only its own flits and later requests' are behind it),
+ * so nothing there can wait for its tree. It reads other routers, so all reservations are made
+ * before any router acts in the cycle (step), in node order: what they see is the previous
+ * cycle's end, and two trees wanted at once go to the lower node. */
 static bool reserve_tree(struct noc *n, const struct packet *p, uint32_t pkt)
 {
     struct tree_edge *hop = n->tree, *res = n->tree + n->nodes * NOC_OUTS;

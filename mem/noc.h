@@ -163,8 +163,10 @@ struct noc_request {
  * in each of those cycles, and one behind queued requests waits its turn as usual. Each NIU's
  * requests must come in nondecreasing cycle order, as they would when each is injected at its
  * own cycle (a backdated one dated before the NIU's last is refused), and no backdated request
- * may come from a delivery's callback (refused). The queue is counted at the call: backdating
- * does not make room that was used then. */
+ * may come from a delivery's callback (refused). Whether the queue has room is judged at the
+ * call, after what has left it since `cycle`: a queue that would have been full at `cycle` may
+ * take it, so a caller that needs the exact outcome makes the queue deep enough never to refuse
+ * (inject_queue up to 4096). */
 bool noc_inject(struct noc *n, const struct noc_request *r);
 /* A unicast write of `bytes` from node src to node dst on NoC `noc`. */
 bool noc_unicast(struct noc *n, unsigned noc, unsigned src, unsigned dst, uint32_t bytes, uint32_t tag,
@@ -219,7 +221,8 @@ struct noc_link_stats {
     uint64_t flits;      /* flits that entered the link */
     uint64_t packets;    /* packets that took it (a broadcast's copy counts on each branch) */
     uint64_t busy;       /* cycles at least one packet held it (from a grant to its tail flit) */
-    uint64_t head_wait;  /* cycles header flits that wanted it waited for their grant */
+    uint64_t head_wait;  /* cycles header flits that wanted it waited for their grant (at its
+                          * first router a reserving header's wait for its whole path too) */
     uint64_t stalled;    /* cycles a holder had a flit ready and could not send it: no room in the
                           * next buffer, or another channel had the link that cycle */
 };
