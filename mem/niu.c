@@ -427,8 +427,10 @@ static enum mmio_status issue(struct tile *t, int core, unsigned noc, unsigned b
         q.local_addr = targ;
         if (resp)
             count_id(p, NIU_MST_REQS_OUTSTANDING_ID0, id, (int)n);
-        /* Counted down by niu_data_read when the chip glue has read each packet's data. */
-        count_id(p, NIU_MST_WRITE_REQS_OUTGOING_ID0, id, (int)n);
+        /* Counted down by niu_data_read once each packet's data has left L1; on a chip the
+         * data is read at this store (niu_payload_take below), so there is nothing to count. */
+        if (!t->niu.payload)
+            count_id(p, NIU_MST_WRITE_REQS_OUTGOING_ID0, id, (int)n);
     }
     /* Then, per packet, as the first hop's virtual channel is assigned and the packet leaves
      * (BHN:Counters.md). With no NoC connected every packet is taken at once: all of it is
