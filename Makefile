@@ -214,6 +214,28 @@ SFPU_KERNELS := exp recip sqrt silu gelu sort scale2 arecip recip3 recip5 where 
 $(eval $(call kernel,sfpu-unpack,trisc0,$(EX)/sfpu/unpack.c))
 $(eval $(call kernel,sfpu-pack,trisc2,$(EX)/sfpu/pack.c))
 $(foreach k,$(SFPU_KERNELS),$(eval $(call kernel,sfpu-$(k),trisc1,$(EX)/sfpu/$(k).c)))
+# The multi-tile examples (riscv/sdk/examples/chip; docs/sdk.md "Dataflow between tiles"): each
+# one's ELFs, run description and DRAM files together in build/kernels/chip/<example>/, for
+# `tensim run --run build/kernels/chip/<example>/run.json` on a chip. BRISC programs.
+CX := $(EX)/chip
+$(eval $(call kernel,chip/pipeline3/reader,brisc,$(CX)/pipeline3_reader.c))
+$(eval $(call kernel,chip/pipeline3/compute,brisc,$(CX)/pipeline3_compute.c))
+$(eval $(call kernel,chip/pipeline3/writer,brisc,$(CX)/pipeline3_writer.c))
+$(eval $(call kernel,chip/matmul16/matmul16,brisc,$(CX)/matmul16.c))
+$(eval $(call kernel,chip/alltoall/alltoall,brisc,$(CX)/alltoall.c))
+CHIP_DATA := $(addprefix $(B)/kernels/chip/,pipeline3/run.json pipeline3/input.bin \
+               pipeline3/expected-output.bin matmul16/run.json matmul16/a.bin matmul16/b.bin \
+               matmul16/expected-c.bin alltoall/run.json)
+KERNELS += $(CHIP_DATA)
+$(B)/chip_gen: $(CX)/gen.c $(CX)/chip.h $(CX)/pipeline3.h $(CX)/matmul16.h $(CX)/alltoall.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -D_DEFAULT_SOURCE -O2 -o $@ $<
+$(CHIP_DATA) &: $(B)/chip_gen
+	@mkdir -p $(B)/kernels/chip
+	$(B)/chip_gen $(B)/kernels/chip
+# dataflow.h on one tile: NOC_NODE_ID, counters and requests into the NIU's outbox (test/test_dataflow.c)
+$(eval $(call kernel,dataflow-node,brisc,test/kernels/dataflow_node.c))
+$(eval $(call kernel,dataflow-node-ncrisc,ncrisc,test/kernels/dataflow_node.c))
 
 # Bare-metal test programs: assembly only, linked at TRISC0's window (BRISC's for brisc_*).
 GUEST_S   := $(wildcard test/guest/*.S)
