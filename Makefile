@@ -216,10 +216,12 @@ $(eval $(call kernel,sfpu-pack,trisc2,$(EX)/sfpu/pack.c))
 $(foreach k,$(SFPU_KERNELS),$(eval $(call kernel,sfpu-$(k),trisc1,$(EX)/sfpu/$(k).c)))
 # The multi-tile examples (riscv/sdk/examples/chip; docs/sdk.md "Dataflow between tiles"): each
 # one's ELFs, run description and DRAM files together in build/kernels/chip/<example>/, for
-# `tensim run --run build/kernels/chip/<example>/run.json` on a chip. BRISC programs.
+# `tensim run --run build/kernels/chip/<example>/run.json` on a chip. BRISC programs (and one
+# TRISC0 program in pipeline3).
 CX := $(EX)/chip
 $(eval $(call kernel,chip/pipeline3/reader,brisc,$(CX)/pipeline3_reader.c))
-$(eval $(call kernel,chip/pipeline3/compute,brisc,$(CX)/pipeline3_compute.c))
+$(eval $(call kernel,chip/pipeline3/mover,brisc,$(CX)/pipeline3_mover.c))
+$(eval $(call kernel,chip/pipeline3/compute,trisc0,$(CX)/pipeline3_compute.c))
 $(eval $(call kernel,chip/pipeline3/writer,brisc,$(CX)/pipeline3_writer.c))
 $(eval $(call kernel,chip/matmul16/matmul16,brisc,$(CX)/matmul16.c))
 $(eval $(call kernel,chip/alltoall/alltoall,brisc,$(CX)/alltoall.c))

@@ -221,13 +221,18 @@ __attribute__((weak)) uint32_t df_posted_writes_issued[2];
  * offset in its line). */
 __attribute__((weak, aligned(16))) uint32_t df_atomic_ret[2][4];
 __attribute__((weak, aligned(16))) uint32_t df_inline_src[2][4];
+/* This tile's coordinate word on each NoC (NOC_NODE_ID's x | y << 6), read once by df_init:
+ * every request names this tile as where its data, response or acknowledgement goes back to,
+ * and an NIU register load costs 7 cycles or more (tt-metal's noc_init programs it once too). */
+__attribute__((weak)) uint32_t df_my_xy[2];
 
-/* Start from the NIU's counters as they are (tt-metal's noc_local_state_init): call once, first
- * thing, before any other function here. At power-on every counter is 0 and so are the counts,
- * so a kernel that is the tile's first needs it only for form's sake. */
+/* Call once, first thing, before any other function here: records this tile's coordinates
+ * (df_my_xy) and starts the counts from the NIU's counters as they are (tt-metal's
+ * noc_local_state_init; at power-on all are 0). */
 static inline void df_init(void)
 {
     for (unsigned n = 0; n < 2; n++) {
+        df_my_xy[n] = df_node_id(n) & 0xFFFu;
         df_reads_issued[n] = df_counter(n, DF_NIU_MST_RD_RESP_RECEIVED);
         df_nonposted_writes_issued[n] = df_counter(n, DF_NIU_MST_NONPOSTED_WR_REQ_SENT);
         df_nonposted_writes_acked[n] = df_counter(n, DF_NIU_MST_WR_ACK_RECEIVED);
@@ -252,10 +257,10 @@ static inline void df_set_addr(unsigned noc, unsigned buf, uint32_t lo_off, uint
 #endif
 }
 
-/* A local L1 address as this tile's NoC address on `noc`: the NOC_NODE_ID of that NIU. */
+/* A local L1 address as this tile's NoC address on `noc` (after df_init). */
 static inline uint64_t df_local_noc_addr(uint32_t l1, unsigned noc)
 {
-    return (uint64_t)(df_node_id(noc) & 0xFFFu) << DF_LOCAL_BITS | l1;
+    return (uint64_t)df_my_xy[noc] << DF_LOCAL_BITS | l1;
 }
 
 /* One write request of at most DF_MAX_BURST bytes (tt-metal ncrisc_noc_fast_write): the data

@@ -57,10 +57,15 @@ static void write_words(const char *ex, const char *name, const uint32_t *w, siz
     close_out(f);
 }
 
-/* One tile of "tiles": its place, BRISC's program, its arguments and zeroed semaphores. */
-static void tile(FILE *f, int first, unsigned x, unsigned y, const char *elf, const uint32_t *args, unsigned nargs)
+/* One tile of "tiles": its place, BRISC's program (and TRISC0's), its arguments and zeroed
+ * semaphores. */
+static void tile2(FILE *f, int first, unsigned x, unsigned y, const char *elf, const char *trisc0,
+                  const uint32_t *args, unsigned nargs)
 {
-    fprintf(f, "%s\n      {\"at\": [%u, %u], \"programs\": {\"brisc\": \"%s\"},\n", first ? "" : ",", x, y, elf);
+    fprintf(f, "%s\n      {\"at\": [%u, %u], \"programs\": {\"brisc\": \"%s\"", first ? "" : ",", x, y, elf);
+    if (trisc0)
+        fprintf(f, ", \"trisc0\": \"%s\"", trisc0);
+    fprintf(f, "},\n");
     fprintf(f, "       \"l1\": [{\"addr\": \"0x%x\", \"words\": [", CHIP_ARGS);
     for (unsigned i = 0; i < nargs; i++)
         fprintf(f, "%s%lu", i ? ", " : "", (unsigned long)args[i]);
@@ -68,6 +73,11 @@ static void tile(FILE *f, int first, unsigned x, unsigned y, const char *elf, co
     for (unsigned i = 0; i < CHIP_NSEMS * 4; i++)
         fprintf(f, "%s0", i ? ", " : "");
     fprintf(f, "]}]}");
+}
+
+static void tile(FILE *f, int first, unsigned x, unsigned y, const char *elf, const uint32_t *args, unsigned nargs)
+{
+    tile2(f, first, x, y, elf, NULL, args, nargs);
 }
 
 static void head(FILE *f) { fprintf(f, "{\n  \"tensim_run\": 1,\n  \"arch\": \"blackhole\",\n  \"chip\": {\n    \"tiles\": ["); }
@@ -82,15 +92,15 @@ static void pipeline3(void)
     write_words("pipeline3", "input.bin", in, P3_BLOCKS * P3_BLOCK_WORDS);
     write_words("pipeline3", "expected-output.bin", out, P3_BLOCKS * P3_BLOCK_WORDS);
 
-    /* A (1, 2) -> B (2, 2) -> C (3, 2); input in DRAM bank 0 (tile (0, 0)), output in bank 4
-     * (tile (9, 0)). */
+    /* A (1, 2) -> B (2, 2, BRISC moving, TRISC0 computing) -> C (3, 2); input in DRAM bank 0
+     * (tile (0, 0)), output in bank 4 (tile (9, 0)). */
     FILE *f = open_out("pipeline3", "run.json");
     head(f);
     const uint32_t a[] = {2, 2, 0, 0, 0x0, P3_BLOCKS};
     const uint32_t b[] = {1, 2, 3, 2, P3_BLOCKS, P3_A, P3_B};
     const uint32_t c[] = {2, 2, 9, 0, 0x0, P3_BLOCKS, P3_A, P3_B};
     tile(f, 1, 1, 2, "reader.elf", a, sizeof a / 4);
-    tile(f, 0, 2, 2, "compute.elf", b, sizeof b / 4);
+    tile2(f, 0, 2, 2, "mover.elf", "compute.elf", b, sizeof b / 4);
     tile(f, 0, 3, 2, "writer.elf", c, sizeof c / 4);
     fprintf(f, "\n    ],\n    \"dram\": [{\"at\": [0, 0], \"addr\": \"0x0\", \"file\": \"input.bin\"}],\n");
     fprintf(f, "    \"dram_read\": [{\"at\": [9, 0], \"addr\": \"0x0\", \"len\": %u, \"file\": \"output.bin\"}]\n",

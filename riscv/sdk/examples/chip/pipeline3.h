@@ -18,6 +18,9 @@
  * freed, both counts since the start. */
 #define P3_SEM_FULL 0u
 #define P3_SEM_CREDIT 1u
+/* Inside tile B: blocks BRISC has handed to TRISC0, and blocks TRISC0 has computed. */
+#define P3_SEM_TODO 2u
+#define P3_SEM_DONE 3u
 
 /* Word k of the input. */
 static inline uint32_t p3_input(uint32_t k) { return k * 2654435761u ^ (k >> 3) ^ 0x5A5A0000u; }

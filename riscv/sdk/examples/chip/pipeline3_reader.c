@@ -1,7 +1,8 @@
 /* pipeline3, tile A (BRISC): the reader. Reads the input from DRAM one block at a time and
  * passes each block to tile B, two blocks in flight (double buffering on both sides).
  *
- * pipeline3 shows a reader/compute/writer pipeline over three tiles, A -> B -> C, with a
+ * pipeline3 shows a reader/compute/writer pipeline over three tiles, A -> B -> C (in B, BRISC
+ * moves the blocks and TRISC0 computes: pipeline3_mover.c, pipeline3_compute.c), with a
  * semaphore handshake per block: a sender writes a block into one of the receiver's two slots,
  * waits for the write's acknowledgement (the data has landed), then increments the receiver's
  * FULL count with a NoC atomic; the receiver, once done with a slot, increments the sender's
