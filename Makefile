@@ -225,9 +225,21 @@ $(eval $(call kernel,chip/pipeline3/compute,trisc0,$(CX)/pipeline3_compute.c))
 $(eval $(call kernel,chip/pipeline3/writer,brisc,$(CX)/pipeline3_writer.c))
 $(eval $(call kernel,chip/matmul16/matmul16,brisc,$(CX)/matmul16.c))
 $(eval $(call kernel,chip/alltoall/alltoall,brisc,$(CX)/alltoall.c))
+# alltoall-2noc: the same source built twice (-DA2A_SPLIT), BRISC sending on NoC 0, NCRISC on NoC 1
+define alltoall_split
+$(B)/rv/a2a/alltoall-$(1).o: $(CX)/alltoall.c $(CX)/alltoall.h $(CX)/chip.h riscv/sdk/dataflow.h riscv/sdk/tensim.h | $(B)/.deps
+	@mkdir -p $$(@D)
+	$(RVCC) $(RVCFLAGS) -DA2A_SPLIT -DA2A_NOC=$(2) -c $$< -o $$@
+KERNELS += $(B)/kernels/chip/alltoall-2noc/$(1).elf
+$(B)/kernels/chip/alltoall-2noc/$(1).elf: $(B)/rv/a2a/alltoall-$(1).o $(SDK_OBJ) riscv/sdk/$(1).ld riscv/sdk/common.ld
+	@mkdir -p $$(@D)
+	$(RVCC) $(RVLDFLAGS) -T riscv/sdk/$(1).ld -o $$@ $(SDK_OBJ) $$<
+endef
+$(eval $(call alltoall_split,brisc,0))
+$(eval $(call alltoall_split,ncrisc,1))
 CHIP_DATA := $(addprefix $(B)/kernels/chip/,pipeline3/run.json pipeline3/input.bin \
                pipeline3/expected-output.bin matmul16/run.json matmul16/a.bin matmul16/b.bin \
-               matmul16/expected-c.bin alltoall/run.json)
+               matmul16/expected-c.bin alltoall/run.json alltoall-2noc/run.json)
 KERNELS += $(CHIP_DATA)
 $(B)/chip_gen: $(CX)/gen.c $(CX)/chip.h $(CX)/pipeline3.h $(CX)/matmul16.h $(CX)/alltoall.h
 	@mkdir -p $(@D)

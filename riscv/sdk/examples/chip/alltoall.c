@@ -7,12 +7,33 @@
  * arrivals can read all its slots. Exit code 1 and a line naming the first wrong word on a
  * mismatch; nothing else to check afterwards (the test trusts the exit status).
  *
+ * Built with -DA2A_SPLIT (alltoall-2noc), the sending is shared by two cores and both NoCs, as
+ * tt-metal gives BRISC NoC 0 and NCRISC NoC 1: the BRISC build (A2A_NOC 0) sends to the tiles an
+ * odd number of places after it over NoC 0 and does the checking, the NCRISC build (A2A_NOC 1)
+ * sends to the others over NoC 1 (coordinates mirrored, dataflow.h converts) and ends. Each core
+ * waits for its own NoC's acknowledgements before its increments; the receivers count both.
+ *
  * Runtime arguments (CHIP_ARG, at 0x20000): 0 the grid's first x, 1 its first y (NoC 0), 2 its
- * columns, 3 its rows. Tile index = row * cols + col. Everything goes over NoC 0. */
+ * columns, 3 its rows. Tile index = row * cols + col. Everything goes over NoC 0 but in the
+ * split build's NCRISC program. */
 #include "alltoall.h"
 #include "chip.h"
 
-#define NOC 0u
+#ifndef A2A_NOC
+#define A2A_NOC 0u
+#endif
+#define NOC A2A_NOC
+
+/* Whether this program sends to the tile k places after it. */
+static int mine(unsigned k)
+{
+#ifdef A2A_SPLIT
+    return k % 2u == (NOC == 0 ? 1u : 0u);
+#else
+    (void)k;
+    return 1;
+#endif
+}
 
 int main(void)
 {
@@ -28,6 +49,8 @@ int main(void)
     /* Every other tile's block, starting with the next one so that not all tiles aim at the
      * same tile at once. */
     for (unsigned k = 1; k < n; k++) {
+        if (!mine(k))
+            continue;
         const unsigned dst = (me + k) % n;
         volatile uint32_t *s = chip_l1(A2A_SEND(dst));
         for (unsigned w = 0; w < A2A_BLOCK_WORDS; w++)
@@ -37,10 +60,16 @@ int main(void)
     }
     df_write_barrier(NOC); /* all of them have landed */
     for (unsigned k = 1; k < n; k++) {
+        if (!mine(k))
+            continue;
         const unsigned dst = (me + k) % n;
         df_sem_inc(df_noc_addr(gx + dst % cols, gy + dst / cols, CHIP_SEM_ADDR(A2A_SEM_ARRIVED), NOC), 1, NOC);
     }
 
+    if (NOC != 0) { /* the split build's NCRISC: BRISC checks */
+        df_atomic_barrier(NOC);
+        return 0;
+    }
     df_sem_wait(chip_sem(A2A_SEM_ARRIVED), n - 1);
     for (unsigned src = 0; src < n; src++) {
         if (src == me)

@@ -1,7 +1,7 @@
 /* Host side of the multi-tile examples: writes each example's run description (the chip format
  * core/run_desc.c reads: docs/sdk.md "Dataflow between tiles"), its DRAM inputs and the outputs
- * a test compares with, into OUT/pipeline3, OUT/matmul16 and OUT/alltoall next to the ELFs the
- * Makefile builds there.
+ * a test compares with, into OUT/pipeline3, OUT/matmul16, OUT/alltoall and OUT/alltoall-2noc next
+ * to the ELFs the Makefile builds there.
  *
  *   gen OUT
  *
@@ -57,14 +57,14 @@ static void write_words(const char *ex, const char *name, const uint32_t *w, siz
     close_out(f);
 }
 
-/* One tile of "tiles": its place, BRISC's program (and TRISC0's), its arguments and zeroed
+/* One tile of "tiles": its place, BRISC's program (and another core's), its arguments and zeroed
  * semaphores. */
-static void tile2(FILE *f, int first, unsigned x, unsigned y, const char *elf, const char *trisc0,
-                  const uint32_t *args, unsigned nargs)
+static void tile2(FILE *f, int first, unsigned x, unsigned y, const char *elf, const char *core2,
+                  const char *elf2, const uint32_t *args, unsigned nargs)
 {
     fprintf(f, "%s\n      {\"at\": [%u, %u], \"programs\": {\"brisc\": \"%s\"", first ? "" : ",", x, y, elf);
-    if (trisc0)
-        fprintf(f, ", \"trisc0\": \"%s\"", trisc0);
+    if (core2)
+        fprintf(f, ", \"%s\": \"%s\"", core2, elf2);
     fprintf(f, "},\n");
     fprintf(f, "       \"l1\": [{\"addr\": \"0x%x\", \"words\": [", CHIP_ARGS);
     for (unsigned i = 0; i < nargs; i++)
@@ -77,7 +77,7 @@ static void tile2(FILE *f, int first, unsigned x, unsigned y, const char *elf, c
 
 static void tile(FILE *f, int first, unsigned x, unsigned y, const char *elf, const uint32_t *args, unsigned nargs)
 {
-    tile2(f, first, x, y, elf, NULL, args, nargs);
+    tile2(f, first, x, y, elf, NULL, NULL, args, nargs);
 }
 
 static void head(FILE *f) { fprintf(f, "{\n  \"tensim_run\": 1,\n  \"arch\": \"blackhole\",\n  \"chip\": {\n    \"tiles\": ["); }
@@ -100,7 +100,7 @@ static void pipeline3(void)
     const uint32_t b[] = {1, 2, 3, 2, P3_BLOCKS, P3_A, P3_B};
     const uint32_t c[] = {2, 2, 9, 0, 0x0, P3_BLOCKS, P3_A, P3_B};
     tile(f, 1, 1, 2, "reader.elf", a, sizeof a / 4);
-    tile2(f, 0, 2, 2, "mover.elf", "compute.elf", b, sizeof b / 4);
+    tile2(f, 0, 2, 2, "mover.elf", "trisc0", "compute.elf", b, sizeof b / 4);
     tile(f, 0, 3, 2, "writer.elf", c, sizeof c / 4);
     fprintf(f, "\n    ],\n    \"dram\": [{\"at\": [0, 0], \"addr\": \"0x0\", \"file\": \"input.bin\"}],\n");
     fprintf(f, "    \"dram_read\": [{\"at\": [9, 0], \"addr\": \"0x0\", \"len\": %u, \"file\": \"output.bin\"}]\n",
@@ -145,15 +145,16 @@ static void matmul16(void)
     close_out(f);
 }
 
-static void alltoall(void)
+/* 16 tiles at x 1..4, y 2..5; `split`: alltoall-2noc, BRISC on NoC 0 and NCRISC on NoC 1. */
+static void alltoall(const char *ex, int split)
 {
-    /* 16 tiles at x 1..4, y 2..5. */
-    FILE *f = open_out("alltoall", "run.json");
+    FILE *f = open_out(ex, "run.json");
     head(f);
     const uint32_t args[] = {1, 2, 4, 4};
     for (unsigned r = 0; r < 4; r++)
         for (unsigned col = 0; col < 4; col++)
-            tile(f, r == 0 && col == 0, 1 + col, 2 + r, "alltoall.elf", args, sizeof args / 4);
+            tile2(f, r == 0 && col == 0, 1 + col, 2 + r, split ? "brisc.elf" : "alltoall.elf", split ? "ncrisc" : NULL,
+                  "ncrisc.elf", args, sizeof args / 4);
     fprintf(f, "\n    ]\n  },\n  \"max_cycles\": 2000000\n}\n");
     close_out(f);
 }
@@ -171,6 +172,7 @@ int main(int argc, char **argv)
     }
     pipeline3();
     matmul16();
-    alltoall();
+    alltoall("alltoall", 0);
+    alltoall("alltoall-2noc", 1);
     return 0;
 }
