@@ -177,9 +177,9 @@ static inline uint64_t df_noc_addr(unsigned x, unsigned y, uint64_t addr, unsign
 }
 
 /* `addr` in every Tensix tile of the rectangle x0..x1, y0..y1 (NoC 0 coordinates, x0 <= x1,
- * y0 <= y1). On NoC 1 the mirrored corners swap roles, so that the start stays the corner the
- * packets reach first and the rectangle does not wrap (MemoryMap.md: a start above the end
- * wraps round the grid). */
+ * y0 <= y1). On NoC 1 the mirrored corners swap roles, so that start <= end holds in NoC 1's
+ * coordinates too: a start above the end would wrap round the grid (MemoryMap.md, broadcast
+ * rectangles; Coordinates.md says software swaps them on NoC 1). */
 static inline uint64_t df_noc_multicast_addr(unsigned x0, unsigned y0, unsigned x1, unsigned y1, uint64_t addr,
                                              unsigned noc)
 {
