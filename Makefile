@@ -214,6 +214,42 @@ SFPU_KERNELS := exp recip sqrt silu gelu sort scale2 arecip recip3 recip5 where 
 $(eval $(call kernel,sfpu-unpack,trisc0,$(EX)/sfpu/unpack.c))
 $(eval $(call kernel,sfpu-pack,trisc2,$(EX)/sfpu/pack.c))
 $(foreach k,$(SFPU_KERNELS),$(eval $(call kernel,sfpu-$(k),trisc1,$(EX)/sfpu/$(k).c)))
+# The multi-tile examples (riscv/sdk/examples/chip; docs/sdk.md "Dataflow between tiles"): each
+# one's ELFs, run description and DRAM files together in build/kernels/chip/<example>/, for
+# `tensim run --run build/kernels/chip/<example>/run.json` on a chip. BRISC programs (and one
+# TRISC0 program in pipeline3).
+CX := $(EX)/chip
+$(eval $(call kernel,chip/pipeline3/reader,brisc,$(CX)/pipeline3_reader.c))
+$(eval $(call kernel,chip/pipeline3/mover,brisc,$(CX)/pipeline3_mover.c))
+$(eval $(call kernel,chip/pipeline3/compute,trisc0,$(CX)/pipeline3_compute.c))
+$(eval $(call kernel,chip/pipeline3/writer,brisc,$(CX)/pipeline3_writer.c))
+$(eval $(call kernel,chip/matmul16/matmul16,brisc,$(CX)/matmul16.c))
+$(eval $(call kernel,chip/alltoall/alltoall,brisc,$(CX)/alltoall.c))
+# alltoall-2noc: the same source built twice (-DA2A_SPLIT), BRISC sending on NoC 0, NCRISC on NoC 1
+define alltoall_split
+$(B)/rv/a2a/alltoall-$(1).o: $(CX)/alltoall.c $(CX)/alltoall.h $(CX)/chip.h riscv/sdk/dataflow.h riscv/sdk/tensim.h | $(B)/.deps
+	@mkdir -p $$(@D)
+	$(RVCC) $(RVCFLAGS) -DA2A_SPLIT -DA2A_NOC=$(2) -c $$< -o $$@
+KERNELS += $(B)/kernels/chip/alltoall-2noc/$(1).elf
+$(B)/kernels/chip/alltoall-2noc/$(1).elf: $(B)/rv/a2a/alltoall-$(1).o $(SDK_OBJ) riscv/sdk/$(1).ld riscv/sdk/common.ld
+	@mkdir -p $$(@D)
+	$(RVCC) $(RVLDFLAGS) -T riscv/sdk/$(1).ld -o $$@ $(SDK_OBJ) $$<
+endef
+$(eval $(call alltoall_split,brisc,0))
+$(eval $(call alltoall_split,ncrisc,1))
+CHIP_DATA := $(addprefix $(B)/kernels/chip/,pipeline3/run.json pipeline3/input.bin \
+               pipeline3/expected-output.bin matmul16/run.json matmul16/a.bin matmul16/b.bin \
+               matmul16/expected-c.bin alltoall/run.json alltoall-2noc/run.json)
+KERNELS += $(CHIP_DATA)
+$(B)/chip_gen: $(CX)/gen.c $(CX)/chip.h $(CX)/pipeline3.h $(CX)/matmul16.h $(CX)/alltoall.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -D_DEFAULT_SOURCE -O2 -o $@ $<
+$(CHIP_DATA) &: $(B)/chip_gen
+	@mkdir -p $(B)/kernels/chip
+	$(B)/chip_gen $(B)/kernels/chip
+# dataflow.h on one tile: NOC_NODE_ID, counters and requests into the NIU's outbox (test/test_dataflow.c)
+$(eval $(call kernel,dataflow-node,brisc,test/kernels/dataflow_node.c))
+$(eval $(call kernel,dataflow-node-ncrisc,ncrisc,test/kernels/dataflow_node.c))
 
 # Bare-metal test programs: assembly only, linked at TRISC0's window (BRISC's for brisc_*).
 GUEST_S   := $(wildcard test/guest/*.S)
