@@ -365,3 +365,33 @@ Test(chip, all_to_all_is_the_same_at_any_thread_count)
         cr_assert_eq(s1[i], s8[i]);
     }
 }
+
+/* Wormhole: command buffer registers 0x400 apart with NOC_CMD_CTRL at +0x28 and the coordinates
+ * in *_MID from bit 4 (tt-metal wormhole/noc_parameters.h); 32-byte flits, so a 64-byte write is
+ * two data flits behind its header. */
+Test(chip, wormhole_unicast_write)
+{
+    struct chip *c = chip_create(arch_get(ARCH_WORMHOLE));
+    cr_assert(c);
+    chip_sim(c)->pin = false;
+    chip_sim(c)->max_cycles = 100000;
+    struct tile *a = add(c, 1, 1), *b = add(c, 2, 1);
+    const char *why;
+    cr_assert_null(chip_add_tile(c, 5, 3, &why));
+    cr_assert_str_eq(why, "(5, 3) is a DRAM tile, not a Tensix tile");
+    fill(a, 0x20000, 64, 6);
+    struct prog p = prog_at(a, 0x6000);
+    store(&p, NOC0 + 0x00, 0x20000);          /* TARG_LO: the data here */
+    store(&p, NOC0 + 0x04, XY(1, 1) << 4);    /* TARG_MID: this tile (the acknowledgement's) */
+    store(&p, NOC0 + 0x0C, 0x30000);          /* RET_LO */
+    store(&p, NOC0 + 0x10, XY(2, 1) << 4);    /* RET_MID: the destination */
+    store(&p, NOC0 + 0x1C, CMD_WR);           /* NOC_CTRL: a posted write */
+    store(&p, NOC0 + 0x20, 64);               /* NOC_AT_LEN_BE */
+    store(&p, NOC0 + 0x28, 1);                /* NOC_CMD_CTRL */
+    emit_exit(&p);
+    tile_start_core(a, CORE_BRISC, 0x6000);
+    run_ok(c);
+    cr_assert_eq(memcmp(b->l1 + 0x30000, a->l1 + 0x20000, 64), 0);
+    cr_assert_eq(b->niu.st.last_rx - a->niu.st.last_tx, 5 + 9 + 5 + 2);
+    chip_destroy(c);
+}
