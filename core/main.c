@@ -893,12 +893,8 @@ static void chip_stats_file(const struct chip *c, const struct run_desc *rd, con
     } else {
         fprintf(f, "null,\n");
     }
-    fprintf(f, "  \"host_errors\": [");
-    for (unsigned i = 0; i < oc->nhost_errors; i++) {
-        fputs(i ? ", " : "", f);
-        json_str(f, oc->host_error[i]);
-    }
-    fprintf(f, "],\n  \"dumps\": [");
+    stats_json_host_errors(oc, f);
+    fprintf(f, ",\n  \"dumps\": [");
     for (unsigned i = 0; i < o->nreads; i++) {
         const struct chip_dump *d = &o->dump[i];
         fprintf(f, "%s{\"file\": ", i ? ", " : "");

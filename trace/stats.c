@@ -69,6 +69,16 @@ static const char *state_name(enum core_state s)
 }
 
 /* How the run ended, beyond the tile: see struct sim_outcome. */
+void stats_json_host_errors(const struct sim_outcome *o, FILE *f)
+{
+    fprintf(f, "  \"host_errors\": [");
+    for (unsigned i = 0; i < o->nhost_errors; i++) {
+        fputs(i ? ", " : "", f);
+        json_str(f, o->host_error[i]);
+    }
+    fputc(']', f);
+}
+
 static void json_outcome(const struct tile *t, const struct sim_outcome *o, FILE *f)
 {
     fprintf(f, "  \"exit_status\": %d,\n  \"guest_exit\": ", o->exit_status);
@@ -77,12 +87,8 @@ static void json_outcome(const struct tile *t, const struct sim_outcome *o, FILE
                 t->core[o->guest_core].exit_code);
     else
         fprintf(f, "null,\n");
-    fprintf(f, "  \"host_errors\": [");
-    for (unsigned i = 0; i < o->nhost_errors; i++) {
-        fputs(i ? ", " : "", f);
-        json_str(f, o->host_error[i]);
-    }
-    fprintf(f, "],\n  \"dumps\": [");
+    stats_json_host_errors(o, f);
+    fprintf(f, ",\n  \"dumps\": [");
     for (unsigned i = 0; i < o->ndumps; i++) {
         fputs(i ? ", " : "", f);
         fprintf(f, "{\"file\": ");
