@@ -133,7 +133,48 @@ static int startup(void)
     return 0;
 }
 
+/* The chip's cycles from a --stats file: its first "cycles" member (the top level's). */
+static unsigned long long stats_cycles(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char buf[4096];
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = 0;
+    const char *c = strstr(buf, "\"cycles\": ");
+    return c ? strtoull(c + 10, NULL, 10) : 0;
+}
+
+/* A chip example (build/kernels/chip/<name>/run.json, docs/sdk.md) as a user runs it, on 1 and
+ * on 2 host threads, interleaved, median of 5 each: the whole process's time (start-up is a few
+ * ms of it), the speed-up and simulated tile-cycles per host second. `chip   ` rows. */
+static int chip(const char *name, unsigned ntiles)
+{
+    char desc[256], stats[] = "/tmp/tensim-bench-chip.json";
+    snprintf(desc, sizeof desc, KDIR "chip/%s/run.json", name);
+    char *const one[] = {"tensim", "run", "-q", "--run", desc, "-j", "1", "--stats", stats, NULL};
+    char *const two[] = {"tensim", "run", "-q", "--run", desc, "-j", "2", NULL};
+    double t1[5], t2[5];
+    for (int k = 0; k < 5; k++)
+        if ((t1[k] = time_tensim(one)) < 0 || (t2[k] = time_tensim(two)) < 0) {
+            fprintf(stderr, "chip: tensim run --run %s failed\n", desc);
+            return 1;
+        }
+    const unsigned long long cycles = stats_cycles(stats);
+    remove(stats);
+    const double s1 = median(t1, 5), s2 = median(t2, 5);
+    const double tc = (double)cycles * ntiles;
+    printf("chip     %s: %u tiles, %llu cycles, on 1 / 2 host threads  %6.3f / %6.3f s  %.2f speed-up "
+           "(target >= 1.7 on the 16-tile matmul)  %.1f M tile-cycles/s on 2 (on 1: %.1f)\n",
+           name, ntiles, cycles, s1, s2, s1 / s2, tc / s2 / 1e6, tc / s1 / 1e6);
+    return 0;
+}
+
 int main(void)
 {
-    return tiles() | startup();
+    int bad = tiles() | startup() | chip("matmul16", 16);
+    if (access(KDIR "chip/mmfpu/run.json", R_OK) == 0)
+        bad |= chip("mmfpu", 16);
+    return bad;
 }
