@@ -43,11 +43,15 @@ struct sim_barrier {
 
 #define BARRIER_SPINS 20000 /* about 20-100 us of pause loops before sleeping */
 
-static void barrier_wait(struct sim_barrier *b)
+/* Waits until every worker has arrived. The last to arrive calls `last(arg)` (when not NULL)
+ * before it lets the others go: serial work between windows costs no second meeting. */
+static void barrier_wait(struct sim_barrier *b, void (*last)(void *), void *arg)
 {
     const uint64_t g = atomic_load(&b->generation);
     if (atomic_fetch_add(&b->waiting, 1) + 1 >= atomic_load(&b->count)) {
         atomic_store(&b->waiting, 0);
+        if (last)
+            last(arg);
         pthread_mutex_lock(&b->mu);
         atomic_store(&b->generation, g + 1);
         if (b->sleepers)
@@ -84,16 +88,26 @@ struct sim_run_ctx {
         unsigned left;   /* its tiles still running after the window */
         uint64_t next;   /* the earliest cycle one of them has something to do */
     } report[SIM_MAX_THREADS][2];
-    /* With an exchange: the totals worker 0 computed after it, read by every worker after the
-     * second barrier of the window and written again only after the next window's first. */
+    /* With an exchange: the totals computed after it, read by every worker after the window's
+     * barrier and written again only at the next window's, which every worker reaches after
+     * reading them. */
     unsigned all_left;
     uint64_t all_next;
     bool stop;
 };
 
-/* Worker 0 alone, every tile at h: the exchange, then the tiles it gave work run again. */
-static void exchange(struct sim_run_ctx *x, uint64_t h, unsigned k)
+/* One worker alone (the last to reach the window's barrier), every tile at h: the exchange,
+ * then the tiles it gave work run again. */
+struct exchange_arg {
+    struct sim_run_ctx *x;
+    uint64_t h, k;
+};
+
+static void exchange(void *arg)
 {
+    const struct exchange_arg *a = arg;
+    struct sim_run_ctx *x = a->x;
+    const uint64_t h = a->h, k = a->k;
     struct sim *s = x->s;
     unsigned left = 0;
     uint64_t next = CYCLE_NEVER;
@@ -150,7 +164,7 @@ static void *worker_main(void *arg)
      * the run): the kernel leaves it core 0, the one no other worker takes. */
     if (x->pin && w->id > 0 && w->id < host_pin_cores(x->pin))
         host_pin_thread(x->pin, w->id);
-    barrier_wait(&x->barrier); /* every worker started: nworkers is final */
+    barrier_wait(&x->barrier, NULL, NULL); /* every worker started: nworkers is final */
     const unsigned first = (unsigned)((uint64_t)s->ntiles * w->id / x->nworkers);
     const unsigned last = (unsigned)((uint64_t)s->ntiles * (w->id + 1) / x->nworkers);
     uint64_t h = 0, next = 0;
@@ -173,11 +187,9 @@ static void *worker_main(void *arg)
         }
         x->report[w->id][k & 1].left = left;
         x->report[w->id][k & 1].next = mine;
-        barrier_wait(&x->barrier);
+        struct exchange_arg xa = {x, h, k};
+        barrier_wait(&x->barrier, s->exchange ? exchange : NULL, &xa);
         if (s->exchange) {
-            if (w->id == 0)
-                exchange(x, h, k);
-            barrier_wait(&x->barrier);
             left = x->all_left;
             next = x->all_next;
         } else {
