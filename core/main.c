@@ -222,7 +222,7 @@ static int parse_dump(struct run_args *a, char *v)
 static bool tile_only_option(int id)
 {
     switch (id) {
-    case O_LOAD: case O_DUMP: case O_DUMP_STATE: case O_TRACE: case O_TRACE_FROM: case O_TRACE_TO:
+    case O_LOAD: case O_DUMP: case O_DUMP_STATE:
     case O_ZONES: case O_PROFILE: case O_LINT: case O_GDB:
         return true;
     default:
@@ -751,7 +751,7 @@ static int build_chip(struct chip *c, const struct run_desc *rd)
 /* A chip run's outputs: --stats, then each tile's "read" files in tile order, then "dram_read"'s
  * (the order of the dumps in the stats). */
 struct chip_outputs {
-    struct host_out stats;
+    struct host_out stats, trace;
     struct host_out *read; /* nreads of them */
     unsigned nreads;
     struct chip_dump {
@@ -766,6 +766,7 @@ struct chip_outputs {
 static void close_chip_outputs(struct chip_outputs *o)
 {
     host_out_close(&o->stats);
+    host_out_close(&o->trace);
     for (unsigned i = 0; i < o->nreads; i++)
         host_out_close(&o->read[i]);
     free(o->read);
@@ -797,6 +798,8 @@ static int open_chip_outputs(const struct run_args *a, const struct run_desc *rd
     struct host_out *fail = 0;
     if (a->stats_file && host_out_open(&o->stats, a->stats_file))
         fail = &o->stats;
+    if (!fail && a->trace_file && host_out_open(&o->trace, a->trace_file))
+        fail = &o->trace;
     for (unsigned i = 0; i < o->nreads && !fail; i++)
         if (host_out_open(&o->read[i], o->dump[i].file))
             fail = &o->read[i];
@@ -972,6 +975,24 @@ static int run_chip(struct run_args *a, const struct run_desc *rd)
     s->pin = !a->no_pin;
     s->max_cycles = a->max_cycles;
     bool ran = load_chip(c, rd, a);
+    /* A trace: one tracer per tile, each touched only by the thread running its tile, written
+     * one after the other into one document after the run (trace/trace.h trace_part). */
+    struct tracer *tr = out.trace.f ? calloc(chip_ntiles(c), sizeof *tr) : NULL;
+    struct trace_doc doc;
+    if (out.trace.f && !tr) {
+        fprintf(stderr, "tensim: %s: out of memory\n", err_kind_text(ERR_HOST));
+        ran = false;
+    }
+    for (unsigned i = 0; tr && i < chip_ntiles(c); i++) {
+        unsigned x, y;
+        char name[32];
+        chip_tile_coords(c, i, &x, &y);
+        snprintf(name, sizeof name, "tile (%u, %u)", x, y);
+        trace_begin(&tr[i], out.trace.f, chip_tile(c, i));
+        trace_window(&tr[i], a->trace_from, a->trace_to);
+        trace_part(&tr[i], &doc, i, name);
+        chip_tile(c, i)->tracer = &tr[i];
+    }
     if (ran)
         chip_run(c);
 
@@ -1032,6 +1053,19 @@ static int run_chip(struct run_args *a, const struct run_desc *rd)
     if (out.nreads && err_tile >= 0)
         fprintf(stderr, "tensim: note: the read files hold memory as it was when the run %s at "
                 "cycle %" PRIu64 "\n", ran ? "stopped" : "failed to start", chip_cycles(c));
+    if (tr) {
+        trace_doc_begin(&doc, out.trace.f);
+        bool ok = true;
+        for (unsigned i = 0; i < n; i++) {
+            ok &= trace_end(&tr[i]);
+            chip_tile(c, i)->tracer = 0;
+        }
+        trace_doc_end(&doc);
+        if (!ok)
+            sim_host_error(&oc, "out of memory while writing the trace %s", a->trace_file);
+        free(tr);
+    }
+    close_output(&oc, &out.trace);
     if (out.stats.f)
         chip_stats_file(c, rd, &oc, err_tile, guest_tile, &out, out.stats.f);
     close_output(&oc, &out.stats);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../core/tile.h"
+#include "../trace/trace.h"
 
 #define NIU0_BASE 0xFFB20000u
 #define NIU_SPAN 0x10000u /* NOC_INSTANCE_OFFSET */
@@ -214,6 +215,24 @@ bool niu_outbox_pop(struct tile *t, struct niu_request *out)
     return true;
 }
 
+void niu_trace(struct tile *t, bool rx, const struct niu_request *q)
+{
+    static const char *const kind[] = {"read", "write", "posted write", "atomic", "read response",
+                                       "write ack", "atomic response"};
+    char what[120];
+    if (q->flags & NIU_F_BROADCAST)
+        snprintf(what, sizeof what, "NoC %u %s%s, %u B, (%u, %u)..(%u, %u) 0x%llx", q->noc,
+                 kind[q->kind], rx ? " in" : " out", q->len, q->x0, q->y0, q->x, q->y,
+                 (unsigned long long)q->remote_addr);
+    else if (rx)
+        snprintf(what, sizeof what, "NoC %u %s in, %u B, at 0x%llx", q->noc, kind[q->kind], q->len,
+                 (unsigned long long)(q->kind >= NIU_READ_RESP ? q->local_addr : q->remote_addr));
+    else
+        snprintf(what, sizeof what, "NoC %u %s out, %u B, to (%u, %u)", q->noc, kind[q->kind], q->len,
+                 q->x, q->y);
+    trace_noc(t->tracer, rx, what, rx ? t->now : q->cycle);
+}
+
 /* Appends a request to the outbox; false (an error in the tile) when it is full. */
 bool niu_outbox_push(struct tile *t, int core, const struct niu_request *q)
 {
@@ -227,6 +246,8 @@ bool niu_outbox_push(struct tile *t, int core, const struct niu_request *q)
     t->niu.st.tx_packets++;
     t->niu.st.tx_bytes += q->kind == NIU_READ_RESP ? q->len : 0;
     t->niu.st.last_tx = q->cycle;
+    if (__builtin_expect(t->tracer != NULL, 0))
+        niu_trace(t, false, q);
     return true;
 }
 
@@ -452,6 +473,8 @@ static enum mmio_status issue(struct tile *t, int core, unsigned noc, unsigned b
         t->niu.st.tx_packets++;
         t->niu.st.tx_bytes += type == 2 && !inl ? o->len : 0;
         t->niu.st.last_tx = q.cycle;
+        if (__builtin_expect(t->tracer != NULL, 0))
+            niu_trace(t, false, o);
         p->status[NIU_MST_CMD_ACCEPTED]++;
         if (type == 0) {
             p->status[NIU_MST_RD_REQ_STARTED]++;

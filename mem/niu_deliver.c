@@ -218,6 +218,8 @@ void niu_inbox_apply(struct tile *t)
         t->niu.st.rx_packets++;
         t->niu.st.rx_bytes += e.data ? e.q.len : 0;
         t->niu.st.last_rx = at;
+        if (__builtin_expect(t->tracer != NULL, 0))
+            niu_trace(t, true, &e.q);
         if (!apply(t, &e))
             return;
     }

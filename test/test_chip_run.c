@@ -53,7 +53,6 @@ static void one_tile_json(const char *path)
 Test(chip_run, options_about_one_tile_are_usage_errors)
 {
     static const char *const opts[][2] = {
-        {"--trace=/tmp/tensim-chip-x.json", "trace"},
         {"--gdb=0", "gdb"},
         {"--profile=/tmp/tensim-chip-x.txt", "profile"},
         {"--dump-state=cycle=1:all:/tmp/tensim-chip-x.txt", "dump-state"},
@@ -61,7 +60,6 @@ Test(chip_run, options_about_one_tile_are_usage_errors)
         {"--load=/tmp/tensim-chip-x.bin@0x30000", "load"},
         {"--dump=0x30000:16:/tmp/tensim-chip-x.bin", "dump"},
         {"--lint", "lint"},
-        {"--trace=/tmp/tensim-chip-x.json --trace-from=5", "trace"},
     };
     const char *desc = "/tmp/tensim-chip-opts.json";
     one_tile_json(desc);

@@ -5,6 +5,7 @@
  * (cycles, every tile's counters, the NoC's links) must be byte-identical at both thread
  * counts (issue 20 "Done when"). */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,4 +66,57 @@ Test(chip_sdk, alltoall, .timeout = 120)
 Test(chip_sdk, alltoall_on_both_nocs, .timeout = 120)
 {
     example("alltoall-2noc", NULL, NULL);
+}
+
+/* A chip's trace (docs/user-guide.md "Running a chip"): one document with every tile's processes
+ * named by its place, distinct process ids, the NoC instants of every tile (one "received" per
+ * packet its NIUs applied, as the stats count them), byte-identical at 1 and 2 host threads. */
+Test(chip_sdk, trace_of_a_chip, .timeout = 120)
+{
+    char buf[8192], t1[256], t2[256], st[256];
+    snprintf(t1, sizeof t1, "/tmp/tensim-chip-trace-%d-1.json", getpid());
+    snprintf(t2, sizeof t2, "/tmp/tensim-chip-trace-%d-2.json", getpid());
+    snprintf(st, sizeof st, "/tmp/tensim-chip-trace-%d.stats", getpid());
+    cr_assert_eq(run_tensimf(buf, sizeof buf, "run -q --no-pin -j 1 --run " CHIPK "alltoall/run.json "
+                             "--trace %s --stats %s", t1, st), 0, "%s", buf);
+    cr_assert_eq(run_tensimf(buf, sizeof buf, "run -q --no-pin -j 2 --run " CHIPK "alltoall/run.json "
+                             "--trace %s", t2), 0, "%s", buf);
+    same_file(t1, t2);
+    json_error_t e;
+    json_t *doc = json_load_file(t1, 0, &e), *stats = json_load_file(st, 0, &e);
+    cr_assert(doc && stats, "%s", e.text);
+    json_t *ev = json_object_get(doc, "traceEvents");
+    json_t *tiles = json_object_get(json_object_get(stats, "chip"), "tiles");
+    cr_assert_eq(json_array_size(tiles), 16);
+    unsigned named = 0;
+    for (size_t i = 0; i < json_array_size(tiles); i++) {
+        json_t *tile = json_array_get(tiles, i);
+        json_t *at = json_object_get(tile, "at");
+        char want[64];
+        snprintf(want, sizeof want, "tile (%lld, %lld) NoC (packets of this tile's NIUs)",
+                 json_integer_value(json_array_get(at, 0)), json_integer_value(json_array_get(at, 1)));
+        long long pid = -1, received = 0;
+        for (size_t k = 0; k < json_array_size(ev); k++) {
+            json_t *x = json_array_get(ev, k);
+            const char *n = json_string_value(json_object_get(x, "name"));
+            if (n && !strcmp(n, "process_name") &&
+                !strcmp(json_string_value(json_object_get(json_object_get(x, "args"), "name")), want))
+                pid = json_integer_value(json_object_get(x, "pid")), named++;
+        }
+        cr_assert_geq(pid, 0, "%s", want);
+        for (size_t k = 0; k < json_array_size(ev); k++) {
+            json_t *x = json_array_get(ev, k);
+            const char *cat = json_string_value(json_object_get(x, "cat"));
+            received += cat && !strcmp(cat, "noc") && json_integer_value(json_object_get(x, "pid")) == pid &&
+                        json_integer_value(json_object_get(x, "tid")) == 1;
+        }
+        cr_assert_eq(received, json_integer_value(json_object_get(json_object_get(tile, "noc"), "received")),
+                     "%s", want);
+    }
+    cr_assert_eq(named, 16);
+    json_decref(doc);
+    json_decref(stats);
+    remove(t1);
+    remove(t2);
+    remove(st);
 }

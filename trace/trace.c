@@ -8,7 +8,7 @@
 #include "json.h"
 
 enum { PID_CORES = 1, PID_THREADS = 2, PID_UNITS = 3, PID_HOST = 4, PID_ZONES = 5, PID_REGIONS = 6,
-       PID_END };
+       PID_NOC = 7, PID_END };
 
 /* What an event is: the slice kinds first (their category names), then the host's instants, then
  * the counters' raw data: a FIFO sample (end holds the value) and an L1 port booking; then the
@@ -42,7 +42,28 @@ void trace_begin(struct tracer *tr, FILE *f, const struct tile *t)
                           .flow_open = SIZE_MAX};
     for (int c = 0; c < NUM_CORES; c++)
         tr->core_state[c] = -1;
+    tr->doc = &tr->own;
+    tr->own.f = f;
 }
+
+void trace_doc_begin(struct trace_doc *d, FILE *f)
+{
+    *d = (struct trace_doc){.f = f};
+    fputs("{\"otherData\":{\"time_unit\":\"1 us = 1 cycle\"},\"traceEvents\":[", f);
+}
+
+void trace_doc_end(struct trace_doc *d)
+{
+    fputs("\n]}\n", d->f);
+}
+
+void trace_part(struct tracer *tr, struct trace_doc *d, unsigned index, const char *prefix)
+{
+    tr->doc = d;
+    tr->pid_base = (int)(index * PID_END);
+    snprintf(tr->prefix, sizeof tr->prefix, "%s", prefix);
+}
+
 
 void trace_window(struct tracer *tr, uint64_t from, uint64_t to)
 {
@@ -196,6 +217,12 @@ void trace_l1_port(struct tracer *tr, unsigned port, uint64_t start, uint64_t en
         add(tr, K_PORT, PID_CORES, port, start, end, NULL, 0);
 }
 
+void trace_noc(struct tracer *tr, bool rx, const char *what, uint64_t cycle)
+{
+    if (cycle >= tr->from && cycle < tr->to)
+        add(tr, K_HOST, PID_NOC, rx, cycle, cycle, keep(tr, what), 0);
+}
+
 void trace_host(struct tracer *tr, const char *what, uint64_t cycle)
 {
     if (cycle >= tr->from && cycle < tr->to)
@@ -250,6 +277,7 @@ static const char *track_name(int pid, unsigned tid, char *buf, size_t n)
     case PID_CORES: return tid < NUM_CORES ? core_name((int)tid) : NULL;
     case PID_THREADS: return tid < NUM_THREADS ? threads[tid] : NULL;
     case PID_HOST: return tid == 0 ? "host" : NULL;
+    case PID_NOC: return tid == 0 ? "sent" : tid == 1 ? "received" : NULL;
     case PID_ZONES: return tid < 3 ? zones[tid] : NULL;
     case PID_REGIONS: return tid < NUM_CORES ? core_name((int)tid) : NULL;
     case PID_UNITS:
@@ -281,11 +309,11 @@ static void write_process(struct tracer *tr, unsigned *count, int pid, const cha
                           const uint8_t *lanes, bool only_used)
 {
     sep(tr, count);
-    fprintf(tr->f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"%s\"}}", pid,
-            name);
+    fprintf(tr->f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"%s%s%s\"}}",
+            pid + tr->pid_base, tr->prefix, tr->prefix[0] ? " " : "", name);
     sep(tr, count);
     fprintf(tr->f, "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"sort_index\":%d}}",
-            pid, pid);
+            pid + tr->pid_base, pid + tr->pid_base);
     for (unsigned tid = 0; tid < ntracks; tid++) {
         char buf[64];
         const char *base = track_name(pid, tid, buf, sizeof buf);
@@ -295,8 +323,8 @@ static void write_process(struct tracer *tr, unsigned *count, int pid, const cha
         for (unsigned k = 0; k < n; k++) {
             unsigned t = tid + k * LANE_STRIDE;
             sep(tr, count);
-            fprintf(tr->f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%u,\"args\":{\"name\":", pid,
-                    t);
+            fprintf(tr->f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%u,\"args\":{\"name\":",
+                    pid + tr->pid_base, t);
             if (k) {
                 char lane[96];
                 snprintf(lane, sizeof lane, "%s lane %u", base, k);
@@ -308,7 +336,7 @@ static void write_process(struct tracer *tr, unsigned *count, int pid, const cha
             sep(tr, count);
             fprintf(tr->f,
                     "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%d,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
-                    pid, t, tid * MAX_LANES + k);
+                    pid + tr->pid_base, t, tid * MAX_LANES + k);
         }
     }
 }
@@ -320,8 +348,8 @@ static void write_event(struct tracer *tr, unsigned *count, const struct trace_e
     if (e->kind == K_HOST) {
         fputs("{\"name\":", f);
         json_str(f, e->name);
-        fprintf(f, ",\"cat\":\"host\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%" PRIu64 ",\"pid\":%d,\"tid\":%u}", e->ts,
-                e->pid, e->tid);
+        fprintf(f, ",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%" PRIu64 ",\"pid\":%d,\"tid\":%u}",
+                e->pid == PID_NOC ? "noc" : "host", e->ts, e->pid + tr->pid_base, e->tid);
         return;
     }
     char dis[128];
@@ -338,7 +366,7 @@ static void write_event(struct tracer *tr, unsigned *count, const struct trace_e
     else
         json_str(f, name ? name : "?");
     fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64 ",\"pid\":%d,\"tid\":%u",
-            cat_name[e->kind], e->ts, e->end - e->ts, e->pid, e->tid);
+            cat_name[e->kind], e->ts, e->end - e->ts, e->pid + tr->pid_base, e->tid);
     switch (e->kind) {
     case K_ISSUE: fputs(",\"args\":{\"insn\":", f), json_str(f, dis), fputc('}', f); break;
     case K_HELD: fprintf(f, ",\"args\":{\"detail\":%" PRIu32 "}", e->arg); break;
@@ -393,7 +421,7 @@ static void counter_event(struct tracer *tr, unsigned *count, unsigned s, uint64
     fputs("{\"name\":", tr->f);
     json_str(tr->f, name);
     fprintf(tr->f, ",\"cat\":\"counter\",\"ph\":\"C\",\"ts\":%" PRIu64 ",\"pid\":%d,\"args\":{\"%s\":%" PRId64 "}}",
-            ts, pid, unit, v);
+            ts, pid + tr->pid_base, unit, v);
 }
 
 /* The counters: each series' value at the window's start, then every change inside it. */
@@ -535,12 +563,12 @@ static void write_flows(struct tracer *tr, unsigned *count, const struct flows *
         fprintf(tr->f,
                 "{\"name\":\"push\",\"cat\":\"flow\",\"ph\":\"s\",\"id\":%zu,\"ts\":%" PRIu64
                 ".5,\"pid\":%d,\"tid\":%u,\"args\":{\"pc\":\"0x%08" PRIx32 "\"}}",
-                i + 1, w->push, PID_CORES, w->stid, w->pc);
+                tr->doc->flows + i + 1, w->push, PID_CORES + tr->pid_base, w->stid, w->pc);
         sep(tr, count);
         fprintf(tr->f,
                 "{\"name\":\"push\",\"cat\":\"flow\",\"ph\":\"f\",\"bp\":\"e\",\"id\":%zu,\"ts\":%" PRIu64
                 ".5,\"pid\":%d,\"tid\":%u}",
-                i + 1, w->issue, w->fpid, w->ftid);
+                tr->doc->flows + i + 1, w->issue, w->fpid + tr->pid_base, w->ftid);
     }
 }
 
@@ -620,7 +648,10 @@ bool trace_end(struct tracer *tr)
         ok = resolve_flows(tr, lanes, &fl);
     }
     FILE *f = tr->f;
-    unsigned count = 0;
+    const bool whole = tr->doc == &tr->own; /* else a part: the document's begin and end are its own */
+    unsigned count = tr->doc->count;
+    if (!whole)
+        goto events;
     fputs("{\"otherData\":{\"time_unit\":\"1 us = 1 cycle\"", f);
     if (tr->from)
         fprintf(f, ",\"trace_from\":%" PRIu64, tr->from);
@@ -631,6 +662,7 @@ bool trace_end(struct tracer *tr)
     if (fl.dropped)
         fprintf(f, ",\"dropped_flows\":%u", fl.dropped);
     fputs("},\"traceEvents\":[", f);
+events:
     if (ok) {
         uint8_t *l = lanes;
         write_process(tr, &count, PID_CORES, "RISC-V cores", NUM_CORES, l + PID_CORES * LANE_STRIDE, false);
@@ -651,12 +683,18 @@ bool trace_end(struct tracer *tr)
         if (regions)
             write_process(tr, &count, PID_REGIONS, "Regions (tensim_region_begin/end)", NUM_CORES,
                           l + PID_REGIONS * LANE_STRIDE, false);
+        if (l[PID_NOC * LANE_STRIDE] || l[PID_NOC * LANE_STRIDE + 1])
+            write_process(tr, &count, PID_NOC, "NoC (packets of this tile's NIUs)", 2,
+                          l + PID_NOC * LANE_STRIDE, true);
         for (size_t i = 0; i < tr->n && tr->ev[i].kind <= K_HOST; i++)
             write_event(tr, &count, &tr->ev[i]);
         ok = write_counters(tr, &count);
         write_flows(tr, &count, &fl);
+        tr->doc->flows += fl.n;
     }
-    fputs("\n]}\n", f);
+    tr->doc->count = count;
+    if (whole)
+        fputs("\n]}\n", f);
     free(fl.v);
     free(lanes);
     free(stack);

@@ -36,6 +36,14 @@ struct unit_desc;
 
 struct trace_ev; /* trace/trace.c */
 
+/* A chip's trace: one document that several tiles' tracers write their parts into, in turn,
+ * after the run (trace_doc_begin, trace_end of each part, trace_doc_end). */
+struct trace_doc {
+    FILE *f;
+    unsigned count;  /* events written so far (the separators) */
+    size_t flows;    /* flow ids used so far */
+};
+
 struct tracer {
     FILE *f;
     const struct tile *t;
@@ -52,7 +60,22 @@ struct tracer {
     unsigned fifo_last[NUM_THREADS][2]; /* last recorded occupancy of FIFO1 and FIFO2 */
     const char *region_name[REGION_IDS]; /* "region N", kept once per id */
     size_t flow_open;       /* the flow of the instruction being accepted (trace_issue), or SIZE_MAX */
+    /* One tile's part of a chip's trace (trace_part): its processes' ids start at pid_base + 1
+     * and their names at `prefix`; separators and flow ids continue the document's counts. */
+    struct trace_doc *doc; /* &own for a trace of its own */
+    struct trace_doc own;
+    int pid_base;
+    char prefix[32];
 };
+
+void trace_doc_begin(struct trace_doc *d, FILE *f);
+void trace_doc_end(struct trace_doc *d);
+/* Make tr, after trace_begin, tile number `index`'s part of d: its processes are named
+ * "<prefix> <name>" ("tile (1, 2) RISC-V cores"). */
+void trace_part(struct tracer *tr, struct trace_doc *d, unsigned index, const char *prefix);
+/* A NoC packet this tile's NIU sent (rx false: at its command) or applied (rx true: at its
+ * arrival), an instant on the "NoC" process's "sent" or "received" track. */
+void trace_noc(struct tracer *tr, bool rx, const char *what, uint64_t cycle);
 
 void trace_begin(struct tracer *tr, FILE *f, const struct tile *t);
 /* Keep only events overlapping [from, to) (TRACE_NO_END: no end), clipped to it. Before the run. */
