@@ -247,6 +247,28 @@ $(B)/chip_gen: $(CX)/gen.c $(CX)/chip.h $(CX)/pipeline3.h $(CX)/matmul16.h $(CX)
 $(CHIP_DATA) &: $(B)/chip_gen
 	@mkdir -p $(B)/kernels/chip
 	$(B)/chip_gen $(B)/kernels/chip
+# mmfpu: the throttled matmul's kernels on 16 tiles with their operands multicast (mmfpu.h);
+# TRISC0 and TRISC2 built with -DMT_CHIP (they wait for the operands, and say C is packed).
+$(eval $(call kernel,chip/mmfpu/mmfpu,brisc,$(CX)/mmfpu.c))
+define mmfpu_trisc
+$(B)/rv/mmfpu/$(1).o: $(EX)/mmthrottle/$(1).c $(EX)/mmthrottle/mmthrottle.h $(CX)/mmfpu.h riscv/sdk/tensim.h $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h | $(B)/.deps
+	@mkdir -p $$(@D)
+	$(RVCC) $(RVCFLAGS) -DMT_CHIP -c $$< -o $$@
+KERNELS += $(B)/kernels/chip/mmfpu/$(1).elf
+$(B)/kernels/chip/mmfpu/$(1).elf: $(B)/rv/mmfpu/$(1).o $(SDK_OBJ) riscv/sdk/$(2).ld riscv/sdk/common.ld
+	@mkdir -p $$(@D)
+	$(RVCC) $(RVLDFLAGS) -T riscv/sdk/$(2).ld -o $$@ $(SDK_OBJ) $$<
+endef
+$(eval $(call mmfpu_trisc,t0,trisc0))
+$(eval $(call mmfpu_trisc,t2,trisc2))
+MF_DATA := $(addprefix $(B)/kernels/chip/mmfpu/,run.json expected-c.bin a0.bin b0.bin)
+KERNELS += $(MF_DATA)
+$(B)/mmfpu_gen: $(CX)/mmfpu_gen.c $(CX)/mmfpu.h $(CX)/chip.h $(EX)/mmthrottle/mmthrottle.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -D_DEFAULT_SOURCE -O2 -o $@ $<
+$(MF_DATA) &: $(B)/mmfpu_gen
+	@mkdir -p $(B)/kernels/chip/mmfpu
+	$(B)/mmfpu_gen $(B)/kernels/chip/mmfpu
 # dataflow.h on one tile: NOC_NODE_ID, counters and requests into the NIU's outbox (test/test_dataflow.c)
 $(eval $(call kernel,dataflow-node,brisc,test/kernels/dataflow_node.c))
 $(eval $(call kernel,dataflow-node-ncrisc,ncrisc,test/kernels/dataflow_node.c))

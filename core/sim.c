@@ -41,7 +41,10 @@ struct sim_barrier {
     unsigned spins;    /* 0: never spin */
 };
 
-#define BARRIER_SPINS 20000 /* about 20-100 us of pause loops before sleeping */
+/* Pause loops before sleeping: tens of microseconds, a few windows' work. Longer spins cost
+ * dearly when another process shares the cores (measured: 20000 made -j 2 eight times slower
+ * than -j 1 on a loaded machine). */
+#define BARRIER_SPINS 1000
 
 /* Waits until every worker has arrived. The last to arrive calls `last(arg)` (when not NULL)
  * before it lets the others go: serial work between windows costs no second meeting. */

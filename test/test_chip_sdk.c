@@ -120,3 +120,8 @@ Test(chip_sdk, trace_of_a_chip, .timeout = 120)
     remove(t2);
     remove(st);
 }
+
+Test(chip_sdk, mmfpu_matrix_unit_on_16_tiles, .timeout = 120)
+{
+    example("mmfpu", "c.bin", "expected-c.bin");
+}

@@ -7,8 +7,16 @@
 #include "mmthrottle.h"
 #include "../bf16_tiles.h"
 
+#ifdef MT_CHIP
+#include "../chip/mmfpu.h"
+#endif
+
 int main(void)
 {
+#ifdef MT_CHIP /* on a chip (examples/chip/mmfpu.c): the operands arrive over the NoC first */
+    while (tensim_l1_poll((volatile uint32_t *)MF_READY) == 0)
+        ;
+#endif
     bf16_tiles_setup(MT_B, MT_A, MT_KT * MT_CT);
     tensim_region_begin(0);
     const unsigned ksteps = mt_ksteps();

@@ -3,6 +3,9 @@
  * matmul example's packer does (16 PACRs per tile, four Dst rows each). The bench compares
  * the output with mmthrottle-c.bin (gen_data.c), the exact product, at every sweep point. */
 #include "mmthrottle.h"
+#ifdef MT_CHIP
+#include "../chip/mmfpu.h"
+#endif
 #include "tensim.h"
 #include "tensix_cfg.h"
 #include "tensix_ops.h"
@@ -38,6 +41,10 @@ int main(void)
     }
     tensim_wait_coproc_done();
     tensim_region_end(2);
+#ifdef MT_CHIP /* on a chip (examples/chip/mmfpu.c): C is in L1, BRISC may send it */
+    *(volatile uint32_t *)MF_DONE = 1;
+    tensim_fence();
+#endif
 
     return 0;
 }
