@@ -92,6 +92,7 @@ struct chip {
     unsigned nlater, later_cap;
 
     uint64_t last_cycle; /* the last delivery's arrival */
+    uint64_t window_start; /* the h of the exchange in progress: no arrival may be earlier */
     uint64_t packets, deliveries;
     bool failed;  /* an error stopped a tile during the exchange */
     char why[96]; /* chip_add_tile's reason */
@@ -350,7 +351,7 @@ static void fail(struct chip *c, unsigned i, uint64_t cycle, const char *fmt, ..
     char msg[240];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof c->why, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     struct tile *t = c->sim.tile[i];
     if (t->err.kind == ERR_NONE) {
@@ -460,8 +461,8 @@ static void send(struct chip *c, unsigned i, const struct niu_request *q)
 static void answer_later(struct chip *c, const struct chip_rec *req, unsigned from, uint64_t cycle,
                          enum niu_kind kind, int slot, uint32_t len)
 {
-    const uint32_t id = rec_new(c);
-    if (id == CHIP_MAX_RECS || c->nlater == c->later_cap) {
+    const uint32_t id = c->nlater == c->later_cap ? CHIP_MAX_RECS : rec_new(c);
+    if (id == CHIP_MAX_RECS) {
         fail(c, req->owner, cycle, "more than %u NoC packets in flight on the chip (tensim's "
              "limit)", CHIP_MAX_RECS);
         return;
@@ -511,9 +512,21 @@ static void dram_serve(struct chip *c, const struct chip_rec *req, unsigned node
         answer_later(c, req, node, done, NIU_READ_RESP, (int)slot, q->len);
         return;
     }
-    uint32_t word = q->at_data;
+    /* An inline write merges NOC_AT_DATA's enabled bytes into the word, as at a Tensix tile
+     * (mem/niu_deliver.c inline_write; the same reading of NOC_AT_LEN_BE). */
+    uint8_t word[4] = {0};
+    if (inl) {
+        uint32_t be = q->at_len_be;
+        if (be > 0xFu)
+            be >>= (unsigned)(q->remote_addr & 60u);
+        if (!dram_read(&c->bank[b], q->remote_addr & ~3ull, word, 4))
+            be = 0; /* outside the bank: the write below says so */
+        for (unsigned i = 0; i < 4; i++)
+            if (be >> i & 1)
+                word[i] = (uint8_t)(q->at_data >> (8 * i));
+    }
     if (!dram_write(&c->bank[b], inl ? q->remote_addr & ~3ull : q->remote_addr,
-                    inl ? (const void *)&word : req->data, len)) {
+                    inl ? (const void *)word : req->data, len)) {
         fail(c, req->owner, q->cycle, "NoC write to DRAM bank %d at 0x%" PRIx64 " + %u: outside "
              "its %" PRIu64 " bytes (or out of host memory)", b, q->remote_addr, len, c->bank_size);
         return;
@@ -536,6 +549,12 @@ static void deliver(void *ctx, const struct noc_delivery *d)
         c->last_cycle = d->tail_cycle;
     const unsigned node = d->dst;
     const uint16_t ti = c->tile_at[node];
+    if (d->tail_cycle < c->window_start) { /* the tiles are past it: a bug of the exchange */
+        fail(c, r->owner == NO_TILE ? 0 : r->owner, d->tail_cycle, "tensim internal error: a "
+             "packet arrives at cycle %" PRIu64 ", before the window that would apply it (%" PRIu64
+             ")", d->tail_cycle, c->window_start);
+        return;
+    }
     if (ti != NO_TILE) {
         if (!niu_inbox_push(c->sim.tile[ti], d->tail_cycle, &r->q, r->data)) {
             struct tile *t = c->sim.tile[ti];
@@ -561,6 +580,7 @@ static void deliver(void *ctx, const struct noc_delivery *d)
 static uint64_t exchange(void *ctx, uint64_t h, bool *stop)
 {
     struct chip *c = ctx;
+    c->window_start = h;
     /* Packets the tiles applied in the window just run give back their payloads. */
     const unsigned prev = c->cur ^ 1;
     for (unsigned k = 0; k < c->nrelease[prev]; k++)
@@ -597,8 +617,9 @@ static uint64_t exchange(void *ctx, uint64_t h, bool *stop)
      * and is reported at the exchange whose routers pass it: the window must end no later than
      * 5 cycles after it. */
     const uint64_t e = noc_next_event(c->noc);
-    if (e == NOC_NEVER)
-        return c->nrelease[c->cur] ? h : CYCLE_NEVER;
+    if (e == NOC_NEVER) /* records still to free take two more exchanges (chip_destroy frees
+                         * the rest anyway; a run's results do not depend on it) */
+        return c->nrelease[c->cur] || c->nrelease[c->cur ^ 1] ? h : CYCLE_NEVER;
     return e >= h + CHIP_WINDOW / 2 ? e - CHIP_WINDOW / 2 : h;
 }
 

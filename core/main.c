@@ -879,12 +879,8 @@ static void chip_stats_file(const struct chip *c, const struct run_desc *rd, con
     } else {
         const struct tile *t = chip_tile((struct chip *)c, (unsigned)err_tile);
         chip_tile_coords(c, (unsigned)err_tile, &x, &y);
-        fprintf(f, "{\"tile\": [%u, %u], \"category\": ", x, y);
-        json_str(f, err_kind_text(t->err.kind));
-        fprintf(f, ", \"exit_code\": %d, \"where\": ", err_kind_exit_code(t->err.kind));
-        json_str(f, t->err.where);
-        fprintf(f, ", \"pc\": %" PRIu32 ", \"cycle\": %" PRIu64 ", \"message\": ", t->err.pc, t->err.cycle);
-        json_str(f, t->err.text);
+        fprintf(f, "{\"tile\": [%u, %u], ", x, y);
+        stats_json_error_fields(&t->err, f);
         fprintf(f, "},\n");
     }
     fprintf(f, "  \"exit_status\": %d,\n  \"guest_exit\": ", oc->exit_status);

@@ -123,14 +123,17 @@ static void exchange(void *arg)
     const uint64_t ext = s->exchange(s->exchange_ctx, h, &stop);
     if (ext < next)
         next = ext;
+    /* Every tile's next event again: the exchange may have given a running tile an arrival
+     * earlier than what it reported (review: a window starting after it would apply it late),
+     * and a finished tile one to wake it. */
     for (unsigned i = 0; i < s->ntiles; i++) {
-        if (x->running[i])
-            continue;
         const uint64_t e = tile_next_event(s->tile[i]);
         if (e == CYCLE_NEVER)
             continue;
-        x->running[i] = true;
-        left++;
+        if (!x->running[i]) {
+            x->running[i] = true;
+            left++;
+        }
         if (e < next)
             next = e;
     }
@@ -155,7 +158,7 @@ static uint64_t next_horizon(const struct sim_run_ctx *x, uint64_t h, uint64_t n
 {
     const uint64_t from = next > h && next != CYCLE_NEVER ? next : h;
     *skipped = next >= h + x->window;
-    return x->end - from > x->window ? from + x->window : x->end;
+    return from < x->end && x->end - from > x->window ? from + x->window : x->end;
 }
 
 static void *worker_main(void *arg)

@@ -395,3 +395,84 @@ Test(chip, wormhole_unicast_write)
     cr_assert_eq(b->niu.st.last_rx - a->niu.st.last_tx, 5 + 9 + 5 + 2);
     chip_destroy(c);
 }
+
+/* Review: a window must start no later than an arrival the exchange has just given a tile that
+ * is still running. Tile (1, 2) reads 2 KiB from DRAM (a NoC event far ahead), then 64 bytes of
+ * its own L1 over the NoC, and sits in a long division while the read arrives and is answered;
+ * a window that started after the arrival sent the answer late, and it arrived in the tile's
+ * past (the chip stops such a run with an internal error). */
+Test(chip, arrivals_during_a_long_instruction_are_answered_in_time)
+{
+    for (unsigned kk = 8; kk < 16; kk++)
+        for (unsigned d = 0; d < 14; d++) {
+            struct chip *c = bh_chip(1);
+            struct tile *a = add(c, 1, 2);
+            fill(a, 0x50000, 64, 4);
+            struct prog p = prog_at(a, 0x6000);
+            command(&p, 0, 0x100, XY(9, 2), 0x40000, XY(1, 2), 0, 2048, 0);
+            for (unsigned k = 0; k < d; k++)
+                emit(&p, 0x00000013); /* nop */
+            command(&p, 0, 0x50000, XY(1, 2), 0x41000, XY(1, 2), 0, 64, 0);
+            emit_li(&p, 10, 1u << kk);
+            emit_li(&p, 11, 3);
+            E(&p, DIV, 12, 10, 11, 0);
+            wait_counter(&p, 0, 0x2, 2);
+            emit_exit(&p);
+            tile_start_core(a, CORE_BRISC, 0x6000);
+            run_ok(c);
+            cr_assert_eq(memcmp(a->l1 + 0x41000, a->l1 + 0x50000, 64), 0);
+            chip_destroy(c);
+        }
+}
+
+/* Review: an inline write to DRAM merges only its enabled bytes, as one to a tile's L1 does. */
+Test(chip, inline_writes_honour_byte_enables_in_dram_and_l1)
+{
+    struct chip *c = bh_chip(1);
+    struct tile *a = add(c, 1, 2), *b = add(c, 2, 2);
+    const uint32_t old = 0x11223344u;
+    cr_assert(chip_dram_write(c, 0, 2, 0x100, &old, 4));
+    memcpy(b->l1 + 0x100, &old, 4);
+    struct prog p = prog_at(a, 0x6000);
+    command(&p, 0, 0x100, XY(0, 2), 0, 0, CMD_WR | 0x8 /* NOC_CMD_WR_INLINE */, 0x1, 0xAABBCCDDu);
+    command(&p, 0, 0x100, XY(2, 2), 0, 0, CMD_WR | 0x8, 0x1, 0xAABBCCDDu);
+    emit_exit(&p);
+    tile_start_core(a, CORE_BRISC, 0x6000);
+    run_ok(c);
+    uint32_t v = 0, w = 0;
+    cr_assert(chip_dram_read(c, 0, 2, 0x100, &v, 4));
+    memcpy(&w, b->l1 + 0x100, 4);
+    cr_assert_eq(w, 0x112233DDu, "L1 0x%08x", w);
+    cr_assert_eq(v, 0x112233DDu, "DRAM 0x%08x", v);
+    chip_destroy(c);
+}
+
+/* Review: a cycle limit inside a long instruction ends a sim_run where tile_run alone ends
+ * (the last window must not run past max_cycles). */
+Test(chip, sim_cycle_limit_ends_where_a_tile_alone_does)
+{
+    for (uint64_t maxc = 40; maxc < 120; maxc++) {
+        struct sim s = {0};
+        s.threads = 1;
+        s.max_cycles = maxc;
+        struct tile *t = sim_add_tile(&s, arch_get(ARCH_BLACKHOLE)), *u = test_tile(ARCH_BLACKHOLE);
+        t->out = t->errout = 0;
+        struct tile *both[2] = {t, u};
+        for (unsigned i = 0; i < 2; i++) {
+            struct prog p = prog_at(both[i], 0x6000);
+            emit_li(&p, 10, 0x7fffffff);
+            emit_li(&p, 11, 3);
+            for (unsigned k = 0; k < 20; k++)
+                E(&p, DIV, 12 + (k & 3), 10, 11, 0);
+            emit_exit(&p);
+            tile_start_core(both[i], CORE_BRISC, 0x6000);
+        }
+        sim_run(&s, 10);
+        tile_run(u, maxc);
+        cr_assert_eq(t->core[CORE_BRISC].st.instret, u->core[CORE_BRISC].st.instret, "max %llu",
+                     (unsigned long long)maxc);
+        cr_assert_eq(t->cycles, u->cycles, "max %llu", (unsigned long long)maxc);
+        tile_destroy(u);
+        sim_destroy(&s);
+    }
+}

@@ -69,6 +69,16 @@ static const char *state_name(enum core_state s)
 }
 
 /* How the run ended, beyond the tile: see struct sim_outcome. */
+void stats_json_error_fields(const struct sim_error *e, FILE *f)
+{
+    fprintf(f, "\"category\": ");
+    json_str(f, err_kind_text(e->kind));
+    fprintf(f, ", \"exit_code\": %d, \"where\": ", err_kind_exit_code(e->kind));
+    json_str(f, e->where);
+    fprintf(f, ", \"pc\": %" PRIu32 ", \"cycle\": %" PRIu64 ", \"message\": ", e->pc, e->cycle);
+    json_str(f, e->text);
+}
+
 void stats_json_host_errors(const struct sim_outcome *o, FILE *f)
 {
     fprintf(f, "  \"host_errors\": [");
@@ -116,12 +126,8 @@ void stats_json(const struct tile *t, const struct sim_outcome *o, FILE *f)
     if (t->err.kind == ERR_NONE) {
         fprintf(f, "null,\n");
     } else {
-        fprintf(f, "{\"category\": ");
-        json_str(f, err_kind_text(t->err.kind));
-        fprintf(f, ", \"exit_code\": %d, \"where\": ", err_kind_exit_code(t->err.kind));
-        json_str(f, t->err.where);
-        fprintf(f, ", \"pc\": %" PRIu32 ", \"cycle\": %" PRIu64 ", \"message\": ", t->err.pc, t->err.cycle);
-        json_str(f, t->err.text);
+        fputc('{', f);
+        stats_json_error_fields(&t->err, f);
         fprintf(f, "},\n");
     }
     if (o)
