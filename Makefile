@@ -354,6 +354,9 @@ demo: $(B)/.deps $(B)/tensim $(KERNELS) $(LLK_ELF) $(B)/demo_check
 	$(B)/tensim run --run test/llk/boot.json
 	@od -An -tx4 $(B)/demo/llk-boot.bin | grep -q "00001064 000010c9 0000112e" \
 	  || { echo "llk boot: wrong results in $(B)/demo/llk-boot.bin" >&2; exit 1; }
+	@echo; echo "== chip: 16 tiles, tt-llk's matmul on each matrix unit, operands multicast over the NoC from DRAM"
+	$(B)/tensim run --run $(K)/chip/mmfpu/run.json -j 2
+	cmp $(K)/chip/mmfpu/c.bin $(K)/chip/mmfpu/expected-c.bin && echo "mmfpu: C matches the exact product on all 16 tiles"
 
 TEST_DEFS = -DTENSIM_BIN='"$(1)"'
 
