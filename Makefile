@@ -239,9 +239,11 @@ $(eval $(call alltoall_split,brisc,0))
 $(eval $(call alltoall_split,ncrisc,1))
 CHIP_DATA := $(addprefix $(B)/kernels/chip/,pipeline3/run.json pipeline3/input.bin \
                pipeline3/expected-output.bin matmul16/run.json matmul16/a.bin matmul16/b.bin \
-               matmul16/expected-c.bin alltoall/run.json alltoall-2noc/run.json)
+               matmul16/expected-c.bin alltoall/run.json alltoall-2noc/run.json \
+               mmfpu/run.json mmfpu/expected-c.bin mmfpu/a0.bin mmfpu/b0.bin)
 KERNELS += $(CHIP_DATA)
-$(B)/chip_gen: $(CX)/gen.c $(CX)/chip.h $(CX)/pipeline3.h $(CX)/matmul16.h $(CX)/alltoall.h
+$(B)/chip_gen: $(CX)/gen.c $(CX)/chip.h $(CX)/pipeline3.h $(CX)/matmul16.h $(CX)/alltoall.h \
+               $(CX)/mmfpu.h $(EX)/mmthrottle/mmthrottle.h
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -D_DEFAULT_SOURCE -O2 -o $@ $<
 $(CHIP_DATA) &: $(B)/chip_gen
@@ -261,14 +263,6 @@ $(B)/kernels/chip/mmfpu/$(1).elf: $(B)/rv/mmfpu/$(1).o $(SDK_OBJ) riscv/sdk/$(2)
 endef
 $(eval $(call mmfpu_trisc,t0,trisc0))
 $(eval $(call mmfpu_trisc,t2,trisc2))
-MF_DATA := $(addprefix $(B)/kernels/chip/mmfpu/,run.json expected-c.bin a0.bin b0.bin)
-KERNELS += $(MF_DATA)
-$(B)/mmfpu_gen: $(CX)/mmfpu_gen.c $(CX)/mmfpu.h $(CX)/chip.h $(EX)/mmthrottle/mmthrottle.h
-	@mkdir -p $(@D)
-	$(CC) $(WARN) -D_DEFAULT_SOURCE -O2 -o $@ $<
-$(MF_DATA) &: $(B)/mmfpu_gen
-	@mkdir -p $(B)/kernels/chip/mmfpu
-	$(B)/mmfpu_gen $(B)/kernels/chip/mmfpu
 # dataflow.h on one tile: NOC_NODE_ID, counters and requests into the NIU's outbox (test/test_dataflow.c)
 $(eval $(call kernel,dataflow-node,brisc,test/kernels/dataflow_node.c))
 $(eval $(call kernel,dataflow-node-ncrisc,ncrisc,test/kernels/dataflow_node.c))
