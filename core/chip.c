@@ -381,10 +381,6 @@ static uint32_t receivers(const struct chip *c, const struct noc_rect *r, unsign
     return n;
 }
 
-static const char *const kind_text[] = {"read", "write", "posted write", "atomic",
-                                        "read response", "write acknowledgement",
-                                        "atomic response"};
-
 /* Inject tile i's request q into the NoC. */
 static void send(struct chip *c, unsigned i, const struct niu_request *q)
 {
@@ -394,7 +390,7 @@ static void send(struct chip *c, unsigned i, const struct niu_request *q)
     struct noc_request r = {.noc = q->noc, .src = (uint16_t)src, .cycle = q->cycle};
     if (!in_grid(c, q->x, q->y) || !in_grid(c, q->x0, q->y0)) {
         fail(c, i, q->cycle, "NoC %u %s from (%u, %u) to (%u, %u): outside the %u x %u grid",
-             q->noc, kind_text[q->kind], sx, sy, q->x, q->y, c->w, c->h);
+             q->noc, niu_kind_text(q->kind), sx, sy, q->x, q->y, c->w, c->h);
         return;
     }
     uint32_t pending = 1;
@@ -419,7 +415,7 @@ static void send(struct chip *c, unsigned i, const struct niu_request *q)
         const bool to_dram = k == CHIP_DRAM && q->kind != NIU_ATOMIC && q->kind < NIU_READ_RESP;
         if (!to_tile && !to_dram) {
             fail(c, i, q->cycle, "NoC %u %s from (%u, %u) to (%u, %u): %s", q->noc,
-                 kind_text[q->kind], sx, sy, dst % c->w, dst / c->w,
+                 niu_kind_text(q->kind), sx, sy, dst % c->w, dst / c->w,
                  k == CHIP_TENSIX ? "no tile there (the run adds only the tiles it names)"
                  : k == CHIP_DRAM ? "atomics cannot target DRAM (BH NoC/Atomics.md)"
                                   : "tensim serves only Tensix and DRAM tiles");
@@ -453,7 +449,7 @@ static void send(struct chip *c, unsigned i, const struct niu_request *q)
     }
     if (!noc_inject(c->noc, &r))
         fail(c, i, q->cycle, "the NoC refused a %s from (%u, %u) at cycle %" PRIu64
-             " (its NIU's queue is full: tensim's limit)", kind_text[q->kind], sx, sy, q->cycle);
+             " (its NIU's queue is full: tensim's limit)", niu_kind_text(q->kind), sx, sy, q->cycle);
 }
 
 /* An answer the chip makes itself (a DRAM tile's, or a Tensix node's that has no tile), sent

@@ -215,20 +215,29 @@ bool niu_outbox_pop(struct tile *t, struct niu_request *out)
     return true;
 }
 
+const char *niu_kind_text(unsigned kind)
+{
+    static const char *const name[] = {
+        [NIU_READ] = "read", [NIU_WRITE] = "write", [NIU_POSTED_WRITE] = "posted write",
+        [NIU_ATOMIC] = "atomic", [NIU_READ_RESP] = "read response",
+        [NIU_WRITE_ACK] = "write acknowledgement", [NIU_ATOMIC_RESP] = "atomic response",
+    };
+    return kind < sizeof name / sizeof name[0] ? name[kind] : "?";
+}
+
 void niu_trace(struct tile *t, bool rx, const struct niu_request *q)
 {
-    static const char *const kind[] = {"read", "write", "posted write", "atomic", "read response",
-                                       "write ack", "atomic response"};
+    const char *kind = niu_kind_text(q->kind);
     char what[120];
     if (q->flags & NIU_F_BROADCAST)
         snprintf(what, sizeof what, "NoC %u %s%s, %u B, (%u, %u)..(%u, %u) 0x%llx", q->noc,
-                 kind[q->kind], rx ? " in" : " out", q->len, q->x0, q->y0, q->x, q->y,
+                 kind, rx ? " in" : " out", q->len, q->x0, q->y0, q->x, q->y,
                  (unsigned long long)q->remote_addr);
     else if (rx)
-        snprintf(what, sizeof what, "NoC %u %s in, %u B, at 0x%llx", q->noc, kind[q->kind], q->len,
+        snprintf(what, sizeof what, "NoC %u %s in, %u B, at 0x%llx", q->noc, kind, q->len,
                  (unsigned long long)(q->kind >= NIU_READ_RESP ? q->local_addr : q->remote_addr));
     else
-        snprintf(what, sizeof what, "NoC %u %s out, %u B, to (%u, %u)", q->noc, kind[q->kind], q->len,
+        snprintf(what, sizeof what, "NoC %u %s out, %u B, to (%u, %u)", q->noc, kind, q->len,
                  q->x, q->y);
     trace_noc(t->tracer, rx, what, rx ? t->now : q->cycle);
 }

@@ -173,6 +173,8 @@ void niu_inbox_apply(struct tile *t);
  * free), and a request appended to the outbox (false: full, an error in the tile). */
 int niu_payload_take(struct tile *t, uint32_t addr, uint32_t n);
 bool niu_outbox_push(struct tile *t, int core, const struct niu_request *q);
+/* "read", "posted write", "write acknowledgement", ... (enum niu_kind) */
+const char *niu_kind_text(unsigned kind);
 /* A packet sent (at its cycle) or applied (at t->now) as an instant of the tile's trace
  * (t->tracer set). */
 void niu_trace(struct tile *t, bool rx, const struct niu_request *q);

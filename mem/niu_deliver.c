@@ -62,12 +62,6 @@ static void inbox_pop(struct niu *n, struct niu_event *out)
 
 /* ---- applying a packet ---- */
 
-static const char *const kind_name[] = {
-    [NIU_READ] = "read", [NIU_WRITE] = "write", [NIU_POSTED_WRITE] = "posted write",
-    [NIU_ATOMIC] = "atomic", [NIU_READ_RESP] = "read response",
-    [NIU_WRITE_ACK] = "write acknowledgement", [NIU_ATOMIC_RESP] = "atomic response",
-};
-
 /* [addr, addr + n) is in this tile's L1; otherwise the packet stops the tile (the pages do not
  * say what an NIU does with a request for an address it does not serve). */
 static bool in_l1(struct tile *t, const struct niu_event *e, uint64_t addr, uint32_t n)
@@ -76,7 +70,7 @@ static bool in_l1(struct tile *t, const struct niu_event *e, uint64_t addr, uint
         return true;
     tile_error(t, ERR_BAD_ACCESS, -1, 0,
                "NoC %u %s arriving at (%u, %u) for 0x%llx + %u: outside L1 (only L1 is "
-               "reachable over the NoC in tensim)", e->q.noc, kind_name[e->q.kind], t->niu.x,
+               "reachable over the NoC in tensim)", e->q.noc, niu_kind_text(e->q.kind), t->niu.x,
                t->niu.y, (unsigned long long)addr, n);
     return false;
 }
