@@ -343,22 +343,43 @@ static unsigned node_on(const struct chip *c, unsigned noc, unsigned x, unsigned
     return noc ? noc_node1(&c->ncfg, x, y) : noc_node(&c->ncfg, x, y);
 }
 
-/* Stop the run with an error in tile i (the source of a request the chip cannot carry). */
+/* Stop the run with an error of `kind` in tile i, found at the exchange: the tile stands at the
+ * window's end, which is where the error is dated (its counters run to there); the message
+ * names the packet's own `cycle`. */
+static void fail_as(struct chip *c, enum err_kind kind, unsigned i, uint64_t cycle, const char *fmt,
+                    va_list ap)
+{
+    char msg[240];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    struct tile *t = c->sim.tile[i];
+    if (t->err.kind == ERR_NONE) {
+        t->now = c->window_start;
+        t->running_agent = -1;
+        tile_error(t, kind, -1, 0, "%s (cycle %" PRIu64 ")", msg, cycle);
+    }
+    c->failed = true;
+}
+
+/* A request the chip cannot carry out: the program's error (bad access) in its source tile i. */
 static void fail(struct chip *c, unsigned i, uint64_t cycle, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void fail(struct chip *c, unsigned i, uint64_t cycle, const char *fmt, ...)
 {
-    char msg[240];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    fail_as(c, ERR_BAD_ACCESS, i, cycle, fmt, ap);
     va_end(ap);
-    struct tile *t = c->sim.tile[i];
-    if (t->err.kind == ERR_NONE) {
-        t->now = cycle;
-        tile_error(t, ERR_BAD_ACCESS, -1, 0, "%s", msg);
-    }
-    c->failed = true;
+}
+
+/* One of tensim's own limits, in tile i. */
+static void fail_limit(struct chip *c, unsigned i, uint64_t cycle, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void fail_limit(struct chip *c, unsigned i, uint64_t cycle, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fail_as(c, ERR_UNIMPLEMENTED, i, cycle, fmt, ap);
+    va_end(ap);
 }
 
 static bool in_grid(const struct chip *c, unsigned x, unsigned y) { return x < c->w && y < c->h; }
@@ -432,7 +453,7 @@ static void send(struct chip *c, unsigned i, const struct niu_request *q)
     r.bytes = data ? q->len : 0;
     const uint32_t id = rec_new(c);
     if (id == CHIP_MAX_RECS) {
-        fail(c, i, q->cycle, "more than %u NoC packets in flight on the chip (tensim's limit)",
+        fail_limit(c, i, q->cycle, "more than %u NoC packets in flight on the chip (tensim's limit)",
              CHIP_MAX_RECS);
         return;
     }
@@ -448,7 +469,7 @@ static void send(struct chip *c, unsigned i, const struct niu_request *q)
         c->release[c->cur][c->nrelease[c->cur]++] = id;
     }
     if (!noc_inject(c->noc, &r))
-        fail(c, i, q->cycle, "the NoC refused a %s from (%u, %u) at cycle %" PRIu64
+        fail_limit(c, i, q->cycle, "the NoC refused a %s from (%u, %u) at cycle %" PRIu64
              " (its NIU's queue is full: tensim's limit)", niu_kind_text(q->kind), sx, sy, q->cycle);
 }
 
@@ -459,7 +480,7 @@ static void answer_later(struct chip *c, const struct chip_rec *req, unsigned fr
 {
     const uint32_t id = c->nlater == c->later_cap ? CHIP_MAX_RECS : rec_new(c);
     if (id == CHIP_MAX_RECS) {
-        fail(c, req->owner, cycle, "more than %u NoC packets in flight on the chip (tensim's "
+        fail_limit(c, req->owner, cycle, "more than %u NoC packets in flight on the chip (tensim's "
              "limit)", CHIP_MAX_RECS);
         return;
     }
@@ -491,7 +512,7 @@ static void dram_serve(struct chip *c, const struct chip_rec *req, unsigned node
     const uint64_t done = c->bank_free[b] + DRAM_LATENCY;
     if (q->kind == NIU_READ) {
         if (!c->ndram_free) {
-            fail(c, req->owner, at, "more than %u DRAM reads in flight (tensim's limit)",
+            fail_limit(c, req->owner, at, "more than %u DRAM reads in flight (tensim's limit)",
                  CHIP_DRAM_SLOTS);
             return;
         }
@@ -546,20 +567,15 @@ static void deliver(void *ctx, const struct noc_delivery *d)
     const unsigned node = d->dst;
     const uint16_t ti = c->tile_at[node];
     if (d->tail_cycle < c->window_start) { /* the tiles are past it: a bug of the exchange */
-        fail(c, r->owner == NO_TILE ? 0 : r->owner, d->tail_cycle, "tensim internal error: a "
+        fail_limit(c, r->owner == NO_TILE ? 0 : r->owner, d->tail_cycle, "tensim internal error: a "
              "packet arrives at cycle %" PRIu64 ", before the window that would apply it (%" PRIu64
              ")", d->tail_cycle, c->window_start);
         return;
     }
     if (ti != NO_TILE) {
         if (!niu_inbox_push(c->sim.tile[ti], d->tail_cycle, &r->q, r->data)) {
-            struct tile *t = c->sim.tile[ti];
-            if (t->err.kind == ERR_NONE) {
-                t->now = d->tail_cycle;
-                tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "more than %u NoC packets arriving in "
-                           "one window (tensim's limit)", NIU_INBOX_LEN);
-            }
-            c->failed = true;
+            fail_limit(c, ti, d->tail_cycle, "more than %u NoC packets arriving in one window "
+                       "(tensim's limit)", NIU_INBOX_LEN);
         }
     } else if (c->kind[node] == CHIP_DRAM) {
         dram_serve(c, r, node, d->tail_cycle);
@@ -602,7 +618,7 @@ static uint64_t exchange(void *ctx, uint64_t h, bool *stop)
     noc_advance(c->noc, h + CHIP_WINDOW / 2 - 1);
     for (unsigned k = 0; k < c->nlater; k++)
         if (!noc_inject(c->noc, &c->later[k]))
-            fail(c, c->rec[c->later[k].tag].owner == NO_TILE ? 0 : c->rec[c->later[k].tag].owner,
+            fail_limit(c, c->rec[c->later[k].tag].owner == NO_TILE ? 0 : c->rec[c->later[k].tag].owner,
                  c->later[k].cycle, "the NoC refused an answer from a DRAM tile (its NIU's queue "
                  "is full: tensim's limit)");
     for (unsigned i = 0; i < c->sim.ntiles; i++)

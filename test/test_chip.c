@@ -285,8 +285,13 @@ Test(chip, request_to_a_missing_tile_stops_the_run)
     emit_exit(&p);
     tile_start_core(a, CORE_BRISC, 0x6000);
     cr_assert_eq(chip_run(c), ERR_BAD_ACCESS);
-    cr_assert_str_eq(a->err.text, "NoC 0 posted write from (1, 2) to (6, 6): no tile there (the "
-                                  "run adds only the tiles it names)");
+    /* The command's cycle is in the text; the error is dated where the tile stood when the
+     * chip found it, the end of that 10-cycle window. */
+    char want[160];
+    snprintf(want, sizeof want, "NoC 0 posted write from (1, 2) to (6, 6): no tile there (the run adds "
+             "only the tiles it names) (cycle %llu)", (unsigned long long)a->niu.st.last_tx);
+    cr_assert_str_eq(a->err.text, want);
+    cr_assert_eq(a->err.cycle, (a->niu.st.last_tx / 10 + 1) * 10);
     chip_destroy(c);
 }
 
