@@ -45,6 +45,13 @@ void emit_exit(struct prog *p)
     emit(p, 0x00000073); /* ecall */
 }
 
+void emit_store(struct prog *p, uint32_t addr, uint32_t val)
+{
+    emit_li(p, 5, addr);
+    emit_li(p, 6, val);
+    E(p, SW, 0, 5, 6, 0);
+}
+
 enum err_kind run_core(struct prog *p, int core, uint64_t max_cycles)
 {
     tile_start_core(p->t, core, p->base);

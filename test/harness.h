@@ -24,6 +24,8 @@ void emit(struct prog *p, uint32_t word);
 void emit_li(struct prog *p, unsigned rd, uint32_t value);
 /* exit(a0) via ecall 93 */
 void emit_exit(struct prog *p);
+/* sw of `val` to `addr` (through x5 and x6): a device register write as firmware makes it */
+void emit_store(struct prog *p, uint32_t addr, uint32_t val);
 /* Start TRISC `core` at p->base and run to the end; returns the error kind. */
 enum err_kind run_core(struct prog *p, int core, uint64_t max_cycles);
 /* Cycles the core took (active + stalls). */

@@ -32,28 +32,21 @@
 #define CMD_BRCST_PACKET 0x20u
 #define XY(x, y) ((uint32_t)(x) | (uint32_t)(y) << 6)
 
-static void store(struct prog *p, uint32_t addr, uint32_t val)
-{
-    emit_li(p, 5, addr);
-    emit_li(p, 6, val);
-    E(p, SW, 0, 5, 6, 0);
-}
-
 /* One command on NoC `noc`'s command buffer 0: TARG (address, coordinates), RET (address,
  * coordinates), NOC_CTRL, NOC_AT_LEN_BE, NOC_AT_DATA, then NOC_CMD_CTRL = 1. */
 static void command(struct prog *p, unsigned noc, uint32_t targ, uint32_t targ_xy, uint32_t ret,
                     uint32_t ret_xy, uint32_t ctrl, uint32_t len, uint32_t data)
 {
     const uint32_t b = noc ? NOC1 : NOC0;
-    store(p, b + TARG_LO, targ);
-    store(p, b + TARG_HI, targ_xy);
-    store(p, b + RET_LO, ret);
-    store(p, b + RET_MID, 0);
-    store(p, b + RET_HI, ret_xy);
-    store(p, b + CTRL, ctrl);
-    store(p, b + AT_LEN_BE, len);
-    store(p, b + AT_DATA, data);
-    store(p, b + CMD_CTRL, 1);
+    emit_store(p, b + TARG_LO, targ);
+    emit_store(p, b + TARG_HI, targ_xy);
+    emit_store(p, b + RET_LO, ret);
+    emit_store(p, b + RET_MID, 0);
+    emit_store(p, b + RET_HI, ret_xy);
+    emit_store(p, b + CTRL, ctrl);
+    emit_store(p, b + AT_LEN_BE, len);
+    emit_store(p, b + AT_DATA, data);
+    emit_store(p, b + CMD_CTRL, 1);
 }
 
 /* Wait until counter `i` of NoC `noc` reads `n`. */
@@ -386,13 +379,13 @@ Test(chip, wormhole_unicast_write)
     cr_assert_str_eq(why, "(5, 3) is a DRAM tile, not a Tensix tile");
     fill(a, 0x20000, 64, 6);
     struct prog p = prog_at(a, 0x6000);
-    store(&p, NOC0 + 0x00, 0x20000);          /* TARG_LO: the data here */
-    store(&p, NOC0 + 0x04, XY(1, 1) << 4);    /* TARG_MID: this tile (the acknowledgement's) */
-    store(&p, NOC0 + 0x0C, 0x30000);          /* RET_LO */
-    store(&p, NOC0 + 0x10, XY(2, 1) << 4);    /* RET_MID: the destination */
-    store(&p, NOC0 + 0x1C, CMD_WR);           /* NOC_CTRL: a posted write */
-    store(&p, NOC0 + 0x20, 64);               /* NOC_AT_LEN_BE */
-    store(&p, NOC0 + 0x28, 1);                /* NOC_CMD_CTRL */
+    emit_store(&p, NOC0 + 0x00, 0x20000);          /* TARG_LO: the data here */
+    emit_store(&p, NOC0 + 0x04, XY(1, 1) << 4);    /* TARG_MID: this tile (the acknowledgement's) */
+    emit_store(&p, NOC0 + 0x0C, 0x30000);          /* RET_LO */
+    emit_store(&p, NOC0 + 0x10, XY(2, 1) << 4);    /* RET_MID: the destination */
+    emit_store(&p, NOC0 + 0x1C, CMD_WR);           /* NOC_CTRL: a posted write */
+    emit_store(&p, NOC0 + 0x20, 64);               /* NOC_AT_LEN_BE */
+    emit_store(&p, NOC0 + 0x28, 1);                /* NOC_CMD_CTRL */
     emit_exit(&p);
     tile_start_core(a, CORE_BRISC, 0x6000);
     run_ok(c);

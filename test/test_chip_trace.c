@@ -18,27 +18,20 @@
 #define NOC0 0xFFB20000u
 #define XY(x, y) ((uint32_t)(x) | (uint32_t)(y) << 6)
 
-static void store(struct prog *p, uint32_t addr, uint32_t val)
-{
-    emit_li(p, 5, addr);
-    emit_li(p, 6, val);
-    E(p, SW, 0, 5, 6, 0);
-}
-
 /* (1, 2)'s program: a posted write of 64 bytes from 0x20000 to (2, 2)'s 0x30000, then exit 0. */
 static void write_sender(const char *path)
 {
     struct tile *t = test_tile(ARCH_BLACKHOLE);
     struct prog p = prog_at(t, 0x6000);
-    store(&p, NOC0 + 0x00, 0x20000);   /* NOC_TARG_ADDR_LO: a write's source, here */
-    store(&p, NOC0 + 0x08, XY(1, 2));
-    store(&p, NOC0 + 0x0C, 0x30000);   /* NOC_RET_ADDR_*: its destination */
-    store(&p, NOC0 + 0x10, 0);
-    store(&p, NOC0 + 0x14, XY(2, 2));
-    store(&p, NOC0 + 0x1C, 0x2);       /* NOC_CTRL: a write, posted */
-    store(&p, NOC0 + 0x20, 64);        /* NOC_AT_LEN_BE: the length */
-    store(&p, NOC0 + 0x28, 0);
-    store(&p, NOC0 + 0x40, 1);         /* NOC_CMD_CTRL: send */
+    emit_store(&p, NOC0 + 0x00, 0x20000);   /* NOC_TARG_ADDR_LO: a write's source, here */
+    emit_store(&p, NOC0 + 0x08, XY(1, 2));
+    emit_store(&p, NOC0 + 0x0C, 0x30000);   /* NOC_RET_ADDR_*: its destination */
+    emit_store(&p, NOC0 + 0x10, 0);
+    emit_store(&p, NOC0 + 0x14, XY(2, 2));
+    emit_store(&p, NOC0 + 0x1C, 0x2);       /* NOC_CTRL: a write, posted */
+    emit_store(&p, NOC0 + 0x20, 64);        /* NOC_AT_LEN_BE: the length */
+    emit_store(&p, NOC0 + 0x28, 0);
+    emit_store(&p, NOC0 + 0x40, 1);         /* NOC_CMD_CTRL: send */
     emit_exit(&p);
     uint8_t data[64];
     for (unsigned i = 0; i < sizeof data; i++)

@@ -160,14 +160,6 @@ Test(llk_loader, symbols_and_initial_words)
 
 /* ---- soft reset ---- */
 
-/* sw value, addr (x5, x6) */
-static void emit_store(struct prog *p, uint32_t addr, uint32_t value)
-{
-    emit_li(p, 5, addr);
-    emit_li(p, 6, value);
-    E(p, SW, 0, 5, 6, 0);
-}
-
 /* Clear `bits` of SOFT_RESET_0 by read-modify-write, as tt-llk's firmware does (x5 keeps the
  * register's address). */
 static void emit_release(struct prog *p, uint32_t bits)

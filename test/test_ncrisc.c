@@ -13,13 +13,6 @@
 #define NC_DEFAULT_PC 0x12000u
 #define LOCAL 0xFFB00000u
 
-static void emit_store(struct prog *p, uint32_t addr, uint32_t value)
-{
-    emit_li(p, 5, addr);
-    emit_li(p, 6, value);
-    E(p, SW, 0, 5, 6, 0);
-}
-
 /* TRISC0 at 0x6000 releases NCRISC (read-modify-write of SOFT_RESET_0), after writing the
  * Blackhole reset-pc registers when `pc` is not 0, and exits with what the register reads. */
 static struct prog releaser(struct tile *t, uint32_t pc)
