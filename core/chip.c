@@ -164,7 +164,7 @@ struct chip *chip_create(const struct arch *arch)
     c->h = c->ncfg.height;
     c->nbanks = arch->id == ARCH_WORMHOLE ? 6 : 8;
     c->bank_size = arch->id == ARCH_WORMHOLE ? 2ull << 30 : 4ull << 30;
-    c->max_packet = arch->id == ARCH_WORMHOLE ? 8192 : 16384;
+    c->max_packet = niu_max_packet_of(arch);
     c->noc = noc_create(&c->ncfg);
     c->rec = calloc(CHIP_MAX_RECS, sizeof *c->rec);
     c->release[0] = calloc(CHIP_MAX_RECS, sizeof *c->release[0]);

@@ -133,6 +133,11 @@ uint32_t niu_max_packet(const struct tile *t)
     return layout(t)->max_len;
 }
 
+uint32_t niu_max_packet_of(const struct arch *a)
+{
+    return (a->id == ARCH_WORMHOLE ? &wh : &bh)->max_len;
+}
+
 unsigned niu_flit_bytes(const struct tile *t)
 {
     return layout(t)->flit_bytes;

@@ -181,6 +181,7 @@ void niu_trace(struct tile *t, bool rx, const struct niu_request *q);
 /* The largest payload of one packet (Blackhole 16 KiB, Wormhole 8 KiB: NOC_MAX_BURST_SIZE) and
  * the flit size. */
 uint32_t niu_max_packet(const struct tile *t);
+uint32_t niu_max_packet_of(const struct arch *a);
 unsigned niu_flit_bytes(const struct tile *t);
 
 #endif
