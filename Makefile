@@ -19,11 +19,12 @@ ASAN    := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 
 B       := build
 LIBSRC  := $(wildcard core/*.c riscv/*.c mem/*.c sync/*.c units/*.c trace/*.c)
-LIBSRC  := $(filter-out core/main.c,$(LIBSRC))
+LIBSRC  := $(filter-out core/main.c core/libttsim.c,$(LIBSRC))
 TESTSRC := $(wildcard test/*.c) test/fuzz/oracle.c test/diff/cases.c test/diff/sfpu.c
 
 OBJ      := $(LIBSRC:%.c=$(B)/obj/%.o)
 ASAN_OBJ := $(LIBSRC:%.c=$(B)/asan/%.o)
+PIC_OBJ  := $(LIBSRC:%.c=$(B)/pic/%.o) $(B)/pic/core/libttsim.o
 TEST_OBJ := $(TESTSRC:%.c=$(B)/obj/%.o)
 TEST_ASAN_OBJ := $(TESTSRC:%.c=$(B)/asan/%.o)
 
@@ -34,8 +35,9 @@ PKGS := gcc make libcriterion-dev libhwloc-dev libjemalloc-dev libjansson-dev li
 # profiles source lines; hwloc pins the bench's worker threads)
 LIBS := -ljansson -ldw -lhwloc -pthread -lm
 
-.PHONY: all sdk deps demo test test-plain test-asan bench bench-compare bench-llk calibrate kernels fuzz difftest clean FORCE
-all: $(B)/.deps $(B)/tensim sdk
+.PHONY: all sdk libttsim deps demo test test-plain test-asan bench bench-compare bench-llk calibrate kernels fuzz difftest clean FORCE
+all: $(B)/.deps $(B)/tensim sdk libttsim
+libttsim: $(B)/libtensim_bh.so $(B)/soc_descriptor.yaml
 sdk: $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h
 
 deps: $(B)/.deps
@@ -76,6 +78,20 @@ $(B)/libtensim.a: $(OBJ)
 	rm -f $@ && ar rcs $@ $^
 $(B)/libtensim-asan.a: $(ASAN_OBJ)
 	rm -f $@ && ar rcs $@ $^
+
+# The libttsim interface (core/libttsim.c, docs/libttsim.md): the library UMD loads in place of
+# ttsim, with the SoC descriptor UMD reads from the library's folder. Only the nine libttsim_
+# names are exported (core/libttsim.map).
+$(B)/pic/%.o: %.c | $(GENERATED)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden $(CPPFLAGS) -I$(B)/sdk -c $< -o $@
+$(B)/libtensim_bh.so: $(PIC_OBJ) core/libttsim.map | $(B)/.deps
+	$(CC) $(CFLAGS) -shared -o $@ $(PIC_OBJ) -Wl,--version-script=core/libttsim.map -Wl,-z,defs $(LIBS)
+$(B)/soc_descriptor.yaml: core/soc_descriptor_bh.yaml
+	cp $< $@
+# Our UMD-shaped host driver (test/umd/umd_host.c), used by test/test_libttsim.c.
+$(B)/umd_host: $(B)/obj/test/umd/umd_host.o $(B)/libtensim.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) -ldl
 
 $(B)/tensim: $(B)/obj/core/main.o $(B)/libtensim.a | $(B)/.deps
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) -ljemalloc
@@ -363,11 +379,11 @@ test: $(B)/.deps
 	$(MAKE) --no-print-directory test-plain test-asan
 
 # TTSIM_BH (below) also runs test/test_kernel_speed.c's cases on ttsim
-test-plain: $(B)/tests $(B)/tensim $(B)/bench/kernel_speed kernels
+test-plain: $(B)/tests $(B)/tensim $(B)/bench/kernel_speed kernels libttsim $(B)/umd_host
 	@mkdir -p $(B)/demo # test/llk/boot.json's "read" writes there
 	TTSIM=$(TTSIM_BH) TENSIM_BIN=$(B)/tensim $(B)/tests -j2
 
-test-asan: $(B)/tests-asan $(B)/tensim-asan $(B)/tensim $(B)/bench/kernel_speed kernels
+test-asan: $(B)/tests-asan $(B)/tensim-asan $(B)/tensim $(B)/bench/kernel_speed kernels libttsim $(B)/umd_host
 	@mkdir -p $(B)/demo
 	TTSIM=$(TTSIM_BH) TENSIM_BIN=$(B)/tensim-asan ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=test/lsan.supp:malloc_context_size=3 $(B)/tests-asan -j2
 

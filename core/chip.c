@@ -51,6 +51,14 @@ struct chip_rec {
     uint16_t src_node;
     uint32_t pending;
     uint32_t next_free;
+    uint64_t last_at; /* the latest arrival of its deliveries so far */
+};
+
+/* A record whose deliveries have all been handed to their tiles: its payload stays in use until
+ * the last one has been applied, at `at`. */
+struct chip_held {
+    uint32_t id;
+    uint64_t at;
 };
 
 struct chip_bank_stats {
@@ -76,11 +84,11 @@ struct chip {
     struct chip_rec *rec;
     uint32_t rec_free; /* head of the free list, CHIP_MAX_RECS: empty */
     unsigned rec_used, rec_peak;
-    /* Records whose last delivery was handed to a tile in this exchange, and in the last one:
-     * those are freed at the next exchange, after the window in which the tiles applied them. */
-    uint32_t *release[2];
-    unsigned nrelease[2];
-    unsigned cur;
+    /* Records whose deliveries have all been handed over, freed at the first exchange after
+     * their last arrival (the tiles have applied them by then, whatever the windows' lengths:
+     * a host may cut them short, core/libttsim.c). */
+    struct chip_held *held;
+    unsigned nheld;
 
     uint8_t *dram_pool; /* CHIP_DRAM_SLOTS x max packet */
     uint32_t *dram_slot_free;
@@ -95,6 +103,7 @@ struct chip {
     uint64_t window_start; /* the h of the exchange in progress: no arrival may be earlier */
     uint64_t packets, deliveries;
     bool failed;  /* an error stopped a tile during the exchange */
+    struct sim_run_ctx *run; /* a run driven by a host (chip_start), else NULL */
     char why[96]; /* chip_add_tile's reason */
 };
 
@@ -167,13 +176,12 @@ struct chip *chip_create(const struct arch *arch)
     c->max_packet = niu_max_packet_of(arch);
     c->noc = noc_create(&c->ncfg);
     c->rec = calloc(CHIP_MAX_RECS, sizeof *c->rec);
-    c->release[0] = calloc(CHIP_MAX_RECS, sizeof *c->release[0]);
-    c->release[1] = calloc(CHIP_MAX_RECS, sizeof *c->release[1]);
+    c->held = calloc(CHIP_MAX_RECS, sizeof *c->held);
     c->dram_pool = calloc(CHIP_DRAM_SLOTS, c->max_packet);
     c->dram_slot_free = calloc(CHIP_DRAM_SLOTS, sizeof *c->dram_slot_free);
     c->later_cap = CHIP_MAX_RECS;
     c->later = calloc(c->later_cap, sizeof *c->later);
-    bool ok = c->noc && c->rec && c->release[0] && c->release[1] && c->dram_pool &&
+    bool ok = c->noc && c->rec && c->held && c->dram_pool &&
               c->dram_slot_free && c->later &&
               c->ncfg.t.niu_to_router + c->ncfg.t.router_to_niu == CHIP_WINDOW;
     for (unsigned i = 0; ok && i < c->nbanks; i++)
@@ -208,13 +216,14 @@ void chip_destroy(struct chip *c)
 {
     if (!c)
         return;
+    if (c->run)
+        sim_end(c->run, true);
     sim_destroy(&c->sim);
     noc_destroy(c->noc);
     for (unsigned i = 0; i < c->nbanks; i++)
         dram_bank_free(&c->bank[i]);
     free(c->rec);
-    free(c->release[0]);
-    free(c->release[1]);
+    free(c->held);
     free(c->dram_pool);
     free(c->dram_slot_free);
     free(c->later);
@@ -465,9 +474,9 @@ static void send(struct chip *c, unsigned i, const struct niu_request *q)
     rec->pending = pending;
     r.tag = id;
     c->packets++;
-    if (!pending) { /* a broadcast to nobody: it still travels */
-        c->release[c->cur][c->nrelease[c->cur]++] = id;
-    }
+    rec->last_at = q->cycle;
+    if (!pending) /* a broadcast to nobody: it still travels */
+        c->held[c->nheld++] = (struct chip_held){id, q->cycle};
     if (!noc_inject(c->noc, &r))
         fail_limit(c, i, q->cycle, "the NoC refused a %s from (%u, %u) at cycle %" PRIu64
              " (its NIU's queue is full: tensim's limit)", niu_kind_text(q->kind), sx, sy, q->cycle);
@@ -493,6 +502,7 @@ static void answer_later(struct chip *c, const struct chip_rec *req, unsigned fr
     r->src_node = (uint16_t)from;
     r->data = slot >= 0 ? c->dram_pool + (size_t)slot * c->max_packet : NULL;
     r->pending = 1;
+    r->last_at = cycle;
     c->later[c->nlater++] = (struct noc_request){
         .noc = req->q.noc, .src = (uint16_t)from,
         .dst = (uint16_t)node_on(c, req->q.noc, req->q.ret_x, req->q.ret_y),
@@ -584,8 +594,10 @@ static void deliver(void *ctx, const struct noc_delivery *d)
          * acknowledgement still goes back, so the sender's barrier counts right. */
         answer_later(c, r, node, d->tail_cycle, NIU_WRITE_ACK, -1, 0);
     }
+    if (d->tail_cycle > r->last_at)
+        r->last_at = d->tail_cycle;
     if (--r->pending == 0)
-        c->release[c->cur][c->nrelease[c->cur]++] = id;
+        c->held[c->nheld++] = (struct chip_held){id, r->last_at};
 }
 
 /* The exchange between windows (sim.exchange): every tile stands at h. */
@@ -593,12 +605,15 @@ static uint64_t exchange(void *ctx, uint64_t h, bool *stop)
 {
     struct chip *c = ctx;
     c->window_start = h;
-    /* Packets the tiles applied in the window just run give back their payloads. */
-    const unsigned prev = c->cur ^ 1;
-    for (unsigned k = 0; k < c->nrelease[prev]; k++)
-        rec_free(c, c->release[prev][k]);
-    c->nrelease[prev] = 0;
-    c->cur = prev;
+    /* Packets the tiles have applied (every arrival before h) give back their payloads. */
+    unsigned kept = 0;
+    for (unsigned k = 0; k < c->nheld; k++) {
+        if (c->held[k].at < h)
+            rec_free(c, c->held[k].id);
+        else
+            c->held[kept++] = c->held[k];
+    }
+    c->nheld = kept;
     /* The window's requests in (cycle, tile, issue) order. Each outbox is in cycle order. */
     for (;;) {
         unsigned best = SIM_MAX_TILES;
@@ -631,13 +646,128 @@ static uint64_t exchange(void *ctx, uint64_t h, bool *stop)
     const uint64_t e = noc_next_event(c->noc);
     if (e == NOC_NEVER) /* records still to free take two more exchanges (chip_destroy frees
                          * the rest anyway; a run's results do not depend on it) */
-        return c->nrelease[c->cur] || c->nrelease[c->cur ^ 1] ? h : CYCLE_NEVER;
+        return c->nheld ? h : CYCLE_NEVER;
     return e >= h + CHIP_WINDOW / 2 ? e - CHIP_WINDOW / 2 : h;
 }
 
 enum err_kind chip_run(struct chip *c)
 {
     return sim_run(&c->sim, CHIP_WINDOW);
+}
+
+/* ---- a chip driven by a host ---- */
+
+bool chip_start(struct chip *c)
+{
+    return c->run || (c->run = sim_begin(&c->sim, CHIP_WINDOW)) != NULL;
+}
+
+bool chip_advance(struct chip *c, uint64_t until, unsigned threads)
+{
+    return sim_advance(c->run, until, threads);
+}
+
+uint64_t chip_now(const struct chip *c) { return c->run ? sim_now(c->run) : 0; }
+
+enum err_kind chip_stop(struct chip *c)
+{
+    if (!c->run)
+        return ERR_NONE;
+    enum err_kind k = sim_end(c->run, true);
+    c->run = NULL;
+    return k;
+}
+
+/* The host's access to a Tensix tile's registers: the tile control block alone (soft reset, the
+ * reset pcs, the clock gating: what UMD and tt-llk's harness write), 32-bit words. */
+static bool host_mmio(struct tile *t, uint32_t addr, bool write, uint32_t *val, char *why, size_t len)
+{
+    if (addr & 3) {
+        snprintf(why, len, "a register access at 0x%08x that is not 4-byte aligned", addr);
+        return false;
+    }
+    if (tile_ctrl_host(t, addr, write, val))
+        return true;
+    snprintf(why, len, "a %s of register 0x%08x, which the library does not model (the host reaches "
+             "L1 and the tile control registers 0xFFB12000-0xFFB12FFF)", write ? "write" : "read",
+             addr);
+    return false;
+}
+
+static bool host_access(struct chip *c, unsigned x, unsigned y, uint64_t addr, void *buf,
+                        uint32_t n, bool write, char *why, size_t len)
+{
+    const enum chip_node k = chip_node_at(c, x, y);
+    const uint64_t h = chip_now(c);
+    if (k == CHIP_DRAM) {
+        if (write ? chip_dram_write(c, x, y, addr, buf, n) : chip_dram_read(c, x, y, addr, buf, n))
+            return true;
+        snprintf(why, len, "DRAM (%u, %u) 0x%" PRIx64 " + %u: outside its %" PRIu64 "-byte bank",
+                 x, y, addr, n, c->bank_size);
+        return false;
+    }
+    struct tile *t = chip_tile_at(c, x, y);
+    if (!t) {
+        snprintf(why, len, "(%u, %u) is %s %s node: the library serves only Tensix tiles and "
+                 "DRAM", x, y, k == CHIP_ARC || k == CHIP_ETH || k == CHIP_NONE ? "an" : "a",
+                 k == CHIP_TENSIX ? "Tensix tile not added," : chip_node_name(k));
+        return false;
+    }
+    /* Every agent of the tile has acted before h and none at h: the host goes first at h, as a
+     * NoC delivery does (mem/niu_deliver.c). */
+    t->now = h;
+    t->running_agent = -1;
+    if (addr + n <= t->arch->l1_size) {
+        if (!write) {
+            memcpy(buf, t->l1 + addr, n);
+            return true;
+        }
+        if (!n)
+            return true;
+        t->epoch++; /* pollers look again (riscv/poll_sleep.h) */
+        memcpy(t->l1 + addr, buf, n);
+        tile_code_written(t, (uint32_t)addr, n);
+        return true;
+    }
+    if (addr >= 0xFFB00000u && addr + n <= 0x100000000ull) {
+        uint8_t *p = buf;
+        for (uint32_t i = 0; i < n; i += 4) {
+            uint32_t v = write ? (uint32_t)p[i] | (uint32_t)p[i + 1] << 8 |
+                                     (uint32_t)p[i + 2] << 16 | (uint32_t)p[i + 3] << 24
+                               : 0;
+            if ((n & 3) || !host_mmio(t, (uint32_t)addr + i, write, &v, why, len)) {
+                if (n & 3)
+                    snprintf(why, len, "a register access of %u bytes at 0x%" PRIx64 " (only whole "
+                             "32-bit words)", n, addr);
+                return false;
+            }
+            if (t->err.kind != ERR_NONE) {
+                snprintf(why, len, "%s", t->err.text);
+                return false;
+            }
+            if (write)
+                t->epoch++;
+            else
+                for (unsigned b = 0; b < 4; b++)
+                    p[i + b] = (uint8_t)(v >> (8 * b));
+        }
+        return true;
+    }
+    snprintf(why, len, "tile (%u, %u) 0x%" PRIx64 " + %u: outside L1 (%u bytes) and the tile's "
+             "registers", x, y, addr, n, t->arch->l1_size);
+    return false;
+}
+
+bool chip_host_write(struct chip *c, unsigned x, unsigned y, uint64_t addr, const void *src,
+                     uint32_t n, char *why, size_t len)
+{
+    return host_access(c, x, y, addr, (void *)src, n, true, why, len);
+}
+
+bool chip_host_read(struct chip *c, unsigned x, unsigned y, uint64_t addr, void *dst, uint32_t n,
+                    char *why, size_t len)
+{
+    return host_access(c, x, y, addr, dst, n, false, why, len);
 }
 
 uint64_t chip_cycles(const struct chip *c)

@@ -65,6 +65,26 @@ bool chip_dram_read(const struct chip *c, unsigned x, unsigned y, uint64_t addr,
  * in tile order, else ERR_NONE. Results, cycles, stats and traces do not depend on the sim's
  * thread count. */
 enum err_kind chip_run(struct chip *c);
+/* A chip driven by a host (the libttsim interface, core/libttsim.c): chip_start once the tiles
+ * are added, then any number of chip_advance calls and host accesses between them, then
+ * chip_stop. chip_advance runs the tiles and the NoC until every one stands at `until` (on
+ * `threads` host threads for that call; results do not depend on it); false when an error
+ * stopped the chip (the tile holds it). A tile that has finished waits for the host to give it
+ * work. chip_stop ends every tile there (a tile still running ends at chip_now without an
+ * error) and returns the first error kind in tile order. */
+bool chip_start(struct chip *c); /* false: out of memory */
+bool chip_advance(struct chip *c, uint64_t until, unsigned threads);
+uint64_t chip_now(const struct chip *c);
+enum err_kind chip_stop(struct chip *c);
+/* The host's access at chip_now, between advances, at NoC 0 (x, y): a Tensix tile's L1 (a
+ * write is seen by its cores at chip_now: pollers wake) or its tile control registers (32-bit
+ * words), or a DRAM tile's bank. Applied at once, with no NoC traffic. False, with the reason
+ * in why[len], for anything else. */
+bool chip_host_write(struct chip *c, unsigned x, unsigned y, uint64_t addr, const void *src,
+                     uint32_t n, char *why, size_t len);
+bool chip_host_read(struct chip *c, unsigned x, unsigned y, uint64_t addr, void *dst, uint32_t n,
+                    char *why, size_t len);
+
 /* The last cycle at which anything happened on the chip (a tile's end, a NoC delivery). */
 uint64_t chip_cycles(const struct chip *c);
 

@@ -85,6 +85,10 @@ struct sim_run_ctx {
     struct sim_barrier barrier;
     struct host_pin *pin;
     uint64_t window, end;
+    /* Where the run stands between sim_advance calls: the horizon every tile has reached, the
+     * earliest cycle one of them (or the exchange) has something to do, and whether the
+     * exchange stopped the run. Written by worker 0 as the last window's workers leave. */
+    uint64_t h, next;
     unsigned nworkers;
     bool running[SIM_MAX_TILES];
     struct {
@@ -173,7 +177,7 @@ static void *worker_main(void *arg)
     barrier_wait(&x->barrier, NULL, NULL); /* every worker started: nworkers is final */
     const unsigned first = (unsigned)((uint64_t)s->ntiles * w->id / x->nworkers);
     const unsigned last = (unsigned)((uint64_t)s->ntiles * (w->id + 1) / x->nworkers);
-    uint64_t h = 0, next = 0;
+    uint64_t h = x->h, next = x->next;
     bool skipped;
     for (uint64_t k = 0;; k++) {
         h = next_horizon(x, h, next, &skipped);
@@ -209,23 +213,56 @@ static void *worker_main(void *arg)
         }
         if (w->id == 0) {
             s->windows++;
-            s->windows_skipped += k > 0 && skipped;
+            s->windows_skipped += (k > 0 || x->h > 0) && skipped;
         }
-        if (!left || h >= x->end || x->stop)
+        if (!left || h >= x->end || x->stop) {
+            if (w->id == 0) {
+                /* Nothing left anywhere: the whole chip is idle up to the end asked for. */
+                x->h = !left && h < x->end ? x->end : h;
+                x->next = next;
+            }
             return NULL;
+        }
     }
 }
 
-enum err_kind sim_run(struct sim *s, uint64_t window)
+struct sim_run_ctx *sim_begin(struct sim *s, uint64_t window)
 {
     struct sim_run_ctx *x = calloc(1, sizeof *x); /* some KiB; once per run */
-    struct sim_worker w[SIM_MAX_THREADS];
     if (!x)
-        return ERR_HOST;
+        return NULL;
     x->s = s;
     x->window = window ? window : 1;
-    x->end = s->max_cycles ? s->max_cycles : CYCLE_NEVER;
-    unsigned want = s->threads ? s->threads : 1;
+    for (unsigned i = 0; i < s->ntiles; i++)
+        x->running[i] = true;
+    s->windows = s->windows_skipped = 0;
+    s->stopped_at = CYCLE_NEVER;
+    return x;
+}
+
+uint64_t sim_now(const struct sim_run_ctx *x) { return x->h; }
+
+bool sim_advance(struct sim_run_ctx *x, uint64_t until, unsigned threads)
+{
+    struct sim *s = x->s;
+    struct sim_worker w[SIM_MAX_THREADS];
+    if (x->stop)
+        return false;
+    if (until <= x->h)
+        return true;
+    const uint64_t cap = s->max_cycles ? s->max_cycles : CYCLE_NEVER;
+    x->end = until < cap ? until : cap;
+    /* The host may have given a tile work since the last call (its memory, its soft reset):
+     * every tile with something to do runs, from its next event on. */
+    for (unsigned i = 0; i < s->ntiles; i++) {
+        const uint64_t e = tile_next_event(s->tile[i]);
+        if (e == CYCLE_NEVER)
+            continue;
+        x->running[i] = true;
+        if (e < x->next)
+            x->next = e;
+    }
+    unsigned want = threads ? threads : 1;
     if (want > SIM_MAX_THREADS)
         want = SIM_MAX_THREADS;
     if (want > s->ntiles)
@@ -234,12 +271,10 @@ enum err_kind sim_run(struct sim *s, uint64_t window)
     pthread_mutex_init(&x->barrier.mu, NULL);
     pthread_cond_init(&x->barrier.cv, NULL);
     x->barrier.count = want;
+    atomic_store(&x->barrier.waiting, 0);
+    x->barrier.sleepers = 0;
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     x->barrier.spins = cpus > 0 && want <= (unsigned long)cpus ? BARRIER_SPINS : 0;
-    for (unsigned i = 0; i < s->ntiles; i++)
-        x->running[i] = true;
-    s->windows = s->windows_skipped = 0;
-    s->stopped_at = CYCLE_NEVER;
     unsigned started = 1; /* worker 0 is this thread */
     for (; started < want; started++) {
         w[started] = (struct sim_worker){.x = x, .id = started};
@@ -257,14 +292,20 @@ enum err_kind sim_run(struct sim *s, uint64_t window)
     pthread_cond_destroy(&x->barrier.cv);
     pthread_mutex_destroy(&x->barrier.mu);
     host_pin_close(x->pin);
+    x->pin = NULL;
+    return !x->stop;
+}
 
+enum err_kind sim_end(struct sim_run_ctx *x, bool stop_running)
+{
+    struct sim *s = x->s;
     enum err_kind first = ERR_NONE;
     for (unsigned i = 0; i < s->ntiles; i++) {
         /* A tile still running has reached max_cycles: tile_run stops it there as it would
          * alone (cycle limit, or the end of a run whose agents all wake later). */
         enum err_kind k;
-        if (x->running[i] && x->stop && s->tile[i]->err.kind == ERR_NONE) {
-            tile_end_at(s->tile[i], s->stopped_at);
+        if (x->running[i] && (x->stop || stop_running) && s->tile[i]->err.kind == ERR_NONE) {
+            tile_end_at(s->tile[i], x->stop ? s->stopped_at : x->h);
             k = ERR_NONE;
         } else {
             k = x->running[i] && s->tile[i]->err.kind == ERR_NONE ? tile_run(s->tile[i], s->max_cycles)
@@ -275,6 +316,15 @@ enum err_kind sim_run(struct sim *s, uint64_t window)
     }
     free(x);
     return first;
+}
+
+enum err_kind sim_run(struct sim *s, uint64_t window)
+{
+    struct sim_run_ctx *x = sim_begin(s, window);
+    if (!x)
+        return ERR_HOST;
+    sim_advance(x, CYCLE_NEVER, s->threads);
+    return sim_end(x, false);
 }
 
 void sim_outcome_init(struct sim_outcome *o, const struct tile *t)

@@ -54,6 +54,21 @@ void sim_destroy(struct sim *s);
  * tile's error kind (in tile order) that is not ERR_NONE, else ERR_NONE. */
 enum err_kind sim_run(struct sim *s, uint64_t window);
 
+/* sim_run in steps, for a host that drives the simulation (the libttsim interface,
+ * core/libttsim.c): sim_begin, then sim_advance as often as the host wants, then sim_end.
+ * sim_advance runs windows (as sim_run does, on `threads` host threads started for the call and
+ * joined before it returns) until every tile stands at `until`; a tile that has finished stays
+ * idle, and runs again when something (the host's writes between calls, a NoC delivery) gives
+ * it work. False when the exchange stopped the run (an error). The windows are cut at each
+ * `until`, so they depend on the host's calls, never on the thread count. sim_end ends every
+ * tile as sim_run does; with `stop_running`, a tile still running ends at the current horizon
+ * with no error (the host is done with it) instead of being run to its end. */
+struct sim_run_ctx;
+struct sim_run_ctx *sim_begin(struct sim *s, uint64_t window); /* NULL: out of memory */
+bool sim_advance(struct sim_run_ctx *x, uint64_t until, unsigned threads);
+uint64_t sim_now(const struct sim_run_ctx *x); /* the horizon every tile has reached */
+enum err_kind sim_end(struct sim_run_ctx *x, bool stop_running);
+
 #define SIM_MAX_XFER 16     /* --load and --dump options, each */
 #define SIM_MAX_HOST_ERRORS 8
 

@@ -233,6 +233,10 @@ int tile_soft_reset_write(struct tile *t, int writer, uint32_t value, uint64_t c
  * TRISCn_RESET_PC register when its override bit is set (Blackhole; Wormhole: Config's
  * TRISC_RESET_PC_SEC<n>_PC and TRISC_RESET_PC_OVERRIDE). */
 uint32_t tile_reset_pc(const struct tile *t, int core);
+/* The host's 32-bit access to the tile control registers 0xFFB12000-0xFFB12FFF (as a store or
+ * load by no core: an unmodelled register is ERR_UNIMPLEMENTED in the tile); false outside that
+ * block. SOFT_RESET_0 written by the host takes effect at t->now. */
+bool tile_ctrl_host(struct tile *t, uint32_t addr, bool write, uint32_t *val);
 /* Set a TRISC's reset pc and override bit, as Tenstorrent's loader does after loading
  * (Blackhole's registers; Wormhole's Config words, where its firmware writes them). */
 void tile_set_reset_pc(struct tile *t, int core, uint32_t pc);

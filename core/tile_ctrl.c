@@ -248,6 +248,23 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
 
 static const struct mmio_ops ops = {load, store, true, false};
 
+bool tile_ctrl_host(struct tile *t, uint32_t addr, bool write, uint32_t *val)
+{
+    if (addr < TILE_CTRL_BASE || addr > 0xFFB12FFFu)
+        return false;
+    if (write && addr - TILE_CTRL_BASE == SOFT_RESET_0) {
+        /* Bit 31 is UMD's staggered start request (ttsim drops it too); the host's write takes
+         * effect at once: every agent of the tile has acted before t->now. */
+        tile_soft_reset_write(t, -1, *val & 0x7FFFFFFFu, t->now);
+        return true;
+    }
+    if (write)
+        store(t, -1, NULL, addr, 4, *val);
+    else
+        load(t, -1, NULL, addr, 4, val);
+    return true;
+}
+
 const struct region tile_ctrl_regions[] = {
     /* around the performance-counter registers' rows (core/perf_counters.c) */
     {TILE_CTRL_BASE + 0x040, TILE_CTRL_BASE + 0x0EF, "tile control/debug/status", &ops, 7, MAP_ALL_CORES, MAP_BOTH, 0},
