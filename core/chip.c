@@ -717,6 +717,7 @@ static bool host_access(struct chip *c, unsigned x, unsigned y, uint64_t addr, v
      * NoC delivery does (mem/niu_deliver.c). */
     t->now = h;
     t->running_agent = -1;
+    c->sim.host_wrote |= write;
     if (addr + n <= t->arch->l1_size) {
         if (!write) {
             memcpy(buf, t->l1 + addr, n);

@@ -205,26 +205,48 @@ static void window_access(unsigned i, uint64_t off, void *buf, uint32_t n, bool 
     tile_access(x, y, base + off, buf, n, write);
 }
 
-static uint32_t status_word(uint64_t off)
+/* A node's eight words of the status page, one per core: bits 0-7 its exit code, 8 halted,
+ * 9 out of reset; 10 the tile has nothing left to do (every core halted or off, every unit
+ * drained), 16 the tile stopped with an error. Zeros where there is no tile. */
+static void node_status(const struct tile *t, uint32_t v[8])
 {
-    if (off == 0)
-        return STATUS_MAGIC;
+    memset(v, 0, 8 * sizeof v[0]);
+    if (!t)
+        return;
+    const uint32_t tile_bits = (uint32_t)(tile_next_event(t) == CYCLE_NEVER) << 10 |
+                               (uint32_t)(t->err.kind != ERR_NONE) << 16;
+    for (unsigned k = 0; k < NUM_CORES; k++) {
+        const struct rv_core *c = &t->core[k];
+        v[k] = (uint32_t)(c->exit_code & 0xFF) | (uint32_t)(c->state == CORE_HALTED) << 8 |
+               (uint32_t)(c->state != CORE_OFF) << 9 | tile_bits;
+    }
+}
+
+/* Words [off, off + n) of the status page (off and n multiples of 4): 0 the magic, 1-2 the
+ * chip's cycle, from 0x100 eight words per grid node (NoC 0 y * 17 + x), one per core. */
+static void status_read(uint64_t off, uint8_t *dst, uint32_t n)
+{
     const uint64_t now = chip_now(L->chip);
-    if (off == 4 || off == 8)
-        return (uint32_t)(off == 4 ? now : now >> 32);
-    if (off < STATUS_CORES)
-        return 0;
-    const uint64_t k = (off - STATUS_CORES) / 4;
-    const unsigned node = (unsigned)(k / 8), core = (unsigned)(k % 8);
     unsigned w, h;
     chip_grid(L->chip, &w, &h);
-    const struct tile *t = node < w * h ? chip_tile_at(L->chip, node % w, node / w) : NULL;
-    if (!t || core >= NUM_CORES)
-        return 0;
-    /* bits 0-7 exit code, 8 halted, 9 out of reset, 16 the tile stopped with an error */
-    const struct rv_core *c = &t->core[core];
-    return (uint32_t)(c->exit_code & 0xFF) | (uint32_t)(c->state == CORE_HALTED) << 8 |
-           (uint32_t)(c->state != CORE_OFF) << 9 | (uint32_t)(t->err.kind != ERR_NONE) << 16;
+    uint32_t node_words[8];
+    unsigned have = ~0u; /* the node node_words holds */
+    for (uint32_t i = 0; i < n; i += 4) {
+        const uint64_t o = off + i;
+        uint32_t v = 0;
+        if (o == 0) {
+            v = STATUS_MAGIC;
+        } else if (o == 4 || o == 8) {
+            v = (uint32_t)(o == 4 ? now : now >> 32);
+        } else if (o >= STATUS_CORES && (o - STATUS_CORES) / 32 < (uint64_t)w * h) {
+            const unsigned node = (unsigned)((o - STATUS_CORES) / 32);
+            if (node != have)
+                node_status(chip_tile_at(L->chip, node % w, node / w), node_words);
+            have = node;
+            v = node_words[(o % 32) / 4];
+        }
+        memcpy(dst + i, &v, 4);
+    }
 }
 
 static void bar0_read(uint64_t off, uint8_t *dst, uint32_t n)
@@ -234,10 +256,7 @@ static void bar0_read(uint64_t off, uint8_t *dst, uint32_t n)
         return;
     }
     if (off >= STATUS_PAGE && off + n <= STATUS_PAGE + 0x10000 && !(off & 3) && !(n & 3)) {
-        for (uint32_t i = 0; i < n; i += 4) {
-            const uint32_t v = status_word(off - STATUS_PAGE + i);
-            memcpy(dst + i, &v, 4);
-        }
+        status_read(off - STATUS_PAGE, dst, n);
         return;
     }
     die(ERR_BAD_ACCESS, "host read of %u bytes at BAR0 + 0x%" PRIx64 ": nothing there the library "

@@ -254,7 +254,7 @@ bool sim_advance(struct sim_run_ctx *x, uint64_t until, unsigned threads)
     x->end = until < cap ? until : cap;
     /* The host may have given a tile work since the last call (its memory, its soft reset):
      * every tile with something to do runs, from its next event on. */
-    for (unsigned i = 0; i < s->ntiles; i++) {
+    for (unsigned i = 0; s->host_wrote && i < s->ntiles; i++) {
         const uint64_t e = tile_next_event(s->tile[i]);
         if (e == CYCLE_NEVER)
             continue;
@@ -262,6 +262,7 @@ bool sim_advance(struct sim_run_ctx *x, uint64_t until, unsigned threads)
         if (e < x->next)
             x->next = e;
     }
+    s->host_wrote = false;
     unsigned want = threads ? threads : 1;
     if (want > SIM_MAX_THREADS)
         want = SIM_MAX_THREADS;
@@ -273,7 +274,7 @@ bool sim_advance(struct sim_run_ctx *x, uint64_t until, unsigned threads)
     x->barrier.count = want;
     atomic_store(&x->barrier.waiting, 0);
     x->barrier.sleepers = 0;
-    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const long cpus = want > 1 ? sysconf(_SC_NPROCESSORS_ONLN) : 1; /* reads /sys: not per call */
     x->barrier.spins = cpus > 0 && want <= (unsigned long)cpus ? BARRIER_SPINS : 0;
     unsigned started = 1; /* worker 0 is this thread */
     for (; started < want; started++) {

@@ -36,6 +36,9 @@ struct sim {
     uint64_t (*exchange)(void *ctx, uint64_t h, bool *stop);
     void *exchange_ctx;
     uint64_t stopped_at; /* the h at which the exchange stopped the run, else CYCLE_NEVER */
+    /* Set by a host that changed a tile between sim_advance calls (core/chip.c host accesses):
+     * the next call looks for tiles it gave work. */
+    bool host_wrote;
 };
 
 /* A new tile of architecture `arch` at power-on, owned by the sim; NULL when out of memory or

@@ -342,7 +342,8 @@ int main(int argc, char **argv)
         printf("tile (%u, %u): released at cycle %" PRIu64 "\n", rc->tile[i].x, rc->tile[i].y,
                ((uint64_t)now[1] << 32 | now[0]) + 1);
     }
-    /* Poll until every started core has halted: one read of the status page, one clock. */
+    /* Poll until every started core has halted and its tile has drained: one read of the status
+     * page, one clock. */
     static uint32_t status[0x100 / 4 + GRID_W * 12 * 8];
     const uint64_t max_polls = rd.max_cycles ? rd.max_cycles : 100000000;
     bool done = false;
@@ -358,7 +359,8 @@ int main(int argc, char **argv)
                 const uint32_t s = status[0x40 + (rc->tile[i].y * GRID_W + rc->tile[i].x) * 8 + k];
                 if (s >> 16 & 1)
                     fail("tile (%u, %u) stopped with an error", rc->tile[i].x, rc->tile[i].y);
-                if (running[i] >> reset_bit(k) & 1 && !(s >> 8 & 1))
+                /* every started core halted, and the tile drained (bit 10) */
+                if (running[i] && (!(s >> 10 & 1) || (running[i] >> reset_bit(k) & 1 && !(s >> 8 & 1))))
                     done = false;
             }
     }
@@ -372,7 +374,7 @@ int main(int argc, char **argv)
                 code = 1;
             }
         }
-    printf("all cores halted by cycle %" PRIu64 " (%" PRIu64 " polls)\n",
+    printf("every tile done by cycle %" PRIu64 " (%" PRIu64 " polls)\n",
            (uint64_t)status[2] << 32 | status[1], polls);
     for (unsigned i = 0; i < rc->ntiles; i++)
         for (unsigned j = 0; j < rc->tile[i].nread; j++) {

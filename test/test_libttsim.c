@@ -1,0 +1,370 @@
+/* The libttsim interface (core/libttsim.c, docs/libttsim.md): build/libtensim_bh.so driven as
+ * Tenstorrent's UMD drives a simulator library. The chip examples run through our UMD-shaped
+ * driver (build/umd_host, test/umd/umd_host.c) and give their exact results; one tile's cycles
+ * equal tensim run's, shifted by the cycle the host released it; the PCI configuration space,
+ * loading twice, fork after init, and each error's text and exit status. */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../core/chip.h"
+#include "harness.h"
+
+#define LIB "build/libtensim_bh.so"
+#define KCHIP "build/kernels/chip/"
+
+/* Runs a shell command; its output (stdout and stderr) in out[n]; returns its exit status. */
+static int run_cmd(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int run_cmd(char *out, size_t n, const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    strncat(cmd, " 2>&1", sizeof cmd - strlen(cmd) - 1);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p, "cannot run %s", cmd);
+    size_t len = fread(out, 1, n - 1, p);
+    out[len] = 0;
+    const int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    size_t na, nb;
+    char *x = read_whole_file(a, &na), *y = read_whole_file(b, &nb);
+    const bool same = x && y && na == nb && !memcmp(x, y, na);
+    free(x);
+    free(y);
+    return same;
+}
+
+/* One chip example through the library: every core exits 0, every output as expected. */
+static void example(const char *name, const char *flags, const char *out_file, const char *expected)
+{
+    char dir[256], out[16384];
+    snprintf(dir, sizeof dir, "/tmp/tensim-lt-%s", name);
+    cr_assert_eq(run_cmd(out, sizeof out, "mkdir -p %s && build/umd_host %s " LIB " " KCHIP "%s/run.json %s",
+                         dir, flags, name, dir), 0, "%s:\n%s", name, out);
+    cr_expect(strstr(out, "every tile done by cycle") != NULL, "%s", out);
+    cr_expect(strstr(out, "tensim: libttsim: ") != NULL, "%s", out);
+    if (!out_file)
+        return;
+    char got[300], want[300];
+    snprintf(got, sizeof got, "%s/%s", dir, out_file);
+    snprintf(want, sizeof want, KCHIP "%s/%s", name, expected);
+    cr_expect(same_file(got, want), "%s: %s differs from %s", name, got, want);
+}
+
+Test(libttsim, chip_examples_through_the_library, .timeout = 240)
+{
+    example("pipeline3", "", "output.bin", "expected-output.bin");
+    example("matmul16", "", "c.bin", "expected-c.bin");
+    example("mmfpu", "", "c.bin", "expected-c.bin");
+    example("alltoall", "", NULL, NULL); /* each tile checks what it received (exit code) */
+    example("alltoall-2noc", "--memfd", NULL, NULL); /* loaded as UMD's copy_sim_binary does */
+}
+
+static json_t *tile_stats(json_t *tiles, unsigned x, unsigned y)
+{
+    size_t i;
+    json_t *t;
+    json_array_foreach(tiles, i, t) {
+        json_t *at = json_object_get(t, "at");
+        if (json_integer_value(json_array_get(at, 0)) == (json_int_t)x &&
+            json_integer_value(json_array_get(at, 1)) == (json_int_t)y)
+            return json_object_get(t, "stats");
+    }
+    return NULL;
+}
+
+/* A tile alone counts the same cycles under the library as under tensim run: its cores leave
+ * reset at the cycle the host wrote SOFT_RESET_0 (after the host's reads, one cycle each), and
+ * everything after is the same. */
+Test(libttsim, one_tile_cycles_are_tensim_runs, .timeout = 120)
+{
+    const char *dir = "/tmp/tensim-lt-one";
+    char out[8192], json[1024];
+    cr_assert_eq(run_cmd(out, sizeof out, "mkdir -p %s", dir), 0);
+    snprintf(json, sizeof json, "{\"tensim_run\": 1, \"arch\": \"blackhole\", \"chip\": {\"tiles\": "
+             "[{\"at\": [5, 6], \"programs\": {\"trisc0\": \"%s/build/kernels/matmul-t0.elf\", "
+             "\"trisc1\": \"%s/build/kernels/matmul-t1.elf\", \"trisc2\": \"%s/build/kernels/matmul-t2.elf\"}}]}}",
+             getenv("PWD"), getenv("PWD"), getenv("PWD"));
+    FILE *f = fopen("/tmp/tensim-lt-one/one.json", "w");
+    cr_assert(f);
+    fputs(json, f);
+    fclose(f);
+    cr_assert_eq(run_tensimf(out, sizeof out, "run -q --run %s/one.json --stats %s/run.json", dir, dir), 0,
+                 "%s", out);
+    cr_assert_eq(run_cmd(out, sizeof out, "TENSIM_STATS=%s/lib.json build/umd_host " LIB " %s/one.json %s",
+                         dir, dir, dir), 0, "%s", out);
+    unsigned released = 0;
+    const char *r = strstr(out, "tile (5, 6): released at cycle ");
+    cr_assert(r && sscanf(r, "tile (5, 6): released at cycle %u", &released) == 1, "%s", out);
+    /* The host's reads before it, one clock each: the hold's, the three TRISCs' override
+     * register, the release's own. */
+    cr_expect_eq(released, 5u);
+
+    json_error_t e;
+    json_t *a = json_load_file("/tmp/tensim-lt-one/run.json", 0, &e);
+    json_t *b = json_load_file("/tmp/tensim-lt-one/lib.json", 0, &e);
+    cr_assert(a && b);
+    cr_expect_str_eq(json_string_value(json_object_get(b, "schema")), "tensim-chip-stats");
+    json_t *ta = tile_stats(json_object_get(json_object_get(a, "chip"), "tiles"), 5, 6);
+    json_t *tb = tile_stats(json_object_get(b, "tiles"), 5, 6);
+    cr_assert(ta && tb);
+    const json_int_t ca = json_integer_value(json_object_get(ta, "cycles"));
+    cr_expect_gt(ca, 100000);
+    cr_expect_eq(json_integer_value(json_object_get(tb, "cycles")), ca + released);
+    static const char *const cores[] = {"TRISC0", "TRISC1", "TRISC2"};
+    for (unsigned k = 0; k < 3; k++) {
+        json_t *x = json_object_get(json_object_get(ta, "cores"), cores[k]);
+        json_t *y = json_object_get(json_object_get(tb, "cores"), cores[k]);
+        cr_expect_eq(json_integer_value(json_object_get(y, "instret")),
+                     json_integer_value(json_object_get(x, "instret")), "%s", cores[k]);
+        cr_expect_eq(json_integer_value(json_object_get(y, "cycles")),
+                     json_integer_value(json_object_get(x, "cycles")), "%s", cores[k]);
+    }
+    json_decref(a);
+    json_decref(b);
+}
+
+/* ---- the library in this process ---- */
+
+struct lib {
+    void *h;
+    void (*init)(void), (*exit)(void), (*clock)(uint32_t);
+    uint32_t (*cfg)(uint32_t, uint32_t);
+    void (*rd)(uint64_t, void *, uint32_t);
+    void (*wr)(uint64_t, const void *, uint32_t);
+    void (*tile_rd)(uint32_t, uint32_t, uint64_t, void *, uint32_t);
+};
+
+static struct lib open_lib(void)
+{
+    struct lib l = {.h = dlopen(LIB, RTLD_NOW | RTLD_LOCAL)};
+    cr_assert(l.h, "%s", dlerror());
+    *(void **)&l.init = dlsym(l.h, "libttsim_init");
+    *(void **)&l.exit = dlsym(l.h, "libttsim_exit");
+    *(void **)&l.clock = dlsym(l.h, "libttsim_clock");
+    *(void **)&l.cfg = dlsym(l.h, "libttsim_pci_config_rd32");
+    *(void **)&l.rd = dlsym(l.h, "libttsim_pci_mem_rd_bytes");
+    *(void **)&l.wr = dlsym(l.h, "libttsim_pci_mem_wr_bytes");
+    *(void **)&l.tile_rd = dlsym(l.h, "libttsim_tile_rd_bytes");
+    cr_assert(l.init && l.exit && l.clock && l.cfg && l.rd && l.wr && l.tile_rd);
+    return l;
+}
+
+#define BAR0 0x100000000ull
+
+/* Window 0 aimed at translated (x, y), addr's 2 MiB frame (UMD's three register writes). */
+static void aim(const struct lib *l, unsigned x, unsigned y, uint64_t addr)
+{
+    const uint64_t frame = addr >> 21;
+    const uint32_t w[3] = {(uint32_t)frame, (uint32_t)(frame >> 32 & 0x7FF) | x << 11 | y << 17, 0};
+    for (unsigned i = 0; i < 3; i++)
+        l->wr(BAR0 + 0x1FC00000u + 4 * i, &w[i], 4);
+}
+
+static uint32_t rd32(const struct lib *l, unsigned x, unsigned y, uint64_t addr)
+{
+    uint32_t v;
+    aim(l, x, y, addr);
+    l->rd(BAR0 + addr % (2u << 20), &v, 4);
+    l->clock(1);
+    return v;
+}
+
+static void wr32(const struct lib *l, unsigned x, unsigned y, uint64_t addr, uint32_t v)
+{
+    aim(l, x, y, addr);
+    l->wr(BAR0 + addr % (2u << 20), &v, 4);
+}
+
+static unsigned threads_now(void)
+{
+    unsigned n = 0;
+    DIR *d = opendir("/proc/self/task");
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+Test(libttsim, configuration_space_and_windows)
+{
+    const unsigned before = threads_now();
+    struct lib l = open_lib(); /* UMD's probe: open and close, nothing runs */
+    dlclose(l.h);
+    l = open_lib();
+    cr_expect_eq(threads_now(), before);
+    l.init();
+    cr_expect_eq(threads_now(), before, "init starts no thread (users fork after it)");
+    cr_expect_eq(l.cfg(0, 0x00), 0xB1401E52u);
+    cr_expect_eq(l.cfg(0, 0x10), 0x00000004u);
+    cr_expect_eq(l.cfg(0, 0x14), 0x1u);
+    cr_expect_eq(l.cfg(0, 0x18), 0x20000004u);
+    cr_expect_eq(l.cfg(0, 0x1C), 0x1u);
+    cr_expect_eq(l.cfg(0, 0x20), 0x4u);
+    cr_expect_eq(l.cfg(0, 0x24), 0x8u);
+    cr_expect_eq(l.cfg(1 << 3, 0x00), 0xFFFFFFFFu, "device 1 does not exist");
+    /* A write through the window lands in that tile's L1 and nowhere else. */
+    wr32(&l, 3, 4, 0x30000, 0xC0FFEE01u);
+    cr_expect_eq(rd32(&l, 3, 4, 0x30000), 0xC0FFEE01u);
+    cr_expect_eq(rd32(&l, 4, 3, 0x30000), 0u);
+    /* Power-on soft reset: every core held (0x47800). */
+    cr_expect_eq(rd32(&l, 3, 4, 0xFFB121B0u), 0x47800u);
+    /* DRAM bank 0 through its translated ports (17, 12) and (17, 13): one bank, two ports. */
+    wr32(&l, 17, 12, 0x123450, 77);
+    cr_expect_eq(rd32(&l, 17, 13, 0x123450), 77u);
+    uint32_t v = 0;
+    l.tile_rd(17, 13, 0x123450, &v, 4); /* UMD's DRAM teleport: no window */
+    cr_expect_eq(v, 77u);
+    /* Time moves only with clock: the status page's cycle counts the reads' clocks. */
+    uint32_t st[3];
+    l.rd(BAR0 + 0x1FF00000u, st, sizeof st);
+    cr_expect_eq(st[0], 0x4D534E54u);
+    cr_expect_eq(st[1], 4u, "four reads through the window, one clock each (the teleport's none)");
+    l.clock(1000);
+    l.rd(BAR0 + 0x1FF00000u, st, sizeof st);
+    cr_expect_eq(st[1], 1004u);
+    l.exit();
+    dlclose(l.h);
+    cr_expect_eq(threads_now(), before);
+}
+
+/* Fork after init (ttsim's documented use): a child's writes and time are its own. */
+Test(libttsim, fork_after_init)
+{
+    struct lib l = open_lib();
+    l.init();
+    wr32(&l, 1, 2, 0x40000, 0x1234);
+    const pid_t p = fork();
+    cr_assert(p >= 0);
+    if (p == 0) {
+        wr32(&l, 1, 2, 0x40000, 0x5678);
+        l.clock(100);
+        const bool ok = rd32(&l, 1, 2, 0x40000) == 0x5678;
+        _exit(ok ? 0 : 1);
+    }
+    int st;
+    waitpid(p, &st, 0);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    cr_expect_eq(rd32(&l, 1, 2, 0x40000), 0x1234u);
+    l.exit();
+    dlclose(l.h);
+}
+
+/* An error ends the process (UMD cannot take one back) with tensim's exit status and message. */
+static void expect_death(void (*body)(const struct lib *), const char *env, int status, const char *text)
+{
+    int fd[2];
+    cr_assert_eq(pipe(fd), 0);
+    const pid_t p = fork();
+    cr_assert(p >= 0);
+    if (p == 0) {
+        dup2(fd[1], 2);
+        close(fd[0]);
+        if (env)
+            putenv((char *)env);
+        struct lib l = open_lib();
+        l.init();
+        body(&l);
+        _exit(0);
+    }
+    close(fd[1]);
+    char out[4096];
+    size_t n = 0;
+    for (ssize_t k; (k = read(fd[0], out + n, sizeof out - 1 - n)) > 0;)
+        n += (size_t)k;
+    out[n] = 0;
+    close(fd[0]);
+    int st;
+    waitpid(p, &st, 0);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == status, "status %d, want %d: %s", WEXITSTATUS(st), status,
+              out);
+    cr_expect(strstr(out, text) != NULL, "gave:\n%s\nwant: %s", out, text);
+}
+
+static void read_nothing(const struct lib *l)
+{
+    uint32_t v;
+    l->rd(BAR0 + 0x1FE00000u, &v, 4);
+}
+static void read_arc(const struct lib *l) { rd32(l, 8, 0, 0x100); }
+static void read_niu(const struct lib *l) { rd32(l, 1, 2, 0xFFB20000u); }
+static void write_outside_l1(const struct lib *l) { wr32(l, 1, 2, 0x180000, 1); }
+static void crossing(const struct lib *l)
+{
+    uint32_t v[2];
+    aim(l, 1, 2, 0);
+    l->rd(BAR0 + (2u << 20) - 4, v, 8);
+}
+static void nothing(const struct lib *l) { (void)l; }
+static void undefined_instruction(const struct lib *l)
+{
+    wr32(l, 1, 2, 0, 0xFFFFFFFFu); /* BRISC's first word */
+    wr32(l, 1, 2, 0xFFB121B0u, 0x47000u);
+    l->clock(100);
+}
+
+Test(libttsim, errors_end_the_process)
+{
+    expect_death(read_nothing, NULL, 103,
+                 "tensim: bad access: libttsim: host read of 4 bytes at BAR0 + 0x1fe00000: nothing there "
+                 "the library models");
+    expect_death(read_arc, NULL, 103,
+                 "tensim: bad access: libttsim: host read of 4 bytes at (8, 0) 0x100: (8, 0) is an ARC node: "
+                 "the library serves only Tensix tiles and DRAM");
+    expect_death(read_niu, NULL, 103, "a read of register 0xffb20000, which the library does not model");
+    expect_death(write_outside_l1, NULL, 103, "tile (1, 2) 0x180000 + 4: outside L1 (1572864 bytes)");
+    expect_death(crossing, NULL, 103, "crosses its end");
+    expect_death(nothing, "TENSIM_THREADS=0", 100, "TENSIM_THREADS=0: expected a whole number from 1 to 64");
+    expect_death(nothing, "TENSIM_TIMING=rv.nope=3", 100, "TENSIM_TIMING: ");
+    expect_death(undefined_instruction, NULL, 102, "tensim: libttsim: tile (1, 2):\ntensim: undefined instruction:");
+}
+
+/* The SoC descriptor UMD reads beside the library says what tensim's grid has. */
+Test(libttsim, soc_descriptor_matches_the_grid)
+{
+    size_t n;
+    char *text = read_whole_file("build/soc_descriptor.yaml", &n);
+    cr_assert(text, "build/soc_descriptor.yaml");
+    struct chip *c = chip_create(arch_get(ARCH_BLACKHOLE));
+    cr_assert(c);
+    static const struct { const char *key; enum chip_node kind; unsigned count; } rows[] = {
+        {"functional_workers:", CHIP_TENSIX, 140}, {"dram:", CHIP_DRAM, 24}, {"arc:", CHIP_ARC, 1},
+        {"pcie:", CHIP_PCIE, 2},  {"eth:", CHIP_ETH, 14}, {"security:", CHIP_CPU, 1}, {"l2cpu:", CHIP_CPU, 4},
+    };
+    for (unsigned r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        const char *p = strstr(text, rows[r].key);
+        cr_assert(p, "%s", rows[r].key);
+        p += strlen(rows[r].key);
+        /* the coordinates up to the next top-level key */
+        const char *end = p;
+        while (*end && !(end[0] == '\n' && end[1] >= 'a' && end[1] <= 'z'))
+            end++;
+        unsigned count = 0, x, y, used;
+        for (const char *q = p; q < end; q++)
+            if (*q >= '0' && *q <= '9' && (q == p || q[-1] < '0' || q[-1] > '9') &&
+                sscanf(q, "%u-%u%n", &x, &y, &used) == 2) {
+                cr_expect_eq(chip_node_at(c, x, y), rows[r].kind, "%s %u-%u", rows[r].key, x, y);
+                count++;
+                q += used - 1;
+            }
+        cr_expect_eq(count, rows[r].count, "%s", rows[r].key);
+    }
+    chip_destroy(c);
+    free(text);
+}
