@@ -185,6 +185,7 @@ struct tile {
         uint32_t ncrisc_reset_pc;   /* BH NCRISC_RESET_PC */
         uint32_t ncrisc_override;   /* BH NCRISC_RESET_PC_OVERRIDE, bit 0 */
         uint32_t clock_gating[3];   /* BH DEST_CG_CTRL, CG_CTRL_EN, CG_KICK: kept, no effect */
+        uint32_t instrn_buf_ctrl[2]; /* RISCV_DEBUG_REG_INSTRN_BUF_CTRL0/1: the debug push */
     } boot;
     /* The host's part of the run (core/host.c), when there is one: tile_run calls `poll` at
      * cycle 0 and then every `interval` cycles, after every agent has acted in the cycles before

@@ -6,10 +6,12 @@
 #include "tile.h"
 
 #include "../riscv/pcbuf.h"
+#include "../sync/push.h"
 
 #include <string.h>
 
 enum { TILE_CTRL_BASE = 0xFFB12000u, DBG_FEATURE_DISABLE = 0x068, TRISC_PC_BUF_OVERRIDE = 0x090,
+       INSTRN_BUF_CTRL0 = 0x0A0, INSTRN_BUF_CTRL1 = 0x0A4, INSTRN_BUF_STATUS = 0x0A8,
        SOFT_RESET_0 = 0x1B0,
        WALL_CLOCK_L = 0x1F0, WALL_CLOCK_L_LIVE_H = 0x1F4, WALL_CLOCK_H = 0x1F8,
        TRISC0_RESET_PC = 0x228, TRISC_RESET_PC_OVERRIDE = 0x234, NCRISC_RESET_PC = 0x238,
@@ -159,6 +161,44 @@ static uint32_t *boot_reg(struct tile *t, uint32_t off)
     return 0;
 }
 
+/* ---- the debug push (WHR:PushTensixInstruction.md "Debug registers"; BH the same) ---- */
+
+/* INSTRN_BUF_STATUS: bits 0-2 the FIFO before thread i's replay expander (FIFO2) is not full,
+ * bits 4-6 it is empty. */
+static uint32_t instrn_buf_status(const struct tile *t)
+{
+    uint32_t v = 0;
+    for (unsigned th = 0; th < NUM_THREADS; th++) {
+        const struct tt_fifo *f = &t->thread[th].fifo2;
+        v |= (uint32_t)tt_fifo_has_room(f, 1) << th | (uint32_t)(f->count == 0) << (4 + th);
+    }
+    return v;
+}
+
+/* INSTRN_BUF_CTRL0: bit i gives the debug bus thread i's FIFO2; while it has it, bit 4 + i going
+ * from 0 to 1 pushes INSTRN_BUF_CTRL1 there ("Software should not push when said FIFO is
+ * full": an error). Reserved bits stop the run as unimplemented. */
+static enum mmio_status instrn_buf_ctrl0(struct tile *t, int core, uint32_t val)
+{
+    if (val & ~0x77u) {
+        tile_error(t, ERR_UNIMPLEMENTED, core, core >= 0 ? t->core[core].pc : 0,
+                   "INSTRN_BUF_CTRL0 = 0x%x (reserved bits)", val);
+        return MMIO_ERROR;
+    }
+    const uint32_t rising = val & ~t->boot.instrn_buf_ctrl[0];
+    t->boot.instrn_buf_ctrl[0] = val;
+    for (unsigned th = 0; th < NUM_THREADS; th++) {
+        if (!(rising >> (4 + th) & 1) || !(val >> th & 1))
+            continue;
+        if (!tensix_host_push(t, th, t->boot.instrn_buf_ctrl[1])) {
+            tile_error(t, ERR_UNDEF_BEHAVIOUR, core, core >= 0 ? t->core[core].pc : 0,
+                       "debug push (INSTRN_BUF_CTRL0) into thread %u's full FIFO", th);
+            return MMIO_ERROR;
+        }
+    }
+    return MMIO_OK;
+}
+
 static enum mmio_status unimplemented(struct tile *t, int core, uint32_t addr, const char *what)
 {
     tile_error(t, ERR_UNIMPLEMENTED, core, core >= 0 ? t->core[core].pc : 0,
@@ -189,6 +229,13 @@ static enum mmio_status load(struct tile *t, int core, const struct region *r, u
         return MMIO_OK;
     case SOFT_RESET_0:
         *val = t->boot.soft_reset;
+        return MMIO_OK;
+    case INSTRN_BUF_CTRL0:
+    case INSTRN_BUF_CTRL1:
+        *val = t->boot.instrn_buf_ctrl[(addr - TILE_CTRL_BASE - INSTRN_BUF_CTRL0) / 4];
+        return MMIO_OK;
+    case INSTRN_BUF_STATUS:
+        *val = instrn_buf_status(t);
         return MMIO_OK;
     case DBG_FEATURE_DISABLE:
         *val = dest_map_of(t).hi16 ? 1u << 11 : 0;
@@ -233,6 +280,12 @@ static enum mmio_status store(struct tile *t, int core, const struct region *r, 
         tile_error(t, ERR_UNIMPLEMENTED, core, core >= 0 ? t->core[core].pc : 0,
                    "DBG_FEATURE_DISABLE = 0x%x (undocumented bits)", val);
         return MMIO_ERROR;
+    }
+    if (off == INSTRN_BUF_CTRL0)
+        return instrn_buf_ctrl0(t, core, val);
+    if (off == INSTRN_BUF_CTRL1) {
+        t->boot.instrn_buf_ctrl[1] = val;
+        return MMIO_OK;
     }
     if (off == SOFT_RESET_0) /* takes effect in the next cycle */
         return tile_soft_reset_write(t, core, val, t->now + 1) ? MMIO_ERROR : MMIO_OK;

@@ -68,8 +68,16 @@ static enum mmio_status push_store(struct tile *t, int core, const struct region
                    core_name(core));
         return MMIO_ERROR;
     }
+    const unsigned th = core == CORE_BRISC ? window : (unsigned)core;
+    if (t->boot.instrn_buf_ctrl[0] >> th & 1) {
+        /* WHR:PushTensixInstruction.md: "very likely to be silently discarded" */
+        tile_error(t, ERR_UNDEF_BEHAVIOUR, core, t->core[core].pc,
+                   "push into thread %u while the debug bus has its FIFO (INSTRN_BUF_CTRL0 bit %u)",
+                   th, th);
+        return MMIO_ERROR;
+    }
     tt_origin o = origin_make(core, t->core[core].pc, t->now);
-    return tensix_push(t, core, core == CORE_BRISC ? window : (unsigned)core, &val, &o, 1);
+    return tensix_push(t, core, th, &val, &o, 1);
 }
 
 static enum mmio_status mop_cfg_load(struct tile *t, int core, const struct region *r,

@@ -368,3 +368,33 @@ Test(libttsim, soc_descriptor_matches_the_grid)
     chip_destroy(c);
     free(text);
 }
+
+/* The debug push tt-llk's "exalens" boot uses before the TRISCs start (WHR:
+ * PushTensixInstruction.md "Debug registers"), as the host reaches it. */
+Test(libttsim, debug_instruction_push)
+{
+    struct tile *t = tile_create(arch_get(ARCH_BLACKHOLE));
+    cr_assert(t);
+    const uint32_t nop = 0x02000000u, ctrl0 = 0xFFB120A0u, ctrl1 = 0xFFB120A4u, status = 0xFFB120A8u;
+    uint32_t v = nop;
+    cr_assert(tile_ctrl_host(t, ctrl1, true, &v));
+    cr_assert(tile_ctrl_host(t, status, false, &v));
+    cr_expect_eq(v, 0x77u, "every FIFO2 empty and not full");
+    const uint32_t seq[] = {0x1, 0x11, 0x11, 0x1, 0x11, 0x10};
+    for (unsigned i = 0; i < 6; i++) {
+        v = seq[i];
+        cr_assert(tile_ctrl_host(t, ctrl0, true, &v));
+    }
+    cr_expect_eq(t->thread[0].fifo2.count, 2u, "two rising edges of bit 4 while bit 0 held control");
+    cr_expect_eq(t->thread[0].fifo2.word[t->thread[0].fifo2.head], nop);
+    cr_expect_eq(t->thread[1].fifo2.count, 0u);
+    cr_assert(tile_ctrl_host(t, status, false, &v));
+    cr_expect_eq(v, 0x67u, "thread 0's FIFO2 no longer empty");
+    cr_assert(tile_ctrl_host(t, ctrl0, false, &v));
+    cr_expect_eq(v, 0x10u);
+    v = 0x100;
+    cr_assert(tile_ctrl_host(t, ctrl0, true, &v));
+    cr_expect_eq(t->err.kind, ERR_UNIMPLEMENTED);
+    cr_expect(strstr(t->err.text, "INSTRN_BUF_CTRL0 = 0x100 (reserved bits)") != NULL, "%s", t->err.text);
+    tile_destroy(t);
+}
