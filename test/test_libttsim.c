@@ -404,3 +404,15 @@ Test(libttsim, debug_instruction_push)
     cr_expect(strstr(t->err.text, "INSTRN_BUF_CTRL0 = 0x100 (reserved bits)") != NULL, "%s", t->err.text);
     tile_destroy(t);
 }
+
+/* Long clocks run on worker threads; what the chip does never depends on how many. */
+Test(libttsim, threads_change_nothing, .timeout = 120)
+{
+    char out[8192];
+    for (unsigned n = 1; n <= 2; n++)
+        cr_assert_eq(run_cmd(out, sizeof out, "mkdir -p /tmp/tensim-lt-j%u && TENSIM_HOST_CLOCK=5000 "
+                             "TENSIM_THREADS=%u TENSIM_STATS=/tmp/tensim-lt-j%u/stats.json build/umd_host " LIB
+                             " " KCHIP "mmfpu/run.json /tmp/tensim-lt-j%u", n, n, n, n), 0, "%s", out);
+    cr_expect(same_file("/tmp/tensim-lt-j1/stats.json", "/tmp/tensim-lt-j2/stats.json"));
+    cr_expect(same_file("/tmp/tensim-lt-j2/c.bin", KCHIP "mmfpu/expected-c.bin"));
+}
