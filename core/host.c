@@ -55,7 +55,7 @@ int host_l1_write(struct tile *t, const struct run_desc *rd, const struct run_wr
  * (tests/python_tests/helpers/device.py exalens_device_setup). The harness passes the semaphore
  * numbers 2, 7, 4 where SEMINIT takes a mask; this follows device_setup (the semaphores
  * UNPACK_TO_DEST, MATH_DONE and PACK_DONE, max 1, value 0), which is what the kernels rely on. */
-static unsigned setup_words(const struct tile *t, uint32_t w[7])
+unsigned host_setup_words(const struct tile *t, uint32_t w[7])
 {
     unsigned n = 0;
     w[n++] = tile_is_wormhole(t) ? TT_OP_ZEROACC_WH(0, 3, 0, 0, 0) : TT_OP_ZEROACC_BH(3, 0, 0, 1, 0);
@@ -95,7 +95,7 @@ static void boot_step(struct host *h, struct tile *t)
         return;
     case BOOT_HOST: {
         uint32_t w[7];
-        unsigned n = setup_words(t, w);
+        unsigned n = host_setup_words(t, w);
         while (h->injected < n && tensix_host_push(t, 0, w[h->injected]))
             h->injected++;
         if (h->injected == n) {

@@ -36,6 +36,9 @@ int host_l1_write(struct tile *t, const struct run_desc *rd, const struct run_wr
 /* Before the run: write L1, load the programs, set up the boot, hook the host's poll into the
  * tile. Returns 0 or -1 (error in the tile). */
 int host_setup(struct host *h, struct tile *t, const struct run_desc *rd);
+/* The set-up instructions the "host" boot pushes into thread 0 before releasing the TRISCs
+ * (tt-llk's device_setup), in order; returns how many (at most 7). */
+unsigned host_setup_words(const struct tile *t, uint32_t w[7]);
 /* Did the run end because its end condition held? (false also when it has none) */
 bool host_ended(const struct tile *t);
 /* After a run that finished without an error: an end condition that never held is an error. */

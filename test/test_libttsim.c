@@ -416,3 +416,50 @@ Test(libttsim, threads_change_nothing, .timeout = 120)
     cr_expect(same_file("/tmp/tensim-lt-j1/stats.json", "/tmp/tensim-lt-j2/stats.json"));
     cr_expect(same_file("/tmp/tensim-lt-j2/c.bin", KCHIP "mmfpu/expected-c.bin"));
 }
+
+/* tt-llk-shaped programs (test/llk) booted through the library as tt-llk's harness boots them
+ * (brisc: BRISC's command loop starts the TRISCs; trisc: TRISC0 releases the others; host: the
+ * device set-up pushed through the debug registers, then the TRISCs released), ending when the
+ * three mailboxes say KERNEL_COMPLETE: the same results as tensim run gives. */
+Test(libttsim, tt_llk_boot_modes, .timeout = 120)
+{
+    static const char *const modes[] = {"brisc", "trisc", "host"};
+    const char *pwd = getenv("PWD");
+    for (unsigned m = 0; m < 3; m++) {
+        char json[2048], path[128], out[8192];
+        snprintf(json, sizeof json,
+                 "{\"tensim_run\": 1, \"arch\": \"blackhole\", \"layout\": \"tt-llk-36b092e8\", \"boot\": \"%s\",\n"
+                 " \"programs\": {%s%s%s\"trisc0\": \"%s/build/llk/%s\", \"trisc1\": \"%s/build/llk/trisc-t1.elf\", "
+                 "\"trisc2\": \"%s/build/llk/trisc-t2.elf\"},\n"
+                 " \"l1\": [{\"addr\": \"0x20000\", \"words\": [100, 200, 300, 0, \"0x3e20\"]}],\n"
+                 " \"end\": \"kernel_complete\", \"read\": [{\"addr\": \"0x30000\", \"len\": 12, \"file\": "
+                 "\"out.bin\"}], \"max_cycles\": 100000}\n",
+                 modes[m], m == 0 ? "\"brisc\": \"" : "", m == 0 ? pwd : "", m == 0 ? "/build/llk/brisc-b.elf\", " : "",
+                 pwd, m == 1 ? "trisc-boot-t0.elf" : "trisc-t0.elf", pwd, pwd);
+        snprintf(path, sizeof path, "/tmp/tensim-lt-llk-%s.json", modes[m]);
+        FILE *f = fopen(path, "w");
+        cr_assert(f);
+        fputs(json, f);
+        fclose(f);
+        cr_assert_eq(run_cmd(out, sizeof out, "mkdir -p /tmp/tensim-lt-llk-%s && TENSIM_STATS=/tmp/tensim-lt-llk-%s/s.json "
+                             "build/umd_host " LIB " %s /tmp/tensim-lt-llk-%s", modes[m], modes[m], path, modes[m]),
+                     0, "%s: %s", modes[m], out);
+        char got[128];
+        snprintf(got, sizeof got, "/tmp/tensim-lt-llk-%s/out.bin", modes[m]);
+        size_t n;
+        uint32_t *w = (uint32_t *)read_whole_file(got, &n);
+        cr_assert(w && n == 12, "%s", modes[m]);
+        cr_expect_eq(w[0], 0x1000u + 100, "%s: TRISC0's data word + its argument", modes[m]);
+        cr_expect_eq(w[1], 0x1001u + 200, "%s", modes[m]);
+        cr_expect_eq(w[2], 0x1002u + 300, "%s", modes[m]);
+        free(w);
+    }
+    /* The host mode's seven set-up instructions went through the debug push into thread 0. */
+    json_error_t e;
+    json_t *s = json_load_file("/tmp/tensim-lt-llk-host/s.json", 0, &e);
+    cr_assert(s, "%s", e.text);
+    json_t *t0 = json_object_get(json_object_get(tile_stats(json_object_get(s, "tiles"), 1, 2), "threads"), "T0");
+    cr_expect_eq(json_integer_value(json_object_get(t0, "pushed")), 7);
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(t0, "instructions"), "SEMINIT")), 3);
+    json_decref(s);
+}

@@ -11,7 +11,11 @@
  * (tensim's status page, BAR0 + 0x1FF00000: the examples end with ecall 93, which no L1 mailbox
  * shows), and writes each "read" / "dram_read" into OUTDIR under its file's base name. It prints
  * one line per tile with the cycle its cores were released, and exits 0 when every core exited
- * with 0. --memfd loads the library from a sealed memory file, as UMD's copy_sim_binary does. */
+ * with 0. A run description of one tile (tt-llk's programs, "boot" brisc, trisc or host, "end":
+ * "kernel_complete") runs on tile (1, 2) as tt-llk's harness runs it through tt-exalens: cores
+ * held, L1 and the reset pcs written, the boot played (BRISC's START_TRISCS command, or the
+ * device set-up pushed through the debug registers), the mailboxes polled.
+ * --memfd loads the library from a sealed memory file, as UMD's copy_sim_binary does. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <elf.h>
@@ -28,8 +32,10 @@
 #include <unistd.h>
 
 #include "../../core/arch.h"
+#include "../../core/host.h"
 #include "../../core/hostio.h"
 #include "../../core/run_desc.h"
+#include "../../core/tile.h"
 
 /* The nine functions UMD resolves (tt_sim_communicator.cpp, DLSYM_FUNCTION). */
 static struct {
@@ -261,11 +267,6 @@ static void write_l1(unsigned x, unsigned y, const struct run_desc *rd, const st
     free(buf);
 }
 
-/* ---- the run ---- */
-
-#define STATUS 0x1FF00000u
-#define GRID_W 17
-
 static void dump(const char *outdir, const char *file, const void *buf, uint64_t n)
 {
     const char *base = strrchr(file, '/');
@@ -276,6 +277,124 @@ static void dump(const char *outdir, const char *file, const void *buf, uint64_t
         fail("cannot write %s", path);
 }
 
+/* tensim's status page (docs/libttsim.md "Using it"): read without a clock, as it is ours, not
+ * UMD's. */
+#define STATUS 0x1FF00000u
+#define GRID_W 17
+
+static uint64_t device_cycle(void)
+{
+    uint32_t now[2];
+    sim.mem_rd(bar0 + STATUS + 4, now, 8);
+    return (uint64_t)now[1] << 32 | now[0];
+}
+
+/* ---- a run of one tile booted as tt-llk's harness boots it (docs/run-description.md) ---- */
+
+/* The tile tt-llk's tests run on: the first Tensix tile, (1, 2) in NoC 0 coordinates. */
+#define LLK_X 1
+#define LLK_Y 2
+
+static uint32_t rd_word(uint32_t addr)
+{
+    uint32_t v;
+    host_read(LLK_X, LLK_Y, addr, &v, 4);
+    return v;
+}
+
+static void wr_word(uint32_t addr, uint32_t v) { host_write(LLK_X, LLK_Y, addr, &v, 4); }
+
+/* What the harness puts in L1 and the tile's registers before the cores start: tensim's own
+ * boot set-up (core/host.c host_setup) applied to a scratch tile, whose L1 pages and boot
+ * registers are then written to the device through the library. The scratch tile only computes
+ * the bytes (the tt-exalens loader's sections, the harness's marks); the device never sees it. */
+static int llk_run(const struct run_desc *rd, const char *outdir)
+{
+    struct tile *scratch = tile_create(arch_get(ARCH_BLACKHOLE));
+    static struct host h;
+    if (!scratch || host_setup(&h, scratch, rd))
+        fail("%s: %s", rd->path, scratch ? scratch->err.text : "out of memory");
+    set_reset(LLK_X, LLK_Y, 0x47800u, true);
+    static const uint8_t zero[4096];
+    for (uint32_t a = 0; a < scratch->arch->l1_size; a += 4096)
+        if (memcmp(scratch->l1 + a, zero, 4096))
+            host_write(LLK_X, LLK_Y, a, scratch->l1 + a, 4096);
+    const struct tile_boot_regs *b = &scratch->boot;
+    for (unsigned i = 0; i < NUM_THREADS; i++)
+        wr_word(0xFFB12228u + 4 * i, b->trisc_reset_pc[i]);
+    wr_word(0xFFB12234u, b->reset_pc_override);
+    wr_word(0xFFB12238u, b->ncrisc_reset_pc);
+    wr_word(0xFFB1223Cu, b->ncrisc_override);
+    if (rd->boot == BOOT_HOST)
+        wr_word(0xFFB12240u, 0); /* DEST_CG_CTRL, the harness's first write */
+    if (rd->naction || (rd->end >= 0 && !rd->end_kernel_complete))
+        fail("%s: umd_host plays the boot modes and kernel_complete, not host actions or other end "
+             "conditions", rd->path);
+    /* The release as host_setup made it (BRISC, TRISC0, or none yet for the host boot). */
+    uint32_t v = rd_word(0xFFB121B0u);
+    wr_word(0xFFB121B0u, (v & ~0x47800u) | (b->soft_reset & 0x47800u));
+    printf("tile (%u, %u): released at cycle %" PRIu64 "\n", LLK_X, LLK_Y, device_cycle());
+    const struct llk_layout *l = &h.place;
+    const uint32_t triscs = 0x7000u;
+    if (rd->boot == BOOT_HOST) {
+        /* tt-exalens pushes device set-up through the debug bus, then releases the TRISCs. */
+        uint32_t w[7];
+        const unsigned n = host_setup_words(scratch, w);
+        wr_word(0xFFB120A0u, 0x1);
+        for (unsigned i = 0; i < n; i++) {
+            while (!(rd_word(0xFFB120A8u) & 1)) /* not full */
+                ;
+            wr_word(0xFFB120A4u, w[i]);
+            wr_word(0xFFB120A0u, 0x11);
+            wr_word(0xFFB120A0u, 0x1);
+        }
+        wr_word(0xFFB120A0u, 0);
+        v = rd_word(0xFFB121B0u);
+        wr_word(0xFFB121B0u, v & ~triscs);
+    }
+    bool started = rd->boot != BOOT_BRISC;
+    uint64_t polls = 0;
+    const uint64_t max_polls = rd->max_cycles ? rd->max_cycles : 100000000;
+    for (;;) {
+        if (polls++ == max_polls)
+            fail("the kernel did not complete within %" PRIu64 " polls", max_polls);
+        if (!started && rd_word(l->brisc_counter) == 0) {
+            /* BRISC polls its command slot: START_TRISCS runs device set-up, releases TRISCs */
+            wr_word(l->brisc_command[0], l->start_triscs);
+            started = true;
+        }
+        bool done = true;
+        if (rd->end_kernel_complete) {
+            uint32_t m[LLK_THREADS];
+            for (unsigned i = 0; i < LLK_THREADS; i++)
+                m[i] = rd_word(l->mailbox[i]);
+            for (unsigned i = 0; i < LLK_THREADS; i++)
+                done &= m[i] == l->kernel_complete;
+        } else {
+            uint32_t st[8];
+            sim.mem_rd(bar0 + 0x1FF00000u + 0x100 + (LLK_Y * 17 + LLK_X) * 32, st, sizeof st);
+            sim.clock(1);
+            done = st[0] >> 10 & 1;
+        }
+        if (done)
+            break;
+    }
+    printf("every tile done by cycle %" PRIu64 " (%" PRIu64 " polls)\n", device_cycle(), polls);
+    for (unsigned j = 0; j < rd->nread; j++) {
+        const struct run_read *r = &rd->read[j];
+        uint8_t *buf = malloc(r->len ? r->len : 1);
+        host_read(LLK_X, LLK_Y, r->addr, buf, r->len);
+        dump(outdir, r->file, buf, r->len);
+        free(buf);
+    }
+    host_free(&h);
+    tile_destroy(scratch);
+    return 0;
+}
+
+/* ---- the run ---- */
+
+
 int main(int argc, char **argv)
 {
     bool memfd = argc > 1 && !strcmp(argv[1], "--memfd");
@@ -284,12 +403,17 @@ int main(int argc, char **argv)
     const char *lib = argv[1 + memfd], *desc = argv[2 + memfd], *outdir = argv[3 + memfd];
     static struct run_desc rd;
     char err[512];
-    if (run_desc_load(&rd, desc, arch_get(ARCH_BLACKHOLE), err, sizeof err) || !rd.chip)
-        fail("%s: %s", desc, rd.chip ? err : "not a chip run description");
-    const struct run_chip *rc = rd.chip;
-
+    if (run_desc_load(&rd, desc, arch_get(ARCH_BLACKHOLE), err, sizeof err))
+        fail("%s: %s", desc, err);
     load(lib, memfd);
     start();
+    if (!rd.chip) {
+        const int code = llk_run(&rd, outdir);
+        sim.exit();
+        run_desc_free(&rd);
+        return code;
+    }
+    const struct run_chip *rc = rd.chip;
     /* Hold every core of the tiles in reset while loading (tt-metal and tt-llk's harness do). */
     for (unsigned i = 0; i < rc->ntiles; i++)
         set_reset(rc->tile[i].x, rc->tile[i].y, 0x47800u, true);
@@ -336,11 +460,9 @@ int main(int argc, char **argv)
         }
     }
     for (unsigned i = 0; i < rc->ntiles; i++) {
-        uint32_t now[2];
-        sim.mem_rd(bar0 + STATUS + 4, now, 8); /* the cycle the deassert's read starts at */
         set_reset(rc->tile[i].x, rc->tile[i].y, running[i], false);
         printf("tile (%u, %u): released at cycle %" PRIu64 "\n", rc->tile[i].x, rc->tile[i].y,
-               ((uint64_t)now[1] << 32 | now[0]) + 1);
+               device_cycle());
     }
     /* Poll until every started core has halted and its tile has drained: one read of the status
      * page, one clock. */
