@@ -28,6 +28,7 @@
 #include "../mem/niu.h"
 #include "../trace/json.h"
 #include "../trace/stats.h"
+#include "../trace/trace.h"
 
 #define CHIP_MAX_NODES (64 * 64)
 #define CHIP_WINDOW 10      /* niu_to_router + router_to_niu (checked in chip_create) */
@@ -103,6 +104,15 @@ struct chip {
     uint64_t window_start; /* the h of the exchange in progress: no arrival may be earlier */
     uint64_t packets, deliveries;
     bool failed;  /* an error stopped a tile during the exchange */
+    /* --trace: every router output link's busy periods (chip_trace_links), in the order the
+     * NoC reported them (the exchange runs on one thread). */
+    struct chip_link_span {
+        uint64_t from, to;
+        uint16_t node;
+        uint8_t noc, link;
+    } *spans;
+    size_t nspans, capspans;
+    bool spans_oom;
     struct sim_run_ctx *run; /* a run driven by a host (chip_start), else NULL */
     char why[96]; /* chip_add_tile's reason */
 };
@@ -224,6 +234,7 @@ void chip_destroy(struct chip *c)
         dram_bank_free(&c->bank[i]);
     free(c->rec);
     free(c->held);
+    free(c->spans);
     free(c->dram_pool);
     free(c->dram_slot_free);
     free(c->later);
@@ -655,6 +666,65 @@ enum err_kind chip_run(struct chip *c)
     return sim_run(&c->sim, CHIP_WINDOW);
 }
 
+/* ---- link tracks for --trace ---- */
+
+static void link_busy(void *ctx, unsigned noc, unsigned node, unsigned link, uint64_t from, uint64_t to)
+{
+    struct chip *c = ctx;
+    if (c->nspans == c->capspans) { /* tracing only: the trace's events grow as they come */
+        size_t cap = c->capspans ? 2 * c->capspans : 4096;
+        struct chip_link_span *p = realloc(c->spans, cap * sizeof *p);
+        if (!p) {
+            c->spans_oom = true;
+            return;
+        }
+        c->spans = p, c->capspans = cap;
+    }
+    c->spans[c->nspans++] = (struct chip_link_span){from, to, (uint16_t)node, (uint8_t)noc, (uint8_t)link};
+}
+
+void chip_trace_links(struct chip *c)
+{
+    c->ncfg.link_busy = link_busy;
+    noc_set_link_busy(c->noc, link_busy);
+}
+
+static int span_order(const void *a, const void *b)
+{
+    const struct chip_link_span *x = a, *y = b;
+    const unsigned kx = (x->noc * CHIP_MAX_NODES + x->node) * NOC_LINKS + x->link;
+    const unsigned ky = (y->noc * CHIP_MAX_NODES + y->node) * NOC_LINKS + y->link;
+    if (kx != ky)
+        return kx < ky ? -1 : 1;
+    return x->from < y->from ? -1 : x->from > y->from;
+}
+
+static const char *const link_name[NOC_LINKS] = {"x", "y", "inject", "eject"};
+
+bool chip_link_trace(struct chip *c, struct trace_doc *d, int pid, uint64_t from, uint64_t to)
+{
+    if (!c->nspans)
+        return !c->spans_oom;
+    qsort(c->spans, c->nspans, sizeof *c->spans, span_order);
+    trace_doc_process(d, pid, "NoC links (busy while a packet holds them)");
+    unsigned tid = 0;
+    for (size_t i = 0; i < c->nspans; i++) {
+        const struct chip_link_span *p = &c->spans[i];
+        const bool first = !i || c->spans[i - 1].noc != p->noc || c->spans[i - 1].node != p->node ||
+                           c->spans[i - 1].link != p->link;
+        if (first) {
+            char name[48];
+            snprintf(name, sizeof name, "NoC %u (%u, %u) %s", p->noc, p->node % c->w, p->node / c->w,
+                     link_name[p->link]);
+            trace_doc_track(d, pid, ++tid, name);
+        }
+        const uint64_t a = p->from > from ? p->from : from, b = p->to < to ? p->to : to;
+        if (a < b)
+            trace_doc_slice(d, pid, tid, "busy", "noc", a, b);
+    }
+    return !c->spans_oom;
+}
+
 /* ---- a chip driven by a host ---- */
 
 bool chip_start(struct chip *c)
@@ -781,8 +851,6 @@ uint64_t chip_cycles(const struct chip *c)
 }
 
 /* ---- reports ---- */
-
-static const char *const link_name[NOC_LINKS] = {"x", "y", "inject", "eject"};
 
 void chip_report(const struct chip *c, FILE *f)
 {

@@ -88,6 +88,13 @@ bool chip_host_read(struct chip *c, unsigned x, unsigned y, uint64_t addr, void 
 /* The last cycle at which anything happened on the chip (a tile's end, a NoC delivery). */
 uint64_t chip_cycles(const struct chip *c);
 
+/* --trace: record every NoC link's busy periods from now on (before chip_run), then write them
+ * as one process of the document, a track per link that carried a packet ("NoC 0 (3, 2) x"),
+ * clipped to [from, to). False when memory ran out while recording. */
+struct trace_doc;
+void chip_trace_links(struct chip *c);
+bool chip_link_trace(struct chip *c, struct trace_doc *d, int pid, uint64_t from, uint64_t to);
+
 /* Per-tile summary lines and the NoC's busiest links (text), and everything as JSON (the
  * "chip" object of --stats: docs/stats-schema.md). */
 void chip_report(const struct chip *c, FILE *f);

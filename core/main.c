@@ -989,6 +989,8 @@ static int run_chip(struct run_args *a, const struct run_desc *rd)
         trace_part(&tr[i], &doc, i, name);
         chip_tile(c, i)->tracer = &tr[i];
     }
+    if (tr)
+        chip_trace_links(c);
     if (ran)
         chip_run(c);
 
@@ -1056,6 +1058,7 @@ static int run_chip(struct run_args *a, const struct run_desc *rd)
             ok &= trace_end(&tr[i]);
             chip_tile(c, i)->tracer = 0;
         }
+        ok &= chip_link_trace(c, &doc, trace_doc_pid_after(n), a->trace_from, a->trace_to);
         trace_doc_end(&doc);
         if (!ok)
             sim_host_error(&oc, "out of memory while writing the trace %s", a->trace_file);

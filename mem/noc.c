@@ -268,6 +268,11 @@ struct noc *noc_create(const struct noc_config *cfg)
     return n;
 }
 
+void noc_set_link_busy(struct noc *n, void (*fn)(void *, unsigned, unsigned, unsigned, uint64_t, uint64_t))
+{
+    n->cfg.link_busy = fn;
+}
+
 void noc_destroy(struct noc *n)
 {
     if (!n)
@@ -447,6 +452,11 @@ static void niu_flit(struct noc *n, struct router *r, struct ring *g, uint64_t t
         ls->packets++;
         ls->busy += t - r->inject_at + 1;
         p->queued = false;
+        if (n->cfg.link_busy) { /* which router r is: tracing only */
+            const unsigned noc = r >= n->net[1].r && r < n->net[1].r + n->nodes;
+            n->cfg.link_busy(n->cfg.ctx, noc, (unsigned)(r - n->net[noc].r), NOC_LINK_INJECT,
+                             r->inject_at, t + 1);
+        }
     }
 }
 
@@ -800,8 +810,11 @@ static void move(struct noc *n, unsigned noc, unsigned node, uint64_t t)
                     ls->stalled += t - r->stall_since[s];
                 if (tail) {
                     r->owner[o][r->out_vc[s][o]] = FREE;
-                    if (--r->holders[o] == 0)
+                    if (--r->holders[o] == 0) {
                         ls->busy += t - r->hold_since[o] + 1;
+                        if (n->cfg.link_busy)
+                            n->cfg.link_busy(n->cfg.ctx, noc, node, out_link[o], r->hold_since[o], t + 1);
+                    }
                 }
             }
         r->stall_since[s] = NOC_NEVER;

@@ -86,6 +86,10 @@ struct noc_config {
     noc_deliver_fn *deliver;
     void *ctx;
     bool report_early; /* report a delivery when its tail leaves its last router (above) */
+    /* When set (a chip's --trace): each busy period of a router's output link, [from, to), as it
+     * ends; the periods' lengths sum to the link's `busy` stat. Called in cycle order per link. */
+    void (*link_busy)(void *ctx, unsigned noc, unsigned node, unsigned link, uint64_t from,
+                      uint64_t to);
 };
 
 /* Blackhole 17 x 12, Wormhole 10 x 12 (Diagrams/Src/NoC.lua NocSize_Arch; tt-npe's device
@@ -215,6 +219,9 @@ static inline unsigned noc_node1(const struct noc_config *c, unsigned x1, unsign
 
 /* Each node's four links on each NoC: to the next router along x and along y (NoC #0: right and
  * down; NoC #1: left and up), from its NIU into its router and from its router out to its NIU. */
+/* Set (or clear, NULL) noc_config.link_busy after creation. */
+void noc_set_link_busy(struct noc *n, void (*fn)(void *, unsigned, unsigned, unsigned, uint64_t, uint64_t));
+
 enum noc_link { NOC_LINK_X, NOC_LINK_Y, NOC_LINK_INJECT, NOC_LINK_EJECT, NOC_LINKS };
 
 struct noc_link_stats {

@@ -14,6 +14,7 @@
 
 #include "elfgen.h"
 #include "harness.h"
+#include "trace_check.h"
 
 #define NOC0 0xFFB20000u
 #define XY(x, y) ((uint32_t)(x) | (uint32_t)(y) << 6)
@@ -131,7 +132,92 @@ Test(chip_trace, one_document_with_every_tile_and_its_noc_packets)
     json_int_t got = instant(evs, n2p, "NoC 0 posted write in, 64 B, at 0x30000");
     cr_assert(sent > 0 && got > 0, "sent %lld, arrived %lld", (long long)sent, (long long)got);
     cr_expect_eq(got - sent, 5 + 9 + 5 + 1, "sent %lld, arrived %lld", (long long)sent, (long long)got);
+    /* The links it held, each a track of the "NoC links" process: its two flits (header and
+     * 64 bytes) leave the NIU in cycles sent and sent + 1, cross (1, 2)'s east link 5 cycles
+     * later (NIU to router) and (2, 2)'s eject link 9 after that (router to router). */
+    json_int_t lp = pid_of(evs, "NoC links (busy while a packet holds them)");
+    cr_assert(lp > 0);
+    static const struct { const char *track; int at; } held[] = {
+        {"NoC 0 (1, 2) inject", 0}, {"NoC 0 (1, 2) x", 5}, {"NoC 0 (2, 2) eject", 14}};
+    for (unsigned k = 0; k < 3; k++) {
+        json_int_t tid = -1;
+        size_t i;
+        json_t *e;
+        json_array_foreach(evs, i, e) {
+            const char *nm = json_string_value(json_object_get(e, "name"));
+            if (nm && !strcmp(nm, "thread_name") && json_integer_value(json_object_get(e, "pid")) == lp &&
+                !strcmp(json_string_value(json_object_get(json_object_get(e, "args"), "name")), held[k].track))
+                tid = json_integer_value(json_object_get(e, "tid"));
+        }
+        cr_assert(tid >= 0, "no track %s", held[k].track);
+        unsigned slices = 0;
+        json_array_foreach(evs, i, e) {
+            if (json_integer_value(json_object_get(e, "pid")) != lp || json_integer_value(json_object_get(e, "tid")) != tid ||
+                strcmp(json_string_value(json_object_get(e, "ph")), "X"))
+                continue;
+            slices++;
+            cr_expect_eq(json_integer_value(json_object_get(e, "ts")), sent + held[k].at, "%s", held[k].track);
+            cr_expect_eq(json_integer_value(json_object_get(e, "dur")), 2, "%s", held[k].track);
+        }
+        cr_expect_eq(slices, 1u, "%s", held[k].track);
+    }
     json_decref(tr);
+    struct trace_summary sum;
+    char why[512];
+    cr_expect(trace_check(a, &sum, why, sizeof why), "%s", why);
     free(a);
     free(b);
+}
+
+/* A busy chip's trace keeps the format's rules, and each link's busy slices add up to its busy
+ * cycles in --stats. */
+Test(chip_trace, link_tracks_add_up_to_the_link_stats, .timeout = 120)
+{
+    char out[8192];
+    cr_assert_eq(run_tensimf(out, sizeof out, "run -q --run build/kernels/chip/alltoall/run.json "
+                             "--trace /tmp/tensim-ctrace-a2a.json --stats /tmp/tensim-ctrace-a2a-stats.json"),
+                 0, "%s", out);
+    size_t n;
+    char *text = slurp("/tmp/tensim-ctrace-a2a.json", &n);
+    struct trace_summary sum;
+    char why[512];
+    cr_expect(trace_check(text, &sum, why, sizeof why), "%s", why);
+    json_error_t err;
+    json_t *tr = json_loads(text, 0, &err), *st = json_load_file("/tmp/tensim-ctrace-a2a-stats.json", 0, &err);
+    cr_assert(tr && st);
+    json_t *evs = json_object_get(tr, "traceEvents");
+    const json_int_t lp = pid_of(evs, "NoC links (busy while a packet holds them)");
+    cr_assert(lp > 0);
+    /* every link with busy cycles in the stats: its track's slices sum to them */
+    size_t i, j;
+    json_t *l, *e;
+    unsigned links = 0;
+    json_array_foreach(json_object_get(json_object_get(st, "chip"), "links"), i, l) {
+        const json_int_t busy = json_integer_value(json_object_get(l, "busy"));
+        if (!busy)
+            continue;
+        char name[64];
+        json_t *at = json_object_get(l, "at");
+        snprintf(name, sizeof name, "NoC %lld (%lld, %lld) %s", (long long)json_integer_value(json_object_get(l, "noc")),
+                 (long long)json_integer_value(json_array_get(at, 0)), (long long)json_integer_value(json_array_get(at, 1)),
+                 json_string_value(json_object_get(l, "link")));
+        json_int_t tid = -1, sum_dur = 0;
+        json_array_foreach(evs, j, e) {
+            const char *nm = json_string_value(json_object_get(e, "name"));
+            if (nm && !strcmp(nm, "thread_name") && json_integer_value(json_object_get(e, "pid")) == lp &&
+                !strcmp(json_string_value(json_object_get(json_object_get(e, "args"), "name")), name))
+                tid = json_integer_value(json_object_get(e, "tid"));
+        }
+        cr_assert(tid >= 0, "no track for %s", name);
+        json_array_foreach(evs, j, e)
+            if (json_integer_value(json_object_get(e, "pid")) == lp && json_integer_value(json_object_get(e, "tid")) == tid &&
+                !strcmp(json_string_value(json_object_get(e, "ph")), "X"))
+                sum_dur += json_integer_value(json_object_get(e, "dur"));
+        cr_expect_eq(sum_dur, busy, "%s", name);
+        links++;
+    }
+    cr_expect_gt(links, 50u, "all-to-all uses many links");
+    json_decref(tr);
+    json_decref(st);
+    free(text);
 }

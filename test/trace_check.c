@@ -11,6 +11,8 @@
 #define MAX_COUNTERS 256
 #define MAX_DEPTH 64
 
+#define TC_MAX_PIDS 2048 /* a chip's trace: 8 per tile, 140 tiles, and the NoC's own */
+
 struct span {
     long long ts, end;
 };
@@ -43,7 +45,7 @@ struct counter {
 struct checker {
     struct track tr[MAX_TRACKS];
     unsigned ntr;
-    long long pids_named[64], pids_used[64];
+    long long pids_named[TC_MAX_PIDS], pids_used[TC_MAX_PIDS];
     unsigned npn, npu;
     struct counter c[MAX_COUNTERS];
     unsigned nc;
@@ -77,7 +79,7 @@ static void add_pid(long long *set, unsigned *n, long long pid)
     for (unsigned i = 0; i < *n; i++)
         if (set[i] == pid)
             return;
-    if (*n < 64)
+    if (*n < TC_MAX_PIDS)
         set[(*n)++] = pid;
 }
 

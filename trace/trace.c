@@ -57,6 +57,43 @@ void trace_doc_end(struct trace_doc *d)
     fputs("\n]}\n", d->f);
 }
 
+int trace_doc_pid_after(unsigned nparts) { return (int)(nparts * PID_END) + 1; }
+
+static void doc_sep(struct trace_doc *d) { fputs(d->count++ ? ",\n" : "\n", d->f); }
+
+void trace_doc_process(struct trace_doc *d, int pid, const char *name)
+{
+    doc_sep(d);
+    fprintf(d->f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":", pid);
+    json_str(d->f, name);
+    fputs("}}", d->f);
+    doc_sep(d);
+    fprintf(d->f, "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"sort_index\":%d}}",
+            pid, pid);
+}
+
+void trace_doc_track(struct trace_doc *d, int pid, unsigned tid, const char *name)
+{
+    doc_sep(d);
+    fprintf(d->f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%u,\"args\":{\"name\":", pid,
+            tid);
+    json_str(d->f, name);
+    fputs("}}", d->f);
+    doc_sep(d);
+    fprintf(d->f, "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%d,\"tid\":%u,\"args\":{"
+            "\"sort_index\":%u}}", pid, tid, tid);
+}
+
+void trace_doc_slice(struct trace_doc *d, int pid, unsigned tid, const char *name, const char *cat,
+                     uint64_t start, uint64_t end)
+{
+    doc_sep(d);
+    fputs("{\"name\":", d->f);
+    json_str(d->f, name);
+    fprintf(d->f, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64 ",\"pid\":%d,\"tid\":%u}",
+            cat, start, end - start, pid, tid);
+}
+
 void trace_part(struct tracer *tr, struct trace_doc *d, unsigned index, const char *prefix)
 {
     tr->doc = d;

@@ -73,6 +73,13 @@ void trace_doc_end(struct trace_doc *d);
 /* Make tr, after trace_begin, tile number `index`'s part of d: its processes are named
  * "<prefix> <name>" ("tile (1, 2) RISC-V cores"). */
 void trace_part(struct tracer *tr, struct trace_doc *d, unsigned index, const char *prefix);
+/* The document's own processes, after its parts (a chip's NoC links): the first pid no part of
+ * `nparts` uses, a process and its tracks' metadata, and complete slices [start, end). */
+int trace_doc_pid_after(unsigned nparts);
+void trace_doc_process(struct trace_doc *d, int pid, const char *name);
+void trace_doc_track(struct trace_doc *d, int pid, unsigned tid, const char *name);
+void trace_doc_slice(struct trace_doc *d, int pid, unsigned tid, const char *name, const char *cat,
+                     uint64_t start, uint64_t end);
 /* A NoC packet this tile's NIU sent (rx false: at its command) or applied (rx true: at its
  * arrival), an instant on the "NoC" process's "sent" or "received" track. */
 void trace_noc(struct tracer *tr, bool rx, const char *what, uint64_t cycle);
