@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../trace/trace.h"
 #include "chip.h"
 #include "timing.h"
 
@@ -65,6 +66,11 @@ struct lib {
     uint64_t cycles_per_clock; /* TENSIM_HOST_CLOCK: chip cycles per libttsim_clock step */
     const char *stats_path;
     bool report;
+    /* TENSIM_TRACE: every tile's tracer, parts of one document written at exit */
+    FILE *trace_f;
+    const char *trace_path;
+    struct tracer *tr;
+    struct trace_doc doc;
 };
 
 /* What libttsim_set_pci_dma_mem_callbacks gave before init. */
@@ -88,6 +94,49 @@ static void write_stats(void)
     fclose(f);
 }
 
+static _Noreturn void die(enum err_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The trace: each tile's part, then the NoC links (as tensim run --trace writes a chip's). */
+static void write_trace(void)
+{
+    if (!L->tr)
+        return;
+    const unsigned n = chip_ntiles(L->chip);
+    trace_doc_begin(&L->doc, L->trace_f);
+    bool ok = true;
+    for (unsigned i = 0; i < n; i++) {
+        ok &= trace_end(&L->tr[i]);
+        chip_tile(L->chip, i)->tracer = NULL;
+    }
+    ok &= chip_link_trace(L->chip, &L->doc, trace_doc_pid_after(n), 0, TRACE_NO_END);
+    trace_doc_end(&L->doc);
+    if (fclose(L->trace_f) || !ok)
+        fprintf(stderr, "tensim: %s: the trace %s is incomplete (out of memory or disk)\n",
+                err_kind_text(ERR_HOST), L->trace_path);
+    free(L->tr);
+    L->tr = NULL;
+}
+
+static void start_trace(void)
+{
+    const unsigned n = chip_ntiles(L->chip);
+    if (!(L->trace_f = fopen(L->trace_path, "w")))
+        die(ERR_HOST, "TENSIM_TRACE: cannot write %s", L->trace_path);
+    if (!(L->tr = calloc(n, sizeof *L->tr)))
+        die(ERR_HOST, "out of memory for the trace");
+    for (unsigned i = 0; i < n; i++) {
+        unsigned x, y;
+        char name[32];
+        chip_tile_coords(L->chip, i, &x, &y);
+        snprintf(name, sizeof name, "tile (%u, %u)", x, y);
+        trace_begin(&L->tr[i], L->trace_f, chip_tile(L->chip, i));
+        trace_part(&L->tr[i], &L->doc, i, name);
+        chip_tile(L->chip, i)->tracer = &L->tr[i];
+    }
+    chip_trace_links(L->chip);
+}
+
 /* The first tile error in tile order, printed with the tile's place; its exit code. */
 static int tile_errors(void)
 {
@@ -105,8 +154,6 @@ static int tile_errors(void)
 }
 
 static _Noreturn void die(enum err_kind kind, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static _Noreturn void die(enum err_kind kind, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -118,6 +165,7 @@ static _Noreturn void die(enum err_kind kind, const char *fmt, ...)
         chip_stop(L->chip);
         tile_errors();
         write_stats();
+        write_trace();
     }
     fflush(NULL);
     _Exit(err_kind_exit_code(kind));
@@ -342,6 +390,9 @@ EXPORT void libttsim_init(void)
     l->cycles_per_clock = env_unsigned("TENSIM_HOST_CLOCK", 1, 1, 1000000);
     l->stats_path = getenv("TENSIM_STATS");
     l->report = getenv("TENSIM_REPORT") != NULL;
+    l->trace_path = getenv("TENSIM_TRACE");
+    if (l->trace_path && !*l->trace_path)
+        l->trace_path = NULL;
     /* TENSIM_TIMING=KEY=VALUE,KEY=VALUE: what-if timing, as tensim run --timing */
     struct timing_override o[TIMING_MAX_OVERRIDES];
     unsigned no = 0;
@@ -375,6 +426,8 @@ EXPORT void libttsim_init(void)
             t->out = stdout;
             t->errout = stderr;
         }
+    if (l->trace_path)
+        start_trace();
     if (!chip_start(l->chip))
         die(ERR_HOST, "out of memory");
 }
@@ -385,6 +438,7 @@ EXPORT void libttsim_exit(void)
     const enum err_kind k = chip_stop(L->chip);
     tile_errors();
     write_stats();
+    write_trace();
     fprintf(stderr, "tensim: libttsim: %" PRIu64 " cycles%s\n", chip_cycles(L->chip),
             k != ERR_NONE ? " (a tile ended with an error)" : "");
     if (L->report)
@@ -464,6 +518,7 @@ EXPORT void libttsim_clock(uint32_t n)
         chip_stop(L->chip);
         const int code = tile_errors();
         write_stats();
+        write_trace();
         fflush(NULL);
         _Exit(code ? code : err_kind_exit_code(ERR_HOST));
     }

@@ -17,6 +17,7 @@
 
 #include "../core/chip.h"
 #include "harness.h"
+#include "trace_check.h"
 
 #define LIB "build/libtensim_bh.so"
 #define KCHIP "build/kernels/chip/"
@@ -462,4 +463,24 @@ Test(libttsim, tt_llk_boot_modes, .timeout = 120)
     cr_expect_eq(json_integer_value(json_object_get(t0, "pushed")), 7);
     cr_expect_eq(json_integer_value(json_object_get(json_object_get(t0, "instructions"), "SEMINIT")), 3);
     json_decref(s);
+}
+
+/* TENSIM_TRACE: the chip's trace as tensim run --trace writes it (every tile's processes, the
+ * NoC links), within the format's rules. */
+Test(libttsim, trace_at_exit, .timeout = 120)
+{
+    char out[8192];
+    cr_assert_eq(run_cmd(out, sizeof out, "mkdir -p /tmp/tensim-lt-trace && TENSIM_TRACE=/tmp/tensim-lt-trace/t.json "
+                         "build/umd_host " LIB " " KCHIP "pipeline3/run.json /tmp/tensim-lt-trace"), 0, "%s", out);
+    size_t n;
+    char *text = read_whole_file("/tmp/tensim-lt-trace/t.json", &n);
+    cr_assert(text);
+    struct trace_summary sum;
+    char why[512];
+    cr_expect(trace_check(text, &sum, why, sizeof why), "%s", why);
+    cr_expect(strstr(text, "\"tile (2, 2) RISC-V cores\"") != NULL);
+    cr_expect(strstr(text, "\"tile (16, 11) RISC-V cores\"") != NULL, "all 140 tiles");
+    cr_expect(strstr(text, "\"NoC links (busy while a packet holds them)\"") != NULL);
+    cr_expect_gt(sum.slices, 1000u);
+    free(text);
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_TRACKS 1024
+#define MAX_TRACKS 8192 /* a chip of 140 tiles has about 5000 */
 #define MAX_COUNTERS 256
 #define MAX_DEPTH 64
 
@@ -44,7 +44,7 @@ struct counter {
 
 struct checker {
     struct track tr[MAX_TRACKS];
-    unsigned ntr;
+    unsigned ntr, last; /* last: the track found last (events come grouped by track) */
     long long pids_named[TC_MAX_PIDS], pids_used[TC_MAX_PIDS];
     unsigned npn, npu;
     struct counter c[MAX_COUNTERS];
@@ -64,11 +64,14 @@ static bool fail(char *why, size_t n, const char *fmt, ...)
 
 static struct track *track(struct checker *k, long long pid, long long tid)
 {
+    if (k->last < k->ntr && k->tr[k->last].pid == pid && k->tr[k->last].tid == tid)
+        return &k->tr[k->last];
     for (unsigned i = 0; i < k->ntr; i++)
         if (k->tr[i].pid == pid && k->tr[i].tid == tid)
-            return &k->tr[i];
+            return &k->tr[k->last = i];
     if (k->ntr == MAX_TRACKS)
         return NULL;
+    k->last = k->ntr;
     struct track *t = &k->tr[k->ntr++];
     *t = (struct track){.pid = pid, .tid = tid, .last_ts = -1};
     return t;
