@@ -739,6 +739,8 @@ bool chip_advance(struct chip *c, uint64_t until, unsigned threads)
 
 uint64_t chip_now(const struct chip *c) { return c->run ? sim_now(c->run) : 0; }
 
+bool chip_noc_idle(const struct chip *c) { return c->rec_used == 0 && noc_in_flight(c->noc) == 0; }
+
 enum err_kind chip_stop(struct chip *c)
 {
     if (!c->run)
@@ -759,8 +761,8 @@ static bool host_mmio(struct tile *t, uint32_t addr, bool write, uint32_t *val, 
     if (tile_ctrl_host(t, addr, write, val))
         return true;
     snprintf(why, len, "a %s of register 0x%08x, which the library does not model (the host reaches "
-             "L1 and the tile control registers 0xFFB12000-0xFFB12FFF)", write ? "write" : "read",
-             addr);
+             "L1 and the tile control and performance-counter registers 0xFFB12000-0xFFB12FFF)",
+             write ? "write" : "read", addr);
     return false;
 }
 
@@ -788,7 +790,7 @@ static bool host_access(struct chip *c, unsigned x, unsigned y, uint64_t addr, v
     t->now = h;
     t->running_agent = -1;
     c->sim.host_wrote |= write;
-    if (addr + n <= t->arch->l1_size) {
+    if (addr < t->arch->l1_size && n <= t->arch->l1_size - addr) { /* no wrap-around */
         if (!write) {
             memcpy(buf, t->l1 + addr, n);
             return true;
@@ -800,7 +802,7 @@ static bool host_access(struct chip *c, unsigned x, unsigned y, uint64_t addr, v
         tile_code_written(t, (uint32_t)addr, n);
         return true;
     }
-    if (addr >= 0xFFB00000u && addr + n <= 0x100000000ull) {
+    if (addr >= 0xFFB00000u && addr < 0x100000000ull && n <= 0x100000000ull - addr) {
         uint8_t *p = buf;
         for (uint32_t i = 0; i < n; i += 4) {
             uint32_t v = write ? (uint32_t)p[i] | (uint32_t)p[i + 1] << 8 |

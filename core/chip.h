@@ -75,6 +75,8 @@ enum err_kind chip_run(struct chip *c);
 bool chip_start(struct chip *c); /* false: out of memory */
 bool chip_advance(struct chip *c, uint64_t until, unsigned threads);
 uint64_t chip_now(const struct chip *c);
+/* Nothing on the NoC: every packet sent has been applied where it went (and its answer too). */
+bool chip_noc_idle(const struct chip *c);
 enum err_kind chip_stop(struct chip *c);
 /* The host's access at chip_now, between advances, at NoC 0 (x, y): a Tensix tile's L1 (a
  * write is seen by its cores at chip_now: pollers wake) or its tile control registers (32-bit

@@ -66,6 +66,7 @@ struct lib {
     uint64_t cycles_per_clock; /* TENSIM_HOST_CLOCK: chip cycles per libttsim_clock step */
     const char *stats_path;
     bool report;
+    pid_t pid; /* the process that called libttsim_init (a forked child is not it) */
     /* TENSIM_TRACE: every tile's tracer, parts of one document written at exit */
     FILE *trace_f;
     const char *trace_path;
@@ -179,10 +180,16 @@ static void need_init(const char *fn)
 
 /* ---- coordinates: UMD's translated ones to NoC 0 (docs/libttsim.md 2.4) ---- */
 
+/* UMD's simulation device runs with NoC translation off (tt_sim_tt_device.cpp builds a default
+ * ChipInfo; blackhole_coordinate_manager.cpp then maps DRAM identically), so UMD itself sends
+ * NoC 0 coordinates; the translated ones below are what a tool with translation on would send.
+ * DRAM: bank b's port p at (17 + b / 4, 12 + 3 (b % 4) + p) (map_dram_banks), the banks' ports
+ * in the SoC descriptor's `dram:` order. ttsim orders banks 2 and 3 the other way round and puts
+ * x 18 west; UMD is what sends these, so tensim follows UMD. */
 static void noc0_of(unsigned tx, unsigned ty, unsigned *x, unsigned *y)
 {
     /* DRAM banks' ports in translated rows 12-23: which NoC 0 row each is. */
-    static const uint8_t dram_row[12] = {0, 1, 11, 2, 10, 3, 5, 7, 6, 9, 4, 8};
+    static const uint8_t dram_row[12] = {0, 1, 11, 2, 10, 3, 9, 4, 8, 5, 7, 6};
     *x = tx, *y = ty;
     if ((tx == 17 || tx == 18) && ty >= 12 && ty <= 23) {
         *x = tx == 17 ? 0 : 9;
@@ -271,7 +278,8 @@ static void node_status(const struct tile *t, uint32_t v[8])
 }
 
 /* Words [off, off + n) of the status page (off and n multiples of 4): 0 the magic, 1-2 the
- * chip's cycle, from 0x100 eight words per grid node (NoC 0 y * 17 + x), one per core. */
+ * chip's cycle, 3 one when nothing is on the NoC (every packet applied where it went), from
+ * 0x100 eight words per grid node (NoC 0 y * 17 + x), one per core. */
 static void status_read(uint64_t off, uint8_t *dst, uint32_t n)
 {
     const uint64_t now = chip_now(L->chip);
@@ -286,6 +294,8 @@ static void status_read(uint64_t off, uint8_t *dst, uint32_t n)
             v = STATUS_MAGIC;
         } else if (o == 4 || o == 8) {
             v = (uint32_t)(o == 4 ? now : now >> 32);
+        } else if (o == 12) {
+            v = chip_noc_idle(L->chip);
         } else if (o >= STATUS_CORES && (o - STATUS_CORES) / 32 < (uint64_t)w * h) {
             const unsigned node = (unsigned)((o - STATUS_CORES) / 32);
             if (node != have)
@@ -386,6 +396,7 @@ EXPORT void libttsim_init(void)
     l->dma_rd = pending_rd;
     l->dma_wr = pending_wr;
     L = l;
+    l->pid = getpid();
     l->threads = env_unsigned("TENSIM_THREADS", 1, 1, SIM_MAX_THREADS);
     l->cycles_per_clock = env_unsigned("TENSIM_HOST_CLOCK", 1, 1, 1000000);
     l->stats_path = getenv("TENSIM_STATS");
@@ -522,4 +533,15 @@ EXPORT void libttsim_clock(uint32_t n)
         fflush(NULL);
         _Exit(code ? code : err_kind_exit_code(ERR_HOST));
     }
+}
+
+/* UMD's TTDevice::close_device marks its communicator closed before calling shutdown, which
+ * then skips libttsim_exit (tt_sim_tt_device.cpp, tt_sim_communicator.cpp): the statistics and
+ * trace would be lost. So when the library is unloaded, or the process ends, with the chip still
+ * up, the process that built it does the exit's work. A forked child never does (its parent
+ * owns the files), and at UMD's probe load there is no chip: nothing runs. */
+__attribute__((destructor)) static void unloading(void)
+{
+    if (L && L->pid == getpid())
+        libttsim_exit();
 }

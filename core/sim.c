@@ -305,7 +305,11 @@ enum err_kind sim_end(struct sim_run_ctx *x, bool stop_running)
         /* A tile still running has reached max_cycles: tile_run stops it there as it would
          * alone (cycle limit, or the end of a run whose agents all wake later). */
         enum err_kind k;
-        if (x->running[i] && (x->stop || stop_running) && s->tile[i]->err.kind == ERR_NONE) {
+        /* A host that is done with the chip leaves idle tiles as they are: one waiting for
+         * something that never came (a blocked core) is not a deadlock it has to hear about. */
+        const bool left_waiting = stop_running && !x->stop && tile_stuck(s->tile[i]);
+        if ((x->running[i] || left_waiting) && (x->stop || stop_running) &&
+            s->tile[i]->err.kind == ERR_NONE) {
             tile_end_at(s->tile[i], x->stop ? s->stopped_at : x->h);
             k = ERR_NONE;
         } else {

@@ -467,6 +467,14 @@ enum err_kind tile_run(struct tile *t, uint64_t max_cycles)
     return t->err.kind;
 }
 
+bool tile_stuck(const struct tile *t)
+{
+    for (int i = 0; i < NUM_CORES; i++)
+        if (t->core[i].state == CORE_BLOCKED)
+            return true;
+    return !coprocessor_drained(t);
+}
+
 enum err_kind tile_finish(struct tile *t)
 {
     if (t->err.kind != ERR_NONE) {

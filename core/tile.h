@@ -258,6 +258,9 @@ uint64_t tile_next_event(const struct tile *t);
 /* Stop a tile that tile_run_until left running at `at` (every agent has acted before it), with
  * no error: its cycle count is `at` (a chip whose run another tile's error ended). */
 void tile_end_at(struct tile *t, uint64_t at);
+/* A tile with no agent left to run that tile_finish would call deadlocked: a core blocked, or
+ * the coprocessor holding work. */
+bool tile_stuck(const struct tile *t);
 /* End of a run that tile_run_until finished: the cycle count, the accounting, and the deadlock
  * check (every started core halted and the coprocessor drained). Returns the error kind. */
 enum err_kind tile_finish(struct tile *t);

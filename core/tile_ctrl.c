@@ -5,6 +5,7 @@
  * (LOADREG). */
 #include "tile.h"
 
+#include "../mem/map.h"
 #include "../riscv/pcbuf.h"
 #include "../sync/push.h"
 
@@ -305,6 +306,16 @@ bool tile_ctrl_host(struct tile *t, uint32_t addr, bool write, uint32_t *val)
 {
     if (addr < TILE_CTRL_BASE || addr > 0xFFB12FFFu)
         return false;
+    /* The performance counters' rows inside the block belong to core/perf_counters.c: the
+     * host reaches them through the tile's map, as BRISC's view shows them. */
+    const struct region *r = map_find(t, CORE_BRISC, addr);
+    if (r && r->ops && r->ops != &ops) {
+        if (write)
+            r->ops->store(t, -1, r, addr, 4, *val);
+        else
+            r->ops->load(t, -1, r, addr, 4, val);
+        return true;
+    }
     if (write && addr - TILE_CTRL_BASE == SOFT_RESET_0) {
         /* Bit 31 is UMD's staggered start request (ttsim drops it too); the host's write takes
          * effect at once: every agent of the tile has acted before t->now. */

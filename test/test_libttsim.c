@@ -484,3 +484,52 @@ Test(libttsim, trace_at_exit, .timeout = 120)
     cr_expect_gt(sum.slices, 1000u);
     free(text);
 }
+
+/* The host's steps are the device's clock, but never change what the device does: the same
+ * chip run polled with clock(1), clock(7) and clock(5000) gives byte-identical statistics. */
+Test(libttsim, host_steps_change_nothing, .timeout = 180)
+{
+    static const unsigned steps[] = {1, 7, 5000};
+    char out[8192];
+    for (unsigned i = 0; i < 3; i++)
+        cr_assert_eq(run_cmd(out, sizeof out, "mkdir -p /tmp/tensim-lt-step%u && UMD_POLL_CLOCK=%u "
+                             "TENSIM_STATS=/tmp/tensim-lt-step%u/stats.json build/umd_host " LIB " "
+                             KCHIP "alltoall/run.json /tmp/tensim-lt-step%u", steps[i], steps[i], steps[i],
+                             steps[i]), 0, "%s", out);
+    cr_expect(same_file("/tmp/tensim-lt-step1/stats.json", "/tmp/tensim-lt-step7/stats.json"));
+    cr_expect(same_file("/tmp/tensim-lt-step1/stats.json", "/tmp/tensim-lt-step5000/stats.json"));
+}
+
+static void read_wrapping(const struct lib *l)
+{
+    uint32_t v[8];
+    l->tile_rd(1, 2, ~0ull - 15, v, sizeof v);
+}
+static void window_wrapping(const struct lib *l)
+{
+    const uint32_t w[3] = {0xFFFFFFFFu, 0x7FFu | 1u << 11 | 2u << 17, 0}; /* the last 2 MiB frame */
+    for (unsigned i = 0; i < 3; i++)
+        l->wr(BAR0 + 0x1FC00000u + 4 * i, &w[i], 4);
+    uint32_t v[2];
+    l->rd(BAR0 + (2u << 20) - 8, v, 8);
+}
+static void read_perf_counter(const struct lib *l) { (void)rd32(l, 1, 2, 0xFFB120F0u); }
+/* BRISC reads its own empty mailbox and waits there forever; the host ends the chip. */
+static void blocked_at_exit(const struct lib *l)
+{
+    static const uint32_t prog[] = {0xFFEC02B7u /* lui t0, 0xffec0 */, 0x0002A303u /* lw t1, 0(t0) */,
+                                    0x0000006Fu /* j . */};
+    for (unsigned i = 0; i < 3; i++)
+        wr32(l, 1, 2, 4 * i, prog[i]);
+    wr32(l, 1, 2, 0xFFB121B0u, 0x47000u);
+    l->clock(100);
+    l->exit();
+}
+
+Test(libttsim, addresses_that_wrap_and_registers_in_the_block)
+{
+    expect_death(read_wrapping, NULL, 103, "tile (1, 2) 0xfffffffffffffff0 + 32: outside L1");
+    expect_death(window_wrapping, NULL, 103, "tile (1, 2) 0xfffffffffffffff8 + 8: outside L1");
+    expect_death(read_perf_counter, NULL, 0, ""); /* core/perf_counters.c answers the host too */
+    expect_death(blocked_at_exit, NULL, 0, "tensim: libttsim: 100 cycles\n");
+}

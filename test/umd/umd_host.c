@@ -209,17 +209,8 @@ static void set_reset(unsigned x, unsigned y, uint32_t bits, bool on)
     host_write(x, y, SOFT_RESET_0, &v, 4);
 }
 
-/* ---- coordinates: NoC 0 to UMD's translated ones (Blackhole, unharvested) ---- */
-
-static void translated(unsigned x, unsigned y, unsigned *tx, unsigned *ty)
-{
-    static const uint8_t dram_row[12] = {0, 1, 11, 2, 10, 3, 5, 7, 6, 9, 4, 8};
-    *tx = x, *ty = y;
-    if (x == 0 || x == 9)
-        for (unsigned i = 0; i < 12; i++)
-            if (dram_row[i] == y)
-                *tx = x ? 18 : 17, *ty = 12 + i;
-}
+/* Coordinates: UMD's simulation device runs with NoC translation off, so it addresses every
+ * core, DRAM included, by its NoC 0 coordinates (docs/libttsim.md 2.4); so does this driver. */
 
 /* ---- the programs: each ELF's loadable segments, written as tt-exalens loads them ---- */
 
@@ -419,10 +410,8 @@ int main(int argc, char **argv)
         set_reset(rc->tile[i].x, rc->tile[i].y, 0x47800u, true);
     for (unsigned i = 0; i < rc->ndram; i++) {
         const struct run_dram_write *w = &rc->dram[i];
-        unsigned tx, ty;
-        translated(w->x, w->y, &tx, &ty);
         if (!w->file) {
-            host_write(tx, ty, w->addr, rd.words + w->first, 4ull * w->nwords);
+            host_write(w->x, w->y, w->addr, rd.words + w->first, 4ull * w->nwords);
             continue;
         }
         size_t n;
@@ -430,7 +419,7 @@ int main(int argc, char **argv)
         uint8_t *buf = host_read_file(w->file, 1u << 30, &n, why, sizeof why);
         if (!buf)
             fail("%s: %s", w->file, why);
-        host_write(tx, ty, w->addr, buf, n);
+        host_write(w->x, w->y, w->addr, buf, n);
         free(buf);
     }
     uint32_t running[256] = {0}; /* per tile: the reset bits of the cores with a program */
@@ -468,14 +457,18 @@ int main(int argc, char **argv)
      * page, one clock. */
     static uint32_t status[0x100 / 4 + GRID_W * 12 * 8];
     const uint64_t max_polls = rd.max_cycles ? rd.max_cycles : 100000000;
+    /* UMD_POLL_CLOCK=n: clock(n) after each poll instead of clock(1) (a test of the library:
+     * the device must do the same whatever the host's steps) */
+    const char *pc = getenv("UMD_POLL_CLOCK");
+    const uint32_t poll_clock = pc && atoi(pc) > 0 ? (uint32_t)atoi(pc) : 1;
     bool done = false;
     uint64_t polls = 0;
     while (!done) {
         if (polls++ == max_polls)
             fail("the cores did not halt within %" PRIu64 " polls", max_polls);
         sim.mem_rd(bar0 + STATUS, status, sizeof status);
-        sim.clock(1);
-        done = true;
+        sim.clock(poll_clock);
+        done = status[3] == 1; /* nothing left on the NoC: the last DRAM writes have landed */
         for (unsigned i = 0; i < rc->ntiles && done; i++)
             for (int k = 0; k < NUM_CORES; k++) {
                 const uint32_t s = status[0x40 + (rc->tile[i].y * GRID_W + rc->tile[i].x) * 8 + k];
@@ -508,10 +501,8 @@ int main(int argc, char **argv)
         }
     for (unsigned i = 0; i < rc->ndram_read; i++) {
         const struct run_dram_read *r = &rc->dram_read[i];
-        unsigned tx, ty;
-        translated(r->x, r->y, &tx, &ty);
         uint8_t *buf = malloc(r->len ? r->len : 1);
-        host_read(tx, ty, r->addr, buf, r->len);
+        host_read(r->x, r->y, r->addr, buf, r->len);
         dump(outdir, r->file, buf, r->len);
         free(buf);
     }
