@@ -243,18 +243,20 @@ static uint32_t load_elf(unsigned x, unsigned y, const char *path)
     return entry;
 }
 
-static void write_l1(unsigned x, unsigned y, const struct run_desc *rd, const struct run_write *w)
+/* A run description's words or file's bytes, written at (x, y) addr. */
+static void write_input(unsigned x, unsigned y, uint64_t addr, const uint32_t *words, uint32_t nwords,
+                        const char *file)
 {
-    if (!w->file) {
-        host_write(x, y, w->addr, rd->words + w->first, 4ull * w->nwords);
+    if (!file) {
+        host_write(x, y, addr, words, 4ull * nwords);
         return;
     }
     size_t n;
     char why[200];
-    uint8_t *buf = host_read_file(w->file, 1u << 30, &n, why, sizeof why);
+    uint8_t *buf = host_read_file(file, 1u << 30, &n, why, sizeof why);
     if (!buf)
-        fail("%s: %s", w->file, why);
-    host_write(x, y, w->addr, buf, n);
+        fail("%s: %s", file, why);
+    host_write(x, y, addr, buf, n);
     free(buf);
 }
 
@@ -410,23 +412,14 @@ int main(int argc, char **argv)
         set_reset(rc->tile[i].x, rc->tile[i].y, 0x47800u, true);
     for (unsigned i = 0; i < rc->ndram; i++) {
         const struct run_dram_write *w = &rc->dram[i];
-        if (!w->file) {
-            host_write(w->x, w->y, w->addr, rd.words + w->first, 4ull * w->nwords);
-            continue;
-        }
-        size_t n;
-        char why[200];
-        uint8_t *buf = host_read_file(w->file, 1u << 30, &n, why, sizeof why);
-        if (!buf)
-            fail("%s: %s", w->file, why);
-        host_write(w->x, w->y, w->addr, buf, n);
-        free(buf);
+        write_input(w->x, w->y, w->addr, rd.words + w->first, w->nwords, w->file);
     }
     uint32_t running[256] = {0}; /* per tile: the reset bits of the cores with a program */
     for (unsigned i = 0; i < rc->ntiles; i++) {
         const struct run_tile *t = &rc->tile[i];
         for (unsigned j = 0; j < t->nl1; j++)
-            write_l1(t->x, t->y, &rd, &t->l1[j]);
+            write_input(t->x, t->y, t->l1[j].addr, rd.words + t->l1[j].first, t->l1[j].nwords,
+                        t->l1[j].file);
         for (int k = 0; k < NUM_CORES; k++) {
             if (!t->program[k])
                 continue;
