@@ -341,7 +341,7 @@ $(B)/demo_check: riscv/sdk/examples/demo_check.c riscv/sdk/examples/eltwise/eltw
 	$(CC) $(WARN) -O2 -o $@ $< units/fpu_datapath.c -lm
 
 K := $(B)/kernels
-demo: $(B)/.deps $(B)/tensim $(KERNELS) $(LLK_ELF) $(B)/demo_check
+demo: $(B)/.deps $(B)/tensim $(KERNELS) $(LLK_ELF) $(B)/demo_check libttsim $(B)/umd_host
 	@mkdir -p $(B)/demo
 	@echo; echo "== hello: one TRISC, plain RV32 code (CRC-32 and printf)"
 	$(B)/tensim run $(K)/hello.elf
@@ -367,6 +367,10 @@ demo: $(B)/.deps $(B)/tensim $(KERNELS) $(LLK_ELF) $(B)/demo_check
 	@echo; echo "== chip: 16 tiles, tt-llk's matmul on each matrix unit, operands multicast over the NoC from DRAM"
 	$(B)/tensim run --run $(K)/chip/mmfpu/run.json -j 2
 	cmp $(K)/chip/mmfpu/c.bin $(K)/chip/mmfpu/expected-c.bin && echo "mmfpu: C matches the exact product on all 16 tiles"
+	@echo; echo "== libttsim: the same chip loaded as Tenstorrent's UMD loads a simulator (docs/libttsim.md), driven by our UMD-shaped host"
+	@mkdir -p $(B)/demo/libttsim
+	TENSIM_REPORT=1 $(B)/umd_host $(B)/libtensim_bh.so $(K)/chip/mmfpu/run.json $(B)/demo/libttsim 2>&1 | grep -v "^  tile ([0-9]*, [0-9]*): [0-9]* cycles, NoC packets sent 0 "
+	cmp $(B)/demo/libttsim/c.bin $(K)/chip/mmfpu/expected-c.bin && echo "libttsim: C read back through the library matches"
 
 TEST_DEFS = -DTENSIM_BIN='"$(1)"'
 
