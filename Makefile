@@ -422,7 +422,7 @@ $(B)/bench/%: bench/%.c bench/bench.h $(B)/libtensim.a
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(B)/sdk -o $@ $< $(B)/libtensim.a $(LIBS) -ljemalloc
 
-bench: $(B)/.deps $(BENCHSRC:bench/%.c=$(B)/bench/%) $(B)/tensim kernels
+bench: $(B)/.deps $(BENCHSRC:bench/%.c=$(B)/bench/%) $(B)/tensim kernels libttsim
 	@for b in $(BENCHSRC:bench/%.c=$(B)/bench/%); do $$b || exit 1; done
 	@echo; echo "== speed targets (issue 19) against $(BENCH_BASE), built side by side, interleaved"
 	@sh bench/speed_compare.sh $(BENCH_BASE) $(or $(BENCH_RUNS),5)
