@@ -157,9 +157,9 @@ struct lib {
     void (*tile_rd)(uint32_t, uint32_t, uint64_t, void *, uint32_t);
 };
 
-static struct lib open_lib(void)
+static struct lib open_path(const char *path)
 {
-    struct lib l = {.h = dlopen(LIB, RTLD_NOW | RTLD_LOCAL)};
+    struct lib l = {.h = dlopen(path, RTLD_NOW | RTLD_LOCAL)};
     cr_assert(l.h, "%s", dlerror());
     *(void **)&l.init = dlsym(l.h, "libttsim_init");
     *(void **)&l.exit = dlsym(l.h, "libttsim_exit");
@@ -171,6 +171,8 @@ static struct lib open_lib(void)
     cr_assert(l.init && l.exit && l.clock && l.cfg && l.rd && l.wr && l.tile_rd);
     return l;
 }
+
+static struct lib open_lib(void) { return open_path(LIB); }
 
 #define BAR0 0x100000000ull
 
@@ -209,6 +211,35 @@ static unsigned threads_now(void)
     return n;
 }
 
+/* What UMD does at start-up and for tile accesses, and what it must see (docs/libttsim.md 2.2-2.6):
+ * the same on tensim's library and, when TTSIM names one, on ttsim's (the driver's accesses are
+ * UMD's, not fitted to our library). */
+static void umd_accesses(const struct lib *l)
+{
+    cr_expect_eq(l->cfg(0, 0x00), 0xB1401E52u);
+    cr_expect_eq(l->cfg(0, 0x10), 0x00000004u);
+    cr_expect_eq(l->cfg(0, 0x14), 0x1u);
+    cr_expect_eq(l->cfg(0, 0x18), 0x20000004u);
+    cr_expect_eq(l->cfg(0, 0x1C), 0x1u);
+    cr_expect_eq(l->cfg(0, 0x20), 0x4u);
+    cr_expect_eq(l->cfg(0, 0x24), 0x8u);
+    cr_expect_eq(l->cfg(1 << 3, 0x00), 0xFFFFFFFFu, "device 1 does not exist");
+    /* the outbound iATU region 0, in UMD's order */
+    static const uint32_t iatu[][2] = {{0x04, 0}, {0x00, 0}, {0x08, 0}, {0x0C, 0}, {0x10, (1u << 30) - 1},
+                                       {0x14, 0}, {0x18, 0}, {0x04, 0x80000000u}};
+    for (unsigned i = 0; i < 8; i++)
+        l->wr(0x120000000ull + 0x1000 + iatu[i][0], &iatu[i][1], 4);
+    /* A write through the window lands in that tile's L1 and nowhere else. */
+    wr32(l, 3, 4, 0x30000, 0xC0FFEE01u);
+    cr_expect_eq(rd32(l, 3, 4, 0x30000), 0xC0FFEE01u);
+    cr_expect_eq(rd32(l, 4, 3, 0x30000), 0u);
+    /* Power-on soft reset: every core held (0x47800). */
+    cr_expect_eq(rd32(l, 3, 4, 0xFFB121B0u), 0x47800u);
+    /* DRAM bank 0 at NoC 0 (0, 0) and (0, 1), as UMD addresses it: one bank, two ports. */
+    wr32(l, 0, 0, 0x123450, 77);
+    cr_expect_eq(rd32(l, 0, 1, 0x123450), 77u);
+}
+
 Test(libttsim, configuration_space_and_windows)
 {
     const unsigned before = threads_now();
@@ -218,23 +249,9 @@ Test(libttsim, configuration_space_and_windows)
     cr_expect_eq(threads_now(), before);
     l.init();
     cr_expect_eq(threads_now(), before, "init starts no thread (users fork after it)");
-    cr_expect_eq(l.cfg(0, 0x00), 0xB1401E52u);
-    cr_expect_eq(l.cfg(0, 0x10), 0x00000004u);
-    cr_expect_eq(l.cfg(0, 0x14), 0x1u);
-    cr_expect_eq(l.cfg(0, 0x18), 0x20000004u);
-    cr_expect_eq(l.cfg(0, 0x1C), 0x1u);
-    cr_expect_eq(l.cfg(0, 0x20), 0x4u);
-    cr_expect_eq(l.cfg(0, 0x24), 0x8u);
-    cr_expect_eq(l.cfg(1 << 3, 0x00), 0xFFFFFFFFu, "device 1 does not exist");
-    /* A write through the window lands in that tile's L1 and nowhere else. */
-    wr32(&l, 3, 4, 0x30000, 0xC0FFEE01u);
-    cr_expect_eq(rd32(&l, 3, 4, 0x30000), 0xC0FFEE01u);
-    cr_expect_eq(rd32(&l, 4, 3, 0x30000), 0u);
-    /* Power-on soft reset: every core held (0x47800). */
-    cr_expect_eq(rd32(&l, 3, 4, 0xFFB121B0u), 0x47800u);
-    /* DRAM bank 0 through its translated ports (17, 12) and (17, 13): one bank, two ports. */
-    wr32(&l, 17, 12, 0x123450, 77);
-    cr_expect_eq(rd32(&l, 17, 13, 0x123450), 77u);
+    umd_accesses(&l);
+    /* The same bank through translated ports (17, 12), as a tool with translation on sends. */
+    cr_expect_eq(rd32(&l, 17, 12, 0x123450), 77u);
     uint32_t v = 0;
     l.tile_rd(17, 13, 0x123450, &v, 4); /* UMD's DRAM teleport: no window */
     cr_expect_eq(v, 77u);
@@ -242,13 +259,25 @@ Test(libttsim, configuration_space_and_windows)
     uint32_t st[3];
     l.rd(BAR0 + 0x1FF00000u, st, sizeof st);
     cr_expect_eq(st[0], 0x4D534E54u);
-    cr_expect_eq(st[1], 4u, "four reads through the window, one clock each (the teleport's none)");
+    cr_expect_eq(st[1], 5u, "five reads through the window, one clock each (the teleport's none)");
     l.clock(1000);
     l.rd(BAR0 + 0x1FF00000u, st, sizeof st);
-    cr_expect_eq(st[1], 1004u);
+    cr_expect_eq(st[1], 1005u);
     l.exit();
     dlclose(l.h);
     cr_expect_eq(threads_now(), before);
+}
+
+Test(libttsim, the_same_accesses_on_ttsim)
+{
+    const char *ttsim = getenv("TTSIM");
+    if (!ttsim || !*ttsim)
+        cr_skip_test("TTSIM names no ttsim libttsim.so (make test TTSIM_BH=...)");
+    struct lib l = open_path(ttsim);
+    l.init();
+    umd_accesses(&l);
+    l.exit();
+    dlclose(l.h);
 }
 
 /* Fork after init (ttsim's documented use): a child's writes and time are its own. */
