@@ -42,6 +42,11 @@
  * cycle, shared/spec/parallel.md B.3); the latency is an estimate, a parameter to calibrate. */
 #define DRAM_LATENCY 100
 #define DRAM_BYTES_PER_CYCLE 54
+/* Host memory behind the PCIe tile (a host that set chip_set_host_mem): a request is carried
+ * out when it arrives and a read's answer (or a non-posted write's acknowledgement) leaves the
+ * PCIe tile this long after. An estimate, documented nowhere we found: a PCIe round trip to host
+ * memory is of the order of a microsecond, about 1350 cycles at 1.35 GHz. */
+#define PCIE_LATENCY 1000
 
 /* A packet in flight: what was sent, its payload and who owns that, and how many of its
  * deliveries are still to come. */
@@ -114,6 +119,7 @@ struct chip {
     size_t nspans, capspans;
     bool spans_oom;
     struct sim_run_ctx *run; /* a run driven by a host (chip_start), else NULL */
+    struct chip_host_mem host; /* host memory behind the PCIe tiles; rd NULL: none */
     char why[96]; /* chip_add_tile's reason */
 };
 
@@ -454,11 +460,16 @@ static void send(struct chip *c, unsigned i, const struct niu_request *q)
         const enum chip_node k = (enum chip_node)c->kind[dst];
         const bool to_tile = k == CHIP_TENSIX && c->tile_at[dst] != NO_TILE;
         const bool to_dram = k == CHIP_DRAM && q->kind != NIU_ATOMIC && q->kind < NIU_READ_RESP;
-        if (!to_tile && !to_dram) {
+        const bool to_host = k == CHIP_PCIE && c->host.rd && q->kind != NIU_ATOMIC &&
+                             q->kind < NIU_READ_RESP;
+        if (!to_tile && !to_dram && !to_host) {
             fail(c, i, q->cycle, "NoC %u %s from (%u, %u) to (%u, %u): %s", q->noc,
                  niu_kind_text(q->kind), sx, sy, dst % c->w, dst / c->w,
                  k == CHIP_TENSIX ? "no tile there (the run adds only the tiles it names)"
                  : k == CHIP_DRAM ? "atomics cannot target DRAM (BH NoC/Atomics.md)"
+                 : k == CHIP_PCIE && c->host.rd ? "atomics cannot target host memory"
+                 : k == CHIP_PCIE ? "no host memory behind the PCIe tile (a run of tensim has "
+                                    "none; the libttsim library's host has)"
                                   : "tensim serves only Tensix and DRAM tiles");
             return;
         }
@@ -575,6 +586,57 @@ static void dram_serve(struct chip *c, const struct chip_rec *req, unsigned node
         answer_later(c, req, node, done, NIU_WRITE_ACK, -1, 0);
 }
 
+/* Host memory serves a request that arrived at the PCIe tile at `at`: at once, through the
+ * host's callbacks (the libttsim library maps the address through its iATU). */
+static void host_serve(struct chip *c, const struct chip_rec *req, unsigned node, uint64_t at)
+{
+    const struct niu_request *q = &req->q;
+    const bool inl = q->flags & NIU_F_INLINE;
+    char why[160] = "";
+    if (q->kind == NIU_READ) {
+        if (!c->ndram_free) {
+            fail_limit(c, req->owner, at, "more than %u DRAM and host reads in flight (tensim's "
+                       "limit)", CHIP_DRAM_SLOTS);
+            return;
+        }
+        const uint32_t slot = c->dram_slot_free[--c->ndram_free];
+        if (!c->host.rd(c->host.ctx, q->remote_addr, c->dram_pool + (size_t)slot * c->max_packet,
+                        q->len, why, sizeof why)) {
+            c->dram_slot_free[c->ndram_free++] = slot;
+            fail(c, req->owner, q->cycle, "NoC read of host memory at 0x%" PRIx64 " + %u: %s",
+                 q->remote_addr, q->len, why);
+            return;
+        }
+        answer_later(c, req, node, at + PCIE_LATENCY, NIU_READ_RESP, (int)slot, q->len);
+        return;
+    }
+    /* An inline write's word: NOC_AT_DATA's enabled bytes, as at a Tensix tile; the host's
+     * memory takes whole words, so only a full byte enable is carried out. */
+    uint8_t word[4];
+    if (inl) {
+        uint32_t be = q->at_len_be;
+        if (be > 0xFu)
+            be >>= (unsigned)(q->remote_addr & 60u);
+        if ((be & 0xF) != 0xF) {
+            fail_limit(c, req->owner, q->cycle, "an inline write to host memory with byte enables "
+                       "0x%x (tensim writes host memory in whole words)", be & 0xF);
+            return;
+        }
+        for (unsigned i = 0; i < 4; i++)
+            word[i] = (uint8_t)(q->at_data >> (8 * i));
+    }
+    if (!c->host.wr(c->host.ctx, inl ? q->remote_addr & ~3ull : q->remote_addr,
+                    inl ? (const void *)word : req->data, inl ? 4 : q->len, why, sizeof why)) {
+        fail(c, req->owner, q->cycle, "NoC write to host memory at 0x%" PRIx64 " + %u: %s",
+             q->remote_addr, inl ? 4 : q->len, why);
+        return;
+    }
+    if (q->kind == NIU_WRITE)
+        answer_later(c, req, node, at + PCIE_LATENCY, NIU_WRITE_ACK, -1, 0);
+}
+
+void chip_set_host_mem(struct chip *c, const struct chip_host_mem *m) { c->host = *m; }
+
 /* The NoC model's report of a packet reaching node d->dst at d->tail_cycle (early: its tail has
  * just left the last router). */
 static void deliver(void *ctx, const struct noc_delivery *d)
@@ -600,6 +662,8 @@ static void deliver(void *ctx, const struct noc_delivery *d)
         }
     } else if (c->kind[node] == CHIP_DRAM) {
         dram_serve(c, r, node, d->tail_cycle);
+    } else if (c->kind[node] == CHIP_PCIE) {
+        host_serve(c, r, node, d->tail_cycle);
     } else if (r->q.kind == NIU_WRITE) {
         /* A broadcast receiver the run did not add: its write is dropped, its
          * acknowledgement still goes back, so the sender's barrier counts right. */

@@ -90,6 +90,17 @@ bool chip_host_read(struct chip *c, unsigned x, unsigned y, uint64_t addr, void 
 /* The last cycle at which anything happened on the chip (a tile's end, a NoC delivery). */
 uint64_t chip_cycles(const struct chip *c);
 
+/* Host memory behind the chip's PCIe tiles (the libttsim library's host, for fast dispatch):
+ * a tile's NoC read or write to a PCIe tile goes to these at its arrival, with the NoC address
+ * it was sent to; false with a reason in why[n] stops the sending tile (bad access). Without
+ * them such a request is the program's error, as before. */
+struct chip_host_mem {
+    void *ctx;
+    bool (*rd)(void *ctx, uint64_t noc_addr, void *dst, uint32_t len, char *why, size_t n);
+    bool (*wr)(void *ctx, uint64_t noc_addr, const void *src, uint32_t len, char *why, size_t n);
+};
+void chip_set_host_mem(struct chip *c, const struct chip_host_mem *m);
+
 /* --trace: record every NoC link's busy periods from now on (before chip_run), then write them
  * as one process of the document, a track per link that carried a packet ("NoC 0 (3, 2) x"),
  * clipped to [from, to). False when memory ran out while recording. */

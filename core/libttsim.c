@@ -354,6 +354,69 @@ static void bar2_access(uint64_t off, void *buf, uint32_t n, bool write)
         memcpy(buf, reg, n);
 }
 
+/* ---- the device's accesses to host memory (fast dispatch) ---- */
+
+/* A NoC address at the PCIe tile to a host address. Blackhole's NoC-to-host space is 64 windows
+ * of 2^58 bytes: windows 0-3 go to the host as they are, 4-7 through the outbound iATU first
+ * (UMD puts host memory at 4 << 58: sysmem_manager.cpp get_pcie_base_for_arch). An iATU region
+ * maps [base, limit] to target when enabled (region_ctrl_2 bit 31); an offset in no region goes
+ * through unchanged. Register layout of outbound region r at BAR2 + 0x1000 + 0x200 r: +0x04
+ * ctrl_2, +0x08/+0x0C base, +0x10 lower limit, +0x14/+0x18 target, +0x20 upper limit (ttsim's
+ * model of the DesignWare iATU, libttsim.cpp iatu_reg_field and tile.cpp translate_pci_dma_addr:
+ * no public register reference found). */
+static bool host_address(uint64_t noc_addr, uint32_t len, uint64_t *host, char *why, size_t n)
+{
+    const uint64_t window = noc_addr >> 58, off = noc_addr & ((1ull << 58) - 1);
+    if (window >= 8 || !len || off + len > 1ull << 58) {
+        snprintf(why, n, "outside the host's NoC windows 0-7 of 2^58 bytes");
+        return false;
+    }
+    *host = off;
+    if (window < 4)
+        return true;
+    const uint32_t *r = L->iatu; /* from BAR2 + IATU_BASE */
+    for (unsigned i = 0; i < 16; i++, r += 0x200 / 4) {
+        if (!(r[0x04 / 4] & 0x80000000u))
+            continue;
+        const uint64_t base = (uint64_t)r[0x0C / 4] << 32 | r[0x08 / 4];
+        const uint64_t limit = (uint64_t)r[0x20 / 4] << 32 | r[0x10 / 4];
+        if (off >= base && off + len - 1 <= limit) {
+            *host = ((uint64_t)r[0x18 / 4] << 32 | r[0x14 / 4]) + (off - base);
+            return true;
+        }
+    }
+    return true;
+}
+
+static bool dma_read(void *ctx, uint64_t noc_addr, void *dst, uint32_t len, char *why, size_t n)
+{
+    (void)ctx;
+    uint64_t host;
+    if (!host_address(noc_addr, len, &host, why, n))
+        return false;
+    if (!L->dma_rd) {
+        snprintf(why, n, "the host gave no DMA callbacks (libttsim_set_pci_dma_mem_callbacks)");
+        return false;
+    }
+    L->dma_rd(host, dst, len);
+    return true;
+}
+
+static bool dma_write(void *ctx, uint64_t noc_addr, const void *src, uint32_t len, char *why,
+                      size_t n)
+{
+    (void)ctx;
+    uint64_t host;
+    if (!host_address(noc_addr, len, &host, why, n))
+        return false;
+    if (!L->dma_wr) {
+        snprintf(why, n, "the host gave no DMA callbacks (libttsim_set_pci_dma_mem_callbacks)");
+        return false;
+    }
+    L->dma_wr(host, src, len);
+    return true;
+}
+
 static void pci_access(uint64_t paddr, void *buf, uint32_t n, bool write)
 {
     if (paddr >= BAR0 && paddr - BAR0 < BAR0_SIZE) {
@@ -437,6 +500,7 @@ EXPORT void libttsim_init(void)
             t->out = stdout;
             t->errout = stderr;
         }
+    chip_set_host_mem(l->chip, &(struct chip_host_mem){.rd = dma_read, .wr = dma_write});
     if (l->trace_path)
         start_trace();
     if (!chip_start(l->chip))

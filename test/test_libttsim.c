@@ -562,3 +562,107 @@ Test(libttsim, addresses_that_wrap_and_registers_in_the_block)
     expect_death(read_perf_counter, NULL, 0, ""); /* core/perf_counters.c answers the host too */
     expect_death(blocked_at_exit, NULL, 0, "tensim: libttsim: 100 cycles\n");
 }
+
+/* ---- the device's accesses to host memory (fast dispatch's path) ---- */
+
+#define HOST_BASE 0x100000u /* where the iATU below puts the device's host window */
+static uint8_t host_mem[0x10000];
+static void host_dma_rd(uint64_t paddr, void *dst, uint32_t n)
+{
+    cr_assert(paddr >= HOST_BASE && paddr + n <= HOST_BASE + sizeof host_mem, "read at 0x%llx",
+              (unsigned long long)paddr);
+    memcpy(dst, host_mem + (paddr - HOST_BASE), n);
+}
+static void host_dma_wr(uint64_t paddr, const void *src, uint32_t n)
+{
+    cr_assert(paddr >= HOST_BASE && paddr + n <= HOST_BASE + sizeof host_mem, "write at 0x%llx",
+              (unsigned long long)paddr);
+    memcpy(host_mem + (paddr - HOST_BASE), src, n);
+}
+
+#define NIU0 0xFFB20000u
+#define XY(x, y) ((uint32_t)(x) | (uint32_t)(y) << 6)
+
+/* BRISC of (1, 2): 64 bytes from its L1 0x20000 to NoC address (4 << 58) + 0x1000 at the PCIe
+ * tile (2, 0) (a posted write, command buffer 0), then 64 bytes from (4 << 58) + 0x2000 there
+ * into its L1 0x30000 (a read, command buffer 1), then it spins. */
+static unsigned dma_program(uint32_t *words)
+{
+    struct tile *t = test_tile(ARCH_BLACKHOLE);
+    struct prog p = prog_at(t, 0);
+    static const uint32_t cmd[2][9][2] = {
+        {{0x00, 0x20000}, {0x04, 0}, {0x08, XY(1, 2)}, {0x0C, 0x1000}, {0x10, 0x10000000}, {0x14, XY(2, 0)},
+         {0x1C, 0x2}, {0x20, 64}, {0x40, 1}},
+        {{0x00, 0x2000}, {0x04, 0x10000000}, {0x08, XY(2, 0)}, {0x0C, 0x30000}, {0x10, 0}, {0x14, XY(1, 2)},
+         {0x1C, 0x0}, {0x20, 64}, {0x40, 1}}};
+    for (unsigned b = 0; b < 2; b++)
+        for (unsigned i = 0; i < 9; i++)
+            emit_store(&p, NIU0 + 0x800 * b + cmd[b][i][0], cmd[b][i][1]);
+    emit(&p, 0x0000006Fu); /* j . */
+    const unsigned n = p.pc / 4;
+    memcpy(words, t->l1, 4 * n);
+    tile_destroy(t);
+    return n;
+}
+
+Test(libttsim, device_reads_and_writes_host_memory_through_the_iatu)
+{
+    struct lib l = open_lib();
+    void (*set_dma)(void (*)(uint64_t, void *, uint32_t), void (*)(uint64_t, const void *, uint32_t));
+    *(void **)&set_dma = dlsym(l.h, "libttsim_set_pci_dma_mem_callbacks");
+    cr_assert(set_dma);
+    set_dma(host_dma_rd, host_dma_wr);
+    l.init();
+    /* UMD's outbound region 0: offsets [0, 1 GiB) to host HOST_BASE + offset */
+    static const uint32_t iatu[][2] = {{0x04, 0}, {0x00, 0}, {0x08, 0}, {0x0C, 0}, {0x10, (1u << 30) - 1},
+                                       {0x14, HOST_BASE}, {0x18, 0}, {0x04, 0x80000000u}};
+    for (unsigned i = 0; i < 8; i++)
+        l.wr(0x120000000ull + 0x1000 + iatu[i][0], &iatu[i][1], 4);
+    for (unsigned i = 0; i < 64; i++) {
+        host_mem[0x2000 + i] = (uint8_t)(0xA0 + i);
+        uint32_t w = 0x11111111u * (i % 16);
+        if (i < 16)
+            wr32(&l, 1, 2, 0x20000 + 4 * i, w);
+    }
+    uint32_t prog[256];
+    const unsigned n = dma_program(prog);
+    for (unsigned i = 0; i < n; i++)
+        wr32(&l, 1, 2, 4 * i, prog[i]);
+    wr32(&l, 1, 2, 0xFFB121B0u, 0x47000u); /* BRISC out of reset */
+    unsigned cycles = 0;
+    while (rd32(&l, 1, 2, 0x30000) != 0xA3A2A1A0u && cycles < 20000)
+        cycles++;
+    /* the PCIe tile's 1000 cycles (an estimate, core/chip.c PCIE_LATENCY) and the NoC's trips:
+     * 11 hops there (east, then south round the ring), 18 back, 9 cycles each and 10 in and out */
+    cr_expect_gt(cycles, 1000u + 29 * 9 + 2 * 10, "%u", cycles);
+    cr_expect_lt(cycles, 1600u, "%u: the read's data never arrived, or late", cycles);
+    for (unsigned i = 0; i < 16; i++) {
+        uint32_t w;
+        memcpy(&w, host_mem + 0x1000 + 4 * i, 4);
+        cr_expect_eq(w, 0x11111111u * i, "host word %u, written by the tile through the iATU", i);
+    }
+    for (unsigned i = 0; i < 16; i++)
+        cr_expect_eq(rd32(&l, 1, 2, 0x30000 + 4 * i), 0xA3A2A1A0u + 0x04040404u * i);
+    l.exit();
+    dlclose(l.h);
+}
+
+/* Without a host (tensim run), the same program's request to the PCIe tile is its error. */
+Test(libttsim, no_host_memory_in_a_run_without_a_host)
+{
+    struct chip *c = chip_create(arch_get(ARCH_BLACKHOLE));
+    cr_assert(c);
+    const char *why;
+    struct tile *t = chip_add_tile(c, 1, 2, &why);
+    cr_assert(t, "%s", why);
+    uint32_t prog[256];
+    const unsigned n = dma_program(prog);
+    memcpy(t->l1, prog, 4 * n);
+    tile_code_written(t, 0, 4 * n);
+    tile_start_core(t, CORE_BRISC, 0);
+    chip_sim(c)->max_cycles = 10000;
+    cr_expect_eq(chip_run(c), ERR_BAD_ACCESS);
+    cr_expect(strstr(t->err.text, "NoC 0 posted write from (1, 2) to (2, 0): no host memory behind the "
+                                  "PCIe tile") != NULL, "%s", t->err.text);
+    chip_destroy(c);
+}
