@@ -91,6 +91,7 @@ struct chip {
     struct noc_request *later;
     unsigned nlater, later_cap;
 
+    struct sim_exchange *xe; /* the exchange in progress: the tiles it gives work (woken) */
     uint64_t last_cycle; /* the last delivery's arrival */
     uint64_t window_start; /* the h of the exchange in progress: no arrival may be earlier */
     uint64_t packets, deliveries;
@@ -146,7 +147,7 @@ const char *chip_node_name(enum chip_node k)
     return k <= CHIP_CPU ? name[k] : "?";
 }
 
-static uint64_t exchange(void *ctx, uint64_t h, bool *stop);
+static uint64_t exchange(void *ctx, struct sim_exchange *e);
 static void deliver(void *ctx, const struct noc_delivery *d);
 
 struct chip *chip_create(const struct arch *arch)
@@ -357,6 +358,7 @@ static void fail_as(struct chip *c, enum err_kind kind, unsigned i, uint64_t cyc
         t->running_agent = -1;
         tile_error(t, kind, -1, 0, "%s (cycle %" PRIu64 ")", msg, cycle);
     }
+    c->xe->woken[i / 64] |= 1ull << (i % 64);
     c->failed = true;
 }
 
@@ -573,6 +575,7 @@ static void deliver(void *ctx, const struct noc_delivery *d)
         return;
     }
     if (ti != NO_TILE) {
+        c->xe->woken[ti / 64] |= 1ull << (ti % 64);
         if (!niu_inbox_push(c->sim.tile[ti], d->tail_cycle, &r->q, r->data)) {
             fail_limit(c, ti, d->tail_cycle, "more than %u NoC packets arriving in one window "
                        "(tensim's limit)", NIU_INBOX_LEN);
@@ -588,32 +591,46 @@ static void deliver(void *ctx, const struct noc_delivery *d)
         c->release[c->cur][c->nrelease[c->cur]++] = id;
 }
 
-/* The exchange between windows (sim.exchange): every tile stands at h. */
-static uint64_t exchange(void *ctx, uint64_t h, bool *stop)
+/* The next request of the window's in (cycle, tile, issue) order, from the tiles in `sending`
+ * (each outbox is in cycle order); a tile whose outbox it empties leaves the set. */
+static bool next_request(struct chip *c, uint64_t sending[SIM_MASK_WORDS], unsigned *tile,
+                         struct niu_request *q)
+{
+    unsigned best = SIM_MAX_TILES;
+    uint64_t at = CYCLE_NEVER;
+    for (unsigned w = 0; w < SIM_MASK_WORDS; w++)
+        for (uint64_t bits = sending[w]; bits; bits &= bits - 1) {
+            const unsigned i = w * 64 + (unsigned)__builtin_ctzll(bits);
+            const struct niu_request *r = niu_outbox_peek(c->sim.tile[i], 0);
+            if (r->cycle < at)
+                at = r->cycle, best = i;
+        }
+    if (best == SIM_MAX_TILES)
+        return false;
+    niu_outbox_pop(c->sim.tile[best], q);
+    if (!niu_outbox_peek(c->sim.tile[best], 0))
+        sending[best / 64] &= ~(1ull << (best % 64));
+    *tile = best;
+    return true;
+}
+
+/* The exchange between windows (sim.exchange): every tile stands at e->h. */
+static uint64_t exchange(void *ctx, struct sim_exchange *e)
 {
     struct chip *c = ctx;
+    const uint64_t h = e->h;
     c->window_start = h;
+    c->xe = e;
     /* Packets the tiles applied in the window just run give back their payloads. */
     const unsigned prev = c->cur ^ 1;
     for (unsigned k = 0; k < c->nrelease[prev]; k++)
         rec_free(c, c->release[prev][k]);
     c->nrelease[prev] = 0;
     c->cur = prev;
-    /* The window's requests in (cycle, tile, issue) order. Each outbox is in cycle order. */
-    for (;;) {
-        unsigned best = SIM_MAX_TILES;
-        uint64_t at = CYCLE_NEVER;
-        for (unsigned i = 0; i < c->sim.ntiles; i++) {
-            const struct niu_request *q = niu_outbox_peek(c->sim.tile[i], 0);
-            if (q && q->cycle < at)
-                at = q->cycle, best = i;
-        }
-        if (best == SIM_MAX_TILES)
-            break;
-        struct niu_request q;
-        niu_outbox_pop(c->sim.tile[best], &q);
-        send(c, best, &q);
-    }
+    unsigned from;
+    struct niu_request q;
+    while (next_request(c, e->sending, &from, &q))
+        send(c, from, &q);
     c->nlater = 0;
     noc_advance(c->noc, h + CHIP_WINDOW / 2 - 1);
     for (unsigned k = 0; k < c->nlater; k++)
@@ -621,18 +638,18 @@ static uint64_t exchange(void *ctx, uint64_t h, bool *stop)
             fail_limit(c, c->rec[c->later[k].tag].owner == NO_TILE ? 0 : c->rec[c->later[k].tag].owner,
                  c->later[k].cycle, "the NoC refused an answer from a DRAM tile (its NIU's queue "
                  "is full: tensim's limit)");
-    for (unsigned i = 0; i < c->sim.ntiles; i++)
-        if (c->sim.tile[i]->err.kind != ERR_NONE)
-            c->failed = true;
-    *stop = c->failed;
+    if (e->failed)
+        c->failed = true;
+    e->stop = c->failed;
+    c->xe = NULL;
     /* What the NoC does next can reach a tile no sooner than 5 cycles after it (router_to_niu),
      * and is reported at the exchange whose routers pass it: the window must end no later than
      * 5 cycles after it. */
-    const uint64_t e = noc_next_event(c->noc);
-    if (e == NOC_NEVER) /* records still to free take two more exchanges (chip_destroy frees
+    const uint64_t n = noc_next_event(c->noc);
+    if (n == NOC_NEVER) /* records still to free take two more exchanges (chip_destroy frees
                          * the rest anyway; a run's results do not depend on it) */
         return c->nrelease[c->cur] || c->nrelease[c->cur ^ 1] ? h : CYCLE_NEVER;
-    return e >= h + CHIP_WINDOW / 2 ? e - CHIP_WINDOW / 2 : h;
+    return n >= h + CHIP_WINDOW / 2 ? n - CHIP_WINDOW / 2 : h;
 }
 
 enum err_kind chip_run(struct chip *c)

@@ -1,9 +1,12 @@
 #include "sim.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "host_pin.h"
@@ -28,26 +31,74 @@ void sim_destroy(struct sim *s)
 /* ---- sim_run: tiles on host threads (shared/spec/parallel.md B.4) ---- */
 
 /* A barrier whose count can be lowered before the first wait completes (a worker that could not
- * be started). A chip meets twice per 10-cycle window, tens of thousands of times a run, so
- * waiters first spin on the generation (when there is a core for every worker: a few hundred
- * nanoseconds per meeting instead of a sleep and a wake-up, measured with bench/tiles); then,
- * or at once with more workers than cores, they sleep on a condition variable. */
+ * be started). A chip meets once per 10-cycle window, tens of thousands of times a run, with a
+ * few microseconds of work between meetings, so a meeting must cost well under a microsecond:
+ * waiters spin on the generation (when there is a core for every worker), then sleep on a
+ * condition variable (at once with more workers than cores).
+ *
+ * How long to spin is measured in time, not in pause loops (a pause takes from a few to about
+ * 20 ns depending on the processor). Waking a sleeper costs its waker a system call and the
+ * sleeper 8-17 us here (a 2-core virtual machine, median and 90th percentile), several windows'
+ * work: a spin shorter than that lets the workers fall into taking turns to sleep, each
+ * waking the other late at every meeting (measured: 26380 of 26417 waits slept with 1000
+ * pauses, about 20 us, and -j 2 ran 3 times slower than -j 1). So a waiter spins for up to
+ * BARRIER_SPIN_NS; past BARRIER_PAUSE_NS it yields the core between looks, so that on a loaded
+ * machine (where a long pure spin made -j 2 eight times slower than -j 1: a spinning worker
+ * uses up the share of a core its partner's meeting then waits for) another thread runs
+ * meanwhile. */
 struct sim_barrier {
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    _Atomic unsigned count, waiting;
+    _Atomic unsigned count, waiting, sleepers;
     _Atomic uint64_t generation;
-    unsigned sleepers; /* under mu */
-    unsigned spins;    /* 0: never spin */
+    bool spin; /* a core for every worker */
 };
 
-/* Pause loops before sleeping: tens of microseconds, a few windows' work. Longer spins cost
- * dearly when another process shares the cores (measured: 20000 made -j 2 eight times slower
- * than -j 1 on a loaded machine). */
-#define BARRIER_SPINS 1000
+#define BARRIER_PAUSE_NS 30000u
+#define BARRIER_SPIN_NS 300000u
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Spins until the generation moves on from g (true) or BARRIER_SPIN_NS have passed (false). The
+ * clock is read once per 32 looks. */
+static bool barrier_spin(struct sim_barrier *b, uint64_t g)
+{
+    uint64_t start = 0;
+    for (unsigned i = 1;; i++) {
+        if (atomic_load_explicit(&b->generation, memory_order_acquire) != g)
+            return true;
+        if (i % 32)
+            continue;
+        const uint64_t t = now_ns();
+        if (!start)
+            start = t;
+        else if (t - start >= BARRIER_SPIN_NS)
+            return false;
+        if (t - start >= BARRIER_PAUSE_NS)
+            sched_yield();
+        else
+            for (unsigned k = 0; k < 32; k++)
+                cpu_relax();
+    }
+}
 
 /* Waits until every worker has arrived. The last to arrive calls `last(arg)` (when not NULL)
- * before it lets the others go: serial work between windows costs no second meeting. */
+ * before it lets the others go: serial work between windows costs no second meeting. The last
+ * takes the mutex only when someone sleeps: a sleeper counts itself (sequentially consistent)
+ * before it looks at the generation under the mutex, and the last moves the generation on
+ * before it looks at the count, so one of them sees the other. */
 static void barrier_wait(struct sim_barrier *b, void (*last)(void *), void *arg)
 {
     const uint64_t g = atomic_load(&b->generation);
@@ -55,27 +106,33 @@ static void barrier_wait(struct sim_barrier *b, void (*last)(void *), void *arg)
         atomic_store(&b->waiting, 0);
         if (last)
             last(arg);
-        pthread_mutex_lock(&b->mu);
         atomic_store(&b->generation, g + 1);
-        if (b->sleepers)
+        if (atomic_load(&b->sleepers)) {
+            pthread_mutex_lock(&b->mu);
             pthread_cond_broadcast(&b->cv);
-        pthread_mutex_unlock(&b->mu);
+            pthread_mutex_unlock(&b->mu);
+        }
         return;
     }
-    for (unsigned i = 0; i < b->spins; i++) {
-        if (atomic_load_explicit(&b->generation, memory_order_acquire) != g)
-            return;
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-    }
+    if (b->spin && barrier_spin(b, g))
+        return;
     pthread_mutex_lock(&b->mu);
-    b->sleepers++;
+    atomic_fetch_add(&b->sleepers, 1);
     while (atomic_load(&b->generation) == g)
         pthread_cond_wait(&b->cv, &b->mu);
-    b->sleepers--;
+    atomic_fetch_sub(&b->sleepers, 1);
     pthread_mutex_unlock(&b->mu);
 }
+
+/* One worker's report of a window: its tiles still running after it, the earliest cycle one of
+ * them has something to do, and what the exchange must look at. A cache line each, as every
+ * worker writes its own every window. */
+struct sim_report {
+    _Alignas(64) unsigned left;
+    bool failed;
+    uint64_t next;
+    uint64_t sending[SIM_MASK_WORDS];
+};
 
 /* Shared by the workers of one sim_run. Each worker writes only its own tiles and its own
  * report slot; a window's slots are read by everyone after the window's barrier and written
@@ -87,10 +144,7 @@ struct sim_run_ctx {
     uint64_t window, end;
     unsigned nworkers;
     bool running[SIM_MAX_TILES];
-    struct {
-        unsigned left;   /* its tiles still running after the window */
-        uint64_t next;   /* the earliest cycle one of them has something to do */
-    } report[SIM_MAX_THREADS][2];
+    struct sim_report report[SIM_MAX_THREADS][2];
     /* With an exchange: the totals computed after it, read by every worker after the window's
      * barrier and written again only at the next window's, which every worker reaches after
      * reading them. */
@@ -114,33 +168,40 @@ static void exchange(void *arg)
     struct sim *s = x->s;
     unsigned left = 0;
     uint64_t next = CYCLE_NEVER;
+    struct sim_exchange e = {.h = h};
     for (unsigned j = 0; j < x->nworkers; j++) {
-        left += x->report[j][k & 1].left;
-        if (x->report[j][k & 1].next < next)
-            next = x->report[j][k & 1].next;
+        const struct sim_report *r = &x->report[j][k & 1];
+        left += r->left;
+        if (r->next < next)
+            next = r->next;
+        e.failed |= r->failed;
+        for (unsigned w = 0; w < SIM_MASK_WORDS; w++)
+            e.sending[w] |= r->sending[w];
     }
-    bool stop = false;
-    const uint64_t ext = s->exchange(s->exchange_ctx, h, &stop);
+    const uint64_t ext = s->exchange(s->exchange_ctx, &e);
     if (ext < next)
         next = ext;
-    /* Every tile's next event again: the exchange may have given a running tile an arrival
-     * earlier than what it reported (review: a window starting after it would apply it late),
-     * and a finished tile one to wake it. */
-    for (unsigned i = 0; i < s->ntiles; i++) {
-        const uint64_t e = tile_next_event(s->tile[i]);
-        if (e == CYCLE_NEVER)
-            continue;
-        if (!x->running[i]) {
-            x->running[i] = true;
-            left++;
+    /* The next event of every tile the exchange gave work, again: it may have given a running
+     * tile an arrival earlier than what it reported (review: a window starting after it would
+     * apply it late), and a finished tile one to wake it. Every other tile's is what its
+     * worker reported. */
+    for (unsigned w = 0; w < SIM_MASK_WORDS; w++)
+        for (uint64_t bits = e.woken[w]; bits; bits &= bits - 1) {
+            const unsigned i = w * 64 + (unsigned)__builtin_ctzll(bits);
+            const uint64_t t = tile_next_event(s->tile[i]);
+            if (t == CYCLE_NEVER)
+                continue;
+            if (!x->running[i]) {
+                x->running[i] = true;
+                left++;
+            }
+            if (t < next)
+                next = t;
         }
-        if (e < next)
-            next = e;
-    }
     x->all_left = left + (ext != CYCLE_NEVER);
     x->all_next = next;
-    x->stop = stop;
-    if (stop)
+    x->stop = e.stop;
+    if (e.stop)
         s->stopped_at = h;
 }
 
@@ -177,24 +238,31 @@ static void *worker_main(void *arg)
     bool skipped;
     for (uint64_t k = 0;; k++) {
         h = next_horizon(x, h, next, &skipped);
-        unsigned left = 0;
-        uint64_t mine = CYCLE_NEVER;
+        struct sim_report *r = &x->report[w->id][k & 1];
+        r->left = 0;
+        r->next = CYCLE_NEVER;
+        r->failed = false;
+        memset(r->sending, 0, sizeof r->sending);
         for (unsigned i = first; i < last; i++) {
             if (!x->running[i])
                 continue;
-            if (!tile_run_until(s->tile[i], h)) {
+            struct tile *t = s->tile[i];
+            const bool more = tile_run_until(t, h);
+            if (niu_outbox_peek(t, 0))
+                r->sending[i / 64] |= 1ull << (i % 64);
+            if (!more) {
                 x->running[i] = false;
+                r->failed |= t->err.kind != ERR_NONE;
                 continue;
             }
-            left++;
-            uint64_t e = tile_next_event(s->tile[i]);
-            if (e < mine)
-                mine = e;
+            r->left++;
+            uint64_t e = tile_next_event(t);
+            if (e < r->next)
+                r->next = e;
         }
-        x->report[w->id][k & 1].left = left;
-        x->report[w->id][k & 1].next = mine;
         struct exchange_arg xa = {x, h, k};
         barrier_wait(&x->barrier, s->exchange ? exchange : NULL, &xa);
+        unsigned left;
         if (s->exchange) {
             left = x->all_left;
             next = x->all_next;
@@ -218,10 +286,13 @@ static void *worker_main(void *arg)
 
 enum err_kind sim_run(struct sim *s, uint64_t window)
 {
-    struct sim_run_ctx *x = calloc(1, sizeof *x); /* some KiB; once per run */
+    /* some KiB, once per run; aligned for its reports' cache lines */
+    const size_t size = (sizeof(struct sim_run_ctx) + 63) / 64 * 64;
+    struct sim_run_ctx *x = aligned_alloc(64, size);
     struct sim_worker w[SIM_MAX_THREADS];
     if (!x)
         return ERR_HOST;
+    memset(x, 0, size);
     x->s = s;
     x->window = window ? window : 1;
     x->end = s->max_cycles ? s->max_cycles : CYCLE_NEVER;
@@ -235,7 +306,7 @@ enum err_kind sim_run(struct sim *s, uint64_t window)
     pthread_cond_init(&x->barrier.cv, NULL);
     x->barrier.count = want;
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    x->barrier.spins = cpus > 0 && want <= (unsigned long)cpus ? BARRIER_SPINS : 0;
+    x->barrier.spin = cpus > 0 && want <= (unsigned long)cpus;
     for (unsigned i = 0; i < s->ntiles; i++)
         x->running[i] = true;
     s->windows = s->windows_skipped = 0;
