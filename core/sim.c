@@ -30,32 +30,31 @@ void sim_destroy(struct sim *s)
 
 /* ---- sim_run: tiles on host threads (shared/spec/parallel.md B.4) ---- */
 
-/* A barrier whose count can be lowered before the first wait completes (a worker that could not
- * be started). A chip meets once per 10-cycle window, tens of thousands of times a run, with a
- * few microseconds of work between meetings, so a meeting must cost well under a microsecond:
- * waiters spin on the generation (when there is a core for every worker), then sleep on a
- * condition variable (at once with more workers than cores).
+/* The workers meet once per window, tens of thousands of times a run with a few microseconds of
+ * work between meetings, so a meeting must cost well under a microsecond. Worker 0 leads every
+ * meeting: each other worker publishes its report of the window in a cache line of its own
+ * (the count of windows it has finished last, as the line's flag), worker 0 waits for all of
+ * them, adds them up, runs the exchange (always on worker 0, so the NoC's state stays in one
+ * core's cache: run by whichever worker arrived last it took 2.6 times as long at -j 2 as at
+ * -j 1), and publishes the totals with the count of windows released, in one line the others
+ * wait on. One line moves each way per worker and window; a report is read before the release
+ * that lets its worker write the next one, so no report is written while it is read.
  *
- * How long to spin is measured in time, not in pause loops (a pause takes from a few to about
- * 20 ns depending on the processor). Waking a sleeper costs its waker a system call and the
- * sleeper 8-17 us here (a 2-core virtual machine, median and 90th percentile), several windows'
- * work: a spin shorter than that lets the workers fall into taking turns to sleep, each
- * waking the other late at every meeting (measured: 26380 of 26417 waits slept with 1000
- * pauses, about 20 us, and -j 2 ran 3 times slower than -j 1). So a waiter spins for up to
- * BARRIER_SPIN_NS; past BARRIER_PAUSE_NS it yields the core between looks, so that on a loaded
- * machine (where a long pure spin made -j 2 eight times slower than -j 1: a spinning worker
- * uses up the share of a core its partner's meeting then waits for) another thread runs
- * meanwhile. */
-struct sim_barrier {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    _Atomic unsigned count, waiting, sleepers;
-    _Atomic uint64_t generation;
-    bool spin; /* a core for every worker */
-};
-
-#define BARRIER_PAUSE_NS 30000u
-#define BARRIER_SPIN_NS 300000u
+ * Waiting spins when there is a core for every worker, then sleeps on a condition variable (at
+ * once with more workers than cores). How long to spin is measured in time, not in pause loops
+ * (a pause takes from a few to about 20 ns depending on the processor). Waking a sleeper costs
+ * its waker a system call and the sleeper 8-17 us here (a 2-core virtual machine, median and
+ * 90th percentile), several windows' work: a spin shorter than that lets the workers fall into
+ * taking turns to sleep, each waking the other late at every meeting (measured: 26380 of 26417
+ * waits slept with 1000 pauses, about 20 us, and -j 2 ran 3 times slower than -j 1). So a
+ * waiter spins for up to MEET_SPIN_NS; past MEET_PAUSE_NS it yields the core between looks, so
+ * that on a loaded machine (where a long pure spin made -j 2 eight times slower than -j 1: a
+ * spinning worker uses up the share of a core its partner then waits for) another thread runs
+ * meanwhile. A sleeper counts itself (sequentially consistent) before it looks again under the
+ * mutex, and the one it waits for publishes before it looks at the count, so one of them sees
+ * the other. */
+#define MEET_PAUSE_NS 30000u
+#define MEET_SPIN_NS 300000u
 
 static uint64_t now_ns(void)
 {
@@ -71,22 +70,61 @@ static void cpu_relax(void)
 #endif
 }
 
-/* Spins until the generation moves on from g (true) or BARRIER_SPIN_NS have passed (false). The
- * clock is read once per 32 looks. */
-static bool barrier_spin(struct sim_barrier *b, uint64_t g)
+/* One worker's report of a window: its tiles still running after it, the earliest cycle one of
+ * them has something to do, and what the exchange must look at; `done` (written last, with
+ * release order) is the number of windows it has finished. A cache line of its own. */
+struct sim_report {
+    _Alignas(64) _Atomic uint64_t done;
+    unsigned left;
+    bool failed;
+    uint64_t next;
+    uint64_t sending[SIM_MASK_WORDS];
+};
+
+/* What worker 0 publishes after a meeting: `released` (written last) windows may go on, with
+ * the totals of the last: tiles still running, the earliest cycle one has something to do, and
+ * whether the exchange stopped the run. Released 0 means not started: `nworkers` is final once
+ * it is 1. */
+struct sim_release {
+    _Alignas(64) _Atomic uint64_t released;
+    unsigned left;
+    uint64_t next;
+    bool stop;
+};
+
+/* Shared by the workers of one sim_run. */
+struct sim_run_ctx {
+    struct sim *s;
+    struct sim_release rel;
+    struct sim_report report[SIM_MAX_THREADS];
+    struct host_pin *pin;
+    uint64_t window, end;
+    unsigned nworkers;
+    bool spin; /* a core for every worker */
+    bool running[SIM_MAX_TILES];
+    pthread_mutex_t mu;
+    pthread_cond_t cv_workers, cv_lead; /* workers wait for a release, worker 0 for reports */
+    _Atomic unsigned sleepers;          /* workers asleep on cv_workers */
+    _Atomic bool lead_sleeps;           /* worker 0 asleep on cv_lead */
+};
+
+/* Has `ready(x, arg)` become true within the spin budget? The clock is read once per 32 looks. */
+static bool spin_until(struct sim_run_ctx *x, bool (*ready)(struct sim_run_ctx *, uint64_t), uint64_t arg)
 {
+    if (!x->spin)
+        return ready(x, arg);
     uint64_t start = 0;
     for (unsigned i = 1;; i++) {
-        if (atomic_load_explicit(&b->generation, memory_order_acquire) != g)
+        if (ready(x, arg))
             return true;
         if (i % 32)
             continue;
         const uint64_t t = now_ns();
         if (!start)
             start = t;
-        else if (t - start >= BARRIER_SPIN_NS)
+        else if (t - start >= MEET_SPIN_NS)
             return false;
-        if (t - start >= BARRIER_PAUSE_NS)
+        if (t - start >= MEET_PAUSE_NS)
             sched_yield();
         else
             for (unsigned k = 0; k < 32; k++)
@@ -94,83 +132,82 @@ static bool barrier_spin(struct sim_barrier *b, uint64_t g)
     }
 }
 
-/* Waits until every worker has arrived. The last to arrive calls `last(arg)` (when not NULL)
- * before it lets the others go: serial work between windows costs no second meeting. The last
- * takes the mutex only when someone sleeps: a sleeper counts itself (sequentially consistent)
- * before it looks at the generation under the mutex, and the last moves the generation on
- * before it looks at the count, so one of them sees the other. */
-static void barrier_wait(struct sim_barrier *b, void (*last)(void *), void *arg)
+static bool released(struct sim_run_ctx *x, uint64_t n)
 {
-    const uint64_t g = atomic_load(&b->generation);
-    if (atomic_fetch_add(&b->waiting, 1) + 1 >= atomic_load(&b->count)) {
-        atomic_store(&b->waiting, 0);
-        if (last)
-            last(arg);
-        atomic_store(&b->generation, g + 1);
-        if (atomic_load(&b->sleepers)) {
-            pthread_mutex_lock(&b->mu);
-            pthread_cond_broadcast(&b->cv);
-            pthread_mutex_unlock(&b->mu);
-        }
-        return;
-    }
-    if (b->spin && barrier_spin(b, g))
-        return;
-    pthread_mutex_lock(&b->mu);
-    atomic_fetch_add(&b->sleepers, 1);
-    while (atomic_load(&b->generation) == g)
-        pthread_cond_wait(&b->cv, &b->mu);
-    atomic_fetch_sub(&b->sleepers, 1);
-    pthread_mutex_unlock(&b->mu);
+    return atomic_load_explicit(&x->rel.released, memory_order_acquire) >= n;
 }
 
-/* One worker's report of a window: its tiles still running after it, the earliest cycle one of
- * them has something to do, and what the exchange must look at. A cache line each, as every
- * worker writes its own every window. */
-struct sim_report {
-    _Alignas(64) unsigned left;
-    bool failed;
-    uint64_t next;
-    uint64_t sending[SIM_MASK_WORDS];
-};
-
-/* Shared by the workers of one sim_run. Each worker writes only its own tiles and its own
- * report slot; a window's slots are read by everyone after the window's barrier and written
- * again two windows later, after the next barrier, so no read ever races a write. */
-struct sim_run_ctx {
-    struct sim *s;
-    struct sim_barrier barrier;
-    struct host_pin *pin;
-    uint64_t window, end;
-    unsigned nworkers;
-    bool running[SIM_MAX_TILES];
-    struct sim_report report[SIM_MAX_THREADS][2];
-    /* With an exchange: the totals computed after it, read by every worker after the window's
-     * barrier and written again only at the next window's, which every worker reaches after
-     * reading them. */
-    unsigned all_left;
-    uint64_t all_next;
-    bool stop;
-};
-
-/* One worker alone (the last to reach the window's barrier), every tile at h: the exchange,
- * then the tiles it gave work run again. */
-struct exchange_arg {
-    struct sim_run_ctx *x;
-    uint64_t h, k;
-};
-
-static void exchange(void *arg)
+/* Every other worker has reported window n - 1 */
+static bool all_reported(struct sim_run_ctx *x, uint64_t n)
 {
-    const struct exchange_arg *a = arg;
-    struct sim_run_ctx *x = a->x;
-    const uint64_t h = a->h, k = a->k;
+    for (unsigned j = 1; j < x->nworkers; j++)
+        if (atomic_load_explicit(&x->report[j].done, memory_order_acquire) < n)
+            return false;
+    return true;
+}
+
+/* A worker other than 0 waits until n windows are released. */
+static void wait_release(struct sim_run_ctx *x, uint64_t n)
+{
+    if (spin_until(x, released, n))
+        return;
+    pthread_mutex_lock(&x->mu);
+    atomic_fetch_add(&x->sleepers, 1);
+    atomic_thread_fence(memory_order_seq_cst); /* counted before looking again */
+    while (!released(x, n))
+        pthread_cond_wait(&x->cv_workers, &x->mu);
+    atomic_fetch_sub(&x->sleepers, 1);
+    pthread_mutex_unlock(&x->mu);
+}
+
+/* Worker 0 lets n windows go. */
+static void release(struct sim_run_ctx *x, uint64_t n)
+{
+    atomic_store(&x->rel.released, n);
+    atomic_thread_fence(memory_order_seq_cst); /* published before looking for sleepers */
+    if (atomic_load(&x->sleepers)) {
+        pthread_mutex_lock(&x->mu);
+        pthread_cond_broadcast(&x->cv_workers);
+        pthread_mutex_unlock(&x->mu);
+    }
+}
+
+/* Worker j > 0 has finished n windows (its report is written). */
+static void report_done(struct sim_run_ctx *x, unsigned j, uint64_t n)
+{
+    atomic_store(&x->report[j].done, n);
+    atomic_thread_fence(memory_order_seq_cst); /* published before looking for a sleeper */
+    if (atomic_load(&x->lead_sleeps)) {
+        pthread_mutex_lock(&x->mu);
+        pthread_cond_signal(&x->cv_lead);
+        pthread_mutex_unlock(&x->mu);
+    }
+}
+
+/* Worker 0 waits for every other worker's report of window n - 1. */
+static void wait_reports(struct sim_run_ctx *x, uint64_t n)
+{
+    if (spin_until(x, all_reported, n))
+        return;
+    pthread_mutex_lock(&x->mu);
+    atomic_store(&x->lead_sleeps, true);
+    atomic_thread_fence(memory_order_seq_cst); /* said so before looking again */
+    while (!all_reported(x, n))
+        pthread_cond_wait(&x->cv_lead, &x->mu);
+    atomic_store(&x->lead_sleeps, false);
+    pthread_mutex_unlock(&x->mu);
+}
+
+/* Worker 0, every tile at h and every report of the window in: the totals, and the exchange
+ * with the tiles it gave work, into x->rel (not yet released). */
+static void meet(struct sim_run_ctx *x, uint64_t h)
+{
     struct sim *s = x->s;
     unsigned left = 0;
     uint64_t next = CYCLE_NEVER;
     struct sim_exchange e = {.h = h};
     for (unsigned j = 0; j < x->nworkers; j++) {
-        const struct sim_report *r = &x->report[j][k & 1];
+        const struct sim_report *r = &x->report[j];
         left += r->left;
         if (r->next < next)
             next = r->next;
@@ -178,9 +215,12 @@ static void exchange(void *arg)
         for (unsigned w = 0; w < SIM_MASK_WORDS; w++)
             e.sending[w] |= r->sending[w];
     }
-    const uint64_t ext = s->exchange(s->exchange_ctx, &e);
-    if (ext < next)
-        next = ext;
+    if (s->exchange) {
+        const uint64_t ext = s->exchange(s->exchange_ctx, &e);
+        if (ext < next)
+            next = ext;
+        left += ext != CYCLE_NEVER;
+    }
     /* The next event of every tile the exchange gave work, again: it may have given a running
      * tile an arrival earlier than what it reported (review: a window starting after it would
      * apply it late), and a finished tile one to wake it. Every other tile's is what its
@@ -198,9 +238,9 @@ static void exchange(void *arg)
             if (t < next)
                 next = t;
         }
-    x->all_left = left + (ext != CYCLE_NEVER);
-    x->all_next = next;
-    x->stop = e.stop;
+    x->rel.left = left;
+    x->rel.next = next;
+    x->rel.stop = e.stop;
     if (e.stop)
         s->stopped_at = h;
 }
@@ -222,6 +262,34 @@ static uint64_t next_horizon(const struct sim_run_ctx *x, uint64_t h, uint64_t n
     return from < x->end && x->end - from > x->window ? from + x->window : x->end;
 }
 
+/* Runs a worker's tiles [first, last) up to h and writes its report (but not `done`). */
+static void run_window(struct sim_run_ctx *x, struct sim_report *r, unsigned first, unsigned last,
+                       uint64_t h)
+{
+    struct sim *s = x->s;
+    r->left = 0;
+    r->next = CYCLE_NEVER;
+    r->failed = false;
+    memset(r->sending, 0, sizeof r->sending);
+    for (unsigned i = first; i < last; i++) {
+        if (!x->running[i])
+            continue;
+        struct tile *t = s->tile[i];
+        const bool more = tile_run_until(t, h);
+        if (niu_outbox_peek(t, 0))
+            r->sending[i / 64] |= 1ull << (i % 64);
+        if (!more) {
+            x->running[i] = false;
+            r->failed |= t->err.kind != ERR_NONE;
+            continue;
+        }
+        r->left++;
+        const uint64_t e = tile_next_event(t);
+        if (e < r->next)
+            r->next = e;
+    }
+}
+
 static void *worker_main(void *arg)
 {
     struct sim_worker *w = arg;
@@ -231,55 +299,27 @@ static void *worker_main(void *arg)
      * the run): the kernel leaves it core 0, the one no other worker takes. */
     if (x->pin && w->id > 0 && w->id < host_pin_cores(x->pin))
         host_pin_thread(x->pin, w->id);
-    barrier_wait(&x->barrier, NULL, NULL); /* every worker started: nworkers is final */
+    if (w->id)
+        wait_release(x, 1); /* every worker started: nworkers is final */
     const unsigned first = (unsigned)((uint64_t)s->ntiles * w->id / x->nworkers);
     const unsigned last = (unsigned)((uint64_t)s->ntiles * (w->id + 1) / x->nworkers);
     uint64_t h = 0, next = 0;
     bool skipped;
-    for (uint64_t k = 0;; k++) {
+    for (uint64_t k = 1;; k++) { /* window k - 1: released k, reported done k */
         h = next_horizon(x, h, next, &skipped);
-        struct sim_report *r = &x->report[w->id][k & 1];
-        r->left = 0;
-        r->next = CYCLE_NEVER;
-        r->failed = false;
-        memset(r->sending, 0, sizeof r->sending);
-        for (unsigned i = first; i < last; i++) {
-            if (!x->running[i])
-                continue;
-            struct tile *t = s->tile[i];
-            const bool more = tile_run_until(t, h);
-            if (niu_outbox_peek(t, 0))
-                r->sending[i / 64] |= 1ull << (i % 64);
-            if (!more) {
-                x->running[i] = false;
-                r->failed |= t->err.kind != ERR_NONE;
-                continue;
-            }
-            r->left++;
-            uint64_t e = tile_next_event(t);
-            if (e < r->next)
-                r->next = e;
-        }
-        struct exchange_arg xa = {x, h, k};
-        barrier_wait(&x->barrier, s->exchange ? exchange : NULL, &xa);
-        unsigned left;
-        if (s->exchange) {
-            left = x->all_left;
-            next = x->all_next;
+        run_window(x, &x->report[w->id], first, last, h);
+        if (w->id) {
+            report_done(x, w->id, k);
+            wait_release(x, k + 1);
         } else {
-            left = 0;
-            next = CYCLE_NEVER;
-            for (unsigned j = 0; j < x->nworkers; j++) {
-                left += x->report[j][k & 1].left;
-                if (x->report[j][k & 1].next < next)
-                    next = x->report[j][k & 1].next;
-            }
-        }
-        if (w->id == 0) {
+            wait_reports(x, k);
+            meet(x, h);
             s->windows++;
-            s->windows_skipped += k > 0 && skipped;
+            s->windows_skipped += k > 1 && skipped;
+            release(x, k + 1);
         }
-        if (!left || h >= x->end || x->stop)
+        next = x->rel.next;
+        if (!x->rel.left || h >= x->end || x->rel.stop)
             return NULL;
     }
 }
@@ -302,11 +342,11 @@ enum err_kind sim_run(struct sim *s, uint64_t window)
     if (want > s->ntiles)
         want = s->ntiles ? s->ntiles : 1;
     x->pin = want > 1 && s->pin ? host_pin_open() : NULL;
-    pthread_mutex_init(&x->barrier.mu, NULL);
-    pthread_cond_init(&x->barrier.cv, NULL);
-    x->barrier.count = want;
+    pthread_mutex_init(&x->mu, NULL);
+    pthread_cond_init(&x->cv_workers, NULL);
+    pthread_cond_init(&x->cv_lead, NULL);
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    x->barrier.spin = cpus > 0 && want <= (unsigned long)cpus;
+    x->spin = cpus > 0 && want <= (unsigned long)cpus;
     for (unsigned i = 0; i < s->ntiles; i++)
         x->running[i] = true;
     s->windows = s->windows_skipped = 0;
@@ -317,16 +357,16 @@ enum err_kind sim_run(struct sim *s, uint64_t window)
         if (pthread_create(&w[started].thread, NULL, worker_main, &w[started]))
             break;
     }
-    pthread_mutex_lock(&x->barrier.mu);
-    x->nworkers = x->barrier.count = started; /* results do not depend on it */
-    pthread_mutex_unlock(&x->barrier.mu);
+    x->nworkers = started; /* results do not depend on it */
     s->ran_threads = started;
+    release(x, 1);
     w[0] = (struct sim_worker){.x = x, .id = 0};
     worker_main(&w[0]);
     for (unsigned i = 1; i < started; i++)
         pthread_join(w[i].thread, NULL);
-    pthread_cond_destroy(&x->barrier.cv);
-    pthread_mutex_destroy(&x->barrier.mu);
+    pthread_cond_destroy(&x->cv_lead);
+    pthread_cond_destroy(&x->cv_workers);
+    pthread_mutex_destroy(&x->mu);
     host_pin_close(x->pin);
 
     enum err_kind first = ERR_NONE;
@@ -334,7 +374,7 @@ enum err_kind sim_run(struct sim *s, uint64_t window)
         /* A tile still running has reached max_cycles: tile_run stops it there as it would
          * alone (cycle limit, or the end of a run whose agents all wake later). */
         enum err_kind k;
-        if (x->running[i] && x->stop && s->tile[i]->err.kind == ERR_NONE) {
+        if (x->running[i] && x->rel.stop && s->tile[i]->err.kind == ERR_NONE) {
             tile_end_at(s->tile[i], s->stopped_at);
             k = ERR_NONE;
         } else {
