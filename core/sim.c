@@ -79,6 +79,7 @@ struct sim_report {
     bool failed;
     uint64_t next;
     uint64_t sending[SIM_MASK_WORDS];
+    uint64_t busy_ns; /* host time spent running its tiles (worker 0: and meeting), all windows */
 };
 
 /* What worker 0 publishes after a meeting: `released` (written last) windows may go on, with
@@ -99,9 +100,16 @@ struct sim_run_ctx {
     struct sim_report report[SIM_MAX_THREADS];
     struct host_pin *pin;
     uint64_t window, end;
+    /* Workers that meet: worker 0 may lower it between meetings (balance), and a worker whose
+     * id it no longer covers stops after the release. */
     unsigned nworkers;
     bool spin; /* a core for every worker */
     bool running[SIM_MAX_TILES];
+    /* Worker j runs tiles [bound[j], bound[j + 1]); worker 0 moves the bounds between
+     * meetings (balance), and every worker reads its own after a release. */
+    unsigned bound[SIM_MAX_THREADS + 1];
+    uint64_t balanced_ns[SIM_MAX_THREADS]; /* each worker's busy_ns at the last balance */
+    uint64_t balanced_at;                  /* the host's clock then */
     pthread_mutex_t mu;
     pthread_cond_t cv_workers, cv_lead; /* workers wait for a release, worker 0 for reports */
     _Atomic unsigned sleepers;          /* workers asleep on cv_workers */
@@ -290,6 +298,45 @@ static void run_window(struct sim_run_ctx *x, struct sim_report *r, unsigned fir
     }
 }
 
+/* Every BALANCE_WINDOWS windows worker 0 compares the host time each worker spent since the
+ * last look (its tiles; worker 0's includes the meetings) and moves one tile across a bound
+ * from the busier of two neighbours to the other when the difference is more than that tile's
+ * share of the busier one's time. Which worker runs a tile changes nothing a tile does (the
+ * horizons do not depend on it), so the bounds may follow the host's timing; the contiguous
+ * split by count was uneven: worker 0 meets and runs the exchange, and tiles differ (a
+ * DRAM reader, a tile that computes while others poll). */
+#define BALANCE_WINDOWS 256
+#define BALANCE_SAMPLE 4
+
+static void balance(struct sim_run_ctx *x)
+{
+    uint64_t d[SIM_MAX_THREADS], busy = 0;
+    for (unsigned j = 0; j < x->nworkers; j++) {
+        d[j] = x->report[j].busy_ns - x->balanced_ns[j];
+        x->balanced_ns[j] = x->report[j].busy_ns;
+        busy += d[j] * BALANCE_SAMPLE;
+    }
+    /* The workers together took longer than one would have alone: they do not run at the same
+     * time (another program holds the cores: -j 2 then ran 5 times slower than -j 1 here, every
+     * meeting waiting for a worker the system had put aside), so worker 0 goes on alone. For
+     * good: a run is short. */
+    const uint64_t now = now_ns(), wall = now - x->balanced_at;
+    x->balanced_at = now;
+    if (wall > busy + busy / 4) {
+        for (unsigned j = 1; j <= x->nworkers; j++)
+            x->bound[j] = x->s->ntiles;
+        x->nworkers = 1;
+        return;
+    }
+    for (unsigned j = 0; j + 1 < x->nworkers; j++) {
+        const unsigned na = x->bound[j + 1] - x->bound[j], nb = x->bound[j + 2] - x->bound[j + 1];
+        if (d[j] > d[j + 1] && na > 1 && d[j] - d[j + 1] > d[j] / na)
+            x->bound[j + 1]--;
+        else if (d[j + 1] > d[j] && nb > 1 && d[j + 1] - d[j] > d[j + 1] / nb)
+            x->bound[j + 1]++;
+    }
+}
+
 static void *worker_main(void *arg)
 {
     struct sim_worker *w = arg;
@@ -300,26 +347,37 @@ static void *worker_main(void *arg)
     if (x->pin && w->id > 0 && w->id < host_pin_cores(x->pin))
         host_pin_thread(x->pin, w->id);
     if (w->id)
-        wait_release(x, 1); /* every worker started: nworkers is final */
-    const unsigned first = (unsigned)((uint64_t)s->ntiles * w->id / x->nworkers);
-    const unsigned last = (unsigned)((uint64_t)s->ntiles * (w->id + 1) / x->nworkers);
+        wait_release(x, 1); /* every worker started: nworkers and the bounds are final */
+    struct sim_report *r = &x->report[w->id];
     uint64_t h = 0, next = 0;
     bool skipped;
     for (uint64_t k = 1;; k++) { /* window k - 1: released k, reported done k */
         h = next_horizon(x, h, next, &skipped);
-        run_window(x, &x->report[w->id], first, last, h);
+        /* busy time is sampled, one window in BALANCE_SAMPLE: a clock read costs about as much
+         * as a tile's window when the tiles poll */
+        const bool timed = k % BALANCE_SAMPLE == 0;
+        const uint64_t t0 = timed ? now_ns() : 0;
+        run_window(x, r, x->bound[w->id], x->bound[w->id + 1], h);
         if (w->id) {
+            if (timed)
+                r->busy_ns += now_ns() - t0;
             report_done(x, w->id, k);
             wait_release(x, k + 1);
         } else {
+            const uint64_t t1 = timed ? now_ns() : 0;
             wait_reports(x, k);
+            const uint64_t t2 = timed ? now_ns() : 0;
             meet(x, h);
+            if (timed)
+                r->busy_ns += t1 - t0 + now_ns() - t2;
             s->windows++;
             s->windows_skipped += k > 1 && skipped;
+            if (x->nworkers > 1 && k % BALANCE_WINDOWS == 0)
+                balance(x);
             release(x, k + 1);
         }
         next = x->rel.next;
-        if (!x->rel.left || h >= x->end || x->rel.stop)
+        if (!x->rel.left || h >= x->end || x->rel.stop || w->id >= x->nworkers)
             return NULL;
     }
 }
@@ -358,6 +416,9 @@ enum err_kind sim_run(struct sim *s, uint64_t window)
             break;
     }
     x->nworkers = started; /* results do not depend on it */
+    for (unsigned j = 0; j <= started; j++)
+        x->bound[j] = (unsigned)((uint64_t)s->ntiles * j / started);
+    x->balanced_at = now_ns();
     s->ran_threads = started;
     release(x, 1);
     w[0] = (struct sim_worker){.x = x, .id = 0};
