@@ -19,6 +19,7 @@
 #include "chip.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,8 @@ struct chip {
     uint64_t window_start; /* the h of the exchange in progress: no arrival may be earlier */
     uint64_t packets, deliveries;
     bool failed;  /* an error stopped a tile during the exchange */
+    struct tile *pool[SIM_MAX_TILES]; /* made by chip_prepare_tiles, taken in order */
+    unsigned npool, pool_next;
     char why[96]; /* chip_add_tile's reason */
 };
 
@@ -211,6 +214,8 @@ void chip_destroy(struct chip *c)
     if (!c)
         return;
     sim_destroy(&c->sim);
+    for (unsigned i = c->pool_next; i < c->npool; i++)
+        tile_destroy(c->pool[i]);
     noc_destroy(c->noc);
     for (unsigned i = 0; i < c->nbanks; i++)
         dram_bank_free(&c->bank[i]);
@@ -260,7 +265,9 @@ struct tile *chip_add_tile(struct chip *c, unsigned x, unsigned y, const char **
         *why = msg;
         return NULL;
     }
-    struct tile *t = sim_add_tile(&c->sim, c->arch);
+    struct tile *made = c->pool_next < c->npool && c->sim.ntiles < SIM_MAX_TILES
+                            ? c->pool[c->pool_next++] : NULL;
+    struct tile *t = made ? sim_adopt_tile(&c->sim, made) : sim_add_tile(&c->sim, c->arch);
     if (!t || !niu_payload_enable(t)) {
         *why = c->sim.ntiles == SIM_MAX_TILES ? "too many tiles" : "out of memory";
         return NULL;
@@ -273,6 +280,60 @@ struct tile *chip_add_tile(struct chip *c, unsigned x, unsigned y, const char **
     c->tile_at[n] = (uint16_t)(c->sim.ntiles - 1);
     c->node_of[c->sim.ntiles - 1] = (uint16_t)n;
     return t;
+}
+
+/* One thread's share of chip_prepare_tiles: pool[first, last) */
+struct prepare_arg {
+    struct chip *c;
+    unsigned first, last;
+    pthread_t thread;
+    bool ok;
+};
+
+static void *prepare_some(void *arg)
+{
+    struct prepare_arg *a = arg;
+    a->ok = true;
+    for (unsigned i = a->first; i < a->last; i++) {
+        struct tile *t = tile_create(a->c->arch);
+        if (t && !niu_payload_enable(t)) {
+            tile_destroy(t);
+            t = NULL;
+        }
+        a->c->pool[i] = t;
+        a->ok &= t != NULL;
+    }
+    return NULL;
+}
+
+bool chip_prepare_tiles(struct chip *c, unsigned n, unsigned threads)
+{
+    if (c->npool || c->sim.ntiles || n > SIM_MAX_TILES)
+        return false;
+    threads = threads < 1 ? 1 : threads > n ? n : threads;
+    if (threads > SIM_MAX_THREADS)
+        threads = SIM_MAX_THREADS;
+    struct prepare_arg part[SIM_MAX_THREADS];
+    unsigned started = 1;
+    for (unsigned j = 0; j < threads; j++)
+        part[j] = (struct prepare_arg){c, (unsigned)((uint64_t)n * j / threads),
+                                       (unsigned)((uint64_t)n * (j + 1) / threads), 0, false};
+    for (; started < threads; started++)
+        if (pthread_create(&part[started].thread, NULL, prepare_some, &part[started]))
+            break;
+    prepare_some(&part[0]);
+    bool ok = part[0].ok;
+    if (started < threads) { /* the caller's thread makes the shares of threads not started */
+        struct prepare_arg rest = {c, part[started].first, n, 0, false};
+        prepare_some(&rest);
+        ok &= rest.ok;
+    }
+    for (unsigned j = 1; j < started; j++) {
+        pthread_join(part[j].thread, NULL);
+        ok &= part[j].ok;
+    }
+    c->npool = n;
+    return ok;
 }
 
 struct tile *chip_tile_at(const struct chip *c, unsigned x, unsigned y)

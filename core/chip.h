@@ -45,6 +45,12 @@ const char *chip_node_name(enum chip_node k);
  * memory") otherwise, valid until the next call. Tiles run in the order they were added: that
  * order is part of the run. */
 struct tile *chip_add_tile(struct chip *c, unsigned x, unsigned y, const char **why);
+/* Makes the next n tiles chip_add_tile will add ahead of it, on `threads` host threads at once
+ * (each thread the tiles that sim_run's worker of the same number starts with, which then
+ * finds their memory first touched by its own core): a tile's memory is its biggest cost
+ * before a run. chip_add_tile takes them in order; what it does not take, chip_destroy frees.
+ * False when out of memory (chip_add_tile then makes its tiles itself). */
+bool chip_prepare_tiles(struct chip *c, unsigned n, unsigned threads);
 /* The tile at (x, y), or NULL. */
 struct tile *chip_tile_at(const struct chip *c, unsigned x, unsigned y);
 unsigned chip_ntiles(const struct chip *c);

@@ -958,6 +958,9 @@ static int run_chip(struct run_args *a, const struct run_desc *rd)
         fprintf(stderr, "tensim: %s: out of memory\n", err_kind_text(ERR_HOST));
         return err_kind_exit_code(ERR_HOST);
     }
+    struct sim *s = chip_sim(c);
+    s->threads = a->threads ? a->threads : default_threads();
+    chip_prepare_tiles(c, rd->chip->ntiles, s->threads); /* else build_chip makes them itself */
     int r = build_chip(c, rd);
     struct chip_outputs out;
     if (!r && open_chip_outputs(a, rd, &out))
@@ -966,8 +969,6 @@ static int run_chip(struct run_args *a, const struct run_desc *rd)
         chip_destroy(c);
         return r;
     }
-    struct sim *s = chip_sim(c);
-    s->threads = a->threads ? a->threads : default_threads();
     s->pin = !a->no_pin;
     s->max_cycles = a->max_cycles;
     bool ran = load_chip(c, rd, a);

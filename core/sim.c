@@ -21,6 +21,14 @@ struct tile *sim_add_tile(struct sim *s, const struct arch *arch)
     return t;
 }
 
+struct tile *sim_adopt_tile(struct sim *s, struct tile *t)
+{
+    if (s->ntiles == SIM_MAX_TILES)
+        return NULL;
+    s->tile[s->ntiles++] = t;
+    return t;
+}
+
 void sim_destroy(struct sim *s)
 {
     for (unsigned i = 0; i < s->ntiles; i++)

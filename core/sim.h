@@ -56,6 +56,9 @@ struct sim {
 /* A new tile of architecture `arch` at power-on, owned by the sim; NULL when out of memory or
  * when the sim already holds SIM_MAX_TILES. */
 struct tile *sim_add_tile(struct sim *s, const struct arch *arch);
+/* Adds a tile made by tile_create (the sim owns it from now on); NULL when the sim already holds
+ * SIM_MAX_TILES (the tile is then still the caller's). */
+struct tile *sim_adopt_tile(struct sim *s, struct tile *t);
 /* Frees every tile. */
 void sim_destroy(struct sim *s);
 /* Runs every tile to its end in windows of `window` cycles (> 0): each window, every tile still
