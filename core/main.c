@@ -811,13 +811,46 @@ static int open_chip_outputs(const struct run_args *a, const struct run_desc *rd
     return -1;
 }
 
+/* The programs of a chip's tiles, each file read once: most tiles run the same ones. */
+struct elf_cache {
+    struct elf_file *f; /* room for every tile's every program */
+    unsigned n;
+};
+
+/* The file at `path`, read now (a failure is tile t's, as elf_run_file's) or before. */
+static const struct elf_file *cached_elf(struct elf_cache *ec, struct tile *t, int core, const char *path)
+{
+    for (unsigned i = 0; i < ec->n; i++)
+        if (!strcmp(ec->f[i].name, path))
+            return &ec->f[i];
+    if (elf_read(t, core, path, &ec->f[ec->n]))
+        return NULL;
+    return &ec->f[ec->n++];
+}
+
+/* elf_run_file on a file from the cache (without a cache when there was no memory for one) */
+static int run_cached_elf(struct elf_cache *ec, struct tile *t, int core, const char *path,
+                          enum elf_loader how)
+{
+    if (!ec->f)
+        return elf_run_file(t, core, path, how);
+    const struct elf_file *f = cached_elf(ec, t, core, path);
+    uint32_t start;
+    if (!f || elf_load(t, core, f, how, &start))
+        return -1;
+    elf_start(t, core, f, how, start);
+    return 0;
+}
+
 /* Each tile as a run of one tile with "boot": "none" starts (host_setup's order): its l1
  * writes, then its programs, each core at its entry point at cycle 0. Stops at the first tile
  * that fails (the error is in that tile). */
 static bool load_chip(struct chip *c, const struct run_desc *rd, const struct run_args *a)
 {
     const struct run_chip *rc = rd->chip;
-    for (unsigned i = 0; i < rc->ntiles; i++) {
+    struct elf_cache ec = {.f = calloc((size_t)rc->ntiles * NUM_CORES + 1, sizeof *ec.f)};
+    bool ok = true;
+    for (unsigned i = 0; ok && i < rc->ntiles; i++) {
         struct tile *t = chip_tile(c, i);
         const struct run_tile *rt = &rc->tile[i];
         t->out = stdout;
@@ -825,14 +858,15 @@ static bool load_chip(struct chip *c, const struct run_desc *rd, const struct ru
         t->stop = &stop_signal;
         t->unpredictable_warn = a->unpredictable_warn > 0;
         t->lockstep = a->lockstep;
-        for (unsigned j = 0; j < rt->nl1; j++)
-            if (host_l1_write(t, rd, &rt->l1[j]))
-                return false;
-        for (int k = 0; k < NUM_CORES; k++)
-            if (rt->program[k] && elf_run_file(t, k, rt->program[k], a->loader))
-                return false;
+        for (unsigned j = 0; ok && j < rt->nl1; j++)
+            ok = !host_l1_write(t, rd, &rt->l1[j]);
+        for (int k = 0; ok && k < NUM_CORES; k++)
+            ok = !rt->program[k] || !run_cached_elf(&ec, t, k, rt->program[k], a->loader);
     }
-    return true;
+    for (unsigned i = 0; ec.f && i < ec.n; i++)
+        elf_free(&ec.f[i]);
+    free(ec.f);
+    return ok;
 }
 
 /* src into dst[n], cut short if it must be */
