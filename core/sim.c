@@ -118,6 +118,7 @@ struct sim_run_ctx {
     unsigned bound[SIM_MAX_THREADS + 1];
     uint64_t balanced_ns[SIM_MAX_THREADS]; /* each worker's busy_ns at the last balance */
     uint64_t balanced_at;                  /* the host's clock then */
+    unsigned balances;                     /* looks so far */
     pthread_mutex_t mu;
     pthread_cond_t cv_workers, cv_lead; /* workers wait for a release, worker 0 for reports */
     _Atomic unsigned sleepers;          /* workers asleep on cv_workers */
@@ -327,10 +328,10 @@ static void balance(struct sim_run_ctx *x)
     /* The workers together took longer than one would have alone: they do not run at the same
      * time (another program holds the cores: -j 2 then ran 5 times slower than -j 1 here, every
      * meeting waiting for a worker the system had put aside), so worker 0 goes on alone. For
-     * good: a run is short. */
+     * good: a run is short. Not at the first look, whose time includes starting the threads. */
     const uint64_t now = now_ns(), wall = now - x->balanced_at;
     x->balanced_at = now;
-    if (wall > busy + busy / 4) {
+    if (x->balances++ && wall > busy + busy / 4) {
         for (unsigned j = 1; j <= x->nworkers; j++)
             x->bound[j] = x->s->ntiles;
         x->nworkers = 1;
