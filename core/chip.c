@@ -282,12 +282,19 @@ struct tile *chip_add_tile(struct chip *c, unsigned x, unsigned y, const char **
     return t;
 }
 
-/* One thread's share of chip_prepare_tiles: pool[first, last) */
+/* One thread's share of chip_tiles_begin: tile[first, last) */
 struct prepare_arg {
-    struct chip *c;
+    struct chip_tiles *p;
     unsigned first, last;
     pthread_t thread;
     bool ok;
+};
+
+struct chip_tiles {
+    const struct arch *arch;
+    unsigned n, threads, started; /* threads: shares; started: threads running shares 1.. */
+    struct tile *tile[SIM_MAX_TILES];
+    struct prepare_arg part[SIM_MAX_THREADS];
 };
 
 static void *prepare_some(void *arg)
@@ -295,45 +302,65 @@ static void *prepare_some(void *arg)
     struct prepare_arg *a = arg;
     a->ok = true;
     for (unsigned i = a->first; i < a->last; i++) {
-        struct tile *t = tile_create(a->c->arch);
+        struct tile *t = tile_create(a->p->arch);
         if (t && !niu_payload_enable(t)) {
             tile_destroy(t);
             t = NULL;
         }
-        a->c->pool[i] = t;
+        a->p->tile[i] = t;
         a->ok &= t != NULL;
     }
     return NULL;
 }
 
-bool chip_prepare_tiles(struct chip *c, unsigned n, unsigned threads)
+struct chip_tiles *chip_tiles_begin(const struct arch *arch, unsigned n, unsigned threads)
 {
-    if (c->npool || c->sim.ntiles || n > SIM_MAX_TILES)
-        return false;
+    struct chip_tiles *p = n <= SIM_MAX_TILES ? calloc(1, sizeof *p) : NULL;
+    if (!p)
+        return NULL;
+    p->arch = arch;
+    p->n = n;
     threads = threads < 1 ? 1 : threads > n ? n : threads;
-    if (threads > SIM_MAX_THREADS)
-        threads = SIM_MAX_THREADS;
-    struct prepare_arg part[SIM_MAX_THREADS];
-    unsigned started = 1;
-    for (unsigned j = 0; j < threads; j++)
-        part[j] = (struct prepare_arg){c, (unsigned)((uint64_t)n * j / threads),
-                                       (unsigned)((uint64_t)n * (j + 1) / threads), 0, false};
-    for (; started < threads; started++)
-        if (pthread_create(&part[started].thread, NULL, prepare_some, &part[started]))
+    p->threads = threads > SIM_MAX_THREADS ? SIM_MAX_THREADS : threads;
+    for (unsigned j = 0; j < p->threads; j++)
+        p->part[j] = (struct prepare_arg){p, (unsigned)((uint64_t)n * j / p->threads),
+                                          (unsigned)((uint64_t)n * (j + 1) / p->threads), 0, false};
+    for (p->started = 1; p->started < p->threads; p->started++)
+        if (pthread_create(&p->part[p->started].thread, NULL, prepare_some, &p->part[p->started]))
             break;
-    prepare_some(&part[0]);
-    bool ok = part[0].ok;
-    if (started < threads) { /* the caller's thread makes the shares of threads not started */
-        struct prepare_arg rest = {c, part[started].first, n, 0, false};
+    return p;
+}
+
+bool chip_tiles_end(struct chip_tiles *p, struct chip *c)
+{
+    if (!p)
+        return false;
+    prepare_some(&p->part[0]);
+    bool ok = p->part[0].ok;
+    if (p->started < p->threads) { /* the caller's thread makes the shares of threads not started */
+        struct prepare_arg rest = {p, p->part[p->started].first, p->n, 0, false};
         prepare_some(&rest);
         ok &= rest.ok;
     }
-    for (unsigned j = 1; j < started; j++) {
-        pthread_join(part[j].thread, NULL);
-        ok &= part[j].ok;
+    for (unsigned j = 1; j < p->started; j++) {
+        pthread_join(p->part[j].thread, NULL);
+        ok &= p->part[j].ok;
     }
-    c->npool = n;
+    if (c && !c->npool && !c->sim.ntiles && p->arch == c->arch) {
+        memcpy(c->pool, p->tile, p->n * sizeof *p->tile);
+        c->npool = p->n;
+    } else {
+        for (unsigned i = 0; i < p->n; i++)
+            tile_destroy(p->tile[i]);
+        ok = false;
+    }
+    free(p);
     return ok;
+}
+
+bool chip_prepare_tiles(struct chip *c, unsigned n, unsigned threads)
+{
+    return chip_tiles_end(chip_tiles_begin(c->arch, n, threads), c);
 }
 
 struct tile *chip_tile_at(const struct chip *c, unsigned x, unsigned y)

@@ -51,6 +51,14 @@ struct tile *chip_add_tile(struct chip *c, unsigned x, unsigned y, const char **
  * before a run. chip_add_tile takes them in order; what it does not take, chip_destroy frees.
  * False when out of memory (chip_add_tile then makes its tiles itself). */
 bool chip_prepare_tiles(struct chip *c, unsigned n, unsigned threads);
+/* chip_prepare_tiles in two halves, so that the caller does something else meanwhile (make the
+ * chip: its NoC is the other big cost before a run): begin starts threads 1.. on their shares
+ * of n tiles of `arch` (NULL when out of memory); end makes thread 0's share on the caller's
+ * thread, waits for the others and hands the tiles to c (its arch must be the same pointer;
+ * with c NULL, or one that has tiles, they are freed and it returns false). */
+struct chip_tiles;
+struct chip_tiles *chip_tiles_begin(const struct arch *arch, unsigned n, unsigned threads);
+bool chip_tiles_end(struct chip_tiles *p, struct chip *c);
 /* The tile at (x, y), or NULL. */
 struct tile *chip_tile_at(const struct chip *c, unsigned x, unsigned y);
 unsigned chip_ntiles(const struct chip *c);

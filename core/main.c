@@ -987,14 +987,18 @@ static int run_chip(struct run_args *a, const struct run_desc *rd)
 {
     struct arch tuned; /* --timing applies to every tile */
     timing_apply(a->arch, a->timing, a->ntiming, &tuned);
+    const unsigned threads = a->threads ? a->threads : default_threads();
+    /* the tiles made on the run's threads while this one makes the chip (else build_chip
+     * makes them itself) */
+    struct chip_tiles *made = chip_tiles_begin(&tuned, rd->chip->ntiles, threads);
     struct chip *c = chip_create(&tuned);
+    chip_tiles_end(made, c);
     if (!c) {
         fprintf(stderr, "tensim: %s: out of memory\n", err_kind_text(ERR_HOST));
         return err_kind_exit_code(ERR_HOST);
     }
     struct sim *s = chip_sim(c);
-    s->threads = a->threads ? a->threads : default_threads();
-    chip_prepare_tiles(c, rd->chip->ntiles, s->threads); /* else build_chip makes them itself */
+    s->threads = threads;
     int r = build_chip(c, rd);
     struct chip_outputs out;
     if (!r && open_chip_outputs(a, rd, &out))
