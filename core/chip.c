@@ -242,6 +242,16 @@ enum chip_node chip_node_at(const struct chip *c, unsigned x, unsigned y)
     return x < c->w && y < c->h ? (enum chip_node)c->kind[y * c->w + x] : CHIP_NONE;
 }
 
+/* Tile t's NIUs told that it sits at (x, y). */
+static void set_coords(const struct chip *c, struct tile *t, unsigned x, unsigned y)
+{
+    /* Blackhole's Tensix tile index as NOC_ENDPOINT_ID shows it (NoC.lua TileLabel_BH's T
+     * numbering; Wormhole's alike, row by row). */
+    const unsigned idx = c->arch->id == ARCH_WORMHOLE ? (y - (y >= 7 ? 2 : 1)) * 8 + (x - (x >= 6 ? 2 : 1))
+                                                      : (y - 2) * 14 + (x - (x >= 10 ? 3 : 1));
+    niu_set_coords(t, x, y, idx & 0xFF);
+}
+
 struct tile *chip_add_tile(struct chip *c, unsigned x, unsigned y, const char **why)
 {
     char *msg = c->why;
@@ -272,13 +282,24 @@ struct tile *chip_add_tile(struct chip *c, unsigned x, unsigned y, const char **
         *why = c->sim.ntiles == SIM_MAX_TILES ? "too many tiles" : "out of memory";
         return NULL;
     }
-    /* Blackhole's Tensix tile index as NOC_ENDPOINT_ID shows it (NoC.lua TileLabel_BH's T
-     * numbering; Wormhole's alike, row by row). */
-    const unsigned idx = c->arch->id == ARCH_WORMHOLE ? (y - (y >= 7 ? 2 : 1)) * 8 + (x - (x >= 6 ? 2 : 1))
-                                                      : (y - 2) * 14 + (x - (x >= 10 ? 3 : 1));
-    niu_set_coords(t, x, y, idx & 0xFF);
+    set_coords(c, t, x, y);
     c->tile_at[n] = (uint16_t)(c->sim.ntiles - 1);
     c->node_of[c->sim.ntiles - 1] = (uint16_t)n;
+    return t;
+}
+
+struct tile *chip_renew_tile(struct chip *c, unsigned i)
+{
+    struct tile *t = i < c->sim.ntiles ? tile_create(c->arch) : NULL;
+    if (!t || !niu_payload_enable(t)) {
+        tile_destroy(t);
+        return NULL;
+    }
+    unsigned x, y;
+    chip_tile_coords(c, i, &x, &y);
+    set_coords(c, t, x, y);
+    tile_destroy(c->sim.tile[i]);
+    c->sim.tile[i] = t;
     return t;
 }
 
@@ -293,6 +314,8 @@ struct prepare_arg {
 struct chip_tiles {
     const struct arch *arch;
     unsigned n, threads, started; /* threads: shares; started: threads running shares 1.. */
+    void (*made)(struct tile *t, unsigned i, void *ctx);
+    void *ctx;
     struct tile *tile[SIM_MAX_TILES];
     struct prepare_arg part[SIM_MAX_THREADS];
 };
@@ -309,16 +332,21 @@ static void *prepare_some(void *arg)
         }
         a->p->tile[i] = t;
         a->ok &= t != NULL;
+        if (t && a->p->made)
+            a->p->made(t, i, a->p->ctx);
     }
     return NULL;
 }
 
-struct chip_tiles *chip_tiles_begin(const struct arch *arch, unsigned n, unsigned threads)
+struct chip_tiles *chip_tiles_begin(const struct arch *arch, unsigned n, unsigned threads,
+                                    void (*made)(struct tile *t, unsigned i, void *ctx), void *ctx)
 {
     struct chip_tiles *p = n <= SIM_MAX_TILES ? calloc(1, sizeof *p) : NULL;
     if (!p)
         return NULL;
     p->arch = arch;
+    p->made = made;
+    p->ctx = ctx;
     p->n = n;
     threads = threads < 1 ? 1 : threads > n ? n : threads;
     p->threads = threads > SIM_MAX_THREADS ? SIM_MAX_THREADS : threads;
@@ -346,7 +374,7 @@ bool chip_tiles_end(struct chip_tiles *p, struct chip *c)
         pthread_join(p->part[j].thread, NULL);
         ok &= p->part[j].ok;
     }
-    if (c && !c->npool && !c->sim.ntiles && p->arch == c->arch) {
+    if (ok && c && !c->npool && !c->sim.ntiles && p->arch == c->arch) {
         memcpy(c->pool, p->tile, p->n * sizeof *p->tile);
         c->npool = p->n;
     } else {
@@ -360,7 +388,7 @@ bool chip_tiles_end(struct chip_tiles *p, struct chip *c)
 
 bool chip_prepare_tiles(struct chip *c, unsigned n, unsigned threads)
 {
-    return chip_tiles_end(chip_tiles_begin(c->arch, n, threads), c);
+    return chip_tiles_end(chip_tiles_begin(c->arch, n, threads, NULL, NULL), c);
 }
 
 struct tile *chip_tile_at(const struct chip *c, unsigned x, unsigned y)

@@ -54,11 +54,18 @@ bool chip_prepare_tiles(struct chip *c, unsigned n, unsigned threads);
 /* chip_prepare_tiles in two halves, so that the caller does something else meanwhile (make the
  * chip: its NoC is the other big cost before a run): begin starts threads 1.. on their shares
  * of n tiles of `arch` (NULL when out of memory); end makes thread 0's share on the caller's
- * thread, waits for the others and hands the tiles to c (its arch must be the same pointer;
- * with c NULL, or one that has tiles, they are freed and it returns false). */
+ * thread, waits for the others and hands the tiles to c (its arch must be the same pointer).
+ * All or nothing: when a tile could not be made, or c is NULL or has tiles, they are freed and
+ * it returns false. `made` (when not NULL) is called with each tile i as soon as it is made, on
+ * the thread that made it: loading the tiles in parallel too. */
 struct chip_tiles;
-struct chip_tiles *chip_tiles_begin(const struct arch *arch, unsigned n, unsigned threads);
+struct chip_tiles *chip_tiles_begin(const struct arch *arch, unsigned n, unsigned threads,
+                                    void (*made)(struct tile *t, unsigned i, void *ctx), void *ctx);
 bool chip_tiles_end(struct chip_tiles *p, struct chip *c);
+/* Tile i replaced by a new one at power-on, at the same place (the old one is freed): a tile
+ * loaded ahead that a serial load would not have reached. NULL when out of memory (the old
+ * one stays). */
+struct tile *chip_renew_tile(struct chip *c, unsigned i);
 /* The tile at (x, y), or NULL. */
 struct tile *chip_tile_at(const struct chip *c, unsigned x, unsigned y);
 unsigned chip_ntiles(const struct chip *c);
