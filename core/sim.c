@@ -125,7 +125,9 @@ struct sim_run_ctx {
     _Atomic bool lead_sleeps;           /* worker 0 asleep on cv_lead */
 };
 
-/* Has `ready(x, arg)` become true within the spin budget? The clock is read once per 32 looks. */
+/* Has `ready(x, arg)` become true within the spin budget? One pause between looks (a look more
+ * often only holds up the line's writer; fewer, the waiter's reaction), the clock read once
+ * per 64 looks. */
 static bool spin_until(struct sim_run_ctx *x, bool (*ready)(struct sim_run_ctx *, uint64_t), uint64_t arg)
 {
     if (!x->spin)
@@ -134,7 +136,8 @@ static bool spin_until(struct sim_run_ctx *x, bool (*ready)(struct sim_run_ctx *
     for (unsigned i = 1;; i++) {
         if (ready(x, arg))
             return true;
-        if (i % 32)
+        cpu_relax();
+        if (i % 64)
             continue;
         const uint64_t t = now_ns();
         if (!start)
@@ -143,9 +146,6 @@ static bool spin_until(struct sim_run_ctx *x, bool (*ready)(struct sim_run_ctx *
             return false;
         if (t - start >= MEET_PAUSE_NS)
             sched_yield();
-        else
-            for (unsigned k = 0; k < 32; k++)
-                cpu_relax();
     }
 }
 
@@ -325,13 +325,15 @@ static void balance(struct sim_run_ctx *x)
         x->balanced_ns[j] = x->report[j].busy_ns;
         busy += d[j] * BALANCE_SAMPLE;
     }
-    /* The workers together took longer than one would have alone: they do not run at the same
-     * time (another program holds the cores: -j 2 then ran 5 times slower than -j 1 here, every
-     * meeting waiting for a worker the system had put aside), so worker 0 goes on alone. For
-     * good: a run is short. Not at the first look, whose time includes starting the threads. */
+    /* The workers together took 3 times as long as one would have alone: they do not run at
+     * the same time (another program holds the cores: -j 2 then ran 5 times slower than -j 1
+     * here, every meeting waiting for a worker the system had put aside), so worker 0 goes on
+     * alone. For good: a run is short. Not at the first look, whose time includes starting the
+     * threads; and not for less: a run's first windows take their pages (a fault costs more
+     * with two threads faulting), which made the second look see up to twice one's time. */
     const uint64_t now = now_ns(), wall = now - x->balanced_at;
     x->balanced_at = now;
-    if (x->balances++ && wall > busy + busy / 4) {
+    if (x->balances++ && wall > 3 * busy) {
         for (unsigned j = 1; j <= x->nworkers; j++)
             x->bound[j] = x->s->ntiles;
         x->nworkers = 1;
@@ -351,9 +353,11 @@ static void *worker_main(void *arg)
     struct sim_worker *w = arg;
     struct sim_run_ctx *x = w->x;
     struct sim *s = x->s;
-    /* Worker i on core i; worker 0 is the caller's thread, which is not bound (it goes on after
-     * the run): the kernel leaves it core 0, the one no other worker takes. */
-    if (x->pin && w->id > 0 && w->id < host_pin_cores(x->pin))
+    /* Worker i on core i, worker 0 (the caller's thread) too, for the run only (sim_run puts
+     * its binding back): left to the kernel, it could share core 1 with worker 1 until the
+     * kernel moved one of them, which took the first 256 windows of matmul16 20 ms more
+     * than unpinned. */
+    if (x->pin && w->id < host_pin_cores(x->pin))
         host_pin_thread(x->pin, w->id);
     if (w->id)
         wait_release(x, 1); /* every worker started: nworkers and the bounds are final */
@@ -431,7 +435,9 @@ enum err_kind sim_run(struct sim *s, uint64_t window)
     s->ran_threads = started;
     release(x, 1);
     w[0] = (struct sim_worker){.x = x, .id = 0};
+    struct host_pin_saved *caller = x->pin ? host_pin_save(x->pin) : NULL;
     worker_main(&w[0]);
+    host_pin_restore(x->pin, caller);
     for (unsigned i = 1; i < started; i++)
         pthread_join(w[i].thread, NULL);
     pthread_cond_destroy(&x->cv_lead);
