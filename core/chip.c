@@ -303,10 +303,11 @@ struct tile *chip_renew_tile(struct chip *c, unsigned i)
     return t;
 }
 
-/* One thread's share of chip_tiles_begin: tile[first, last) */
+/* One thread's share of chip_tiles_begin: tile[first], tile[first + step], ... below last (sim_run
+ * deals the tiles out to its workers the same way) */
 struct prepare_arg {
     struct chip_tiles *p;
-    unsigned first, last;
+    unsigned first, step, last;
     pthread_t thread;
     bool ok;
 };
@@ -324,7 +325,7 @@ static void *prepare_some(void *arg)
 {
     struct prepare_arg *a = arg;
     a->ok = true;
-    for (unsigned i = a->first; i < a->last; i++) {
+    for (unsigned i = a->first; i < a->last; i += a->step) {
         struct tile *t = tile_create(a->p->arch);
         if (t && !niu_payload_enable(t)) {
             tile_destroy(t);
@@ -351,8 +352,7 @@ struct chip_tiles *chip_tiles_begin(const struct arch *arch, unsigned n, unsigne
     threads = threads < 1 ? 1 : threads > n ? n : threads;
     p->threads = threads > SIM_MAX_THREADS ? SIM_MAX_THREADS : threads;
     for (unsigned j = 0; j < p->threads; j++)
-        p->part[j] = (struct prepare_arg){p, (unsigned)((uint64_t)n * j / p->threads),
-                                          (unsigned)((uint64_t)n * (j + 1) / p->threads), 0, false};
+        p->part[j] = (struct prepare_arg){p, j, p->threads, n, 0, false};
     for (p->started = 1; p->started < p->threads; p->started++)
         if (pthread_create(&p->part[p->started].thread, NULL, prepare_some, &p->part[p->started]))
             break;
@@ -365,10 +365,9 @@ bool chip_tiles_end(struct chip_tiles *p, struct chip *c)
         return false;
     prepare_some(&p->part[0]);
     bool ok = p->part[0].ok;
-    if (p->started < p->threads) { /* the caller's thread makes the shares of threads not started */
-        struct prepare_arg rest = {p, p->part[p->started].first, p->n, 0, false};
-        prepare_some(&rest);
-        ok &= rest.ok;
+    for (unsigned j = p->started; j < p->threads; j++) { /* shares of threads not started */
+        prepare_some(&p->part[j]);
+        ok &= p->part[j].ok;
     }
     for (unsigned j = 1; j < p->started; j++) {
         pthread_join(p->part[j].thread, NULL);

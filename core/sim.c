@@ -113,9 +113,13 @@ struct sim_run_ctx {
     unsigned nworkers;
     bool spin; /* a core for every worker */
     bool running[SIM_MAX_TILES];
-    /* Worker j runs tiles [bound[j], bound[j + 1]); worker 0 moves the bounds between
-     * meetings (balance), and every worker reads its own after a release. */
+    /* Worker j runs tiles order[bound[j]] .. order[bound[j + 1] - 1]; worker 0 moves the
+     * bounds between meetings (balance), and every worker reads its own after a release. The
+     * order deals the tiles out in turn (worker j starts with tiles j, j + n, ...): tiles next
+     * to each other on the grid tend to compute or wait at the same time, and a contiguous
+     * split gave one worker the rows that computed while the other's waited. */
     unsigned bound[SIM_MAX_THREADS + 1];
+    uint16_t order[SIM_MAX_TILES];
     uint64_t balanced_ns[SIM_MAX_THREADS]; /* each worker's busy_ns at the last balance */
     uint64_t balanced_at;                  /* the host's clock then */
     unsigned balances;                     /* looks so far */
@@ -279,7 +283,7 @@ static uint64_t next_horizon(const struct sim_run_ctx *x, uint64_t h, uint64_t n
     return from < x->end && x->end - from > x->window ? from + x->window : x->end;
 }
 
-/* Runs a worker's tiles [first, last) up to h and writes its report (but not `done`). */
+/* Runs a worker's tiles order[first, last) up to h and writes its report (but not `done`). */
 static void run_window(struct sim_run_ctx *x, struct sim_report *r, unsigned first, unsigned last,
                        uint64_t h)
 {
@@ -288,7 +292,8 @@ static void run_window(struct sim_run_ctx *x, struct sim_report *r, unsigned fir
     r->next = CYCLE_NEVER;
     r->failed = false;
     memset(r->sending, 0, sizeof r->sending);
-    for (unsigned i = first; i < last; i++) {
+    for (unsigned p = first; p < last; p++) {
+        const unsigned i = x->order[p];
         if (!x->running[i])
             continue;
         struct tile *t = s->tile[i];
@@ -317,6 +322,18 @@ static void run_window(struct sim_run_ctx *x, struct sim_report *r, unsigned fir
 #define BALANCE_WINDOWS 256
 #define BALANCE_SAMPLE 4
 
+/* How many of its n tiles a worker that spent `more` should give one that spent `less`: half
+ * the difference, in tiles of its average (worker 0's meetings count in its time, so it may
+ * give all but one). The runs' phases change within a few hundred windows: one tile per look
+ * followed too slowly. */
+static unsigned tiles_to_move(uint64_t more, uint64_t less, unsigned n)
+{
+    if (n < 2 || !more)
+        return 0;
+    const uint64_t k = (more - less) * n / (2 * more);
+    return k < n - 1 ? (unsigned)k : n - 1;
+}
+
 static void balance(struct sim_run_ctx *x)
 {
     uint64_t d[SIM_MAX_THREADS], busy = 0;
@@ -341,10 +358,10 @@ static void balance(struct sim_run_ctx *x)
     }
     for (unsigned j = 0; j + 1 < x->nworkers; j++) {
         const unsigned na = x->bound[j + 1] - x->bound[j], nb = x->bound[j + 2] - x->bound[j + 1];
-        if (d[j] > d[j + 1] && na > 1 && d[j] - d[j + 1] > d[j] / na)
-            x->bound[j + 1]--;
-        else if (d[j + 1] > d[j] && nb > 1 && d[j + 1] - d[j] > d[j + 1] / nb)
-            x->bound[j + 1]++;
+        if (d[j] > d[j + 1])
+            x->bound[j + 1] -= tiles_to_move(d[j], d[j + 1], na);
+        else
+            x->bound[j + 1] += tiles_to_move(d[j + 1], d[j], nb);
     }
 }
 
@@ -429,8 +446,12 @@ enum err_kind sim_run(struct sim *s, uint64_t window)
             break;
     }
     x->nworkers = started; /* results do not depend on it */
-    for (unsigned j = 0; j <= started; j++)
-        x->bound[j] = (unsigned)((uint64_t)s->ntiles * j / started);
+    for (unsigned j = 0, p = 0; j < started; j++) {
+        x->bound[j] = p;
+        for (unsigned i = j; i < s->ntiles; i += started)
+            x->order[p++] = (uint16_t)i;
+    }
+    x->bound[started] = s->ntiles;
     x->balanced_at = now_ns();
     s->ran_threads = started;
     release(x, 1);
