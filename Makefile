@@ -36,7 +36,7 @@ LIBS := -ljansson -ldw -lhwloc -pthread -lm
 # jemalloc linked in (its PIC archive): the shared library brings libstdc++ and libgcc_s (its
 # C++ operators, which tensim does not call), whose loading and relocations cost every run
 # about 3 ms of its start (tensim --version: 13.4 -> 9.9 ms of CPU, perf stat, loaded machine).
-JEMALLOC := -Wl,-Bstatic -ljemalloc_pic -Wl,-Bdynamic -ldl
+JEMALLOC := -Wl,-Bstatic -ljemalloc_pic -Wl,-Bdynamic -lm -ldl -pthread
 
 .PHONY: all sdk deps demo test test-plain test-asan bench bench-compare bench-llk calibrate kernels fuzz difftest clean FORCE
 all: $(B)/.deps $(B)/tensim sdk
