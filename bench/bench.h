@@ -54,8 +54,9 @@ static inline enum err_kind timed_run(struct tile *t, const char *name, double *
 }
 
 /* Runs build/tensim with argv (argv[0] "tensim", NULL-terminated), its output to /dev/null, as
- * a user runs it: the whole process's wall time, or a negative value if it did not exit 0. */
-static inline double time_tensim(char *const argv[])
+ * a user runs it: the whole process's wall time, or a negative value if it did not exit with
+ * `status`. */
+static inline double time_tensim_status(char *const argv[], int status)
 {
     double t0 = seconds();
     pid_t pid = fork();
@@ -66,9 +67,15 @@ static inline double time_tensim(char *const argv[])
         _exit(127);
     }
     int st;
-    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != status)
         return -1;
     return seconds() - t0;
+}
+
+/* time_tensim_status for a run that must exit 0 */
+static inline double time_tensim(char *const argv[])
+{
+    return time_tensim_status(argv, 0);
 }
 
 /* The median of n values (sorted in place). */

@@ -19,6 +19,7 @@
 #include "chip.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,9 @@ struct chip {
     uint64_t bank_size;
 
     struct chip_rec *rec;
-    uint32_t rec_free; /* head of the free list, CHIP_MAX_RECS: empty */
+    uint32_t rec_free;  /* head of the free list, CHIP_MAX_RECS: empty */
+    uint32_t rec_fresh; /* records from here on were never used: not on the list, and their
+                         * pages not touched (1.4 MiB; a run uses a few hundred) */
     unsigned rec_used, rec_peak;
     /* Records whose deliveries have all been handed over, freed at the first exchange after
      * their last arrival (the tiles have applied them by then, whatever the windows' lengths:
@@ -105,6 +108,7 @@ struct chip {
     struct noc_request *later;
     unsigned nlater, later_cap;
 
+    struct sim_exchange *xe; /* the exchange in progress: the tiles it gives work (woken) */
     uint64_t last_cycle; /* the last delivery's arrival */
     uint64_t window_start; /* the h of the exchange in progress: no arrival may be earlier */
     uint64_t packets, deliveries;
@@ -120,6 +124,8 @@ struct chip {
     bool spans_oom;
     struct sim_run_ctx *run; /* a run driven by a host (chip_start), else NULL */
     struct chip_host_mem host; /* host memory behind the PCIe tiles; rd NULL: none */
+    struct tile *pool[SIM_MAX_TILES]; /* made by chip_prepare_tiles, taken in order */
+    unsigned npool, pool_next;
     char why[96]; /* chip_add_tile's reason */
 };
 
@@ -171,7 +177,7 @@ const char *chip_node_name(enum chip_node k)
     return k <= CHIP_CPU ? name[k] : "?";
 }
 
-static uint64_t exchange(void *ctx, uint64_t h, bool *stop);
+static uint64_t exchange(void *ctx, struct sim_exchange *e);
 static void deliver(void *ctx, const struct noc_delivery *d);
 
 struct chip *chip_create(const struct arch *arch)
@@ -206,8 +212,7 @@ struct chip *chip_create(const struct arch *arch)
         chip_destroy(c);
         return NULL;
     }
-    for (uint32_t i = 0; i < CHIP_MAX_RECS; i++)
-        c->rec[i].next_free = i + 1;
+    c->rec_free = CHIP_MAX_RECS;
     for (unsigned i = 0; i < CHIP_DRAM_SLOTS; i++)
         c->dram_slot_free[i] = CHIP_DRAM_SLOTS - 1 - i;
     c->ndram_free = CHIP_DRAM_SLOTS;
@@ -235,6 +240,8 @@ void chip_destroy(struct chip *c)
     if (c->run)
         sim_end(c->run, true);
     sim_destroy(&c->sim);
+    for (unsigned i = c->pool_next; i < c->npool; i++)
+        tile_destroy(c->pool[i]);
     noc_destroy(c->noc);
     for (unsigned i = 0; i < c->nbanks; i++)
         dram_bank_free(&c->bank[i]);
@@ -261,6 +268,16 @@ enum chip_node chip_node_at(const struct chip *c, unsigned x, unsigned y)
     return x < c->w && y < c->h ? (enum chip_node)c->kind[y * c->w + x] : CHIP_NONE;
 }
 
+/* Tile t's NIUs told that it sits at (x, y). */
+static void set_coords(const struct chip *c, struct tile *t, unsigned x, unsigned y)
+{
+    /* Blackhole's Tensix tile index as NOC_ENDPOINT_ID shows it (NoC.lua TileLabel_BH's T
+     * numbering; Wormhole's alike, row by row). */
+    const unsigned idx = c->arch->id == ARCH_WORMHOLE ? (y - (y >= 7 ? 2 : 1)) * 8 + (x - (x >= 6 ? 2 : 1))
+                                                      : (y - 2) * 14 + (x - (x >= 10 ? 3 : 1));
+    niu_set_coords(t, x, y, idx & 0xFF);
+}
+
 struct tile *chip_add_tile(struct chip *c, unsigned x, unsigned y, const char **why)
 {
     char *msg = c->why;
@@ -284,19 +301,119 @@ struct tile *chip_add_tile(struct chip *c, unsigned x, unsigned y, const char **
         *why = msg;
         return NULL;
     }
-    struct tile *t = sim_add_tile(&c->sim, c->arch);
+    struct tile *made = c->pool_next < c->npool && c->sim.ntiles < SIM_MAX_TILES
+                            ? c->pool[c->pool_next++] : NULL;
+    struct tile *t = made ? sim_adopt_tile(&c->sim, made) : sim_add_tile(&c->sim, c->arch);
     if (!t || !niu_payload_enable(t)) {
         *why = c->sim.ntiles == SIM_MAX_TILES ? "too many tiles" : "out of memory";
         return NULL;
     }
-    /* Blackhole's Tensix tile index as NOC_ENDPOINT_ID shows it (NoC.lua TileLabel_BH's T
-     * numbering; Wormhole's alike, row by row). */
-    const unsigned idx = c->arch->id == ARCH_WORMHOLE ? (y - (y >= 7 ? 2 : 1)) * 8 + (x - (x >= 6 ? 2 : 1))
-                                                      : (y - 2) * 14 + (x - (x >= 10 ? 3 : 1));
-    niu_set_coords(t, x, y, idx & 0xFF);
+    set_coords(c, t, x, y);
     c->tile_at[n] = (uint16_t)(c->sim.ntiles - 1);
     c->node_of[c->sim.ntiles - 1] = (uint16_t)n;
     return t;
+}
+
+struct tile *chip_renew_tile(struct chip *c, unsigned i)
+{
+    struct tile *t = i < c->sim.ntiles ? tile_create(c->arch) : NULL;
+    if (!t || !niu_payload_enable(t)) {
+        tile_destroy(t);
+        return NULL;
+    }
+    unsigned x, y;
+    chip_tile_coords(c, i, &x, &y);
+    set_coords(c, t, x, y);
+    tile_destroy(c->sim.tile[i]);
+    c->sim.tile[i] = t;
+    return t;
+}
+
+/* One thread's share of chip_tiles_begin: tile[first], tile[first + step], ... below last (sim_run
+ * deals the tiles out to its workers the same way) */
+struct prepare_arg {
+    struct chip_tiles *p;
+    unsigned first, step, last;
+    pthread_t thread;
+    bool ok;
+};
+
+struct chip_tiles {
+    const struct arch *arch;
+    unsigned n, threads, started; /* threads: shares; started: threads running shares 1.. */
+    void (*made)(struct tile *t, unsigned i, void *ctx);
+    void *ctx;
+    struct tile *tile[SIM_MAX_TILES];
+    struct prepare_arg part[SIM_MAX_THREADS];
+};
+
+static void *prepare_some(void *arg)
+{
+    struct prepare_arg *a = arg;
+    a->ok = true;
+    for (unsigned i = a->first; i < a->last; i += a->step) {
+        struct tile *t = tile_create(a->p->arch);
+        if (t && !niu_payload_enable(t)) {
+            tile_destroy(t);
+            t = NULL;
+        }
+        a->p->tile[i] = t;
+        a->ok &= t != NULL;
+        if (t && a->p->made)
+            a->p->made(t, i, a->p->ctx);
+    }
+    return NULL;
+}
+
+struct chip_tiles *chip_tiles_begin(const struct arch *arch, unsigned n, unsigned threads,
+                                    void (*made)(struct tile *t, unsigned i, void *ctx), void *ctx)
+{
+    struct chip_tiles *p = n <= SIM_MAX_TILES ? calloc(1, sizeof *p) : NULL;
+    if (!p)
+        return NULL;
+    p->arch = arch;
+    p->made = made;
+    p->ctx = ctx;
+    p->n = n;
+    threads = threads < 1 ? 1 : threads > n ? n : threads;
+    p->threads = threads > SIM_MAX_THREADS ? SIM_MAX_THREADS : threads;
+    for (unsigned j = 0; j < p->threads; j++)
+        p->part[j] = (struct prepare_arg){p, j, p->threads, n, 0, false};
+    for (p->started = 1; p->started < p->threads; p->started++)
+        if (pthread_create(&p->part[p->started].thread, NULL, prepare_some, &p->part[p->started]))
+            break;
+    return p;
+}
+
+bool chip_tiles_end(struct chip_tiles *p, struct chip *c)
+{
+    if (!p)
+        return false;
+    prepare_some(&p->part[0]);
+    bool ok = p->part[0].ok;
+    for (unsigned j = p->started; j < p->threads; j++) { /* shares of threads not started */
+        prepare_some(&p->part[j]);
+        ok &= p->part[j].ok;
+    }
+    for (unsigned j = 1; j < p->started; j++) {
+        pthread_join(p->part[j].thread, NULL);
+        ok &= p->part[j].ok;
+    }
+    if (ok && c && !c->npool && !c->sim.ntiles && p->arch == c->arch) {
+        memcpy(c->pool, p->tile, p->n * sizeof *p->tile);
+        c->npool = p->n;
+    } else {
+        for (unsigned i = 0; i < p->n; i++)
+            tile_destroy(p->tile[i]);
+        ok = false;
+    }
+    free(p);
+    return ok;
+}
+
+bool chip_prepare_tiles(struct chip *c, unsigned n, unsigned threads)
+{
+    return chip_tiles_end(chip_tiles_begin(c->arch, n, threads, NULL, NULL), c);
 }
 
 struct tile *chip_tile_at(const struct chip *c, unsigned x, unsigned y)
@@ -340,10 +457,13 @@ bool chip_dram_read(const struct chip *c, unsigned x, unsigned y, uint64_t addr,
 
 static uint32_t rec_new(struct chip *c)
 {
-    const uint32_t i = c->rec_free;
-    if (i == CHIP_MAX_RECS)
+    uint32_t i = c->rec_free;
+    if (i != CHIP_MAX_RECS)
+        c->rec_free = c->rec[i].next_free;
+    else if (c->rec_fresh < CHIP_MAX_RECS)
+        i = c->rec_fresh++;
+    else
         return i;
-    c->rec_free = c->rec[i].next_free;
     if (++c->rec_used > c->rec_peak)
         c->rec_peak = c->rec_used;
     return i;
@@ -383,6 +503,7 @@ static void fail_as(struct chip *c, enum err_kind kind, unsigned i, uint64_t cyc
         t->running_agent = -1;
         tile_error(t, kind, -1, 0, "%s (cycle %" PRIu64 ")", msg, cycle);
     }
+    c->xe->woken[i / 64] |= 1ull << (i % 64);
     c->failed = true;
 }
 
@@ -656,6 +777,7 @@ static void deliver(void *ctx, const struct noc_delivery *d)
         return;
     }
     if (ti != NO_TILE) {
+        c->xe->woken[ti / 64] |= 1ull << (ti % 64);
         if (!niu_inbox_push(c->sim.tile[ti], d->tail_cycle, &r->q, r->data)) {
             fail_limit(c, ti, d->tail_cycle, "more than %u NoC packets arriving in one window "
                        "(tensim's limit)", NIU_INBOX_LEN);
@@ -675,11 +797,36 @@ static void deliver(void *ctx, const struct noc_delivery *d)
         c->held[c->nheld++] = (struct chip_held){id, r->last_at};
 }
 
-/* The exchange between windows (sim.exchange): every tile stands at h. */
-static uint64_t exchange(void *ctx, uint64_t h, bool *stop)
+/* The next request of the window's in (cycle, tile, issue) order, from the tiles in `sending`
+ * (each outbox is in cycle order); a tile whose outbox it empties leaves the set. */
+static bool next_request(struct chip *c, uint64_t sending[SIM_MASK_WORDS], unsigned *tile,
+                         struct niu_request *q)
+{
+    unsigned best = SIM_MAX_TILES;
+    uint64_t at = CYCLE_NEVER;
+    for (unsigned w = 0; w < SIM_MASK_WORDS; w++)
+        for (uint64_t bits = sending[w]; bits; bits &= bits - 1) {
+            const unsigned i = w * 64 + (unsigned)__builtin_ctzll(bits);
+            const struct niu_request *r = niu_outbox_peek(c->sim.tile[i], 0);
+            if (r->cycle < at)
+                at = r->cycle, best = i;
+        }
+    if (best == SIM_MAX_TILES)
+        return false;
+    niu_outbox_pop(c->sim.tile[best], q);
+    if (!niu_outbox_peek(c->sim.tile[best], 0))
+        sending[best / 64] &= ~(1ull << (best % 64));
+    *tile = best;
+    return true;
+}
+
+/* The exchange between windows (sim.exchange): every tile stands at e->h. */
+static uint64_t exchange(void *ctx, struct sim_exchange *e)
 {
     struct chip *c = ctx;
+    const uint64_t h = e->h;
     c->window_start = h;
+    c->xe = e;
     /* Packets the tiles have applied (every arrival before h) give back their payloads. */
     unsigned kept = 0;
     for (unsigned k = 0; k < c->nheld; k++) {
@@ -689,21 +836,10 @@ static uint64_t exchange(void *ctx, uint64_t h, bool *stop)
             c->held[kept++] = c->held[k];
     }
     c->nheld = kept;
-    /* The window's requests in (cycle, tile, issue) order. Each outbox is in cycle order. */
-    for (;;) {
-        unsigned best = SIM_MAX_TILES;
-        uint64_t at = CYCLE_NEVER;
-        for (unsigned i = 0; i < c->sim.ntiles; i++) {
-            const struct niu_request *q = niu_outbox_peek(c->sim.tile[i], 0);
-            if (q && q->cycle < at)
-                at = q->cycle, best = i;
-        }
-        if (best == SIM_MAX_TILES)
-            break;
-        struct niu_request q;
-        niu_outbox_pop(c->sim.tile[best], &q);
-        send(c, best, &q);
-    }
+    unsigned from;
+    struct niu_request q;
+    while (next_request(c, e->sending, &from, &q))
+        send(c, from, &q);
     c->nlater = 0;
     noc_advance(c->noc, h + CHIP_WINDOW / 2 - 1);
     for (unsigned k = 0; k < c->nlater; k++)
@@ -711,18 +847,18 @@ static uint64_t exchange(void *ctx, uint64_t h, bool *stop)
             fail_limit(c, c->rec[c->later[k].tag].owner == NO_TILE ? 0 : c->rec[c->later[k].tag].owner,
                  c->later[k].cycle, "the NoC refused an answer from a DRAM tile (its NIU's queue "
                  "is full: tensim's limit)");
-    for (unsigned i = 0; i < c->sim.ntiles; i++)
-        if (c->sim.tile[i]->err.kind != ERR_NONE)
-            c->failed = true;
-    *stop = c->failed;
+    if (e->failed)
+        c->failed = true;
+    e->stop = c->failed;
+    c->xe = NULL;
     /* What the NoC does next can reach a tile no sooner than 5 cycles after it (router_to_niu),
      * and is reported at the exchange whose routers pass it: the window must end no later than
      * 5 cycles after it. */
-    const uint64_t e = noc_next_event(c->noc);
-    if (e == NOC_NEVER) /* records still to free take two more exchanges (chip_destroy frees
+    const uint64_t n = noc_next_event(c->noc);
+    if (n == NOC_NEVER) /* records still to free wait for their last arrival (chip_destroy frees
                          * the rest anyway; a run's results do not depend on it) */
         return c->nheld ? h : CYCLE_NEVER;
-    return e >= h + CHIP_WINDOW / 2 ? e - CHIP_WINDOW / 2 : h;
+    return n >= h + CHIP_WINDOW / 2 ? n - CHIP_WINDOW / 2 : h;
 }
 
 enum err_kind chip_run(struct chip *c)

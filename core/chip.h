@@ -45,6 +45,27 @@ const char *chip_node_name(enum chip_node k);
  * memory") otherwise, valid until the next call. Tiles run in the order they were added: that
  * order is part of the run. */
 struct tile *chip_add_tile(struct chip *c, unsigned x, unsigned y, const char **why);
+/* Makes the next n tiles chip_add_tile will add ahead of it, on `threads` host threads at once
+ * (each thread the tiles that sim_run's worker of the same number starts with, which then
+ * finds their memory first touched by its own core): a tile's memory is its biggest cost
+ * before a run. chip_add_tile takes them in order; what it does not take, chip_destroy frees.
+ * False when out of memory (chip_add_tile then makes its tiles itself). */
+bool chip_prepare_tiles(struct chip *c, unsigned n, unsigned threads);
+/* chip_prepare_tiles in two halves, so that the caller does something else meanwhile (make the
+ * chip: its NoC is the other big cost before a run): begin starts threads 1.. on their shares
+ * of n tiles of `arch` (NULL when out of memory); end makes thread 0's share on the caller's
+ * thread, waits for the others and hands the tiles to c (its arch must be the same pointer).
+ * All or nothing: when a tile could not be made, or c is NULL or has tiles, they are freed and
+ * it returns false. `made` (when not NULL) is called with each tile i as soon as it is made, on
+ * the thread that made it: loading the tiles in parallel too. */
+struct chip_tiles;
+struct chip_tiles *chip_tiles_begin(const struct arch *arch, unsigned n, unsigned threads,
+                                    void (*made)(struct tile *t, unsigned i, void *ctx), void *ctx);
+bool chip_tiles_end(struct chip_tiles *p, struct chip *c);
+/* Tile i replaced by a new one at power-on, at the same place (the old one is freed): a tile
+ * loaded ahead that a serial load would not have reached. NULL when out of memory (the old
+ * one stays). */
+struct tile *chip_renew_tile(struct chip *c, unsigned i);
 /* The tile at (x, y), or NULL. */
 struct tile *chip_tile_at(const struct chip *c, unsigned x, unsigned y);
 unsigned chip_ntiles(const struct chip *c);

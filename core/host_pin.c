@@ -46,6 +46,33 @@ int host_pin_thread(struct host_pin *p, unsigned worker)
     return hwloc_set_cpubind(p->topo, core->cpuset, HWLOC_CPUBIND_THREAD) ? -1 : 0;
 }
 
+struct host_pin_saved {
+    hwloc_bitmap_t set;
+};
+
+struct host_pin_saved *host_pin_save(struct host_pin *p)
+{
+    struct host_pin_saved *s = p ? calloc(1, sizeof *s) : NULL;
+    if (!s)
+        return NULL;
+    s->set = hwloc_bitmap_alloc();
+    if (!s->set || hwloc_get_cpubind(p->topo, s->set, HWLOC_CPUBIND_THREAD)) {
+        hwloc_bitmap_free(s->set);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void host_pin_restore(struct host_pin *p, struct host_pin_saved *saved)
+{
+    if (!saved)
+        return;
+    hwloc_set_cpubind(p->topo, saved->set, HWLOC_CPUBIND_THREAD);
+    hwloc_bitmap_free(saved->set);
+    free(saved);
+}
+
 void host_pin_close(struct host_pin *p)
 {
     if (!p)

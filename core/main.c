@@ -811,26 +811,125 @@ static int open_chip_outputs(const struct run_args *a, const struct run_desc *rd
     return -1;
 }
 
-/* Each tile as a run of one tile with "boot": "none" starts (host_setup's order): its l1
- * writes, then its programs, each core at its entry point at cycle 0. Stops at the first tile
- * that fails (the error is in that tile). */
-static bool load_chip(struct chip *c, const struct run_desc *rd, const struct run_args *a)
+/* The programs of a chip's tiles, each file read once: most tiles run the same ones. */
+struct elf_cache {
+    struct elf_file *f; /* room for every tile's every program */
+    unsigned n;
+};
+
+/* The file at `path`, read now (a failure is tile t's, as elf_run_file's) or before. */
+static const struct elf_file *cached_elf(struct elf_cache *ec, struct tile *t, int core, const char *path)
+{
+    for (unsigned i = 0; i < ec->n; i++)
+        if (!strcmp(ec->f[i].name, path))
+            return &ec->f[i];
+    if (elf_read(t, core, path, &ec->f[ec->n]))
+        return NULL;
+    return &ec->f[ec->n++];
+}
+
+/* elf_run_file on a file from the cache (without a cache when there was no memory for one) */
+static int run_cached_elf(struct elf_cache *ec, struct tile *t, int core, const char *path,
+                          enum elf_loader how)
+{
+    if (!ec->f)
+        return elf_run_file(t, core, path, how);
+    const struct elf_file *f = cached_elf(ec, t, core, path);
+    uint32_t start;
+    if (!f || elf_load(t, core, f, how, &start))
+        return -1;
+    elf_start(t, core, f, how, start);
+    return 0;
+}
+
+/* One tile as a run of one tile with "boot": "none" starts (host_setup's order): its l1 writes,
+ * then its programs, each core at its entry point at cycle 0. False at the first that fails
+ * (the error is in the tile). */
+static bool load_tile(struct tile *t, const struct run_tile *rt, const struct run_desc *rd,
+                      const struct run_args *a, struct elf_cache *ec)
+{
+    t->out = stdout;
+    t->errout = stderr;
+    t->stop = &stop_signal;
+    t->unpredictable_warn = a->unpredictable_warn > 0;
+    t->lockstep = a->lockstep;
+    for (unsigned j = 0; j < rt->nl1; j++)
+        if (host_l1_write(t, rd, &rt->l1[j]))
+            return false;
+    for (int k = 0; k < NUM_CORES; k++)
+        if (rt->program[k] && run_cached_elf(ec, t, k, rt->program[k], a->loader))
+            return false;
+    return true;
+}
+
+/* Loading the tiles ahead, each on the thread that makes it (chip_tiles_begin's `made`), while
+ * the caller makes the chip: copying programs into fresh L1 pages is, after making the tiles,
+ * the biggest cost before a run. Every program file is read first (the threads only read the
+ * cache); when one cannot be, nothing is loaded ahead and load_chip loads as before, the error
+ * then in the first tile that names the file. */
+struct preload {
+    const struct run_desc *rd;
+    const struct run_args *a;
+    struct elf_cache ec;
+    bool *ok; /* tile i loaded without an error */
+};
+
+static void preload_tile(struct tile *t, unsigned i, void *ctx)
+{
+    struct preload *p = ctx;
+    p->ok[i] = load_tile(t, &p->rd->chip->tile[i], p->rd, p->a, &p->ec);
+}
+
+/* The cache filled and the results' room made; false: load nothing ahead. */
+static bool preload_init(struct preload *p, const struct run_desc *rd, const struct run_args *a)
+{
+    const struct run_chip *rc = rd->chip;
+    *p = (struct preload){.rd = rd, .a = a,
+                          .ec = {.f = calloc((size_t)rc->ntiles * NUM_CORES + 1, sizeof *p->ec.f)},
+                          .ok = calloc(rc->ntiles + 1, sizeof *p->ok)};
+    if (!p->ec.f || !p->ok)
+        return false;
+    enum { MAX_FILE = 64 << 20 }; /* elf_read's */
+    for (unsigned i = 0; i < rc->ntiles; i++)
+        for (int k = 0; k < NUM_CORES; k++) {
+            const char *path = rc->tile[i].program[k];
+            bool have = !path;
+            for (unsigned e = 0; !have && e < p->ec.n; e++)
+                have = !strcmp(p->ec.f[e].name, path);
+            if (have)
+                continue;
+            char why[200];
+            struct elf_file *f = &p->ec.f[p->ec.n];
+            *f = (struct elf_file){.name = path};
+            if (!(f->buf = host_read_file(path, MAX_FILE, &f->len, why, sizeof why)))
+                return false;
+            p->ec.n++;
+        }
+    return true;
+}
+
+static void preload_free(struct preload *p)
+{
+    for (unsigned i = 0; p->ec.f && i < p->ec.n; i++)
+        elf_free(&p->ec.f[i]);
+    free(p->ec.f);
+    free(p->ok);
+}
+
+/* Each tile loaded (load_tile), in order; stops at the first tile that fails. With tiles loaded
+ * ahead (pre, their results): the tiles after the first that failed are made anew, as if never
+ * reached. */
+static bool load_chip(struct chip *c, const struct run_desc *rd, const struct run_args *a,
+                      struct elf_cache *ec, const bool *pre)
 {
     const struct run_chip *rc = rd->chip;
     for (unsigned i = 0; i < rc->ntiles; i++) {
-        struct tile *t = chip_tile(c, i);
-        const struct run_tile *rt = &rc->tile[i];
-        t->out = stdout;
-        t->errout = stderr;
-        t->stop = &stop_signal;
-        t->unpredictable_warn = a->unpredictable_warn > 0;
-        t->lockstep = a->lockstep;
-        for (unsigned j = 0; j < rt->nl1; j++)
-            if (host_l1_write(t, rd, &rt->l1[j]))
-                return false;
-        for (int k = 0; k < NUM_CORES; k++)
-            if (rt->program[k] && elf_run_file(t, k, rt->program[k], a->loader))
-                return false;
+        if (pre ? pre[i] : load_tile(chip_tile(c, i), &rc->tile[i], rd, a, ec))
+            continue;
+        for (unsigned j = i + 1; pre && j < rc->ntiles; j++)
+            if (!chip_renew_tile(c, j))
+                fprintf(stderr, "tensim: %s: out of memory\n", err_kind_text(ERR_HOST));
+        return false;
     }
     return true;
 }
@@ -953,24 +1052,35 @@ static int run_chip(struct run_args *a, const struct run_desc *rd)
 {
     struct arch tuned; /* --timing applies to every tile */
     timing_apply(a->arch, a->timing, a->ntiming, &tuned);
+    const unsigned threads = a->threads ? a->threads : default_threads();
+    /* the tiles made and loaded on the run's threads while this one makes the chip (else
+     * build_chip makes them and load_chip loads them) */
+    struct preload pre;
+    const bool preloading = preload_init(&pre, rd, a);
+    struct chip_tiles *made = chip_tiles_begin(&tuned, rd->chip->ntiles, threads,
+                                               preloading ? preload_tile : NULL, &pre);
     struct chip *c = chip_create(&tuned);
+    const bool preloaded = chip_tiles_end(made, c) && preloading;
     if (!c) {
+        preload_free(&pre);
         fprintf(stderr, "tensim: %s: out of memory\n", err_kind_text(ERR_HOST));
         return err_kind_exit_code(ERR_HOST);
     }
+    struct sim *s = chip_sim(c);
+    s->threads = threads;
     int r = build_chip(c, rd);
     struct chip_outputs out;
     if (!r && open_chip_outputs(a, rd, &out))
         r = err_kind_exit_code(ERR_HOST);
     if (r) {
+        preload_free(&pre);
         chip_destroy(c);
         return r;
     }
-    struct sim *s = chip_sim(c);
-    s->threads = a->threads ? a->threads : default_threads();
     s->pin = !a->no_pin;
     s->max_cycles = a->max_cycles;
-    bool ran = load_chip(c, rd, a);
+    bool ran = load_chip(c, rd, a, &pre.ec, preloaded ? pre.ok : NULL);
+    preload_free(&pre);
     /* A trace: one tracer per tile, each touched only by the thread running its tile, written
      * one after the other into one document after the run (trace/trace.h trace_part). */
     struct tracer *tr = out.trace.f ? calloc(chip_ntiles(c), sizeof *tr) : NULL;
@@ -1363,8 +1473,19 @@ static int cmd_help(int argc, char **argv)
     return 0;
 }
 
+/* hwloc (the worker threads' pinning, core/host_pin.c) is asked for the cores alone, but loads
+ * all its plugins with every topology (PCI, OpenCL, OpenGL with X11, libxml2 with ICU): 5-10 ms,
+ * before a chip run on two or more threads can start, of a run of 60 ms. They are left out,
+ * unless the user's environment names its own list; before any thread exists (setenv). */
+static void hwloc_cores_only(void)
+{
+    setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_xml_libxml,"
+           "hwloc_cuda,hwloc_nvml,hwloc_rsmi,hwloc_levelzero", 0);
+}
+
 int main(int argc, char **argv)
 {
+    hwloc_cores_only();
     if (argc < 2)
         return cli_usage_error(0, "no command (try 'tensim run FILE')");
     const char *cmd = argv[1];

@@ -199,7 +199,7 @@ uint64_t perf_event(const struct tile *t, enum perf_bank b, unsigned sel,
 
 void perf_counters_reset(struct tile *t)
 {
-    memset(&t->perf, 0, sizeof t->perf);
+    tile_zero(t, &t->perf, sizeof t->perf);
 }
 
 static int bank_of_ctrl(uint32_t off, unsigned *reg)

@@ -1,9 +1,12 @@
 #include "sim.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "host_pin.h"
@@ -18,6 +21,14 @@ struct tile *sim_add_tile(struct sim *s, const struct arch *arch)
     return t;
 }
 
+struct tile *sim_adopt_tile(struct sim *s, struct tile *t)
+{
+    if (s->ntiles == SIM_MAX_TILES)
+        return NULL;
+    s->tile[s->ntiles++] = t;
+    return t;
+}
+
 void sim_destroy(struct sim *s)
 {
     for (unsigned i = 0; i < s->ntiles; i++)
@@ -27,124 +38,235 @@ void sim_destroy(struct sim *s)
 
 /* ---- sim_run: tiles on host threads (shared/spec/parallel.md B.4) ---- */
 
-/* A barrier whose count can be lowered before the first wait completes (a worker that could not
- * be started). A chip meets twice per 10-cycle window, tens of thousands of times a run, so
- * waiters first spin on the generation (when there is a core for every worker: a few hundred
- * nanoseconds per meeting instead of a sleep and a wake-up, measured with bench/tiles); then,
- * or at once with more workers than cores, they sleep on a condition variable. */
-struct sim_barrier {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    _Atomic unsigned count, waiting;
-    _Atomic uint64_t generation;
-    unsigned sleepers; /* under mu */
-    unsigned spins;    /* 0: never spin */
-};
+/* The workers meet once per window, tens of thousands of times a run with a few microseconds of
+ * work between meetings, so a meeting must cost well under a microsecond. Worker 0 leads every
+ * meeting: each other worker publishes its report of the window in a cache line of its own
+ * (the count of windows it has finished last, as the line's flag), worker 0 waits for all of
+ * them, adds them up, runs the exchange (always on worker 0, so the NoC's state stays in one
+ * core's cache: run by whichever worker arrived last it took 2.6 times as long at -j 2 as at
+ * -j 1), and publishes the totals with the count of windows released, in one line the others
+ * wait on. One line moves each way per worker and window; a report is read before the release
+ * that lets its worker write the next one, so no report is written while it is read.
+ *
+ * Waiting spins when there is a core for every worker, then sleeps on a condition variable (at
+ * once with more workers than cores). How long to spin is measured in time, not in pause loops
+ * (a pause takes from a few to about 20 ns depending on the processor). Waking a sleeper costs
+ * its waker a system call and the sleeper 8-17 us here (a 2-core virtual machine, median and
+ * 90th percentile), several windows' work: a spin shorter than that lets the workers fall into
+ * taking turns to sleep, each waking the other late at every meeting (measured: 26380 of 26417
+ * waits slept with 1000 pauses, about 20 us, and -j 2 ran 3 times slower than -j 1). So a
+ * waiter spins for up to MEET_SPIN_NS; past MEET_PAUSE_NS it yields the core between looks, so
+ * that on a loaded machine (where a long pure spin made -j 2 eight times slower than -j 1: a
+ * spinning worker uses up the share of a core its partner then waits for) another thread runs
+ * meanwhile. A sleeper counts itself (sequentially consistent) before it looks again under the
+ * mutex, and the one it waits for publishes before it looks at the count, so one of them sees
+ * the other. */
+#define MEET_PAUSE_NS 30000u
+#define MEET_SPIN_NS 300000u
 
-/* Pause loops before sleeping: tens of microseconds, a few windows' work. Longer spins cost
- * dearly when another process shares the cores (measured: 20000 made -j 2 eight times slower
- * than -j 1 on a loaded machine). */
-#define BARRIER_SPINS 1000
-
-/* Waits until every worker has arrived. The last to arrive calls `last(arg)` (when not NULL)
- * before it lets the others go: serial work between windows costs no second meeting. */
-static void barrier_wait(struct sim_barrier *b, void (*last)(void *), void *arg)
+static uint64_t now_ns(void)
 {
-    const uint64_t g = atomic_load(&b->generation);
-    if (atomic_fetch_add(&b->waiting, 1) + 1 >= atomic_load(&b->count)) {
-        atomic_store(&b->waiting, 0);
-        if (last)
-            last(arg);
-        pthread_mutex_lock(&b->mu);
-        atomic_store(&b->generation, g + 1);
-        if (b->sleepers)
-            pthread_cond_broadcast(&b->cv);
-        pthread_mutex_unlock(&b->mu);
-        return;
-    }
-    for (unsigned i = 0; i < b->spins; i++) {
-        if (atomic_load_explicit(&b->generation, memory_order_acquire) != g)
-            return;
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-    }
-    pthread_mutex_lock(&b->mu);
-    b->sleepers++;
-    while (atomic_load(&b->generation) == g)
-        pthread_cond_wait(&b->cv, &b->mu);
-    b->sleepers--;
-    pthread_mutex_unlock(&b->mu);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Shared by the workers of one sim_run. Each worker writes only its own tiles and its own
- * report slot; a window's slots are read by everyone after the window's barrier and written
- * again two windows later, after the next barrier, so no read ever races a write. */
-struct sim_run_ctx {
-    struct sim *s;
-    struct sim_barrier barrier;
-    struct host_pin *pin;
-    uint64_t window, end;
-    /* Where the run stands between sim_advance calls: the horizon every tile has reached, the
-     * earliest cycle one of them (or the exchange) has something to do, and whether the
-     * exchange stopped the run. Written by worker 0 as the last window's workers leave. */
-    uint64_t h, next;
-    unsigned nworkers;
-    bool running[SIM_MAX_TILES];
-    struct {
-        unsigned left;   /* its tiles still running after the window */
-        uint64_t next;   /* the earliest cycle one of them has something to do */
-    } report[SIM_MAX_THREADS][2];
-    /* With an exchange: the totals computed after it, read by every worker after the window's
-     * barrier and written again only at the next window's, which every worker reaches after
-     * reading them. */
-    unsigned all_left;
-    uint64_t all_next;
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* One worker's report of a window: its tiles still running after it, the earliest cycle one of
+ * them has something to do, and what the exchange must look at; `done` (written last, with
+ * release order) is the number of windows it has finished. A cache line of its own. */
+struct sim_report {
+    _Alignas(64) _Atomic uint64_t done;
+    unsigned left;
+    bool failed;
+    uint64_t next;
+    uint64_t sending[SIM_MASK_WORDS];
+    uint64_t busy_ns; /* host time spent running its tiles (worker 0: and meeting), all windows */
+};
+
+/* What worker 0 publishes after a meeting: `released` (written last) windows may go on, with
+ * the totals of the last: tiles still running, the earliest cycle one has something to do, and
+ * whether the exchange stopped the run. Released 0 means not started: `nworkers` is final once
+ * it is 1. */
+struct sim_release {
+    _Alignas(64) _Atomic uint64_t released;
+    unsigned left;
+    uint64_t next;
     bool stop;
 };
 
-/* One worker alone (the last to reach the window's barrier), every tile at h: the exchange,
- * then the tiles it gave work run again. */
-struct exchange_arg {
-    struct sim_run_ctx *x;
-    uint64_t h, k;
+/* Shared by the workers of one sim_run. */
+struct sim_run_ctx {
+    struct sim *s;
+    struct sim_release rel;
+    struct sim_report report[SIM_MAX_THREADS];
+    struct host_pin *pin;
+    uint64_t window, end;
+    /* Where the run stands between sim_advance calls: the horizon every tile has reached and
+     * the earliest cycle one of them (or the exchange) has something to do. Written by worker 0
+     * as the last window's workers leave. */
+    uint64_t h, next;
+    /* Workers that meet: worker 0 may lower it between meetings (balance), and a worker whose
+     * id it no longer covers stops after the release. */
+    unsigned nworkers;
+    bool spin; /* a core for every worker */
+    bool running[SIM_MAX_TILES];
+    /* Worker j runs tiles order[bound[j]] .. order[bound[j + 1] - 1]; worker 0 moves the
+     * bounds between meetings (balance), and every worker reads its own after a release. The
+     * order deals the tiles out in turn (worker j starts with tiles j, j + n, ...): tiles next
+     * to each other on the grid tend to compute or wait at the same time, and a contiguous
+     * split gave one worker the rows that computed while the other's waited. */
+    unsigned bound[SIM_MAX_THREADS + 1];
+    uint16_t order[SIM_MAX_TILES];
+    uint64_t balanced_ns[SIM_MAX_THREADS]; /* each worker's busy_ns at the last balance */
+    uint64_t balanced_at;                  /* the host's clock then */
+    unsigned balances;                     /* looks so far */
+    pthread_mutex_t mu;
+    pthread_cond_t cv_workers, cv_lead; /* workers wait for a release, worker 0 for reports */
+    _Atomic unsigned sleepers;          /* workers asleep on cv_workers */
+    _Atomic bool lead_sleeps;           /* worker 0 asleep on cv_lead */
 };
 
-static void exchange(void *arg)
+/* Has `ready(x, arg)` become true within the spin budget? One pause between looks (a look more
+ * often only holds up the line's writer; fewer, the waiter's reaction), the clock read once
+ * per 64 looks. */
+static bool spin_until(struct sim_run_ctx *x, bool (*ready)(struct sim_run_ctx *, uint64_t), uint64_t arg)
 {
-    const struct exchange_arg *a = arg;
-    struct sim_run_ctx *x = a->x;
-    const uint64_t h = a->h, k = a->k;
+    if (!x->spin)
+        return ready(x, arg);
+    uint64_t start = 0;
+    for (unsigned i = 1;; i++) {
+        if (ready(x, arg))
+            return true;
+        cpu_relax();
+        if (i % 64)
+            continue;
+        const uint64_t t = now_ns();
+        if (!start)
+            start = t;
+        else if (t - start >= MEET_SPIN_NS)
+            return false;
+        if (t - start >= MEET_PAUSE_NS)
+            sched_yield();
+    }
+}
+
+static bool released(struct sim_run_ctx *x, uint64_t n)
+{
+    return atomic_load_explicit(&x->rel.released, memory_order_acquire) >= n;
+}
+
+/* Every other worker has reported window n - 1 */
+static bool all_reported(struct sim_run_ctx *x, uint64_t n)
+{
+    for (unsigned j = 1; j < x->nworkers; j++)
+        if (atomic_load_explicit(&x->report[j].done, memory_order_acquire) < n)
+            return false;
+    return true;
+}
+
+/* A worker other than 0 waits until n windows are released. */
+static void wait_release(struct sim_run_ctx *x, uint64_t n)
+{
+    if (spin_until(x, released, n))
+        return;
+    pthread_mutex_lock(&x->mu);
+    atomic_fetch_add(&x->sleepers, 1);
+    atomic_thread_fence(memory_order_seq_cst); /* counted before looking again */
+    while (!released(x, n))
+        pthread_cond_wait(&x->cv_workers, &x->mu);
+    atomic_fetch_sub(&x->sleepers, 1);
+    pthread_mutex_unlock(&x->mu);
+}
+
+/* Worker 0 lets n windows go. */
+static void release(struct sim_run_ctx *x, uint64_t n)
+{
+    atomic_store(&x->rel.released, n);
+    atomic_thread_fence(memory_order_seq_cst); /* published before looking for sleepers */
+    if (atomic_load(&x->sleepers)) {
+        pthread_mutex_lock(&x->mu);
+        pthread_cond_broadcast(&x->cv_workers);
+        pthread_mutex_unlock(&x->mu);
+    }
+}
+
+/* Worker j > 0 has finished n windows (its report is written). */
+static void report_done(struct sim_run_ctx *x, unsigned j, uint64_t n)
+{
+    atomic_store(&x->report[j].done, n);
+    atomic_thread_fence(memory_order_seq_cst); /* published before looking for a sleeper */
+    if (atomic_load(&x->lead_sleeps)) {
+        pthread_mutex_lock(&x->mu);
+        pthread_cond_signal(&x->cv_lead);
+        pthread_mutex_unlock(&x->mu);
+    }
+}
+
+/* Worker 0 waits for every other worker's report of window n - 1. */
+static void wait_reports(struct sim_run_ctx *x, uint64_t n)
+{
+    if (spin_until(x, all_reported, n))
+        return;
+    pthread_mutex_lock(&x->mu);
+    atomic_store(&x->lead_sleeps, true);
+    atomic_thread_fence(memory_order_seq_cst); /* said so before looking again */
+    while (!all_reported(x, n))
+        pthread_cond_wait(&x->cv_lead, &x->mu);
+    atomic_store(&x->lead_sleeps, false);
+    pthread_mutex_unlock(&x->mu);
+}
+
+/* Worker 0, every tile at h and every report of the window in: the totals, and the exchange
+ * with the tiles it gave work, into x->rel (not yet released). */
+static void meet(struct sim_run_ctx *x, uint64_t h)
+{
     struct sim *s = x->s;
     unsigned left = 0;
     uint64_t next = CYCLE_NEVER;
+    struct sim_exchange e = {.h = h};
     for (unsigned j = 0; j < x->nworkers; j++) {
-        left += x->report[j][k & 1].left;
-        if (x->report[j][k & 1].next < next)
-            next = x->report[j][k & 1].next;
+        const struct sim_report *r = &x->report[j];
+        left += r->left;
+        if (r->next < next)
+            next = r->next;
+        e.failed |= r->failed;
+        for (unsigned w = 0; w < SIM_MASK_WORDS; w++)
+            e.sending[w] |= r->sending[w];
     }
-    bool stop = false;
-    const uint64_t ext = s->exchange(s->exchange_ctx, h, &stop);
-    if (ext < next)
-        next = ext;
-    /* Every tile's next event again: the exchange may have given a running tile an arrival
-     * earlier than what it reported (review: a window starting after it would apply it late),
-     * and a finished tile one to wake it. */
-    for (unsigned i = 0; i < s->ntiles; i++) {
-        const uint64_t e = tile_next_event(s->tile[i]);
-        if (e == CYCLE_NEVER)
-            continue;
-        if (!x->running[i]) {
-            x->running[i] = true;
-            left++;
+    if (s->exchange) {
+        const uint64_t ext = s->exchange(s->exchange_ctx, &e);
+        if (ext < next)
+            next = ext;
+        left += ext != CYCLE_NEVER;
+    }
+    /* The next event of every tile the exchange gave work, again: it may have given a running
+     * tile an arrival earlier than what it reported (review: a window starting after it would
+     * apply it late), and a finished tile one to wake it. Every other tile's is what its
+     * worker reported. */
+    for (unsigned w = 0; w < SIM_MASK_WORDS; w++)
+        for (uint64_t bits = e.woken[w]; bits; bits &= bits - 1) {
+            const unsigned i = w * 64 + (unsigned)__builtin_ctzll(bits);
+            const uint64_t t = tile_next_event(s->tile[i]);
+            if (t == CYCLE_NEVER)
+                continue;
+            if (!x->running[i]) {
+                x->running[i] = true;
+                left++;
+            }
+            if (t < next)
+                next = t;
         }
-        if (e < next)
-            next = e;
-    }
-    x->all_left = left + (ext != CYCLE_NEVER);
-    x->all_next = next;
-    x->stop = stop;
-    if (stop)
+    x->rel.left = left;
+    x->rel.next = next;
+    x->rel.stop = e.stop;
+    if (e.stop)
         s->stopped_at = h;
 }
 
@@ -165,60 +287,134 @@ static uint64_t next_horizon(const struct sim_run_ctx *x, uint64_t h, uint64_t n
     return from < x->end && x->end - from > x->window ? from + x->window : x->end;
 }
 
+/* Runs a worker's tiles order[first, last) up to h and writes its report (but not `done`). */
+static void run_window(struct sim_run_ctx *x, struct sim_report *r, unsigned first, unsigned last,
+                       uint64_t h)
+{
+    struct sim *s = x->s;
+    r->left = 0;
+    r->next = CYCLE_NEVER;
+    r->failed = false;
+    memset(r->sending, 0, sizeof r->sending);
+    for (unsigned p = first; p < last; p++) {
+        const unsigned i = x->order[p];
+        if (!x->running[i])
+            continue;
+        struct tile *t = s->tile[i];
+        const bool more = tile_run_until(t, h);
+        if (niu_outbox_peek(t, 0))
+            r->sending[i / 64] |= 1ull << (i % 64);
+        if (!more) {
+            x->running[i] = false;
+            r->failed |= t->err.kind != ERR_NONE;
+            continue;
+        }
+        r->left++;
+        const uint64_t e = tile_next_event(t);
+        if (e < r->next)
+            r->next = e;
+    }
+}
+
+/* Every BALANCE_WINDOWS windows worker 0 compares the host time each worker spent since the
+ * last look (its tiles; worker 0's includes the meetings) and moves one tile across a bound
+ * from the busier of two neighbours to the other when the difference is more than that tile's
+ * share of the busier one's time. Which worker runs a tile changes nothing a tile does (the
+ * horizons do not depend on it), so the bounds may follow the host's timing; the contiguous
+ * split by count was uneven: worker 0 meets and runs the exchange, and tiles differ (a
+ * DRAM reader, a tile that computes while others poll). */
+#define BALANCE_WINDOWS 256
+#define BALANCE_SAMPLE 4
+
+/* How many of its n tiles a worker that spent `more` should give one that spent `less`: half
+ * the difference, in tiles of its average (worker 0's meetings count in its time, so it may
+ * give all but one). The runs' phases change within a few hundred windows: one tile per look
+ * followed too slowly. */
+static unsigned tiles_to_move(uint64_t more, uint64_t less, unsigned n)
+{
+    if (n < 2 || !more)
+        return 0;
+    const uint64_t k = (more - less) * n / (2 * more);
+    return k < n - 1 ? (unsigned)k : n - 1;
+}
+
+static void balance(struct sim_run_ctx *x)
+{
+    uint64_t d[SIM_MAX_THREADS], busy = 0;
+    for (unsigned j = 0; j < x->nworkers; j++) {
+        d[j] = x->report[j].busy_ns - x->balanced_ns[j];
+        x->balanced_ns[j] = x->report[j].busy_ns;
+        busy += d[j] * BALANCE_SAMPLE;
+    }
+    /* The workers together took 3 times as long as one would have alone: they do not run at
+     * the same time (another program holds the cores: -j 2 then ran 5 times slower than -j 1
+     * here, every meeting waiting for a worker the system had put aside), so worker 0 goes on
+     * alone. For good: a run is short. Not at the first look, whose time includes starting the
+     * threads; and not for less: a run's first windows take their pages (a fault costs more
+     * with two threads faulting), which made the second look see up to twice one's time. */
+    const uint64_t now = now_ns(), wall = now - x->balanced_at;
+    x->balanced_at = now;
+    if (x->balances++ && wall > 3 * busy) {
+        for (unsigned j = 1; j <= x->nworkers; j++)
+            x->bound[j] = x->s->ntiles;
+        x->nworkers = 1;
+        return;
+    }
+    for (unsigned j = 0; j + 1 < x->nworkers; j++) {
+        const unsigned na = x->bound[j + 1] - x->bound[j], nb = x->bound[j + 2] - x->bound[j + 1];
+        if (d[j] > d[j + 1])
+            x->bound[j + 1] -= tiles_to_move(d[j], d[j + 1], na);
+        else
+            x->bound[j + 1] += tiles_to_move(d[j + 1], d[j], nb);
+    }
+}
+
 static void *worker_main(void *arg)
 {
     struct sim_worker *w = arg;
     struct sim_run_ctx *x = w->x;
     struct sim *s = x->s;
-    /* Worker i on core i; worker 0 is the caller's thread, which is not bound (it goes on after
-     * the run): the kernel leaves it core 0, the one no other worker takes. */
-    if (x->pin && w->id > 0 && w->id < host_pin_cores(x->pin))
+    /* Worker i on core i, worker 0 (the caller's thread) too, for the run only (sim_run puts
+     * its binding back): left to the kernel, it could share core 1 with worker 1 until the
+     * kernel moved one of them, which took the first 256 windows of matmul16 20 ms more
+     * than unpinned. */
+    if (x->pin && w->id < host_pin_cores(x->pin))
         host_pin_thread(x->pin, w->id);
-    barrier_wait(&x->barrier, NULL, NULL); /* every worker started: nworkers is final */
-    const unsigned first = (unsigned)((uint64_t)s->ntiles * w->id / x->nworkers);
-    const unsigned last = (unsigned)((uint64_t)s->ntiles * (w->id + 1) / x->nworkers);
+    if (w->id)
+        wait_release(x, 1); /* every worker started: nworkers and the bounds are final */
+    struct sim_report *r = &x->report[w->id];
     uint64_t h = x->h, next = x->next;
     bool skipped;
-    for (uint64_t k = 0;; k++) {
+    for (uint64_t k = 1;; k++) { /* window k - 1: released k, reported done k */
         h = next_horizon(x, h, next, &skipped);
-        unsigned left = 0;
-        uint64_t mine = CYCLE_NEVER;
-        for (unsigned i = first; i < last; i++) {
-            if (!x->running[i])
-                continue;
-            if (!tile_run_until(s->tile[i], h)) {
-                x->running[i] = false;
-                continue;
-            }
-            left++;
-            uint64_t e = tile_next_event(s->tile[i]);
-            if (e < mine)
-                mine = e;
-        }
-        x->report[w->id][k & 1].left = left;
-        x->report[w->id][k & 1].next = mine;
-        struct exchange_arg xa = {x, h, k};
-        barrier_wait(&x->barrier, s->exchange ? exchange : NULL, &xa);
-        if (s->exchange) {
-            left = x->all_left;
-            next = x->all_next;
+        /* busy time is sampled, one window in BALANCE_SAMPLE: a clock read costs about as much
+         * as a tile's window when the tiles poll */
+        const bool timed = k % BALANCE_SAMPLE == 0;
+        const uint64_t t0 = timed ? now_ns() : 0;
+        run_window(x, r, x->bound[w->id], x->bound[w->id + 1], h);
+        if (w->id) {
+            if (timed)
+                r->busy_ns += now_ns() - t0;
+            report_done(x, w->id, k);
+            wait_release(x, k + 1);
         } else {
-            left = 0;
-            next = CYCLE_NEVER;
-            for (unsigned j = 0; j < x->nworkers; j++) {
-                left += x->report[j][k & 1].left;
-                if (x->report[j][k & 1].next < next)
-                    next = x->report[j][k & 1].next;
-            }
-        }
-        if (w->id == 0) {
+            const uint64_t t1 = timed ? now_ns() : 0;
+            wait_reports(x, k);
+            const uint64_t t2 = timed ? now_ns() : 0;
+            meet(x, h);
+            if (timed)
+                r->busy_ns += t1 - t0 + now_ns() - t2;
             s->windows++;
-            s->windows_skipped += (k > 0 || x->h > 0) && skipped;
+            s->windows_skipped += (k > 1 || x->h > 0) && skipped;
+            if (x->nworkers > 1 && k % BALANCE_WINDOWS == 0)
+                balance(x);
+            release(x, k + 1);
         }
-        if (!left || h >= x->end || x->stop) {
+        next = x->rel.next;
+        if (!x->rel.left || h >= x->end || x->rel.stop || w->id >= x->nworkers) {
             if (w->id == 0) {
                 /* Nothing left anywhere: the whole chip is idle up to the end asked for. */
-                x->h = !left && h < x->end ? x->end : h;
+                x->h = !x->rel.left && h < x->end ? x->end : h;
                 x->next = next;
             }
             return NULL;
@@ -228,9 +424,12 @@ static void *worker_main(void *arg)
 
 struct sim_run_ctx *sim_begin(struct sim *s, uint64_t window)
 {
-    struct sim_run_ctx *x = calloc(1, sizeof *x); /* some KiB; once per run */
+    /* some KiB, once per run; aligned for its reports' cache lines */
+    const size_t size = (sizeof(struct sim_run_ctx) + 63) / 64 * 64;
+    struct sim_run_ctx *x = aligned_alloc(64, size);
     if (!x)
         return NULL;
+    memset(x, 0, size);
     x->s = s;
     x->window = window ? window : 1;
     for (unsigned i = 0; i < s->ntiles; i++)
@@ -246,7 +445,7 @@ bool sim_advance(struct sim_run_ctx *x, uint64_t until, unsigned threads)
 {
     struct sim *s = x->s;
     struct sim_worker w[SIM_MAX_THREADS];
-    if (x->stop)
+    if (x->rel.stop)
         return false;
     if (until <= x->h)
         return true;
@@ -268,33 +467,50 @@ bool sim_advance(struct sim_run_ctx *x, uint64_t until, unsigned threads)
         want = SIM_MAX_THREADS;
     if (want > s->ntiles)
         want = s->ntiles ? s->ntiles : 1;
+    /* The meetings count windows from 1 again in every call. */
+    atomic_store(&x->rel.released, 0);
+    for (unsigned j = 0; j < SIM_MAX_THREADS; j++) {
+        atomic_store(&x->report[j].done, 0);
+        x->report[j].busy_ns = 0;
+        x->balanced_ns[j] = 0;
+    }
+    x->balances = 0;
     x->pin = want > 1 && s->pin ? host_pin_open() : NULL;
-    pthread_mutex_init(&x->barrier.mu, NULL);
-    pthread_cond_init(&x->barrier.cv, NULL);
-    x->barrier.count = want;
-    atomic_store(&x->barrier.waiting, 0);
-    x->barrier.sleepers = 0;
+    pthread_mutex_init(&x->mu, NULL);
+    pthread_cond_init(&x->cv_workers, NULL);
+    pthread_cond_init(&x->cv_lead, NULL);
+    atomic_store(&x->sleepers, 0);
+    atomic_store(&x->lead_sleeps, false);
     const long cpus = want > 1 ? sysconf(_SC_NPROCESSORS_ONLN) : 1; /* reads /sys: not per call */
-    x->barrier.spins = cpus > 0 && want <= (unsigned long)cpus ? BARRIER_SPINS : 0;
+    x->spin = cpus > 0 && want <= (unsigned long)cpus;
     unsigned started = 1; /* worker 0 is this thread */
     for (; started < want; started++) {
         w[started] = (struct sim_worker){.x = x, .id = started};
         if (pthread_create(&w[started].thread, NULL, worker_main, &w[started]))
             break;
     }
-    pthread_mutex_lock(&x->barrier.mu);
-    x->nworkers = x->barrier.count = started; /* results do not depend on it */
-    pthread_mutex_unlock(&x->barrier.mu);
+    x->nworkers = started; /* results do not depend on it */
+    for (unsigned j = 0, p = 0; j < started; j++) {
+        x->bound[j] = p;
+        for (unsigned i = j; i < s->ntiles; i += started)
+            x->order[p++] = (uint16_t)i;
+    }
+    x->bound[started] = s->ntiles;
+    x->balanced_at = now_ns();
     s->ran_threads = started;
+    release(x, 1);
     w[0] = (struct sim_worker){.x = x, .id = 0};
+    struct host_pin_saved *caller = x->pin ? host_pin_save(x->pin) : NULL;
     worker_main(&w[0]);
+    host_pin_restore(x->pin, caller);
     for (unsigned i = 1; i < started; i++)
         pthread_join(w[i].thread, NULL);
-    pthread_cond_destroy(&x->barrier.cv);
-    pthread_mutex_destroy(&x->barrier.mu);
+    pthread_cond_destroy(&x->cv_lead);
+    pthread_cond_destroy(&x->cv_workers);
+    pthread_mutex_destroy(&x->mu);
     host_pin_close(x->pin);
     x->pin = NULL;
-    return !x->stop;
+    return !x->rel.stop;
 }
 
 enum err_kind sim_end(struct sim_run_ctx *x, bool stop_running)
@@ -303,14 +519,14 @@ enum err_kind sim_end(struct sim_run_ctx *x, bool stop_running)
     enum err_kind first = ERR_NONE;
     for (unsigned i = 0; i < s->ntiles; i++) {
         /* A tile still running has reached max_cycles: tile_run stops it there as it would
-         * alone (cycle limit, or the end of a run whose agents all wake later). */
+         * alone (cycle limit, or the end of a run whose agents all wake later). A host that is
+         * done with the chip leaves idle tiles as they are: one waiting for something that never
+         * came (a blocked core) is not a deadlock it has to hear about. */
         enum err_kind k;
-        /* A host that is done with the chip leaves idle tiles as they are: one waiting for
-         * something that never came (a blocked core) is not a deadlock it has to hear about. */
-        const bool left_waiting = stop_running && !x->stop && tile_stuck(s->tile[i]);
-        if ((x->running[i] || left_waiting) && (x->stop || stop_running) &&
+        const bool left_waiting = stop_running && !x->rel.stop && tile_stuck(s->tile[i]);
+        if ((x->running[i] || left_waiting) && (x->rel.stop || stop_running) &&
             s->tile[i]->err.kind == ERR_NONE) {
-            tile_end_at(s->tile[i], x->stop ? s->stopped_at : x->h);
+            tile_end_at(s->tile[i], x->rel.stop ? s->stopped_at : x->h);
             k = ERR_NONE;
         } else {
             k = x->running[i] && s->tile[i]->err.kind == ERR_NONE ? tile_run(s->tile[i], s->max_cycles)

@@ -13,6 +13,22 @@
 #define SIM_MAX_TILES 256 /* Blackhole has 140 Tensix tiles */
 #define SIM_MAX_THREADS 64
 
+#define SIM_MASK_WORDS (SIM_MAX_TILES / 64)
+
+/* What the exchange between windows is given and gives back. The workers tell it which tiles
+ * have anything for it, so that it looks at no other: a tile's state is in its worker's cache,
+ * and reading it from another core costs a cache miss per line, every window. */
+struct sim_exchange {
+    uint64_t h;                          /* every tile stands at h */
+    uint64_t sending[SIM_MASK_WORDS];    /* bit i: tile i ran in the window and its NIU outbox
+                                          * holds requests */
+    bool failed;                         /* a tile stopped with an error in the window */
+    /* set by the exchange */
+    uint64_t woken[SIM_MASK_WORDS];      /* bit i: tile i was given work (it may act earlier) */
+    bool stop;                           /* end the whole run at h (the tiles still running stop
+                                          * there: tile_end_at) */
+};
+
 /* A simulation: the tiles it owns, run on one clock. The command line runs one tile; sim_run
  * puts the tiles on host threads, each running its own tiles up to a common horizon per window
  * (shared/spec/parallel.md B.4; docs/architecture.md "Host threads"). */
@@ -28,12 +44,11 @@ struct sim {
     unsigned ran_threads;
     uint64_t windows, windows_skipped;
     /* Between windows (a chip, core/chip.c): called on one thread while every tile stands at
-     * the window's end `h` and no tile runs. It may hand tiles work (their NIU inboxes); a tile
-     * that had finished and now has something to do runs again. It returns the earliest cycle
-     * at which something outside the tiles may need a window (CYCLE_NEVER: nothing), and sets
-     * *stop to end the whole run at h (the tiles still running stop there: tile_end_at).
-     * NULL: none. */
-    uint64_t (*exchange)(void *ctx, uint64_t h, bool *stop);
+     * the window's end and no tile runs (struct sim_exchange). It may hand tiles work (their
+     * NIU inboxes); a tile that had finished and now has something to do runs again. It returns
+     * the earliest cycle at which something outside the tiles may need a window (CYCLE_NEVER:
+     * nothing). NULL: none. */
+    uint64_t (*exchange)(void *ctx, struct sim_exchange *e);
     void *exchange_ctx;
     uint64_t stopped_at; /* the h at which the exchange stopped the run, else CYCLE_NEVER */
     /* Set by a host that changed a tile between sim_advance calls (core/chip.c host accesses):
@@ -44,6 +59,9 @@ struct sim {
 /* A new tile of architecture `arch` at power-on, owned by the sim; NULL when out of memory or
  * when the sim already holds SIM_MAX_TILES. */
 struct tile *sim_add_tile(struct sim *s, const struct arch *arch);
+/* Adds a tile made by tile_create (the sim owns it from now on); NULL when the sim already holds
+ * SIM_MAX_TILES (the tile is then still the caller's). */
+struct tile *sim_adopt_tile(struct sim *s, struct tile *t);
 /* Frees every tile. */
 void sim_destroy(struct sim *s);
 /* Runs every tile to its end in windows of `window` cycles (> 0): each window, every tile still

@@ -88,38 +88,34 @@ void tile_destroy(struct tile *t)
 
 void tile_reset(struct tile *t)
 {
-    /* The large arrays come zeroed from calloc in tile_create: writing zeros there again would
-     * make the host back every page of them (4.5 MiB a tile), where a run touches only the
-     * pages it uses (spec/parallel.md: many tiles in one process). */
-    if (!t->fresh) {
-        memset(t->l1, 0, t->arch->l1_size);
-        memset(t->predecode, 0, (t->arch->l1_size / 4) * sizeof *t->predecode); /* RV_UNDECODED */
-        memset(t->local_ram, 0, sizeof t->local_ram);
-        memset(t->regions, 0, sizeof t->regions);
-    }
-    t->fresh = false;
+    /* In tile_create's reset every byte is still calloc's zero: tile_zero writes nothing then,
+     * L1 (1.5 MiB), the predecode cache and the regions included. */
+    tile_zero(t, t->l1, t->arch->l1_size);
+    tile_zero(t, t->predecode, (t->arch->l1_size / 4) * sizeof *t->predecode); /* RV_UNDECODED */
+    tile_zero(t, t->local_ram, sizeof t->local_ram);
+    tile_zero(t, t->regions, sizeof t->regions);
     for (int i = 0; i < NUM_CORES; i++)
         rv_core_reset(&t->core[i], i, t->arch->reset_pc[i]);
     for (int i = 0; i < NUM_CORES; i++)
         t->ahead[i].valid = t->sleep[i].have = false;
     t->rewinds = t->poll_skips = t->lone_cycles = 0;
     coproc_reset(t);
-    memset(t->gpr, 0, sizeof t->gpr);
-    memset(&t->gpr_pend, 0, sizeof t->gpr_pend);
+    tile_zero(t, t->gpr, sizeof t->gpr);
+    tile_zero(t, &t->gpr_pend, sizeof t->gpr_pend);
     sem_reset(&t->sem);
-    memset(&t->cfg, 0, sizeof t->cfg);
-    memset(&t->dest, 0, sizeof t->dest);
+    tile_zero(t, &t->cfg, sizeof t->cfg);
+    tile_zero(t, &t->dest, sizeof t->dest);
     for (unsigned u = 0; u < UNIT_COUNT; u++)
         if (unit_rows[u].desc && unit_rows[u].desc->reset)
             unit_rows[u].desc->reset(t);
-    memset(t->pcbuf, 0, sizeof t->pcbuf);
-    memset(t->l1_port, 0, sizeof t->l1_port);
+    tile_zero(t, t->pcbuf, sizeof t->pcbuf);
+    tile_zero(t, t->l1_port, sizeof t->l1_port);
     t->progress_next = 0;
-    memset(&t->mbox, 0, sizeof t->mbox);
+    tile_zero(t, &t->mbox, sizeof t->mbox);
     t->pcbuf_override = 0;
-    memset(&t->src, 0, sizeof t->src); /* unpackers own every bank, all bank indices 0 */
-    memset(t->adc, 0, sizeof t->adc);
-    memset(&t->err, 0, sizeof t->err);
+    tile_zero(t, &t->src, sizeof t->src); /* unpackers own every bank, all bank indices 0 */
+    tile_zero(t, t->adc, sizeof t->adc);
+    tile_zero(t, &t->err, sizeof t->err);
     t->out_errno = 0;
     t->now = 0;
     t->cycles = 0;
@@ -129,9 +125,10 @@ void tile_reset(struct tile *t)
     t->nloaded = 0;
     t->nwarnings = 0;
     t->issue_thread = -1;
-    memset(&t->boot, 0, sizeof t->boot);
+    tile_zero(t, &t->boot, sizeof t->boot);
     for (int i = 0; i < NUM_CORES; i++) /* no core runs until it is started or released */
         t->boot.soft_reset |= 1u << tile_core_reset_bit(i);
+    t->fresh = false;
 }
 
 void tile_start_core(struct tile *t, int id, uint32_t pc)

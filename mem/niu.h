@@ -109,13 +109,14 @@ struct niu {
     struct niu_port port[NIU_NOCS];
     /* Settings (kept by reset): the tile's NoC 0 coordinates and its NOC_ENDPOINT_ID index. */
     uint8_t x, y, tile_index;
-    struct niu_request outbox[NIU_OUTBOX_LEN]; /* a ring: head, count */
-    unsigned out_head, out_count;
+    struct niu_request outbox[NIU_OUTBOX_LEN]; /* a ring: head, count (below) */
     /* The inbox: a binary heap on (cycle, seq); in_next is its first cycle (CYCLE_NEVER when
      * empty), which the tile's scheduler reads before every agent step. */
     struct niu_event inbox[NIU_INBOX_LEN];
     unsigned in_count;
     uint64_t in_seq, in_next;
+    /* next to in_next: the chip's worker looks at out_count after every window (core/sim.c) */
+    unsigned out_head, out_count;
     /* Payloads of packets in flight from this tile (NULL until niu_payload_enable): NIU_SLOTS
      * slots of one packet's largest payload; bit i of slot_free: slot i is free. A write's data
      * is copied here at its NOC_CMD_CTRL store, a read response's at the read's arrival. */

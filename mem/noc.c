@@ -105,6 +105,10 @@ struct flit {
  * places were freed in this cycle: the sender sees them from the next one. */
 struct ring {
     struct flit *e;
+    /* the front flit's `at` (NOC_NEVER when empty): a step's looks at every ring of an active
+     * router read it here, not in the flit store (a cache miss a ring; the NoC's step, serial
+     * between windows, spent most of its time on them) */
+    uint64_t front_at;
     uint32_t cap, head, count, held;
     uint32_t *full, bit; /* the router's mask of rings holding flits, and this ring's bit */
 };
@@ -249,12 +253,14 @@ struct noc *noc_create(const struct noc_config *cfg)
         for (unsigned i = 0; i < n->nodes; i++) {
             struct router *r = &n->net[k].r[i];
             for (unsigned s = 0; s < SLOTS; s++) {
-                r->in[s] = (struct ring){.e = f, .cap = t->buffer_flits, .full = &r->in_full, .bit = 1u << s};
+                r->in[s] = (struct ring){.e = f, .front_at = NOC_NEVER, .cap = t->buffer_flits,
+                                         .full = &r->in_full, .bit = 1u << s};
                 f += t->buffer_flits;
                 r->wait_since[s] = r->stall_since[s] = NOC_NEVER;
             }
             for (unsigned v = 0; v < VCS; v++) {
-                r->eject[v] = (struct ring){.e = f, .cap = eject_cap, .full = &r->eject_full, .bit = 1u << v};
+                r->eject[v] = (struct ring){.e = f, .front_at = NOC_NEVER, .cap = eject_cap,
+                                            .full = &r->eject_full, .bit = 1u << v};
                 f += eject_cap;
             }
             memset(r->owner, FREE, sizeof r->owner);
@@ -319,6 +325,8 @@ static void push(struct noc *n, struct ring *g, uint64_t at, uint32_t pkt, uint1
 {
     uint32_t i = g->head + g->count;
     g->e[i >= g->cap ? i - g->cap : i] = (struct flit){.at = at, .pkt = pkt, .idx = idx};
+    if (!g->count)
+        g->front_at = at;
     g->count++;
     *g->full |= g->bit;
     n->pkt[pkt].live++;
@@ -351,6 +359,7 @@ static void pop(struct noc *n, struct ring *g, bool credit)
     g->head = g->head + 1 == g->cap ? 0 : g->head + 1;
     if (--g->count == 0)
         *g->full &= ~g->bit;
+    g->front_at = g->count ? g->e[g->head].at : NOC_NEVER;
     if (credit && g->held++ == 0)
         n->dirty[n->ndirty++] = g;
     if (--p->live == 0 && !p->queued)
@@ -600,9 +609,9 @@ static void deliver(struct noc *n, unsigned noc, unsigned node, uint64_t t)
 {
     struct router *r = &n->net[noc].r[node];
     EACH(v, r->eject_full, 0, VCS) {
-        struct flit *f = front(&r->eject[v]);
-        if (!f || f->at > t)
+        if (r->eject[v].front_at > t)
             continue;
+        struct flit *f = front(&r->eject[v]);
         const struct packet *p = &n->pkt[f->pkt];
         if (f->idx == 0)
             r->eject_head[v] = f->at;
@@ -717,8 +726,10 @@ static void arbitrate(struct noc *n, unsigned noc, unsigned node, uint64_t t)
     uint8_t vc[SLOTS][NOC_OUTS];
     uint32_t ready = 0, unreserved = 0;
     EACH(s, r->in_full, 0, SLOTS) {
+        if (r->granted[s] || r->in[s].front_at > t)
+            continue;
         struct flit *f = front(&r->in[s]);
-        if (r->granted[s] || f->at > t || f->idx != 0)
+        if (f->idx != 0)
             continue;
         const struct packet *p = &n->pkt[f->pkt];
         if ((p->flags & NOC_BRCST_PATH_RESERVE) && !p->reserved) {
@@ -779,9 +790,9 @@ static void move(struct noc *n, unsigned noc, unsigned node, uint64_t t)
     struct router *r = &n->net[noc].r[node];
     unsigned used = 0, first = SLOTS;
     EACH(s, r->in_full, r->link_rr, SLOTS) {
-        struct flit *f = front(&r->in[s]);
-        if (!r->granted[s] || f->at > t)
+        if (!r->granted[s] || r->in[s].front_at > t)
             continue;
+        struct flit *f = front(&r->in[s]);
         const unsigned mask = r->granted[s] & ~HOLDING;
         struct ring *to[NOC_OUTS];
         unsigned lat[NOC_OUTS];
@@ -841,10 +852,10 @@ static uint64_t ring_next(const struct ring *g, uint64_t t, uint64_t e, bool *wa
 {
     if (!g->count)
         return e;
-    if (g->e[g->head].at <= t)
+    if (g->front_at <= t)
         *waiting = true;
-    else if (g->e[g->head].at < e)
-        return g->e[g->head].at;
+    else if (g->front_at < e)
+        return g->front_at;
     return e;
 }
 

@@ -38,7 +38,7 @@ void coproc_reset(struct tile *t)
 {
     for (unsigned i = 0; i < NUM_THREADS; i++) {
         struct tensix_thread *th = &t->thread[i];
-        memset(th, 0, sizeof *th);
+        tile_zero(t, th, sizeof *th);
         tt_fifo_init(&th->fifo1, t->arch->fifo1_depth[i], t->arch->fifo1_accept_limit);
         tt_fifo_init(&th->fifo2, 8, 0); /* spec/sync-timing.md §1 */
         tt_fifo_init(&th->fifo3, 2, 0);
@@ -46,7 +46,7 @@ void coproc_reset(struct tile *t)
         replay_reset(&th->replay, t->arch->replay.skips_nops);
         th->acct_outcome = GATE_EMPTY;
     }
-    memset(t->res_next, 0, sizeof t->res_next);
+    tile_zero(t, t->res_next, sizeof t->res_next);
     t->threads_live = 0;
     coproc_wake_ticks(t);
     t->coproc_wake = CYCLE_NEVER;

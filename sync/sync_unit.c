@@ -10,7 +10,7 @@
  * ConditionMask is [12:0] on BH and [14:0] on WH (BH:STALLWAIT.md, WH:STALLWAIT.md): the
  * decoded form says which. */
 
-static void reset(struct tile *t) { memset(&t->sync, 0, sizeof t->sync); }
+static void reset(struct tile *t) { tile_zero(t, &t->sync, sizeof t->sync); }
 
 static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
                                   const struct tt_form *f, uint32_t *detail)

@@ -701,7 +701,7 @@ static uint64_t next_event(const struct tile *t)
 
 static void reset(struct tile *t)
 {
-    memset(&t->fpu, 0, sizeof t->fpu);
+    tile_zero(t, &t->fpu, sizeof t->fpu);
     t->fpu.simd = dp_simd_best();
 }
 

@@ -237,7 +237,7 @@ static void describe(struct tile *t)
 static void reset(struct tile *t)
 {
     struct pack_state *s = &t->pack;
-    memset(s, 0, sizeof *s);
+    tile_zero(t, s, sizeof *s);
     for (unsigned i = 0; i < NUM_PACKERS; i++) {
         s->p[i].data.needs_new = s->p[i].exp.needs_new = s->p[i].rsi.needs_new = true;
     }

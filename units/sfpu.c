@@ -404,7 +404,7 @@ static bool holds(const struct tile *t, unsigned th, unsigned i)
 static void reset(struct tile *t)
 {
     struct sfpu_state *s = &t->sfpu;
-    memset(s, 0, sizeof *s);
+    tile_zero(t, s, sizeof *s);
     for (unsigned lane = 0; lane < SFPU_LANES; lane++) {
         s->lreg[8][lane] = LREG8_0_8373;
         s->lreg[10][lane] = FP32_ONE;

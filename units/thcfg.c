@@ -378,7 +378,7 @@ static bool holds(const struct tile *t, unsigned th, unsigned i)
     return t->now < t->cfgu.busy_until;
 }
 
-static void reset(struct tile *t) { memset(&t->cfgu, 0, sizeof t->cfgu); }
+static void reset(struct tile *t) { tile_zero(t, &t->cfgu, sizeof t->cfgu); }
 
 static void stats_json(const struct tile *t, FILE *f)
 {

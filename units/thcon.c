@@ -857,7 +857,7 @@ static uint64_t next_event(const struct tile *t)
     return next;
 }
 
-static void reset(struct tile *t) { memset(&t->thcon, 0, sizeof t->thcon); }
+static void reset(struct tile *t) { tile_zero(t, &t->thcon, sizeof t->thcon); }
 
 static uint64_t last_busy(const struct tile *t) { return t->thcon.last_busy; }
 

@@ -322,7 +322,7 @@ static void describe(struct tile *t)
     }
 }
 
-static void reset(struct tile *t) { memset(&t->unpack, 0, sizeof t->unpack); }
+static void reset(struct tile *t) { tile_zero(t, &t->unpack, sizeof t->unpack); }
 
 static uint64_t last_busy(const struct tile *t) { return t->unpack.last_busy; }
 
