@@ -485,6 +485,9 @@ EXPORT void libttsim_init(void)
     timing_apply(arch_get(ARCH_BLACKHOLE), o, no, &l->arch);
     if (!(l->chip = chip_create(&l->arch)))
         die(ERR_HOST, "out of memory creating the chip");
+    /* The caller's thread is worker 0: a library does not pin its host's threads to cores (nor
+     * load hwloc's topology for every long clock). */
+    chip_sim(l->chip)->pin = false;
     /* Every Tensix tile, row by row (tt-metal loads firmware into each): the order is part of
      * the run (ties between tiles go in this order). */
     unsigned w, h;
