@@ -388,33 +388,34 @@ static bool host_address(uint64_t noc_addr, uint32_t len, uint64_t *host, char *
     return true;
 }
 
-static bool dma_read(void *ctx, uint64_t noc_addr, void *dst, uint32_t len, char *why, size_t n)
+/* One access of the device to host memory: mapped, then through UMD's callback. */
+static bool dma(uint64_t noc_addr, void *buf, uint32_t len, bool write, char *why, size_t n)
 {
-    (void)ctx;
     uint64_t host;
     if (!host_address(noc_addr, len, &host, why, n))
         return false;
-    if (!L->dma_rd) {
+    if (!(write ? (void *)L->dma_wr : (void *)L->dma_rd)) {
         snprintf(why, n, "the host gave no DMA callbacks (libttsim_set_pci_dma_mem_callbacks)");
         return false;
     }
-    L->dma_rd(host, dst, len);
+    if (write)
+        L->dma_wr(host, buf, len);
+    else
+        L->dma_rd(host, buf, len);
     return true;
+}
+
+static bool dma_read(void *ctx, uint64_t noc_addr, void *dst, uint32_t len, char *why, size_t n)
+{
+    (void)ctx;
+    return dma(noc_addr, dst, len, false, why, n);
 }
 
 static bool dma_write(void *ctx, uint64_t noc_addr, const void *src, uint32_t len, char *why,
                       size_t n)
 {
     (void)ctx;
-    uint64_t host;
-    if (!host_address(noc_addr, len, &host, why, n))
-        return false;
-    if (!L->dma_wr) {
-        snprintf(why, n, "the host gave no DMA callbacks (libttsim_set_pci_dma_mem_callbacks)");
-        return false;
-    }
-    L->dma_wr(host, src, len);
-    return true;
+    return dma(noc_addr, (void *)src, len, true, why, n);
 }
 
 static void pci_access(uint64_t paddr, void *buf, uint32_t n, bool write)
