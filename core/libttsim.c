@@ -394,7 +394,7 @@ static bool dma(uint64_t noc_addr, void *buf, uint32_t len, bool write, char *wh
     uint64_t host;
     if (!host_address(noc_addr, len, &host, why, n))
         return false;
-    if (!(write ? (void *)L->dma_wr : (void *)L->dma_rd)) {
+    if (write ? !L->dma_wr : !L->dma_rd) {
         snprintf(why, n, "the host gave no DMA callbacks (libttsim_set_pci_dma_mem_callbacks)");
         return false;
     }
