@@ -23,7 +23,7 @@ static uint32_t bf16_operand(uint32_t cell)
 }
 
 /* The ceiling: the datapath's work for `n` MVMULs alone (8 output rows each through
- * dp_row_for's function, operands already taken apart, FP32 Dst, phase 0), without the pipe, the
+ * dp_rows_for's function, operands already taken apart, FP32 Dst, phase 0), without the pipe, the
  * MOP/replay expansion, the Dst hazard checks or the Dst format conversions. */
 static void datapath_alone(const struct tile *t, unsigned n)
 {
@@ -44,18 +44,20 @@ static void datapath_alone(const struct tile *t, unsigned n)
     const struct dp_mode m = {.dst32 = true, .exp8 = true};
     const enum dp_simd simd = dp_simd_best();
     uint32_t acc[8][16] = {{0}};
+    const struct dp_lanes *b[8];
+    for (unsigned i = 0; i < 8; i++)
+        b[i] = &rows[i];
     double t0 = seconds();
-    dp_row_fn *const row = dp_row_for(simd, m); /* as the matrix unit calls it */
+    dp_rows_fn *const fn = dp_rows_for(simd, m); /* as the matrix unit calls it */
     for (unsigned it = 0; it < n; it++)
-        for (unsigned i = 0; i < 8; i++)
-            row(&cols, &rows[i], acc[i], acc[i], 0, m);
+        fn(&cols, b, 8, (const uint32_t(*)[16])acc, acc, 0, m);
     double dt = seconds() - t0;
     uint32_t x = 0;
     for (unsigned i = 0; i < 8; i++)
         for (unsigned j = 0; j < 16; j++)
             x ^= acc[i][j];
     printf("fpu    datapath alone %9u MVMULs (%s)  %6.3f s  %7.3f M MVMUL/s  (sums %08x)\n", n,
-           simd == DP_SIMD_AVX2 ? "avx2" : simd == DP_SIMD_SSE41 ? "sse4.1" : "plain", dt,
+           simd == DP_SIMD_AVX512 ? "avx512" : simd == DP_SIMD_AVX2 ? "avx2" : simd == DP_SIMD_SSE41 ? "sse4.1" : "plain", dt,
            (double)n / dt / 1e6, x);
 }
 

@@ -343,25 +343,11 @@ uint32_t fpu_dst_get(const struct fpu_exec *x, bool dst32, unsigned row, unsigne
     return d->row_valid[p] ? d->bits[p][col] : identity & 0xFFFF;
 }
 
-static void mark_written(struct fpu_exec *x, unsigned phys)
-{
-    x->written[phys / 8 / 64] |= 1ull << (phys / 8 % 64);
-}
+static void mark_written(struct fpu_exec *x, unsigned phys) { fpu_mark_written(x, phys); }
 
 unsigned fpu_dst_phys(const struct fpu_exec *x, bool dst32, unsigned row)
 {
     return dst32 ? phys32(&x->cfg, row) : phys16(&x->cfg, row);
-}
-
-void fpu_dst_row_written(struct fpu_exec *x, bool dst32, unsigned p)
-{
-    struct dest *d = &x->t->dest;
-    d->row_valid[p] = true;
-    mark_written(x, p);
-    if (dst32) {
-        d->row_valid[p + 8] = true;
-        mark_written(x, p + 8);
-    }
 }
 
 /* The row becomes defined once its last column is written: instructions write whole rows a

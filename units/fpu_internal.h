@@ -101,7 +101,21 @@ void fpu_dst_put(struct fpu_exec *x, bool dst32, unsigned row, unsigned col, uin
 /* Row-at-a-time access for the matmul fast path: the physical DstBits row of `row` (Dst32b:
  * its low halves at p + 8), and marking a physical row written (defined, its blocks busy). */
 unsigned fpu_dst_phys(const struct fpu_exec *x, bool dst32, unsigned row);
-void fpu_dst_row_written(struct fpu_exec *x, bool dst32, unsigned p);
+/* (inline: MVMUL marks eight rows an instruction) */
+static inline void fpu_mark_written(struct fpu_exec *x, unsigned phys)
+{
+    x->written[phys / 8 / 64] |= 1ull << (phys / 8 % 64);
+}
+static inline void fpu_dst_row_written(struct fpu_exec *x, bool dst32, unsigned p)
+{
+    struct dest *d = &x->t->dest;
+    d->row_valid[p] = true;
+    fpu_mark_written(x, p);
+    if (dst32) {
+        d->row_valid[p + 8] = true;
+        fpu_mark_written(x, p + 8);
+    }
+}
 /* Mark one row undefined (ZEROACC). */
 /* Mark Dst row `row` (a Dst32b row when dst32) undefined (valid false) or defined. */
 void fpu_dst_mark(struct fpu_exec *x, bool dst32, unsigned row, bool valid);
