@@ -616,10 +616,23 @@ ROW_AVX2(row_avx2_fp32_wh, true, true, true)
 
 /* Two 32-bit scalars, x in the low half and y in the high half of a vector. */
 #define PAIR512(x, y) _mm512_mask_set1_epi32(_mm512_set1_epi32((int)(x)), 0xFF00, (int)(y))
-/* Constants: GCC makes _mm512_set1 of a constant one broadcast from memory, or folds it into
- * the instruction that uses it ({1to16}), unlike the AVX2 case (avx2_consts). The byte tables
- * of half16 in all four 128-bit lanes. */
-#define C512(x) _mm512_set1_epi32((int)(x))
+/* Constants in memory, read through a volatile pointer once per call, as for the AVX2 row
+ * (avx2_consts): GCC builds _mm512_set1 of a constant with a move and a broadcast where it is
+ * used (about 14 instructions per row), where a memory operand costs none. The byte tables of
+ * half16 in all four 128-bit lanes. */
+typedef int32_t dp_v16 __attribute__((vector_size(64)));
+#define V16(x) {x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}
+static const struct avx512_consts {
+    dp_v16 one, ff, mant, lead, k31, half13, keep13, half16, keep16, wide, k151, k150, m1, k27, k255,
+        sign, inf, sat;
+} avx512_k = {
+    .one = V16(1), .ff = V16(0xFF), .mant = V16(0x7FFFFF), .lead = V16(0x800000), .k31 = V16(31),
+    .half13 = V16(1 << 12), .keep13 = V16(~0x1FFF), .half16 = V16(1 << 15), .keep16 = V16(~0xFFFF),
+    .wide = V16(0xFFFFFF), .k151 = V16(151), .k150 = V16(150), .m1 = V16(-1), .k27 = V16(27),
+    .k255 = V16(255), .sign = V16(INT32_MIN), .inf = V16(255 << 23), .sat = V16(31 << 23 | 0x3FF << 13)};
+static const struct avx512_consts *volatile avx512_kp = &avx512_k;
+#undef V16
+#define C512(name) ((__m512i)kc->name)
 static const int8_t pow_lo16[16] = {POW_LO}, pow_hi16[16] = {POW_HI};
 
 __attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
@@ -682,15 +695,16 @@ half32_row(__m512i sum, __m512i exp, unsigned r, __m512i *v, __m512i *e)
 
 /* acc8_avx2 for a whole row of 16 columns, step for step (its comment gives the reasons). */
 __attribute__((always_inline, target("avx512f,avx512bw"))) static inline __m512i
-acc16_avx512(__m512i v0, __m512i e0, __m512i v1, __m512i e1, __m512i dst, bool dst32, bool exp8, bool wh)
+acc16_avx512(const struct avx512_consts *kc, __m512i v0, __m512i e0, __m512i v1, __m512i e1, __m512i dst,
+             bool dst32, bool exp8, bool wh)
 {
-    const __m512i one = C512(1), zero = _mm512_setzero_si512();
-    const __m512i ed = _mm512_and_si512(_mm512_srli_epi32(dst, 23), C512(0xFF));
-    __m512i md = _mm512_or_si512(_mm512_and_si512(dst, C512(0x7FFFFF)), C512(0x800000));
+    const __m512i one = C512(one), zero = _mm512_setzero_si512();
+    const __m512i ed = _mm512_and_si512(_mm512_srli_epi32(dst, 23), C512(ff));
+    __m512i md = _mm512_or_si512(_mm512_and_si512(dst, C512(mant)), C512(lead));
     md = _mm512_maskz_mov_epi32(_mm512_cmpneq_epi32_mask(ed, zero), md);
     const __m512i exp = _mm512_max_epi32(_mm512_max_epi32(e0, e1), ed);
 #define ALIGN(x, d, srv) srv(_mm512_add_epi32(x, _mm512_srli_epi32(_mm512_sllv_epi32(one, d), 1)), d)
-    const __m512i k31 = C512(31);
+    const __m512i k31 = C512(k31);
     const __m512i d0 = _mm512_min_epi32(_mm512_sub_epi32(exp, e0), k31);
     const __m512i d1 = _mm512_min_epi32(_mm512_sub_epi32(exp, e1), k31);
     const __m512i dd = _mm512_sub_epi32(exp, ed);
@@ -699,7 +713,7 @@ acc16_avx512(__m512i v0, __m512i e0, __m512i v1, __m512i e1, __m512i dst, bool d
     md = ALIGN(md, dd, _mm512_srlv_epi32);
 #undef ALIGN
     if (!dst32) {
-        const __m512i half = C512(1 << 12), keep = C512(~0x1FFF);
+        const __m512i half = C512(half13), keep = C512(keep13);
         v0 = _mm512_and_si512(_mm512_add_epi32(v0, half), keep);
         v1 = _mm512_and_si512(_mm512_add_epi32(v1, half), keep);
         md = _mm512_and_si512(_mm512_add_epi32(md, half), keep);
@@ -712,30 +726,30 @@ acc16_avx512(__m512i v0, __m512i e0, __m512i v1, __m512i e1, __m512i dst, bool d
     __m512i f, e;
     if (dst32) {
         const __m512i m2 = _mm512_add_epi32(man, man);
-        const __m512i odd = _mm512_mask_add_epi32(m2, _mm512_cmpgt_epi32_mask(man, C512(0xFFFFFF)), m2, one);
+        const __m512i odd = _mm512_mask_add_epi32(m2, _mm512_cmpgt_epi32_mask(man, C512(wide)), m2, one);
         f = _mm512_castps_si512(_mm512_cvtepi32_ps(odd));
-        e = _mm512_sub_epi32(exp, C512(151));
+        e = _mm512_sub_epi32(exp, C512(k151));
     } else {
         f = _mm512_castps_si512(_mm512_cvtepi32_ps(man));
-        f = _mm512_and_si512(_mm512_add_epi32(f, exp8 ? C512(1 << 15) : C512(1 << 12)),
-                             exp8 ? C512(~0xFFFF) : C512(~0x1FFF));
-        e = _mm512_sub_epi32(exp, C512(150));
+        f = _mm512_and_si512(_mm512_add_epi32(f, exp8 ? C512(half16) : C512(half13)),
+                             exp8 ? C512(keep16) : C512(keep13));
+        e = _mm512_sub_epi32(exp, C512(k150));
     }
     e = _mm512_add_epi32(e, _mm512_srli_epi32(f, 23));
     if (wh)
-        e = _mm512_mask_add_epi32(e, _mm512_cmpeq_epi32_mask(total, C512(-1)), e, C512(27));
+        e = _mm512_mask_add_epi32(e, _mm512_cmpeq_epi32_mask(total, C512(m1)), e, C512(k27));
     const __mmask16 ok = _mm512_cmpneq_epi32_mask(man, zero) & _mm512_cmpgt_epi32_mask(e, zero);
-    e = _mm512_min_epi32(e, C512(255));
-    __m512i w = _mm512_or_si512(_mm512_slli_epi32(e, 23), _mm512_and_si512(f, C512(0x7FFFFF)));
-    w = _mm512_min_epu32(w, dst32 || exp8 ? C512(255u << 23) : C512(31u << 23 | 0x3FFu << 13));
-    const __m512i sign = _mm512_and_si512(total, C512(INT32_MIN));
+    e = _mm512_min_epi32(e, C512(k255));
+    __m512i w = _mm512_or_si512(_mm512_slli_epi32(e, 23), _mm512_and_si512(f, C512(mant)));
+    w = _mm512_min_epu32(w, dst32 || exp8 ? C512(inf) : C512(sat));
+    const __m512i sign = _mm512_and_si512(total, C512(sign));
     return _mm512_maskz_mov_epi32(ok, _mm512_or_si512(w, sign));
 }
 
 /* Rows b0 and b1 against the SrcA columns: Dst words dst0, dst1 into out0, out1 (both rows'
  * Dst words are read before either output is written). */
 __attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
-rows2(const struct dp_cols *a, const struct dp_lanes *b0, const struct dp_lanes *b1,
+rows2(const struct avx512_consts *kc, const struct dp_cols *a, const struct dp_lanes *b0, const struct dp_lanes *b1,
       const uint32_t dst0[16], const uint32_t dst1[16], uint32_t out0[16], uint32_t out1[16],
       int32_t adj, bool dst32, bool exp8, bool wh)
 {
@@ -751,7 +765,7 @@ rows2(const struct dp_cols *a, const struct dp_lanes *b0, const struct dp_lanes 
         __m512i v0, e0, v1, e1;
         half32_row(sum0, emax0, r, &v0, &e0);
         half32_row(sum1, emax1, r, &v1, &e1);
-        _mm512_storeu_si512(out[r], acc16_avx512(v0, e0, v1, e1, d[r], dst32, exp8, wh));
+        _mm512_storeu_si512(out[r], acc16_avx512(kc, v0, e0, v1, e1, d[r], dst32, exp8, wh));
     }
 }
 
@@ -763,12 +777,13 @@ rows2(const struct dp_cols *a, const struct dp_lanes *b0, const struct dp_lanes 
         const uint32_t (*dst)[16], uint32_t (*out)[16], unsigned phase, struct dp_mode m)          \
     {                                                                                              \
         const int32_t adj = dp_product_adjust(m, phase);                                           \
+        const struct avx512_consts *kc = avx512_kp;                                                \
         unsigned i = 0;                                                                            \
         for (; i + 1 < n; i += 2)                                                                  \
-            rows2(a, b[i], b[i + 1], dst[i], dst[i + 1], out[i], out[i + 1], adj, dst32, exp8, wh); \
+            rows2(kc, a, b[i], b[i + 1], dst[i], dst[i + 1], out[i], out[i + 1], adj, dst32, exp8, wh); \
         if (i < n) {                                                                               \
             uint32_t spare[16];                                                                    \
-            rows2(a, b[i], b[i], dst[i], dst[i], out[i], spare, adj, dst32, exp8, wh);             \
+            rows2(kc, a, b[i], b[i], dst[i], dst[i], out[i], spare, adj, dst32, exp8, wh);         \
         }                                                                                          \
     }                                                                                              \
     static void row_##name(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], \

@@ -39,26 +39,7 @@ struct fpu_insn {
     bool shift_in_zero;
 };
 
-/* The configuration an instruction of thread th reads: Config[StateID] and ThreadConfig[th]. */
-struct fpu_cfg {
-    unsigned bank;
-    /* Src formats. SrcA: ALU_FORMAT_SPEC_REG_SrcA_val if overridden, else REG0_SrcA; SrcB:
-     * REG1_SrcB. On Blackhole each is the implied format of the matrix unit's bank instead
-     * (what the unpacker wrote into it) unless ThreadConfig DISABLE_IMPLIED_SRCA/SRCB_FMT is
-     * set; srcb_side_fmt is what MOVD2B and MOVB2D call SrcAFmt: the SrcB bank's implied
-     * format (gated by the SrcA bit, as ttsim has it). SRC_FMT_UNKNOWN: handed over by
-     * Blackhole's SETDVALID. docs/numerics.md "Blackhole implied formats". */
-    unsigned srca_fmt, srcb_fmt, srcb_side_fmt;
-    unsigned srca_cfg_fmt, srcb_cfg_fmt; /* the Config formats, before the implied ones */
-    bool fp16a_force;           /* ThreadConfig FP16A_FORCE_Enable */
-    bool int8_math, fp32_enabled, zero_flag_disabled_src;
-    unsigned math_offset;       /* ThreadConfig DEST_TARGET_REG_CFG_MATH_Offset */
-    unsigned regw_base;         /* DEST_REGW_BASE_Base */
-    unsigned fidelity_base;     /* ThreadConfig FIDELITY_BASE_Phase */
-    bool clr_dvalid_disable[2]; /* ThreadConfig CLR_DVALID_SrcA/SrcB_Disable */
-    struct dest_map dst_map;    /* BH DEST_ACCESS_CFG (global), DBG_FEATURE_DISABLE bit 11 */
-    bool zeroacc_absolute;      /* BH DEST_ACCESS_CFG_zeroacc_absolute_tile_mode */
-};
+/* struct fpu_cfg: units/fpu.h (the matrix unit keeps the last one per thread) */
 
 /* One instruction being executed (accept) or looked at (can_accept). */
 struct fpu_exec {
