@@ -398,6 +398,8 @@ static const struct avx2_consts {
     .k255 = V8(255), .sign = V8(INT32_MIN), .inf = V8(255 << 23), .sat = V8(31 << 23 | 0x3FF << 13)};
 static const struct avx2_consts *volatile avx2_kp = &avx2_k;
 #define K(name) ((__m256i)kc->name)
+#undef POW_LO
+#undef POW_HI
 
 /* One half (8 lanes) of one output row for all 16 columns in 16-bit lanes (AVX2), with the
  * operands folded in dp_cols/dp_lanes (slices and signs apart; a zero lane's slice 0 and its
@@ -607,19 +609,18 @@ ROW_AVX2(row_avx2_fp32_wh, true, true, true)
  *
  * The AVX2 row with 512-bit vectors: all 16 columns of one row in each 256-bit half, two SrcB
  * rows (`b0` below, `b1` above) against the same SrcA columns, so every instruction of half16
- * and acc8_avx2 does twice the work. The steps are the AVX2 row's, one for one, with AVX-512's
- * spellings: SrcA's vectors are broadcast to both halves (vbroadcasti64x4), each row's SrcB
- * scalars into its half (a broadcast, then a masked one); vpsignw and vpsignd are gone, so a
- * sign of +-1 is put on by vpmullw and a Dst magnitude is negated under a mask; comparisons give
- * masks. vpshufb, vpackuswb and vpunpck[lh]bw work within 128-bit lanes as in AVX2, so the
- * byte tables are the same, in all four lanes. */
+ * and acc8_avx2 does twice the work. The steps are the AVX2 row's with AVX-512's spellings:
+ * SrcA's vectors are broadcast to both halves (vbroadcasti64x4), each row's SrcB scalars into
+ * its half (a broadcast, then a masked one); vpsignw and vpsignd are gone, so a sign of +-1 is
+ * put on by vpmullw and a Dst magnitude is negated under a mask; comparisons give masks; and
+ * the alignment of each product is a 16-bit variable shift (AVX512BW) instead of half16's
+ * table. */
 
 /* Two 32-bit scalars, x in the low half and y in the high half of a vector. */
 #define PAIR512(x, y) _mm512_mask_set1_epi32(_mm512_set1_epi32((int)(x)), 0xFF00, (int)(y))
 /* Constants in memory, read through a volatile pointer once per call, as for the AVX2 row
  * (avx2_consts): GCC builds _mm512_set1 of a constant with a move and a broadcast where it is
- * used (about 14 instructions per row), where a memory operand costs none. The byte tables of
- * half16 in all four 128-bit lanes. */
+ * used (about 14 instructions per row), where a memory operand costs none. */
 typedef int32_t dp_v16 __attribute__((vector_size(64)));
 #define V16(x) {x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}
 static const struct avx512_consts {
@@ -633,7 +634,6 @@ static const struct avx512_consts {
 static const struct avx512_consts *volatile avx512_kp = &avx512_k;
 #undef V16
 #define C512(name) ((__m512i)kc->name)
-static const int8_t pow_lo16[16] = {POW_LO}, pow_hi16[16] = {POW_HI};
 
 __attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
 half32(const struct dp_cols *a, const struct dp_lanes *b0, const struct dp_lanes *b1, unsigned k0,
@@ -648,27 +648,23 @@ half32(const struct dp_cols *a, const struct dp_lanes *b0, const struct dp_lanes
         e[i] = _mm512_add_epi16(ea, PAIR512(b0->exp16x2[k], b1->exp16x2[k]));
         mx = _mm512_max_epi16(mx, e[i]);
     }
-    const __m512i lo = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)pow_lo16));
-    const __m512i hi = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)pow_hi16));
-    const __m512i mx70 = _mm512_add_epi16(mx, _mm512_set1_epi16(0x70));
-    __m512i s = _mm512_setzero_si512();
-#pragma GCC unroll 4
-    for (unsigned i = 0; i < 8; i += 2) {
-        const __m512i idx =
-            _mm512_packus_epi16(_mm512_sub_epi16(mx70, e[i]), _mm512_sub_epi16(mx70, e[i + 1]));
-        const __m512i ylo = _mm512_shuffle_epi8(lo, idx), yhi = _mm512_shuffle_epi8(hi, idx);
-        const __m512i y[2] = {_mm512_unpacklo_epi8(ylo, yhi), _mm512_unpackhi_epi8(ylo, yhi)};
-#pragma GCC unroll 2
-        for (unsigned h = 0; h < 2; h++) {
-            const unsigned k = k0 + i + h;
-            const __m512i am = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)a->mag16[k]));
-            const char *sgn = (const char *)a->sgn16[0][k];
-            const __m512i sg = _mm512_inserti64x4(
-                _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(sgn + b0->sgn_off[k]))),
-                _mm256_loadu_si256((const __m256i *)(sgn + b1->sgn_off[k])), 1);
-            const __m512i p2 = _mm512_mullo_epi16(am, PAIR512(b0->mag2_16x2[k], b1->mag2_16x2[k]));
-            s = _mm512_add_epi16(s, _mm512_mullo_epi16(_mm512_mulhrs_epi16(p2, y[h]), sg));
-        }
+    /* |p| / 2^d rounded half up, d = emax - e: AVX512BW has 16-bit variable shifts, so no
+     * table: with x = 2|p|, (x + 2^d) >> (d + 1) (half16's vpmulhrsw result) equals
+     * ((x >> d) + 1) >> 1, vpsrlvw then vpavgw with 0; a count of 16 or more gives 0, as half16's
+     * table does for d >= 15 (and 2|p| < 2^13 leaves 0 from d 13 on either way). */
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i s = zero;
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < 8; i++) {
+        const unsigned k = k0 + i;
+        const __m512i am = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)a->mag16[k]));
+        const char *sgn = (const char *)a->sgn16[0][k];
+        const __m512i sg = _mm512_inserti64x4(
+            _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(sgn + b0->sgn_off[k]))),
+            _mm256_loadu_si256((const __m256i *)(sgn + b1->sgn_off[k])), 1);
+        const __m512i p2 = _mm512_mullo_epi16(am, PAIR512(b0->mag2_16x2[k], b1->mag2_16x2[k]));
+        const __m512i t = _mm512_avg_epu16(_mm512_srlv_epi16(p2, _mm512_sub_epi16(mx, e[i])), zero);
+        s = _mm512_add_epi16(s, _mm512_mullo_epi16(t, sg));
     }
     *sum = s;
     *emax = mx;
@@ -802,8 +798,6 @@ ROWS_AVX512(avx512_fp32_wh, true, true, true)
 #undef ROWS_AVX512
 #undef PAIR512
 #undef C512
-#undef POW_LO
-#undef POW_HI
 
 __attribute__((target("sse4.1"))) static void
 row_sse41(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
