@@ -2,8 +2,10 @@
  * "571,851 MVMULs in 571,893 cycles" (calibration.md: sustained MVMUL on one Blackhole core with
  * operands resident and Dst blocks in rotation). TRISC1 records eight MVMULs to eight Dst blocks
  * in the replay buffer (recording only: Exec 0) and pushes MOPs that replay them 127 x 127 times
- * each; SrcA/SrcB start owned by the matrix unit with random BF16 data (the datapath's
- * arithmetic, docs/numerics.md). Reports MVMULs, cycles, host time and rates. */
+ * each; SrcA/SrcB start owned by the matrix unit with random BF16 (or FP16) data (the datapath's
+ * arithmetic, docs/numerics.md). Reports MVMULs, cycles, host time and rates, for BF16 at LoFi,
+ * BF16 at HiFi4 and FP16 at HiFi4 (mvmul_loop), and the datapath's row function alone. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -23,7 +25,7 @@ static uint32_t bf16_operand(uint32_t cell)
 }
 
 /* The ceiling: the datapath's work for `n` MVMULs alone (8 output rows each through
- * dp_row_for's function, operands already taken apart, FP32 Dst, phase 0), without the pipe, the
+ * dp_rows_for's function, operands already taken apart, FP32 Dst, phase 0), without the pipe, the
  * MOP/replay expansion, the Dst hazard checks or the Dst format conversions. */
 static void datapath_alone(const struct tile *t, unsigned n)
 {
@@ -44,39 +46,51 @@ static void datapath_alone(const struct tile *t, unsigned n)
     const struct dp_mode m = {.dst32 = true, .exp8 = true};
     const enum dp_simd simd = dp_simd_best();
     uint32_t acc[8][16] = {{0}};
+    const struct dp_lanes *b[8];
+    for (unsigned i = 0; i < 8; i++)
+        b[i] = &rows[i];
     double t0 = seconds();
-    dp_row_fn *const row = dp_row_for(simd, m); /* as the matrix unit calls it */
+    dp_rows_fn *const fn = dp_rows_for(simd, m); /* as the matrix unit calls it */
     for (unsigned it = 0; it < n; it++)
-        for (unsigned i = 0; i < 8; i++)
-            row(&cols, &rows[i], acc[i], acc[i], 0, m);
+        fn(&cols, b, 8, (const uint32_t(*)[16])acc, acc, 0, m);
     double dt = seconds() - t0;
     uint32_t x = 0;
     for (unsigned i = 0; i < 8; i++)
         for (unsigned j = 0; j < 16; j++)
             x ^= acc[i][j];
     printf("fpu    datapath alone %9u MVMULs (%s)  %6.3f s  %7.3f M MVMUL/s  (sums %08x)\n", n,
-           simd == DP_SIMD_AVX2 ? "avx2" : simd == DP_SIMD_SSE41 ? "sse4.1" : "plain", dt,
+           simd == DP_SIMD_AVX512 ? "avx512" : simd == DP_SIMD_AVX2 ? "avx2" : simd == DP_SIMD_SSE41 ? "sse4.1" : "plain", dt,
            (double)n / dt / 1e6, x);
 }
 
-int main(void)
+/* The MVMUL loops: BF16 in fidelity phase 0 (LoFi; the first line, whose figure
+ * bench/speed_compare.sh has always read), BF16 through phases 0..3 (HiFi4: ADDR_MOD 0 adds 1
+ * to the fidelity phase after each MVMUL) and FP16 through phases 0..3. The matrix unit's host
+ * work per MVMUL depends on the format and mode, not on the phase (operands are taken apart
+ * once per bank contents and phase). */
+enum loop_kind { LOOP_BF16_LOFI, LOOP_BF16_HIFI4, LOOP_FP16_HIFI4 };
+
+/* Runs `mops` MOPs of `outer` x 127 replays of the eight MVMULs; false if it fails. Keeps the
+ * tile in *out for the datapath-alone run (NULL: destroyed). */
+static bool mvmul_loop(enum loop_kind kind, int mops, int outer, struct tile **out)
 {
-    /* FPU_SPEED_SHORT=n (1..127): one MOP of n x 127 replays, a short run for cachegrind's
-     * instruction counts (exact, unlike wall time on a shared machine) */
-    const char *env = getenv("FPU_SPEED_SHORT");
-    const int n = env ? atoi(env) : 0;
-    const int mops = n > 0 && n <= OUTER ? 1 : MOPS, outer = n > 0 && n <= OUTER ? n : OUTER;
     struct tile *t = tile_create(arch_get(ARCH_BLACKHOLE));
+    const bool fp16 = kind == LOOP_FP16_HIFI4;
     uint32_t seed = 12345;
     for (unsigned b = 0; b < 2; b++)
         for (unsigned r = 0; r < 64; r++)
             for (unsigned c = 0; c < 16; c++) {
                 seed = seed * 1664525u + 1013904223u;
-                /* BF16 cells (Sign, Man10 with three low zeros, Exp8) in [1, 2) and [0.5, 1) */
-                t->src.bank[0][0].cell[r][c] = (seed >> 13 & 0x4F800) | 127;
-                t->src.bank[1][0].cell[r][c] = (seed >> 11 & 0x4F800) | 126;
+                /* BF16 cells (Sign, Man10 with three low zeros, Exp8) in [1, 2) and [0.5, 1);
+                 * FP16 cells (Sign, Man10, Exp5) likewise */
+                t->src.bank[0][0].cell[r][c] = fp16 ? (seed >> 13 & 0x7FF00) | 15 : (seed >> 13 & 0x4F800) | 127;
+                t->src.bank[1][0].cell[r][c] = fp16 ? (seed >> 11 & 0x7FF00) | 14 : (seed >> 11 & 0x4F800) | 126;
             }
     t->src.bank[0][0].client = t->src.bank[1][0].client = SRC_CLIENT_MATRIX;
+    if (fp16) /* what the unpackers would have written with FP16 data (Blackhole's implied formats) */
+        t->src.implied_fmt[0][0] = t->src.implied_fmt[1][0] = DF_FP16;
+    if (kind != LOOP_BF16_LOFI)
+        thcfg_set(&t->cfg, 1, &thcfg_fields_bh[THCFGF_BH_ADDR_MOD_DST_SEC0_FidelityIncr], 1);
 
     uint32_t pc = 0xA000;
     tt(t, &pc, TT_OP_REPLAY(0, 8, 0, 1));
@@ -95,21 +109,41 @@ int main(void)
     exit_ecall(t, &pc);
     tile_start_core(t, CORE_TRISC1, 0xA000);
 
+    static const char *const names[] = {"fpu   ", "fpu-hifi4", "fpu-fp16"};
     double dt;
-    const enum err_kind e = timed_run(t, "fpu", &dt);
+    const enum err_kind e = timed_run(t, names[kind], &dt);
     uint64_t mv = t->fpu.st.issued;
     /* FNV-1a of Dst's bits: the results, to compare builds bit for bit */
     uint64_t h = 0xcbf29ce484222325ull;
     const uint8_t *bytes = (const uint8_t *)t->dest.bits;
     for (size_t i = 0; i < sizeof t->dest.bits; i++)
         h = (h ^ bytes[i]) * 0x100000001b3ull;
-    printf("fpu    MVMUL loop %9llu MVMULs %9llu cycles (%llu stalled)  %6.3f s  %7.3f M cycles/s  "
-           "%7.3f M MVMUL/s  Dst %016llx\n",
+    printf("%s MVMUL loop %9llu MVMULs %9llu cycles (%llu stalled)  %6.3f s  %7.3f M cycles/s  "
+           "%7.3f M MVMUL/s  Dst %016llx\n", names[kind],
            (unsigned long long)mv, (unsigned long long)t->cycles,
            (unsigned long long)t->thread[1].st.stall[GS_DEST_HAZARD], dt,
            (double)t->cycles / dt / 1e6, (double)mv / dt / 1e6, (unsigned long long)h);
-    if (mops == MOPS) /* not in short runs: their instruction counts are the simulator's */
-        datapath_alone(t, mops * outer * 127 * 8);
+    if (out)
+        *out = t;
+    else
+        tile_destroy(t);
+    return e == ERR_NONE && mv == (uint64_t)mops * outer * 127 * 8;
+}
+
+int main(void)
+{
+    /* FPU_SPEED_SHORT=n (1..127): the first loop only, one MOP of n x 127 replays, a short run
+     * for callgrind's instruction counts (exact, unlike wall time on a shared machine) */
+    const char *env = getenv("FPU_SPEED_SHORT");
+    const int n = env ? atoi(env) : 0;
+    const bool short_run = n > 0 && n <= OUTER;
+    struct tile *t;
+    bool ok = mvmul_loop(LOOP_BF16_LOFI, short_run ? 1 : MOPS, short_run ? n : OUTER, &t);
+    if (!short_run) { /* not in short runs: their instruction counts are the simulator's */
+        datapath_alone(t, MOPS * OUTER * 127 * 8);
+        ok &= mvmul_loop(LOOP_BF16_HIFI4, MOPS, OUTER, NULL);
+        ok &= mvmul_loop(LOOP_FP16_HIFI4, MOPS, OUTER, NULL);
+    }
     tile_destroy(t);
-    return e == ERR_NONE && mv == (uint64_t)mops * outer * 127 * 8 ? 0 : 1;
+    return ok ? 0 : 1;
 }

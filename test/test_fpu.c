@@ -360,6 +360,75 @@ Test(fpu, dotpv_gapool_and_broadcast_mvmul)
     cr_expect(!t->dest.row_valid[11] && !t->dest.row_valid[23]);
 }
 
+/* The matrix unit gives the same Dst bits and valid rows whichever datapath path it runs (every
+ * path the host has, forced in fpu.simd): MVMULs through four fidelity phases, DOTPV, GAPOOL and
+ * a broadcast MVMUL, on random BF16, FP16 and TF32 cells (exponents over the whole range, a few
+ * zero) with FP32 and 16-bit Dst, random Dst bits and some rows undefined. This covers the rows
+ * functions and the Dst row conversions of each path together (test_fpu_datapath.c checks the
+ * rows functions against dp_mvmul one by one). */
+static void paths_agree(enum arch_id arch, unsigned fmt, bool fp32)
+{
+    uint16_t first[DEST_ROWS][DEST_COLS];
+    bool first_valid[DEST_ROWS];
+    for (int simd = DP_SIMD_PLAIN; simd <= (int)dp_simd_best(); simd++) {
+        tile_destroy(t);
+        start(arch);
+        t->fpu.simd = (enum dp_simd)simd;
+        uint64_t x = 0x0123456789ABCDEFull ^ fmt ^ (uint64_t)fp32 << 8 ^ (uint64_t)arch << 9;
+        for (unsigned b = 0; b < 2; b++)
+            for (unsigned r = 0; r < 64; r++)
+                for (unsigned c = 0; c < 16; c++) {
+                    x = x * 6364136223846793005ull + 1442695040888963407ull;
+                    uint32_t v = (uint32_t)(x >> 32) & 0x7FFFF; /* Sign[18] Man[17:8] Exp[7:0] */
+                    if ((x >> 20 & 15) == 0)
+                        v &= ~0xFFu; /* exponent 0: a zero operand */
+                    t->src.bank[b][0].cell[r][c] = v;
+                }
+        for (unsigned r = 0; r < DEST_ROWS; r++) {
+            for (unsigned c = 0; c < DEST_COLS; c++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                t->dest.bits[r][c] = (uint16_t)(x >> 40);
+            }
+            t->dest.row_valid[r] = (x >> 61) != 0; /* one row in eight undefined */
+        }
+        setc(CFG_DESC(ab, ALU_FORMAT_SPEC_REG0_SrcA), fmt);
+        setc(CFG_DESC(ab, ALU_FORMAT_SPEC_REG1_SrcB), fmt);
+        setc(CFG_DESC(ab, ALU_ACC_CTRL_Fp32_enabled), fp32);
+        setth(THCFG_DESC(ab, ADDR_MOD_DST_SEC0_FidelityIncr), 1);
+        const bool wh = arch == ARCH_WORMHOLE;
+        const uint32_t w[] = {
+            mvmul(0, 0), mvmul(0, 8), mvmul(0, 16), mvmul(0, 24),
+            wh ? TT_OP_DOTPV_WH(0, 0, 0, 32) : TT_OP_DOTPV_BH(0, 0, 0, 32),
+            wh ? TT_OP_MVMUL_WH(0, 0, 1, 0, 48) : TT_OP_MVMUL_BH(0, 0, 1, 0, 48),
+            TT_OP_GAPOOL(0, 0, 0, 0, 44), /* (the Blackhole test's encoding: not run on Wormhole) */
+        };
+        const unsigned n = sizeof w / sizeof w[0] - (wh ? 1 : 0);
+        cr_assert_eq(run(w, n), ERR_NONE, "%s", t->err.text);
+        if (simd == DP_SIMD_PLAIN) {
+            memcpy(first, t->dest.bits, sizeof first);
+            memcpy(first_valid, t->dest.row_valid, sizeof first_valid);
+            continue;
+        }
+        for (unsigned r = 0; r < DEST_ROWS; r++) {
+            cr_assert_eq(t->dest.row_valid[r], first_valid[r], "path %d row %u valid", simd, r);
+            for (unsigned c = 0; c < DEST_COLS; c++)
+                cr_assert_eq(t->dest.bits[r][c], first[r][c],
+                             "arch %d fmt %u fp32 %d: path %d row %u col %u: 0x%04x, plain 0x%04x",
+                             (int)arch, fmt, fp32, simd, r, c, t->dest.bits[r][c], first[r][c]);
+        }
+    }
+}
+
+Test(fpu, every_datapath_path_gives_the_same_dst)
+{
+    static const unsigned fmts[] = {DF_BF16, DF_FP16, DF_TF32};
+    for (unsigned f = 0; f < 3; f++)
+        for (unsigned fp32 = 0; fp32 < 2; fp32++)
+            paths_agree(ARCH_BLACKHOLE, fmts[f], fp32);
+    paths_agree(ARCH_WORMHOLE, DF_BF16, true);
+    paths_agree(ARCH_WORMHOLE, DF_FP16, false);
+}
+
 /* ---- integers ---- */
 
 static uint32_t int8_cell(int v) { return (uint32_t)(v < 0) << 18 | (uint32_t)abs(v) << 8 | (v ? 16u : 0u); }

@@ -262,6 +262,55 @@ Test(fpu_datapath, row_function_avx2)
         cr_skip_test("the host has no AVX2");
     row_matches(DP_SIMD_AVX2);
 }
+Test(fpu_datapath, row_function_avx512)
+{
+    if (dp_simd_best() < DP_SIMD_AVX512)
+        cr_skip_test("the host has no AVX512F and AVX512BW");
+    row_matches(DP_SIMD_AVX512);
+}
+
+/* dp_rows_for's functions (what MVMUL calls) on 1 to 8 different rows at once, in place (out
+ * is dst) as the matrix unit calls them, for every path the host has against dp_mvmul: the
+ * AVX-512 path computes rows in pairs, one in each half of its vectors, and an odd last row
+ * with itself. */
+Test(fpu_datapath, rows_function_every_count)
+{
+    uint64_t x = 0xA4093822299F31D0ull;
+    unsigned checked = 0, expected = 0;
+    for (enum dp_simd simd = DP_SIMD_PLAIN; simd <= dp_simd_best(); simd++)
+        for (unsigned round = 0; round < 8 * 4 * 6; round++) {
+            const unsigned n = 1 + round % 8, phase = round / 8 % 4;
+            const struct dp_mode m = all_modes[round % 8];
+            const unsigned spread = spreads[round / 32 % 6];
+            struct dp_lanes col[16], row[8];
+            const struct dp_lanes *rows[8];
+            uint32_t aop[16], bop[16], dst[8][16], io[8][16];
+            for (unsigned j = 0; j < 16; j++) {
+                for (unsigned k = 0; k < 16; k++)
+                    aop[k] = rand_op(&x, spread);
+                dp_lanes_a(&col[j], aop, round % 5 ? rand_zero(&x, 2) : 0, phase);
+            }
+            for (unsigned i = 0; i < n; i++) {
+                for (unsigned k = 0; k < 16; k++)
+                    bop[k] = rand_op(&x, spread);
+                dp_lanes_b(&row[i], bop, round % 3 ? rand_zero(&x, 3) : 0, phase);
+                rows[i] = &row[i];
+                for (unsigned j = 0; j < 16; j++)
+                    io[i][j] = dst[i][j] = next_rand(&x) % 3 ? next_rand(&x) : 0;
+            }
+            struct dp_cols cols;
+            dp_cols_of(&cols, col);
+            dp_rows_for(simd, m)(&cols, rows, n, (const uint32_t(*)[16])io, io, phase, m);
+            expected += n * 16;
+            for (unsigned i = 0; i < n; i++)
+                for (unsigned j = 0; j < 16; j++, checked++)
+                    cr_assert_eq(io[i][j], dp_mvmul(&col[j], &row[i], dst[i][j], phase, m),
+                                 "simd %d round %u row %u of %u column %u: 0x%08x vs 0x%08x",
+                                 (int)simd, round, i, n, j, io[i][j],
+                                 dp_mvmul(&col[j], &row[i], dst[i][j], phase, m));
+        }
+    cr_expect_eq(checked, expected);
+}
 
 /* Every alignment d from 0 to 40 within a half (lanes 0 and 8 d above the others, which are
  * 0..2 apart), with the largest slices (mantissa 0x3FF: a half's sum reaches 8 x 31 x 127 when

@@ -134,41 +134,154 @@ static void decode(uint32_t w, const struct tt_form *f, struct fpu_insn *in)
 
 /* ---- configuration ---- */
 
-static struct fpu_cfg read_cfg(const struct tile *t, unsigned th)
+/* read_cfg's reads of Config and ThreadConfig, each noted in the memo (fpu.h) being built. */
+struct cfg_reader {
+    const struct tile *t;
+    unsigned th;
+    struct fpu_cfg_memo *m;
+};
+
+/* More words than the memo holds make it unable to serve (valid false). */
+static void note_cfg(struct cfg_reader *r, unsigned bank, unsigned index)
 {
+    struct fpu_cfg_memo *m = r->m;
+    for (unsigned i = 0; i < m->ncfg; i++)
+        if (m->cfg_bank[i] == bank && m->cfg_index[i] == index)
+            return;
+    if (m->ncfg == FPU_MEMO_WORDS) {
+        m->valid = false;
+        return;
+    }
+    m->cfg_bank[m->ncfg] = (uint8_t)bank, m->cfg_index[m->ncfg] = (uint16_t)index;
+    m->cfg_value[m->ncfg++] = r->t->cfg.cfg[bank][index];
+}
+
+static void note_thcfg(struct cfg_reader *r, unsigned index)
+{
+    struct fpu_cfg_memo *m = r->m;
+    for (unsigned i = 0; i < m->nth; i++)
+        if (m->th_index[i] == index)
+            return;
+    if (m->nth == FPU_MEMO_WORDS) {
+        m->valid = false;
+        return;
+    }
+    m->th_index[m->nth] = (uint16_t)index;
+    m->th_value[m->nth++] = r->t->cfg.thread[r->th][index];
+}
+
+static uint32_t rd_cfg(struct cfg_reader *r, unsigned bank, const struct cfg_field_desc *f)
+{
+    note_cfg(r, bank, f->word);
+    return cfg_get(&r->t->cfg, bank, f);
+}
+
+static uint32_t rd_thcfg(struct cfg_reader *r, const struct cfg_field_desc *f)
+{
+    note_thcfg(r, f->word);
+    return thcfg_get(&r->t->cfg, r->th, f);
+}
+
+/* The configuration as read_cfg computes it, the words it reads noted in r->m. */
+static struct fpu_cfg compute_cfg(struct cfg_reader *r)
+{
+    const struct tile *t = r->t;
     const unsigned ab = tile_arch_bit(t);
-    const struct tt_config *c = &t->cfg;
+    const bool wh = tile_is_wormhole(t);
     struct fpu_cfg k;
-    k.bank = thcfg_get(c, th, THCFG_DESC(ab, CFG_STATE_ID_StateID));
-    k.srca_fmt = cfg_get(c, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG_SrcA_override))
-                     ? cfg_get(c, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG_SrcA_val))
-                     : cfg_get(c, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG0_SrcA));
-    k.srcb_fmt = cfg_get(c, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG1_SrcB));
+    k.bank = rd_thcfg(r, THCFG_DESC(ab, CFG_STATE_ID_StateID));
+    k.srca_fmt = rd_cfg(r, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG_SrcA_override))
+                     ? rd_cfg(r, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG_SrcA_val))
+                     : rd_cfg(r, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG0_SrcA));
+    k.srcb_fmt = rd_cfg(r, k.bank, CFG_DESC(ab, ALU_FORMAT_SPEC_REG1_SrcB));
     k.srcb_side_fmt = k.srca_fmt;
     k.srca_cfg_fmt = k.srca_fmt;
     k.srcb_cfg_fmt = k.srcb_fmt;
-    if (!tile_is_wormhole(t)) {
+    if (!wh) {
         const struct src_regs *s = &t->src;
-        if (!thcfg_get(c, th, &thcfg_fields_bh[THCFGF_BH_DISABLE_IMPLIED_SRCA_FMT_Base])) {
+        if (!rd_thcfg(r, &thcfg_fields_bh[THCFGF_BH_DISABLE_IMPLIED_SRCA_FMT_Base])) {
             k.srca_fmt = s->implied_fmt[0][s->fpu_bank[0]];
             k.srcb_side_fmt = s->implied_fmt[1][s->fpu_bank[1]];
         }
-        if (!thcfg_get(c, th, &thcfg_fields_bh[THCFGF_BH_DISABLE_IMPLIED_SRCB_FMT_Base]))
+        if (!rd_thcfg(r, &thcfg_fields_bh[THCFGF_BH_DISABLE_IMPLIED_SRCB_FMT_Base]))
             k.srcb_fmt = s->implied_fmt[1][s->fpu_bank[1]];
     }
-    k.fp16a_force = thcfg_get(c, th, THCFG_DESC(ab, FP16A_FORCE_Enable));
-    k.int8_math = cfg_get(c, k.bank, CFG_DESC(ab, ALU_ACC_CTRL_INT8_math_enabled));
-    k.fp32_enabled = cfg_get(c, k.bank, CFG_DESC(ab, ALU_ACC_CTRL_Fp32_enabled));
-    k.zero_flag_disabled_src = cfg_get(c, k.bank, CFG_DESC(ab, ALU_ACC_CTRL_Zero_Flag_disabled_src));
-    k.math_offset = thcfg_get(c, th, THCFG_DESC(ab, DEST_TARGET_REG_CFG_MATH_Offset));
-    k.regw_base = cfg_get(c, k.bank, CFG_DESC(ab, DEST_REGW_BASE_Base));
-    k.fidelity_base = thcfg_get(c, th, THCFG_DESC(ab, FIDELITY_BASE_Phase));
-    k.clr_dvalid_disable[0] = thcfg_get(c, th, THCFG_DESC(ab, CLR_DVALID_SrcA_Disable));
-    k.clr_dvalid_disable[1] = thcfg_get(c, th, THCFG_DESC(ab, CLR_DVALID_SrcB_Disable));
-    k.dst_map = dest_map_of(t);
-    k.zeroacc_absolute = !tile_is_wormhole(t) &&
-                         cfg_get(c, 0, &cfg_fields_bh[CFGF_BH_DEST_ACCESS_CFG_zeroacc_absolute_tile_mode]);
+    k.fp16a_force = rd_thcfg(r, THCFG_DESC(ab, FP16A_FORCE_Enable));
+    k.int8_math = rd_cfg(r, k.bank, CFG_DESC(ab, ALU_ACC_CTRL_INT8_math_enabled));
+    k.fp32_enabled = rd_cfg(r, k.bank, CFG_DESC(ab, ALU_ACC_CTRL_Fp32_enabled));
+    k.zero_flag_disabled_src = rd_cfg(r, k.bank, CFG_DESC(ab, ALU_ACC_CTRL_Zero_Flag_disabled_src));
+    k.math_offset = rd_thcfg(r, THCFG_DESC(ab, DEST_TARGET_REG_CFG_MATH_Offset));
+    k.regw_base = rd_cfg(r, k.bank, CFG_DESC(ab, DEST_REGW_BASE_Base));
+    k.fidelity_base = rd_thcfg(r, THCFG_DESC(ab, FIDELITY_BASE_Phase));
+    k.clr_dvalid_disable[0] = rd_thcfg(r, THCFG_DESC(ab, CLR_DVALID_SrcA_Disable));
+    k.clr_dvalid_disable[1] = rd_thcfg(r, THCFG_DESC(ab, CLR_DVALID_SrcB_Disable));
+    /* dest_map_of(t), its two Config fields read here (Wormhole has neither) */
+    k.dst_map.hi16 = t->dest.dst16_on_hi32;
+    k.dst_map.remap = !wh && rd_cfg(r, 0, &cfg_fields_bh[CFGF_BH_DEST_ACCESS_CFG_remap_addrs]);
+    k.dst_map.swizzle = !wh && rd_cfg(r, 0, &cfg_fields_bh[CFGF_BH_DEST_ACCESS_CFG_swizzle_32b]);
+    k.zeroacc_absolute = !wh && rd_cfg(r, 0, &cfg_fields_bh[CFGF_BH_DEST_ACCESS_CFG_zeroacc_absolute_tile_mode]);
     return k;
+}
+
+/* The bank formats the matrix unit's banks imply now (the memo's other inputs). */
+static void implied_now(const struct tile *t, uint8_t v[2])
+{
+    const struct src_regs *s = &t->src;
+    v[0] = s->implied_fmt[0][s->fpu_bank[0]];
+    v[1] = s->implied_fmt[1][s->fpu_bank[1]];
+}
+
+/* Fill the unused entries with copies of the first (compute_cfg always reads a ThreadConfig
+ * word and a Config word): memo_holds compares them all. */
+static void memo_pad(struct fpu_cfg_memo *m)
+{
+    if (!m->nth || !m->ncfg) {
+        m->valid = false;
+        return;
+    }
+    for (unsigned i = m->nth; i < FPU_MEMO_WORDS; i++)
+        m->th_index[i] = m->th_index[0], m->th_value[i] = m->th_value[0];
+    for (unsigned i = m->ncfg; i < FPU_MEMO_WORDS; i++)
+        m->cfg_bank[i] = m->cfg_bank[0], m->cfg_index[i] = m->cfg_index[0], m->cfg_value[i] = m->cfg_value[0];
+}
+
+/* Whether thread th's memo still holds: every word it noted, and the other inputs, unchanged. */
+static bool memo_holds(const struct tile *t, unsigned th, const struct fpu_cfg_memo *m)
+{
+    if (!m->valid || m->hi16 != t->dest.dst16_on_hi32)
+        return false;
+    uint8_t imp[2];
+    implied_now(t, imp);
+    if (imp[0] != m->implied[0] || imp[1] != m->implied[1])
+        return false;
+    /* every entry, unused ones copies of the first (memo_pad): a fixed count, no branches */
+    uint32_t diff = 0;
+    const uint16_t *thw = t->cfg.thread[th];
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < FPU_MEMO_WORDS; i++)
+        diff |= (uint32_t)(thw[m->th_index[i]] ^ m->th_value[i]);
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < FPU_MEMO_WORDS; i++)
+        diff |= t->cfg.cfg[m->cfg_bank[i]][m->cfg_index[i]] ^ m->cfg_value[i];
+    return diff == 0;
+}
+
+/* The configuration instructions of thread th read now (struct fpu_cfg), from the memo while it
+ * holds. Called from can_accept too, which sees the tile as const: the memo is a cache of a
+ * function of the state, not state (nothing reads it but this function). */
+static struct fpu_cfg read_cfg(const struct tile *t, unsigned th)
+{
+    struct fpu_cfg_memo *m = &((struct tile *)t)->fpu.cfg_memo[th];
+    if (memo_holds(t, th, m))
+        return m->cfg;
+    m->valid = true;
+    m->nth = m->ncfg = 0;
+    struct cfg_reader r = {t, th, m};
+    m->cfg = compute_cfg(&r);
+    memo_pad(m);
+    m->hi16 = t->dest.dst16_on_hi32;
+    implied_now(t, m->implied);
+    return m->cfg;
 }
 
 /* ---- shared helpers (fpu_internal.h) ---- */
@@ -343,25 +456,11 @@ uint32_t fpu_dst_get(const struct fpu_exec *x, bool dst32, unsigned row, unsigne
     return d->row_valid[p] ? d->bits[p][col] : identity & 0xFFFF;
 }
 
-static void mark_written(struct fpu_exec *x, unsigned phys)
-{
-    x->written[phys / 8 / 64] |= 1ull << (phys / 8 % 64);
-}
+static void mark_written(struct fpu_exec *x, unsigned phys) { fpu_mark_written(x, phys); }
 
 unsigned fpu_dst_phys(const struct fpu_exec *x, bool dst32, unsigned row)
 {
     return dst32 ? phys32(&x->cfg, row) : phys16(&x->cfg, row);
-}
-
-void fpu_dst_row_written(struct fpu_exec *x, bool dst32, unsigned p)
-{
-    struct dest *d = &x->t->dest;
-    d->row_valid[p] = true;
-    mark_written(x, p);
-    if (dst32) {
-        d->row_valid[p + 8] = true;
-        mark_written(x, p + 8);
-    }
 }
 
 /* The row becomes defined once its last column is written: instructions write whole rows a

@@ -26,6 +26,46 @@
 #define FPU_COLS_CACHE 8                /* SrcA faces x phases kept taken apart */
 #define FPU_ROWS_CACHE 8                /* SrcB row groups x phases kept taken apart */
 
+/* The configuration an instruction of thread th reads: Config[StateID] and ThreadConfig[th]. */
+struct fpu_cfg {
+    unsigned bank;
+    /* Src formats. SrcA: ALU_FORMAT_SPEC_REG_SrcA_val if overridden, else REG0_SrcA; SrcB:
+     * REG1_SrcB. On Blackhole each is the implied format of the matrix unit's bank instead
+     * (what the unpacker wrote into it) unless ThreadConfig DISABLE_IMPLIED_SRCA/SRCB_FMT is
+     * set; srcb_side_fmt is what MOVD2B and MOVB2D call SrcAFmt: the SrcB bank's implied
+     * format (gated by the SrcA bit, as ttsim has it). SRC_FMT_UNKNOWN: handed over by
+     * Blackhole's SETDVALID. docs/numerics.md "Blackhole implied formats". */
+    unsigned srca_fmt, srcb_fmt, srcb_side_fmt;
+    unsigned srca_cfg_fmt, srcb_cfg_fmt; /* the Config formats, before the implied ones */
+    bool fp16a_force;           /* ThreadConfig FP16A_FORCE_Enable */
+    bool int8_math, fp32_enabled, zero_flag_disabled_src;
+    unsigned math_offset;       /* ThreadConfig DEST_TARGET_REG_CFG_MATH_Offset */
+    unsigned regw_base;         /* DEST_REGW_BASE_Base */
+    unsigned fidelity_base;     /* ThreadConfig FIDELITY_BASE_Phase */
+    bool clr_dvalid_disable[2]; /* ThreadConfig CLR_DVALID_SrcA/SrcB_Disable */
+    struct dest_map dst_map;    /* BH DEST_ACCESS_CFG (global), DBG_FEATURE_DISABLE bit 11 */
+    bool zeroacc_absolute;      /* BH DEST_ACCESS_CFG_zeroacc_absolute_tile_mode */
+};
+
+/* fpu.c's read_cfg remembers the configuration it computed for each thread with the words it
+ * read (where and what), and gives it again while each of them, the implied formats of the
+ * banks the matrix unit reads and Dst's dst16_on_hi32 are unchanged: the same result for a
+ * fraction of the work (it runs twice per instruction, in can_accept and accept). Words are
+ * named by place (Config bank and index, or the thread's ThreadConfig index), not by address,
+ * so a copy of a tile stays right. */
+#define FPU_MEMO_WORDS 8
+struct fpu_cfg_memo {
+    bool valid;
+    uint8_t nth, ncfg;
+    uint16_t th_index[FPU_MEMO_WORDS], th_value[FPU_MEMO_WORDS];          /* ThreadConfig */
+    uint16_t cfg_index[FPU_MEMO_WORDS];                                    /* Config */
+    uint8_t cfg_bank[FPU_MEMO_WORDS];
+    uint32_t cfg_value[FPU_MEMO_WORDS];
+    uint8_t implied[2];
+    bool hi16;
+    struct fpu_cfg cfg;
+};
+
 /* RWCs (WH:RWCs.md), one set per Tensix thread. Widths: Dst 10 bits, SrcA/SrcB 6, FidelityPhase
  * 2, ExtraAddrModBit 1; every update wraps at the width. */
 struct fpu_rwc {
@@ -68,6 +108,7 @@ struct fpu_state {
         uint8_t valid, bank, row, phase, cls, bcast, flush;
     } rows_cache[FPU_ROWS_CACHE];
     uint8_t rows_next;
+    struct fpu_cfg_memo cfg_memo[NUM_THREADS]; /* read_cfg's, per thread */
     enum dp_simd simd; /* the SIMD flavour of the datapath this host runs (dp_simd_best) */
     struct fpu_stats st;
     uint64_t last_busy; /* 1 + the last cycle an instruction finished (unit_desc.last_busy) */

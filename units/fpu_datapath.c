@@ -578,7 +578,7 @@ row16(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
     }
 }
 
-/* The AVX2 row, one copy per mode, so that acc8_avx2 has no mode tests. */
+/* The AVX2 row, one copy per mode, so that acc8_avx2 has no mode tests; and its rows (dp_rows_for). */
 #define ROW_AVX2(name, dst32, exp8, wh)                                                            \
     __attribute__((target("avx2"))) static void name(                                              \
         const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16], \
@@ -586,6 +586,14 @@ row16(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
     {                                                                                              \
         (void)m;                                                                                   \
         row16(a, b, dst, out, phase, dst32, exp8, wh);                                             \
+    }                                                                                              \
+    __attribute__((target("avx2"))) static void rows_##name(                                       \
+        const struct dp_cols *a, const struct dp_lanes *const b[], unsigned n,                     \
+        const uint32_t (*dst)[16], uint32_t (*out)[16], unsigned phase, struct dp_mode m)          \
+    {                                                                                              \
+        (void)m;                                                                                   \
+        for (unsigned i = 0; i < n; i++)                                                           \
+            row16(a, b[i], dst[i], out[i], phase, dst32, exp8, wh);                                \
     }
 ROW_AVX2(row_avx2_fp16, false, false, false)
 ROW_AVX2(row_avx2_fp16_wh, false, false, true)
@@ -597,11 +605,213 @@ ROW_AVX2(row_avx2_fp32, true, true, false)
 ROW_AVX2(row_avx2_fp32_wh, true, true, true)
 #undef ROW_AVX2
 
+/* ---- AVX-512: two rows at once ----
+ *
+ * The AVX2 row with 512-bit vectors: all 16 columns of one row in each 256-bit half, two SrcB
+ * rows (`b0` below, `b1` above) against the same SrcA columns, so every instruction of half16
+ * and acc8_avx2 does twice the work. The steps are the AVX2 row's with AVX-512's spellings:
+ * SrcA's vectors are broadcast to both halves (vbroadcasti64x4), each row's SrcB scalars into
+ * its half (a broadcast, then a masked one); vpsignw and vpsignd are gone, so a sign of +-1 is
+ * put on by vpmullw and a Dst magnitude is negated under a mask; comparisons give masks; and
+ * the alignment of each product is a 16-bit variable shift (AVX512BW) instead of half16's
+ * table. */
+
+/* Two 32-bit scalars, x in the low half and y in the high half of a vector. */
+#define PAIR512(x, y) _mm512_mask_set1_epi32(_mm512_set1_epi32((int)(x)), 0xFF00, (int)(y))
+/* Constants in memory, read through a volatile pointer once per call, as for the AVX2 row
+ * (avx2_consts): GCC builds _mm512_set1 of a constant with a move and a broadcast where it is
+ * used (about 14 instructions per row), where a memory operand costs none. */
+typedef int32_t dp_v16 __attribute__((vector_size(64)));
+#define V16(x) {x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}
+static const struct avx512_consts {
+    dp_v16 one, ff, mant, lead, k31, half13, keep13, half16, keep16, wide, k151, k150, m1, k27, k255,
+        sign, inf, sat;
+} avx512_k = {
+    .one = V16(1), .ff = V16(0xFF), .mant = V16(0x7FFFFF), .lead = V16(0x800000), .k31 = V16(31),
+    .half13 = V16(1 << 12), .keep13 = V16(~0x1FFF), .half16 = V16(1 << 15), .keep16 = V16(~0xFFFF),
+    .wide = V16(0xFFFFFF), .k151 = V16(151), .k150 = V16(150), .m1 = V16(-1), .k27 = V16(27),
+    .k255 = V16(255), .sign = V16(INT32_MIN), .inf = V16(255 << 23), .sat = V16(31 << 23 | 0x3FF << 13)};
+static const struct avx512_consts *volatile avx512_kp = &avx512_k;
+#undef V16
+#define C512(name) ((__m512i)kc->name)
+
+__attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
+half32(const struct dp_cols *a, const struct dp_lanes *b0, const struct dp_lanes *b1, unsigned k0,
+       __m512i *sum, __m512i *emax)
+{
+    __m512i e[8];
+    __m512i mx = _mm512_setzero_si512();
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < 8; i++) {
+        const unsigned k = k0 + i;
+        const __m512i ea = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)a->exp16[k]));
+        e[i] = _mm512_add_epi16(ea, PAIR512(b0->exp16x2[k], b1->exp16x2[k]));
+        mx = _mm512_max_epi16(mx, e[i]);
+    }
+    /* |p| / 2^d rounded half up, d = emax - e: AVX512BW has 16-bit variable shifts, so no
+     * table: with x = 2|p|, (x + 2^d) >> (d + 1) (half16's vpmulhrsw result) equals
+     * ((x >> d) + 1) >> 1, vpsrlvw then vpavgw with 0; a count of 16 or more gives 0, as half16's
+     * table does for d >= 15 (and 2|p| < 2^13 leaves 0 from d 13 on either way). */
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i s = zero;
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < 8; i++) {
+        const unsigned k = k0 + i;
+        const __m512i am = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)a->mag16[k]));
+        const char *sgn = (const char *)a->sgn16[0][k];
+        const __m512i sg = _mm512_inserti64x4(
+            _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(sgn + b0->sgn_off[k]))),
+            _mm256_loadu_si256((const __m256i *)(sgn + b1->sgn_off[k])), 1);
+        const __m512i p2 = _mm512_mullo_epi16(am, PAIR512(b0->mag2_16x2[k], b1->mag2_16x2[k]));
+        const __m512i t = _mm512_avg_epu16(_mm512_srlv_epi16(p2, _mm512_sub_epi16(mx, e[i])), zero);
+        s = _mm512_add_epi16(s, _mm512_mullo_epi16(t, sg));
+    }
+    *sum = s;
+    *emax = mx;
+}
+
+/* half16_live for two rows */
+__attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
+half32_live(__m512i *sum, __m512i *emax, int32_t adj)
+{
+    const __m512i e = _mm512_add_epi16(*emax, _mm512_set1_epi16((int16_t)adj));
+    *sum = _mm512_maskz_mov_epi16(_mm512_cmpgt_epi16_mask(e, _mm512_setzero_si512()), *sum);
+    *emax = _mm512_max_epi16(e, _mm512_setzero_si512());
+}
+
+/* Row r (0: the low half) of a half from half32 as acc16_avx512 takes it (half16_cols). */
+__attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
+half32_row(__m512i sum, __m512i exp, unsigned r, __m512i *v, __m512i *e)
+{
+    const __m256i s = r ? _mm512_extracti64x4_epi64(sum, 1) : _mm512_castsi512_si256(sum);
+    const __m256i x = r ? _mm512_extracti64x4_epi64(exp, 1) : _mm512_castsi512_si256(exp);
+    *v = _mm512_slli_epi32(_mm512_cvtepi16_epi32(s), 13);
+    *e = _mm512_cvtepi16_epi32(x);
+}
+
+/* acc8_avx2 for a whole row of 16 columns, step for step (its comment gives the reasons). */
+__attribute__((always_inline, target("avx512f,avx512bw"))) static inline __m512i
+acc16_avx512(const struct avx512_consts *kc, __m512i v0, __m512i e0, __m512i v1, __m512i e1, __m512i dst,
+             bool dst32, bool exp8, bool wh)
+{
+    const __m512i one = C512(one), zero = _mm512_setzero_si512();
+    const __m512i ed = _mm512_and_si512(_mm512_srli_epi32(dst, 23), C512(ff));
+    __m512i md = _mm512_or_si512(_mm512_and_si512(dst, C512(mant)), C512(lead));
+    md = _mm512_maskz_mov_epi32(_mm512_cmpneq_epi32_mask(ed, zero), md);
+    const __m512i exp = _mm512_max_epi32(_mm512_max_epi32(e0, e1), ed);
+#define ALIGN(x, d, srv) srv(_mm512_add_epi32(x, _mm512_srli_epi32(_mm512_sllv_epi32(one, d), 1)), d)
+    const __m512i k31 = C512(k31);
+    const __m512i d0 = _mm512_min_epi32(_mm512_sub_epi32(exp, e0), k31);
+    const __m512i d1 = _mm512_min_epi32(_mm512_sub_epi32(exp, e1), k31);
+    const __m512i dd = _mm512_sub_epi32(exp, ed);
+    v0 = ALIGN(v0, d0, _mm512_srav_epi32);
+    v1 = ALIGN(v1, d1, _mm512_srav_epi32);
+    md = ALIGN(md, dd, _mm512_srlv_epi32);
+#undef ALIGN
+    if (!dst32) {
+        const __m512i half = C512(half13), keep = C512(keep13);
+        v0 = _mm512_and_si512(_mm512_add_epi32(v0, half), keep);
+        v1 = _mm512_and_si512(_mm512_add_epi32(v1, half), keep);
+        md = _mm512_and_si512(_mm512_add_epi32(md, half), keep);
+    }
+    /* vpsignd(md, dst): md is 0 wherever the Dst word's exponent is, so negating it where the
+     * word is negative is the same */
+    md = _mm512_mask_sub_epi32(md, _mm512_cmplt_epi32_mask(dst, zero), zero, md);
+    const __m512i total = _mm512_add_epi32(_mm512_add_epi32(md, v0), v1);
+    const __m512i man = _mm512_abs_epi32(total);
+    __m512i f, e;
+    if (dst32) {
+        const __m512i m2 = _mm512_add_epi32(man, man);
+        const __m512i odd = _mm512_mask_add_epi32(m2, _mm512_cmpgt_epi32_mask(man, C512(wide)), m2, one);
+        f = _mm512_castps_si512(_mm512_cvtepi32_ps(odd));
+        e = _mm512_sub_epi32(exp, C512(k151));
+    } else {
+        f = _mm512_castps_si512(_mm512_cvtepi32_ps(man));
+        f = _mm512_and_si512(_mm512_add_epi32(f, exp8 ? C512(half16) : C512(half13)),
+                             exp8 ? C512(keep16) : C512(keep13));
+        e = _mm512_sub_epi32(exp, C512(k150));
+    }
+    e = _mm512_add_epi32(e, _mm512_srli_epi32(f, 23));
+    if (wh)
+        e = _mm512_mask_add_epi32(e, _mm512_cmpeq_epi32_mask(total, C512(m1)), e, C512(k27));
+    const __mmask16 ok = _mm512_cmpneq_epi32_mask(man, zero) & _mm512_cmpgt_epi32_mask(e, zero);
+    e = _mm512_min_epi32(e, C512(k255));
+    __m512i w = _mm512_or_si512(_mm512_slli_epi32(e, 23), _mm512_and_si512(f, C512(mant)));
+    w = _mm512_min_epu32(w, dst32 || exp8 ? C512(inf) : C512(sat));
+    const __m512i sign = _mm512_and_si512(total, C512(sign));
+    return _mm512_maskz_mov_epi32(ok, _mm512_or_si512(w, sign));
+}
+
+/* Rows b0 and b1 against the SrcA columns: Dst words dst0, dst1 into out0, out1 (both rows'
+ * Dst words are read before either output is written). */
+__attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
+rows2(const struct avx512_consts *kc, const struct dp_cols *a, const struct dp_lanes *b0, const struct dp_lanes *b1,
+      const uint32_t dst0[16], const uint32_t dst1[16], uint32_t out0[16], uint32_t out1[16],
+      int32_t adj, bool dst32, bool exp8, bool wh)
+{
+    __m512i sum0, emax0, sum1, emax1;
+    half32(a, b0, b1, 0, &sum0, &emax0);
+    half32(a, b0, b1, 8, &sum1, &emax1);
+    half32_live(&sum0, &emax0, adj);
+    half32_live(&sum1, &emax1, adj);
+    const __m512i d[2] = {_mm512_loadu_si512(dst0), _mm512_loadu_si512(dst1)};
+    uint32_t *const out[2] = {out0, out1};
+#pragma GCC unroll 2
+    for (unsigned r = 0; r < 2; r++) {
+        __m512i v0, e0, v1, e1;
+        half32_row(sum0, emax0, r, &v0, &e0);
+        half32_row(sum1, emax1, r, &v1, &e1);
+        _mm512_storeu_si512(out[r], acc16_avx512(kc, v0, e0, v1, e1, d[r], dst32, exp8, wh));
+    }
+}
+
+/* The AVX-512 rows for one mode: pairs of rows, the last of an odd count with itself (its
+ * second result thrown away); and one row, as dp_row_for's functions are called. */
+#define ROWS_AVX512(name, dst32, exp8, wh)                                                         \
+    __attribute__((target("avx512f,avx512bw"))) static void rows_##name(                           \
+        const struct dp_cols *a, const struct dp_lanes *const b[], unsigned n,                     \
+        const uint32_t (*dst)[16], uint32_t (*out)[16], unsigned phase, struct dp_mode m)          \
+    {                                                                                              \
+        const int32_t adj = dp_product_adjust(m, phase);                                           \
+        const struct avx512_consts *kc = avx512_kp;                                                \
+        unsigned i = 0;                                                                            \
+        for (; i + 1 < n; i += 2)                                                                  \
+            rows2(kc, a, b[i], b[i + 1], dst[i], dst[i + 1], out[i], out[i + 1], adj, dst32, exp8, wh); \
+        if (i < n) {                                                                               \
+            uint32_t spare[16];                                                                    \
+            rows2(kc, a, b[i], b[i], dst[i], dst[i], out[i], spare, adj, dst32, exp8, wh);         \
+        }                                                                                          \
+    }                                                                                              \
+    static void row_##name(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], \
+                           uint32_t out[16], unsigned phase, struct dp_mode m)                     \
+    {                                                                                              \
+        rows_##name(a, &b, 1, (const uint32_t(*)[16])dst, (uint32_t(*)[16])out, phase, m);         \
+    }
+ROWS_AVX512(avx512_fp16, false, false, false)
+ROWS_AVX512(avx512_fp16_wh, false, false, true)
+ROWS_AVX512(avx512_bf16, false, true, false)
+ROWS_AVX512(avx512_bf16_wh, false, true, true)
+ROWS_AVX512(avx512_fp16_fp32, true, false, false)
+ROWS_AVX512(avx512_fp16_fp32_wh, true, false, true)
+ROWS_AVX512(avx512_fp32, true, true, false)
+ROWS_AVX512(avx512_fp32_wh, true, true, true)
+#undef ROWS_AVX512
+#undef PAIR512
+#undef C512
+
 __attribute__((target("sse4.1"))) static void
 row_sse41(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
           unsigned phase, struct dp_mode m)
 {
     mvmul_row(a, b, dst, out, phase, m);
+}
+
+__attribute__((target("sse4.1"))) static void
+rows_sse41(const struct dp_cols *a, const struct dp_lanes *const b[], unsigned n,
+           const uint32_t (*dst)[16], uint32_t (*out)[16], unsigned phase, struct dp_mode m)
+{
+    for (unsigned i = 0; i < n; i++)
+        mvmul_row(a, b[i], dst[i], out[i], phase, m);
 }
 
 static void row_plain(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
@@ -610,21 +820,53 @@ static void row_plain(const struct dp_cols *a, const struct dp_lanes *b, const u
     mvmul_row(a, b, dst, out, phase, m);
 }
 
+static void rows_plain(const struct dp_cols *a, const struct dp_lanes *const b[], unsigned n,
+                       const uint32_t (*dst)[16], uint32_t (*out)[16], unsigned phase, struct dp_mode m)
+{
+    for (unsigned i = 0; i < n; i++)
+        mvmul_row(a, b[i], dst[i], out[i], phase, m);
+}
+
+/* The mode's index in the tables below. */
+static unsigned mode_index(struct dp_mode m) { return (unsigned)(m.dst32 << 2 | m.exp8 << 1 | m.wh); }
+
 dp_row_fn *dp_row_for(enum dp_simd s, struct dp_mode m)
 {
     static dp_row_fn *const avx2[8] = {row_avx2_fp16,      row_avx2_fp16_wh,      row_avx2_bf16,
                                        row_avx2_bf16_wh,   row_avx2_fp16_fp32,    row_avx2_fp16_fp32_wh,
                                        row_avx2_fp32,      row_avx2_fp32_wh};
+    static dp_row_fn *const avx512[8] = {
+        row_avx512_fp16,      row_avx512_fp16_wh,      row_avx512_bf16, row_avx512_bf16_wh,
+        row_avx512_fp16_fp32, row_avx512_fp16_fp32_wh, row_avx512_fp32, row_avx512_fp32_wh};
+    if (s == DP_SIMD_AVX512)
+        return avx512[mode_index(m)];
     if (s == DP_SIMD_AVX2)
-        return avx2[m.dst32 << 2 | m.exp8 << 1 | m.wh];
+        return avx2[mode_index(m)];
     return s == DP_SIMD_SSE41 ? row_sse41 : row_plain;
+}
+
+dp_rows_fn *dp_rows_for(enum dp_simd s, struct dp_mode m)
+{
+    static dp_rows_fn *const avx2[8] = {
+        rows_row_avx2_fp16,      rows_row_avx2_fp16_wh,      rows_row_avx2_bf16, rows_row_avx2_bf16_wh,
+        rows_row_avx2_fp16_fp32, rows_row_avx2_fp16_fp32_wh, rows_row_avx2_fp32, rows_row_avx2_fp32_wh};
+    static dp_rows_fn *const avx512[8] = {
+        rows_avx512_fp16,      rows_avx512_fp16_wh,      rows_avx512_bf16, rows_avx512_bf16_wh,
+        rows_avx512_fp16_fp32, rows_avx512_fp16_fp32_wh, rows_avx512_fp32, rows_avx512_fp32_wh};
+    if (s == DP_SIMD_AVX512)
+        return avx512[mode_index(m)];
+    if (s == DP_SIMD_AVX2)
+        return avx2[mode_index(m)];
+    return s == DP_SIMD_SSE41 ? rows_sse41 : rows_plain;
 }
 
 enum dp_simd dp_simd_best(void)
 {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") ? DP_SIMD_AVX2
-           : __builtin_cpu_supports("sse4.1") ? DP_SIMD_SSE41 : DP_SIMD_PLAIN;
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") ? DP_SIMD_AVX512
+           : __builtin_cpu_supports("avx2")                                       ? DP_SIMD_AVX2
+           : __builtin_cpu_supports("sse4.1")                                     ? DP_SIMD_SSE41
+                                                                                  : DP_SIMD_PLAIN;
 }
 
 void dp_mvmul_row(enum dp_simd s, const struct dp_cols *a, const struct dp_lanes *b,

@@ -69,7 +69,7 @@ struct dp_cols {
  * the 16 columns from their operands (a zero operand makes a zero lane). */
 void dp_cols_of(struct dp_cols *c, const struct dp_lanes col[16]);
 void dp_cols_set_lane(struct dp_cols *restrict c, unsigned k, const uint32_t *restrict op, unsigned phase);
-enum dp_simd { DP_SIMD_PLAIN, DP_SIMD_SSE41, DP_SIMD_AVX2 };
+enum dp_simd { DP_SIMD_PLAIN, DP_SIMD_SSE41, DP_SIMD_AVX2, DP_SIMD_AVX512 };
 /* The best the host has (the matrix unit asks once, at reset). */
 enum dp_simd dp_simd_best(void);
 void dp_mvmul_row(enum dp_simd s, const struct dp_cols *a, const struct dp_lanes *b,
@@ -79,6 +79,14 @@ void dp_mvmul_row(enum dp_simd s, const struct dp_cols *a, const struct dp_lanes
 typedef void dp_row_fn(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
                        uint32_t out[16], unsigned phase, struct dp_mode m);
 dp_row_fn *dp_row_for(enum dp_simd s, struct dp_mode m);
+/* dp_mvmul_row for n rows against the same SrcA columns: row i is b[i] with Dst words dst[i],
+ * into out[i] (out may be dst). What MVMUL calls: the AVX-512 path (AVX512F and AVX512BW, the
+ * AVX2 row's steps in 512-bit vectors) computes two rows per step, one in each half of a
+ * vector; the others one row at a time. Each gives dp_mvmul's bits. */
+typedef void dp_rows_fn(const struct dp_cols *a, const struct dp_lanes *const b[], unsigned n,
+                        const uint32_t (*dst)[16], uint32_t (*out)[16], unsigned phase,
+                        struct dp_mode m);
+dp_rows_fn *dp_rows_for(enum dp_simd s, struct dp_mode m);
 
 /* ELWMUL: dst + a * b (slices of `phase`), rounded into Dst once. */
 uint32_t dp_elwmul(uint32_t a, uint32_t b, bool zero_a, bool zero_b, uint32_t dst, unsigned phase,

@@ -39,26 +39,7 @@ struct fpu_insn {
     bool shift_in_zero;
 };
 
-/* The configuration an instruction of thread th reads: Config[StateID] and ThreadConfig[th]. */
-struct fpu_cfg {
-    unsigned bank;
-    /* Src formats. SrcA: ALU_FORMAT_SPEC_REG_SrcA_val if overridden, else REG0_SrcA; SrcB:
-     * REG1_SrcB. On Blackhole each is the implied format of the matrix unit's bank instead
-     * (what the unpacker wrote into it) unless ThreadConfig DISABLE_IMPLIED_SRCA/SRCB_FMT is
-     * set; srcb_side_fmt is what MOVD2B and MOVB2D call SrcAFmt: the SrcB bank's implied
-     * format (gated by the SrcA bit, as ttsim has it). SRC_FMT_UNKNOWN: handed over by
-     * Blackhole's SETDVALID. docs/numerics.md "Blackhole implied formats". */
-    unsigned srca_fmt, srcb_fmt, srcb_side_fmt;
-    unsigned srca_cfg_fmt, srcb_cfg_fmt; /* the Config formats, before the implied ones */
-    bool fp16a_force;           /* ThreadConfig FP16A_FORCE_Enable */
-    bool int8_math, fp32_enabled, zero_flag_disabled_src;
-    unsigned math_offset;       /* ThreadConfig DEST_TARGET_REG_CFG_MATH_Offset */
-    unsigned regw_base;         /* DEST_REGW_BASE_Base */
-    unsigned fidelity_base;     /* ThreadConfig FIDELITY_BASE_Phase */
-    bool clr_dvalid_disable[2]; /* ThreadConfig CLR_DVALID_SrcA/SrcB_Disable */
-    struct dest_map dst_map;    /* BH DEST_ACCESS_CFG (global), DBG_FEATURE_DISABLE bit 11 */
-    bool zeroacc_absolute;      /* BH DEST_ACCESS_CFG_zeroacc_absolute_tile_mode */
-};
+/* struct fpu_cfg: units/fpu.h (the matrix unit keeps the last one per thread) */
 
 /* One instruction being executed (accept) or looked at (can_accept). */
 struct fpu_exec {
@@ -101,7 +82,21 @@ void fpu_dst_put(struct fpu_exec *x, bool dst32, unsigned row, unsigned col, uin
 /* Row-at-a-time access for the matmul fast path: the physical DstBits row of `row` (Dst32b:
  * its low halves at p + 8), and marking a physical row written (defined, its blocks busy). */
 unsigned fpu_dst_phys(const struct fpu_exec *x, bool dst32, unsigned row);
-void fpu_dst_row_written(struct fpu_exec *x, bool dst32, unsigned p);
+/* (inline: MVMUL marks eight rows an instruction) */
+static inline void fpu_mark_written(struct fpu_exec *x, unsigned phys)
+{
+    x->written[phys / 8 / 64] |= 1ull << (phys / 8 % 64);
+}
+static inline void fpu_dst_row_written(struct fpu_exec *x, bool dst32, unsigned p)
+{
+    struct dest *d = &x->t->dest;
+    d->row_valid[p] = true;
+    fpu_mark_written(x, p);
+    if (dst32) {
+        d->row_valid[p + 8] = true;
+        fpu_mark_written(x, p + 8);
+    }
+}
 /* Mark one row undefined (ZEROACC). */
 /* Mark Dst row `row` (a Dst32b row when dst32) undefined (valid false) or defined. */
 void fpu_dst_mark(struct fpu_exec *x, bool dst32, unsigned row, bool valid);
