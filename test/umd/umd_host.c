@@ -18,7 +18,6 @@
  * --memfd loads the library from a sealed memory file, as UMD's copy_sim_binary does. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -34,6 +33,7 @@
 #include "../../core/arch.h"
 #include "../../core/host.h"
 #include "../../core/hostio.h"
+#include "../../mem/elf.h"
 #include "../../core/run_desc.h"
 #include "../../core/tile.h"
 
@@ -212,35 +212,38 @@ static void set_reset(unsigned x, unsigned y, uint32_t bits, bool on)
 /* Coordinates: UMD's simulation device runs with NoC translation off, so it addresses every
  * core, DRAM included, by its NoC 0 coordinates (docs/libttsim.md 2.4); so does this driver. */
 
-/* ---- the programs: each ELF's loadable segments, written as tt-exalens loads them ---- */
+/* ---- a tile's L1 as the loader leaves it ---- */
 
-static uint32_t load_elf(unsigned x, unsigned y, const char *path)
+/* The bytes a tile's L1 holds once its description's writes and programs are in: tensim's own
+ * loader (core/host.c host_l1_write, mem/elf.c elf_load) applied to a scratch tile, which only
+ * computes them; every 4 KiB page that is not all zeros then goes to the device through the
+ * windows (its L1 is zero at power-on). Entry points in entry[] for the cores with a program. */
+static void copy_l1(const struct tile *scratch, unsigned x, unsigned y)
 {
-    size_t n;
-    char why[200];
-    uint8_t *f = host_read_file(path, 64u << 20, &n, why, sizeof why);
-    if (!f)
-        fail("%s: %s", path, why);
-    const Elf32_Ehdr *e = (const Elf32_Ehdr *)f;
-    if (n < sizeof *e || memcmp(e->e_ident, ELFMAG, SELFMAG) || e->e_ident[EI_CLASS] != ELFCLASS32 ||
-        e->e_phoff + (uint64_t)e->e_phnum * sizeof(Elf32_Phdr) > n)
-        fail("%s: not a 32-bit ELF file", path);
-    for (unsigned i = 0; i < e->e_phnum; i++) {
-        const Elf32_Phdr *p = (const Elf32_Phdr *)(f + e->e_phoff) + i;
-        if (p->p_type != PT_LOAD || !p->p_memsz)
+    static const uint8_t zero[4096];
+    for (uint32_t a = 0; a < scratch->arch->l1_size; a += 4096)
+        if (memcmp(scratch->l1 + a, zero, 4096))
+            host_write(x, y, a, scratch->l1 + a, 4096);
+}
+
+static void load_tile(const struct run_desc *rd, const struct run_tile *rt, uint32_t entry[NUM_CORES])
+{
+    struct tile *scratch = tile_create(arch_get(ARCH_BLACKHOLE));
+    if (!scratch)
+        fail("out of memory");
+    for (unsigned j = 0; j < rt->nl1; j++)
+        if (host_l1_write(scratch, rd, &rt->l1[j]))
+            fail("%s", scratch->err.text);
+    for (int k = 0; k < NUM_CORES; k++) {
+        struct elf_file f;
+        if (!rt->program[k])
             continue;
-        if ((uint64_t)p->p_offset + p->p_filesz > n)
-            fail("%s: segment %u is truncated", path, i);
-        host_write(x, y, p->p_paddr, f + p->p_offset, p->p_filesz);
-        if (p->p_memsz > p->p_filesz) {
-            uint8_t *z = calloc(1, p->p_memsz - p->p_filesz);
-            host_write(x, y, p->p_paddr + p->p_filesz, z, p->p_memsz - p->p_filesz);
-            free(z);
-        }
+        if (elf_read(scratch, k, rt->program[k], &f) || elf_load(scratch, k, &f, rd->loader, &entry[k]))
+            fail("%s", scratch->err.text);
+        elf_free(&f);
     }
-    const uint32_t entry = e->e_entry;
-    free(f);
-    return entry;
+    copy_l1(scratch, rt->x, rt->y);
+    tile_destroy(scratch);
 }
 
 /* A run description's words or file's bytes, written at (x, y) addr. */
@@ -308,10 +311,7 @@ static int llk_run(const struct run_desc *rd, const char *outdir)
     if (!scratch || host_setup(&h, scratch, rd))
         fail("%s: %s", rd->path, scratch ? scratch->err.text : "out of memory");
     set_reset(LLK_X, LLK_Y, 0x47800u, true);
-    static const uint8_t zero[4096];
-    for (uint32_t a = 0; a < scratch->arch->l1_size; a += 4096)
-        if (memcmp(scratch->l1 + a, zero, 4096))
-            host_write(LLK_X, LLK_Y, a, scratch->l1 + a, 4096);
+    copy_l1(scratch, LLK_X, LLK_Y);
     const struct tile_boot_regs *b = &scratch->boot;
     for (unsigned i = 0; i < NUM_THREADS; i++)
         wr_word(0xFFB12228u + 4 * i, b->trisc_reset_pc[i]);
@@ -417,13 +417,12 @@ int main(int argc, char **argv)
     uint32_t running[256] = {0}; /* per tile: the reset bits of the cores with a program */
     for (unsigned i = 0; i < rc->ntiles; i++) {
         const struct run_tile *t = &rc->tile[i];
-        for (unsigned j = 0; j < t->nl1; j++)
-            write_input(t->x, t->y, t->l1[j].addr, rd.words + t->l1[j].first, t->l1[j].nwords,
-                        t->l1[j].file);
+        uint32_t entries[NUM_CORES];
+        load_tile(&rd, t, entries);
         for (int k = 0; k < NUM_CORES; k++) {
             if (!t->program[k])
                 continue;
-            const uint32_t entry = load_elf(t->x, t->y, t->program[k]);
+            const uint32_t entry = entries[k];
             running[i] |= 1u << reset_bit(k);
             if (k == CORE_BRISC && entry != 0)
                 fail("%s: BRISC starts at 0, its entry is 0x%x", t->program[k], entry);
