@@ -98,7 +98,7 @@ void tile_reset(struct tile *t)
         rv_core_reset(&t->core[i], i, t->arch->reset_pc[i]);
     for (int i = 0; i < NUM_CORES; i++)
         t->ahead[i].valid = t->sleep[i].have = false;
-    t->rewinds = t->poll_skips = t->lone_cycles = 0;
+    t->rewinds = t->poll_skips = t->quick_cycles = 0;
     coproc_reset(t);
     tile_zero(t, t->gpr, sizeof t->gpr);
     tile_zero(t, &t->gpr_pend, sizeof t->gpr_pend);

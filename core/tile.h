@@ -78,10 +78,10 @@ struct tile {
     /* Bit i: thread i may have work (sync/gate.c). A push sets it; the coprocessor clears it in
      * a cycle in which it finds the thread with nothing anywhere, and skips it from then on. */
     uint8_t threads_live;
-    /* Tests: every coprocessor cycle by coproc_step, none by the lone-thread cycle (sync/gate.c
+    /* Tests: every coprocessor cycle by coproc_step, none by the quick cycle (sync/gate.c
      * coproc_run), the reference that one is compared with. */
     bool pipe_general_only;
-    uint64_t lone_cycles; /* cycles the lone-thread cycle did (tests: the path ran) */
+    uint64_t quick_cycles; /* cycles the quick cycle did (tests: the path ran) */
     /* The backend units' state, one member per row of units/registry.h */
 #define X(id, kind, desc, type, member, ...) type member;
     TENSIX_UNITS(X)

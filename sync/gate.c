@@ -685,6 +685,151 @@ static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsig
     return progress;
 }
 
+/* ---- the quick cycle: two or three live threads ---- */
+
+/* One cycle at t->now as coproc_step does it, for two or three live threads (`live`; a thread
+ * alone takes lone_step, which needs less), with what that case never needs left out: no unit's
+ * tick is awake, no live thread has a latched wait or is held (ThCon, a freezing unit), no replay
+ * expander of one is recording, no expander has failed, no core waits on something looked at
+ * per cycle, and nothing observes (the caller checks). Threads whose streams do not stall, or
+ * that only contend for a one-per-cycle resource, run here nearly every cycle. The phases stay
+ * those of the general cycle: every gate decides from the state committed before the cycle,
+ * then the arbitration, the issues in thread order, and the expanders.
+ * Returns -1, having changed nothing, when the cycle is not of that kind (or would end in an
+ * error found before anything changes: an undecodable word, a MOP at a gate, an unmodelled
+ * unit); coproc_step then does the whole cycle. Otherwise whether anything changed.
+ * `rewinds`: t->rewinds at the start of the cycle. */
+static inline __attribute__((always_inline)) int quick_step(struct tile *t, unsigned live,
+                                                           uint64_t rewinds)
+{
+    const uint64_t now = t->now;
+    if (t->ticks_awake)
+        return -1;
+    unsigned present = 0; /* threads with a word at the gate */
+    for (unsigned m = live; m; m &= m - 1) {
+        const unsigned i = (unsigned)__builtin_ctz(m);
+        struct tensix_thread *th = &t->thread[i];
+        if (th->wait.active || th->thcon_running || now < th->frozen_until ||
+            th->replay.phase == REPLAY_PHASE_RECORD || th->mop.failed || th->replay.failed)
+            return -1;
+        if (!th->fifo3.count)
+            continue;
+        const uint32_t w = tt_fifo_peek(&th->fifo3, 0); /* gate_look's tests, in its order */
+        if (!th->dec_form || th->dec_word != w) {
+            const struct tt_form *f = tt_decode(tile_arch_bit(t), w);
+            if (!f)
+                return -1;
+            decoded(t, i, w, f); /* what gate_look would store */
+        }
+        if (!th->dec_unit) /* a MOP or REPLAY at the gate, or an unmodelled unit: an error */
+            return -1;
+        present |= 1u << i;
+    }
+#ifdef TENSIM_TICK_CHECK
+    check_ticks_asleep(t);
+#endif
+    /* Phase 1: every gate decides. */
+    enum gate_stall reason[NUM_THREADS];
+    uint32_t detail[NUM_THREADS];
+    unsigned ready = 0, contenders = 0; /* can issue; ... to a one-per-cycle resource */
+    for (unsigned m = present; m; m &= m - 1) {
+        const unsigned i = (unsigned)__builtin_ctz(m);
+        const struct tensix_thread *th = &t->thread[i];
+        detail[i] = 0;
+        reason[i] = th->dec_unit->can_accept(t, i, th->dec_word, th->dec_form, &detail[i]);
+        if (reason[i] == GS_NONE) {
+            ready |= 1u << i;
+            if (th->dec_res != RES_NONE)
+                contenders |= 1u << i;
+        }
+    }
+    /* Arbitration, as coproc_step's: per resource, the first contender at or after res_next
+     * wins; the others are held for this cycle. */
+    for (unsigned left = contenders; left;) {
+        const unsigned i = (unsigned)__builtin_ctz(left);
+        const unsigned r = t->thread[i].dec_res;
+        unsigned same = 0; /* the contenders for r */
+        for (unsigned n = left; n; n &= n - 1)
+            if (t->thread[__builtin_ctz(n)].dec_res == r)
+                same |= 1u << __builtin_ctz(n);
+        left &= ~same;
+        unsigned winner = i;
+        if (same != 1u << i) {
+            const unsigned first = t->res_next[r];
+            for (unsigned k = 0; k < NUM_THREADS; k++) {
+                unsigned j = first + k; /* (first + k) % NUM_THREADS without a division */
+                if (j >= NUM_THREADS)
+                    j -= NUM_THREADS;
+                if (same >> j & 1) {
+                    winner = j;
+                    break;
+                }
+            }
+            for (unsigned n = same & ~(1u << winner); n; n &= n - 1) {
+                const unsigned j = (unsigned)__builtin_ctz(n);
+                reason[j] = GS_ARBITRATION;
+                detail[j] = t->thread[j].dec_form->unit;
+                ready &= ~(1u << j);
+            }
+        }
+        t->res_next[r] = (uint8_t)(winner + 1 < NUM_THREADS ? winner + 1 : 0);
+    }
+    /* Phase 2: the issues, in thread order. */
+    bool progress = false;
+    for (unsigned m = live; m; m &= m - 1) {
+        const unsigned i = (unsigned)__builtin_ctz(m);
+        struct tensix_thread *th = &t->thread[i];
+        if (!(present >> i & 1)) {
+            account(t, i, now, GATE_EMPTY, GS_NONE, 0, ORIGIN_NONE);
+        } else if (!(ready >> i & 1)) {
+            account(t, i, now, GATE_STALLED, reason[i], detail[i],
+                    held_origin(th, reason[i], tt_fifo_origin(&th->fifo3, 0)));
+        } else {
+            const struct tt_form *f = th->dec_form;
+            const uint32_t w = th->dec_word;
+            /* a new latched wait: the cycles it holds are charged to its push */
+            const bool new_wait = f->opcode == TT_OPC_STALLWAIT_BH || f->opcode == TT_OPC_SEMWAIT;
+            const tt_origin o = new_wait ? tt_fifo_origin(&th->fifo3, 0) : ORIGIN_NONE;
+            tt_fifo_drop(&th->fifo3);
+            th->st.by_form[th->dec_index]++;
+            account(t, i, now, GATE_ISSUED, GS_NONE, 0, ORIGIN_NONE);
+            progress = true;
+            const bool ok = th->dec_unit->accept(t, i, w, f); /* issue_thread stays -1 */
+            tile_wake_tick(t, f->unit);
+            if (!ok) {
+                /* coproc_step's account_stop for the threads after i, from what their gates
+                 * found (one that would have issued is charged "stopped") */
+                struct gate_try g[NUM_THREADS];
+                for (unsigned j = i + 1; j < NUM_THREADS; j++) {
+                    g[j].reason = !(present >> j & 1) ? GS_COUNT
+                                  : ready >> j & 1    ? GS_NONE
+                                                      : reason[j];
+                    g[j].detail = (present >> j & 1) ? detail[j] : 0;
+                }
+                account_stop(t, now, g, NUM_THREADS, live, i + 1);
+                return false;
+            }
+            if (new_wait)
+                th->wait.origin = o;
+        }
+    }
+    for (unsigned m = live; m; m &= m - 1) {
+        const unsigned i = (unsigned)__builtin_ctz(m);
+        const int moved = thread_expand(t, i, !(present >> i & 1));
+        if (moved < 0)
+            return false;
+        progress |= moved;
+    }
+    /* A core brought back (rv_rewind, by something this cycle did) ran and may now wait on the
+     * coprocessor: coproc_step's look at the cores then. Otherwise none waits so (the caller
+     * saw none; a core blocks only by running). */
+    if (t->rewinds != rewinds)
+        check_cores(t, now);
+    if (progress)
+        t->coproc_last_active = now;
+    return progress;
+}
+
 /* Some core waits on something the coprocessor's cycle looks at (check_cores); always "yes"
  * for the tests' reference (pipe_general_only), which then looks every cycle. */
 static bool cores_waiting(const struct tile *t)
@@ -704,24 +849,25 @@ void coproc_run(struct tile *t)
      * while the coprocessor does, except one brought back (rv_rewind, counted in t->rewinds);
      * a core it wakes only stops waiting. So this is looked at again only after a rewind. */
     uint64_t rewinds = t->rewinds;
-    bool cores_wait = cores_waiting(t), lone_ok = !observed && !cores_wait;
+    bool cores_wait = cores_waiting(t), quick_ok = !observed && !cores_wait;
     while (t->coproc_wake < t->limit && t->err.kind == ERR_NONE) {
         t->now = t->coproc_wake;
         t->epoch++; /* it may change anything a polling loop reads */
         if (t->rewinds != rewinds) {
             rewinds = t->rewinds;
             cores_wait = cores_waiting(t);
-            lone_ok = !observed && !cores_wait;
+            quick_ok = !observed && !cores_wait;
         }
         /* Sleep after a quiet cycle: nothing inside can change until another agent acts (which
          * wakes it) or a unit reaches its next event. */
         const unsigned live = t->threads_live;
-        if (lone_ok && live && !(live & (live - 1))) {
-            const int r = lone_step(t, (unsigned)__builtin_ctz(live), rewinds);
+        if (quick_ok && live) {
+            const int r = !(live & (live - 1)) ? lone_step(t, (unsigned)__builtin_ctz(live), rewinds)
+                                               : quick_step(t, live, rewinds);
             if (r >= 0) {
-                t->lone_cycles++;
+                t->quick_cycles++;
                 t->coproc_wake = r ? t->now + 1 : coproc_next_event(t);
-                continue; /* no tracer: lone_ok */
+                continue; /* no tracer: quick_ok */
             }
         }
         t->coproc_wake = coproc_step(t, cores_wait) ? t->now + 1 : coproc_next_event(t);

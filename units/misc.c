@@ -67,22 +67,34 @@ static unsigned targets(struct tile *t, unsigned th, uint32_t w, unsigned overri
 _Static_assert(SAME_SLOT(X0, Z0) && SAME_SLOT(Y0, W0) && SAME_SLOT(X1, Z1) && SAME_SLOT(Y1, W1),
                "the six ADC counter instructions share SETADCXY's layout");
 
+/* One counter of the four: kind 0 sets it (if selected), 1 increments it, 2 adds to its
+ * checkpoint (if selected). Inline with constant fields, so that each slot's bits are plain
+ * shifts and masks. */
+static inline __attribute__((always_inline)) void one_counter(struct adc *a, unsigned ch,
+                                                              enum adc_counter c, uint32_t v,
+                                                              bool selected, unsigned kind)
+{
+    if (kind == 1)
+        adc_inc(a, ch, c, v);
+    else if (selected)
+        kind == 0 ? adc_set(a, ch, c, v) : adc_cr_add(a, ch, c, v);
+}
+
+static inline __attribute__((always_inline)) void four_of_kind(struct adc *a, uint32_t w,
+                                                               enum adc_counter lo, unsigned kind)
+{
+    one_counter(a, 0, lo, TT_GET_SETADCXY_X0Val(w), TT_GET_SETADCXY_X0(w), kind);
+    one_counter(a, 0, lo + 1, TT_GET_SETADCXY_Y0Val(w), TT_GET_SETADCXY_Y0(w), kind);
+    one_counter(a, 1, lo, TT_GET_SETADCXY_X1Val(w), TT_GET_SETADCXY_X1(w), kind);
+    one_counter(a, 1, lo + 1, TT_GET_SETADCXY_Y1Val(w), TT_GET_SETADCXY_Y1(w), kind);
+}
+
 static void four_counters(struct adc *a, uint32_t w, enum adc_counter lo, unsigned kind)
 {
-    static const struct { unsigned ch, hi_counter, val_hi, val_lo, mask_bit; } slot[4] = {
-        {0, 0, TT_HI_SETADCXY_X0Val, TT_LO_SETADCXY_X0Val, TT_LO_SETADCXY_X0},
-        {0, 1, TT_HI_SETADCXY_Y0Val, TT_LO_SETADCXY_Y0Val, TT_LO_SETADCXY_Y0},
-        {1, 0, TT_HI_SETADCXY_X1Val, TT_LO_SETADCXY_X1Val, TT_LO_SETADCXY_X1},
-        {1, 1, TT_HI_SETADCXY_Y1Val, TT_LO_SETADCXY_Y1Val, TT_LO_SETADCXY_Y1}};
-    for (unsigned k = 0; k < 4; k++) {
-        enum adc_counter c = (enum adc_counter)(lo + slot[k].hi_counter);
-        uint32_t v = tt_bits(w, slot[k].val_hi, slot[k].val_lo);
-        bool selected = tt_bits(w, slot[k].mask_bit, slot[k].mask_bit);
-        switch (kind) {
-        case 0: if (selected) adc_set(a, slot[k].ch, c, v); break;
-        case 1: adc_inc(a, slot[k].ch, c, v); break;
-        default: if (selected) adc_cr_add(a, slot[k].ch, c, v); break;
-        }
+    switch (kind) {
+    case 0: four_of_kind(a, w, lo, 0); break;
+    case 1: four_of_kind(a, w, lo, 1); break;
+    default: four_of_kind(a, w, lo, 2); break;
     }
 }
 
