@@ -69,6 +69,7 @@ row "eltwise kernel (M cycles/s)" 'kernel eltwise' 'cycles/s' kernel_speed "" "f
 row "matmul kernel (M cycles/s)" 'kernel matmul' 'cycles/s' kernel_speed "" "faster than ttsim: see kernel_speed --ttsim"
 row "tt-llk math_matmul_perf, throttle 0 (M c/s)" 'kernel llk throttle-0/' 'cycles/s' kernel_speed "" "make bench-llk builds it; against ttsim: kernel_speed --ttsim"
 row "140 tiles running eltwise (peak MiB)" '^tiles' 'MiB' tiles 1024 "< 1024" below
+row "host: most 2 threads can gain (x)" '^host' 'times' tiles "" "2.00 on two equal free cores: bounds the speed-ups below"
 row "140 tiles on 2 host threads (speed-up)" '^threads' 'speed-up' tiles 1.7 ">= 1.7 (issue 20: of a 16-tile matmul)"
 row "140 tiles on 2 threads (M tile-cycles/s)" '^threads' 'tile-cycles/s' tiles "" "no target of its own"
 row "start-up: run of hello.elf (ms)" '^startup' 'ms' tiles 10 "< 10" below

@@ -8,7 +8,11 @@
  *            on one, median of 5 each: the speed-up and simulated tile-cycles per host second;
  *            every tile must end as on one thread.
  *  startup   `tensim run -q hello.elf` as a user runs it, median of 21: the whole process, from
- *            exec to exit (hello takes about 1300 cycles, a small share of it); target 10 ms. */
+ *            exec to exit (hello takes about 1300 cycles, a small share of it); target 10 ms.
+ *  host      what two host threads can do on this machine at the moment, the bound of every
+ *            speed-up above: a fixed arithmetic loop timed alone on each of the first two cores
+ *            and on both at once (median of 5, interleaved). Two equal free cores give 2.00;
+ *            a virtual machine whose other vCPU is busy elsewhere gives less. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +21,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
+#include "../core/host_pin.h"
 #include "../core/sim.h"
 #include "../mem/elf.h"
 #include "bench.h"
@@ -188,9 +195,74 @@ static int chip(const char *name, unsigned ntiles)
     return 0;
 }
 
+/* The fixed loop of `host`: xorshift steps, in registers (no memory traffic), about 100 ms. */
+struct spin {
+    struct host_pin *pin;
+    unsigned core;
+    double seconds;
+    uint64_t out;
+};
+
+static void *spin_run(void *arg)
+{
+    struct spin *s = arg;
+    host_pin_thread(s->pin, s->core);
+    const double t0 = seconds();
+    uint64_t x = 88172645463325252ull;
+    for (long i = 0; i < 40000000L; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+    }
+    s->seconds = seconds() - t0;
+    s->out = x;
+    return NULL;
+}
+
+/* The loop on cores 0 and 1 alone, then on both at once; `host` row. */
+static int host(void)
+{
+    struct host_pin *pin = host_pin_open();
+    if (host_pin_cores(pin) < 2) {
+        printf("host     fewer than two physical cores (or hwloc cannot tell): no two-thread bound\n");
+        host_pin_close(pin);
+        return 0;
+    }
+    double alone[2][5], both[2][5];
+    for (int k = 0; k < 5; k++) {
+        for (unsigned c = 0; c < 2; c++) {
+            struct spin s = {pin, c, 0, 0};
+            pthread_t th;
+            if (pthread_create(&th, NULL, spin_run, &s))
+                return 1;
+            pthread_join(th, NULL);
+            alone[c][k] = s.seconds;
+        }
+        struct spin s[2] = {{pin, 0, 0, 0}, {pin, 1, 0, 0}};
+        pthread_t th[2];
+        for (unsigned c = 0; c < 2; c++)
+            if (pthread_create(&th[c], NULL, spin_run, &s[c]))
+                return 1;
+        for (unsigned c = 0; c < 2; c++) {
+            pthread_join(th[c], NULL);
+            both[c][k] = s[c].seconds;
+        }
+    }
+    host_pin_close(pin);
+    const double a0 = median(alone[0], 5), a1 = median(alone[1], 5);
+    const double b0 = median(both[0], 5), b1 = median(both[1], 5);
+    /* work per second of both together, over the faster core's alone: the most any split of
+     * work between two threads gains over one thread on the better core */
+    const double bound = (1 / b0 + 1 / b1) / (1 / (a0 < a1 ? a0 : a1));
+    printf("host     a fixed loop on core 0 / core 1: alone %5.1f / %5.1f ms, both at once %5.1f / %5.1f ms: "
+           "two threads do at most %.2f times the work of one (2.00 on two equal free cores)\n",
+           a0 * 1e3, a1 * 1e3, b0 * 1e3, b1 * 1e3, bound);
+    return 0;
+}
+
 int main(void)
 {
-    int bad = tiles() | startup() | chip("matmul16", 16);
+    int bad = host() | tiles() | startup() | chip("matmul16", 16);
     if (access(KDIR "chip/mmfpu/run.json", R_OK) == 0)
         bad |= chip("mmfpu", 16);
     return bad;
