@@ -599,6 +599,42 @@ static bool coproc_step(struct tile *t, bool cores_wait)
     return progress;
 }
 
+/* ---- the quick cycles: pieces both take ---- */
+
+/* Thread i issues the word at its gate (th->dec_word, decoded): what coproc_step's issue does
+ * when nothing observes. Returns the unit's accept (false: the run's error was raised). */
+static inline __attribute__((always_inline)) bool quick_issue(struct tile *t, unsigned i,
+                                                             uint64_t now)
+{
+    struct tensix_thread *th = &t->thread[i];
+    const struct tt_form *f = th->dec_form;
+    const uint32_t w = th->dec_word;
+    /* a new latched wait: the cycles it holds are charged to its push */
+    const bool new_wait = f->opcode == TT_OPC_STALLWAIT_BH || f->opcode == TT_OPC_SEMWAIT;
+    const tt_origin o = new_wait ? tt_fifo_origin(&th->fifo3, 0) : ORIGIN_NONE;
+    tt_fifo_drop(&th->fifo3);
+    th->st.by_form[th->dec_index]++;
+    account(t, i, now, GATE_ISSUED, GS_NONE, 0, ORIGIN_NONE);
+    const bool ok = th->dec_unit->accept(t, i, w, f); /* issue_thread stays -1: no lint here */
+    tile_wake_tick(t, f->unit);
+    if (ok && new_wait)
+        th->wait.origin = o;
+    return ok;
+}
+
+/* The end of a quick cycle: a core brought back (rv_rewind, by something this cycle did) ran
+ * and may now wait on the coprocessor: coproc_step's look at the cores then. Otherwise none
+ * waits so (the caller saw none; a core blocks only by running). */
+static inline __attribute__((always_inline)) bool quick_end(struct tile *t, uint64_t now,
+                                                           uint64_t rewinds, bool progress)
+{
+    if (t->rewinds != rewinds)
+        check_cores(t, now);
+    if (progress)
+        t->coproc_last_active = now;
+    return progress;
+}
+
 /* ---- the lone thread's cycle ---- */
 
 /* One cycle at t->now when exactly one thread (i) is live, as coproc_step does it, with what
@@ -652,37 +688,19 @@ static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsig
             const unsigned res = th->dec_res;
             if (res != RES_NONE)
                 t->res_next[res] = (uint8_t)(i + 1 < NUM_THREADS ? i + 1 : 0);
-            /* a new latched wait: the cycles it holds are charged to its push */
-            const bool new_wait = f->opcode == TT_OPC_STALLWAIT_BH || f->opcode == TT_OPC_SEMWAIT;
-            const tt_origin o = new_wait ? tt_fifo_origin(&th->fifo3, 0) : ORIGIN_NONE;
-            tt_fifo_drop(&th->fifo3);
-            th->st.by_form[th->dec_index]++;
-            account(t, i, now, GATE_ISSUED, GS_NONE, 0, ORIGIN_NONE);
             progress = true;
-            const bool ok = u->accept(t, i, w, f); /* issue_thread stays -1: no lint here */
-            tile_wake_tick(t, f->unit);
-            if (!ok) {
+            if (!quick_issue(t, i, now)) {
                 /* coproc_step's account_stop for the threads after i: none is live, and a
                  * thread that is not live is found empty, as its open interval already is, so
                  * it changes nothing. */
                 return false;
             }
-            if (new_wait)
-                th->wait.origin = o;
         }
     }
     const int moved = thread_expand(t, i, !f);
     if (moved < 0)
         return false;
-    progress |= moved;
-    /* A core brought back (rv_rewind, by something this cycle did) ran and may now wait on the
-     * coprocessor: coproc_step's look at the cores then. Otherwise none waits so (the caller
-     * saw none; a core blocks only by running). */
-    if (t->rewinds != rewinds)
-        check_cores(t, now);
-    if (progress)
-        t->coproc_last_active = now;
-    return progress;
+    return quick_end(t, now, rewinds, progress | moved);
 }
 
 /* ---- the quick cycle: two or three live threads ---- */
@@ -785,18 +803,8 @@ static inline __attribute__((always_inline)) int quick_step(struct tile *t, unsi
             account(t, i, now, GATE_STALLED, reason[i], detail[i],
                     held_origin(th, reason[i], tt_fifo_origin(&th->fifo3, 0)));
         } else {
-            const struct tt_form *f = th->dec_form;
-            const uint32_t w = th->dec_word;
-            /* a new latched wait: the cycles it holds are charged to its push */
-            const bool new_wait = f->opcode == TT_OPC_STALLWAIT_BH || f->opcode == TT_OPC_SEMWAIT;
-            const tt_origin o = new_wait ? tt_fifo_origin(&th->fifo3, 0) : ORIGIN_NONE;
-            tt_fifo_drop(&th->fifo3);
-            th->st.by_form[th->dec_index]++;
-            account(t, i, now, GATE_ISSUED, GS_NONE, 0, ORIGIN_NONE);
             progress = true;
-            const bool ok = th->dec_unit->accept(t, i, w, f); /* issue_thread stays -1 */
-            tile_wake_tick(t, f->unit);
-            if (!ok) {
+            if (!quick_issue(t, i, now)) {
                 /* coproc_step's account_stop for the threads after i, from what their gates
                  * found (one that would have issued is charged "stopped") */
                 struct gate_try g[NUM_THREADS];
@@ -809,8 +817,6 @@ static inline __attribute__((always_inline)) int quick_step(struct tile *t, unsi
                 account_stop(t, now, g, NUM_THREADS, live, i + 1);
                 return false;
             }
-            if (new_wait)
-                th->wait.origin = o;
         }
     }
     for (unsigned m = live; m; m &= m - 1) {
@@ -820,14 +826,7 @@ static inline __attribute__((always_inline)) int quick_step(struct tile *t, unsi
             return false;
         progress |= moved;
     }
-    /* A core brought back (rv_rewind, by something this cycle did) ran and may now wait on the
-     * coprocessor: coproc_step's look at the cores then. Otherwise none waits so (the caller
-     * saw none; a core blocks only by running). */
-    if (t->rewinds != rewinds)
-        check_cores(t, now);
-    if (progress)
-        t->coproc_last_active = now;
-    return progress;
+    return quick_end(t, now, rewinds, progress);
 }
 
 /* Some core waits on something the coprocessor's cycle looks at (check_cores); always "yes"
