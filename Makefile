@@ -8,6 +8,7 @@
 #   make kernels    the SDK examples and test programs (RISC-V)
 #   make fuzz       random inputs against the sanitizer build (FUZZ_SECONDS, default 60)
 #   make difftest   the matrix unit, unpackers, packer and vector unit against ttsim (see below)
+#   make llkcmp     tt-llk's run descriptions on LLKCMP_BASE's tensim and this tree's, byte for byte
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
@@ -39,7 +40,7 @@ LIBS := -ljansson -ldw -lhwloc -pthread -lm
 # about 3 ms of its start (tensim --version: 13.4 -> 9.9 ms of CPU, perf stat, loaded machine).
 JEMALLOC := -Wl,-Bstatic -ljemalloc_pic -Wl,-Bdynamic -lm -ldl -pthread
 
-.PHONY: all sdk libttsim deps demo test test-plain test-asan bench bench-compare bench-llk calibrate kernels fuzz difftest clean FORCE
+.PHONY: all sdk libttsim deps demo test test-plain test-asan bench bench-compare bench-llk llkcmp calibrate kernels fuzz difftest clean FORCE
 all: $(B)/.deps $(B)/tensim sdk libttsim
 libttsim: $(B)/libtensim_bh.so $(B)/soc_descriptor.yaml
 sdk: $(B)/sdk/tensix_ops.h $(B)/sdk/tensix_cfg.h
@@ -455,6 +456,17 @@ bench-llk: $(B)/.deps $(B)/tensim
 	    --out $(B)/bench/llk-results.json && \
 	  $(B)/tensim bench report $(B)/bench/llk-results.json -o $(B)/bench/llk-report.html && \
 	  echo "report: $(B)/bench/llk-report.html"
+
+# Real kernels against a base commit (bench/llkcmp.sh; docs/testing.md "make llkcmp"): every run
+# description under LLKCMP_DIRS (default build/llk-bench, from make bench-llk) run by the base's
+# tensim (LLKCMP_BASE, default HEAD, built in build/llkcmp-base) and this tree's, byte for byte.
+LLKCMP_BASE ?= HEAD
+llkcmp: $(B)/.deps $(B)/tensim
+	@c=$$(git rev-parse --verify "$(LLKCMP_BASE)^{commit}") || exit 2; d=$(B)/llkcmp-base; \
+	if [ "$$(cat $$d/COMMIT 2>/dev/null)" != "$$c" ]; then rm -rf $$d && mkdir -p $$d/src && \
+	  git archive $$c | tar -x -C $$d/src && echo $$c > $$d/COMMIT; fi; \
+	$(MAKE) -s -C $$d/src build/tensim >/dev/null || exit 2; \
+	bash bench/llkcmp.sh $$d/src/build/tensim $(B)/tensim $(LLKCMP_DIRS)
 
 # The calibration report (issue 16): the kernel times each figure, the runner prints the table.
 $(B)/calibrate: bench/calib/calibrate.c | $(B)/.deps
