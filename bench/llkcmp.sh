@@ -76,7 +76,7 @@ try: print(json.load(open(sys.argv[1])).get("cycles", "?"))
 except Exception: print("-")
 '
 
-mapfile -t RUNS < <(for d in "${DIRS[@]}"; do [ -d "$d" ] && find "$d" -name run.json -type f; done | sort)
+mapfile -t RUNS < <(for d in "${DIRS[@]}"; do [ -d "$d" ] && find -H "$d" -name run.json -type f; done | sort)
 if [ ${#RUNS[@]} -eq 0 ]; then
   echo "llkcmp: no run.json under ${DIRS[*]} (make bench-llk, or tensim-llk --out DIR, makes them)" >&2
   exit 2
