@@ -11,6 +11,7 @@
 #include "fpu_internal.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -145,28 +146,32 @@ struct cfg_reader {
 static void note_cfg(struct cfg_reader *r, unsigned bank, unsigned index)
 {
     struct fpu_cfg_memo *m = r->m;
+    const uint32_t at = (uint32_t)offsetof(struct tt_config, cfg) +
+                        (uint32_t)((bank * CFG_WORDS_MAX + index) * sizeof(uint32_t));
     for (unsigned i = 0; i < m->ncfg; i++)
-        if (m->cfg_bank[i] == bank && m->cfg_index[i] == index)
+        if (m->cfg_at[i] == at)
             return;
     if (m->ncfg == FPU_MEMO_WORDS) {
         m->valid = false;
         return;
     }
-    m->cfg_bank[m->ncfg] = (uint8_t)bank, m->cfg_index[m->ncfg] = (uint16_t)index;
+    m->cfg_at[m->ncfg] = at;
     m->cfg_value[m->ncfg++] = r->t->cfg.cfg[bank][index];
 }
 
 static void note_thcfg(struct cfg_reader *r, unsigned index)
 {
     struct fpu_cfg_memo *m = r->m;
+    const uint32_t at = (uint32_t)offsetof(struct tt_config, thread) +
+                        (uint32_t)((r->th * THCFG_WORDS_MAX + index) * sizeof(uint16_t));
     for (unsigned i = 0; i < m->nth; i++)
-        if (m->th_index[i] == index)
+        if (m->th_at[i] == at)
             return;
     if (m->nth == FPU_MEMO_WORDS) {
         m->valid = false;
         return;
     }
-    m->th_index[m->nth] = (uint16_t)index;
+    m->th_at[m->nth] = at;
     m->th_value[m->nth++] = r->t->cfg.thread[r->th][index];
 }
 
@@ -240,9 +245,9 @@ static void memo_pad(struct fpu_cfg_memo *m)
         return;
     }
     for (unsigned i = m->nth; i < FPU_MEMO_WORDS; i++)
-        m->th_index[i] = m->th_index[0], m->th_value[i] = m->th_value[0];
+        m->th_at[i] = m->th_at[0], m->th_value[i] = m->th_value[0];
     for (unsigned i = m->ncfg; i < FPU_MEMO_WORDS; i++)
-        m->cfg_bank[i] = m->cfg_bank[0], m->cfg_index[i] = m->cfg_index[0], m->cfg_value[i] = m->cfg_value[0];
+        m->cfg_at[i] = m->cfg_at[0], m->cfg_value[i] = m->cfg_value[0];
 }
 
 /* Whether thread th's memo still holds: every word it noted, and the other inputs, unchanged. */
@@ -255,14 +260,15 @@ static bool memo_holds(const struct tile *t, unsigned th, const struct fpu_cfg_m
     if (imp[0] != m->implied[0] || imp[1] != m->implied[1])
         return false;
     /* every entry, unused ones copies of the first (memo_pad): a fixed count, no branches */
+    (void)th; /* the memo's offsets name thread th's words */
     uint32_t diff = 0;
-    const uint16_t *thw = t->cfg.thread[th];
+    const char *c = (const char *)&t->cfg;
 #pragma GCC unroll 8
     for (unsigned i = 0; i < FPU_MEMO_WORDS; i++)
-        diff |= (uint32_t)(thw[m->th_index[i]] ^ m->th_value[i]);
+        diff |= (uint32_t)(*(const uint16_t *)(c + m->th_at[i]) ^ m->th_value[i]);
 #pragma GCC unroll 8
     for (unsigned i = 0; i < FPU_MEMO_WORDS; i++)
-        diff |= t->cfg.cfg[m->cfg_bank[i]][m->cfg_index[i]] ^ m->cfg_value[i];
+        diff |= *(const uint32_t *)(c + m->cfg_at[i]) ^ m->cfg_value[i];
     return diff == 0;
 }
 
@@ -275,6 +281,7 @@ static struct fpu_cfg read_cfg(const struct tile *t, unsigned th)
     if (memo_holds(t, th, m))
         return m->cfg;
     m->valid = true;
+    m->serial++;
     m->nth = m->ncfg = 0;
     struct cfg_reader r = {t, th, m};
     m->cfg = compute_cfg(&r);
@@ -559,6 +566,72 @@ static void dst_span(const struct fpu_exec *x, struct fpu_dst_span *s)
 }
 
 
+/* Thread th's plan (fpu.h) for the word w of form f, made now if it does not hold; NULL when w
+ * is not an MVMUL or read_cfg's memo cannot serve. Like read_cfg, called from can_accept too:
+ * the plan is a cache of a function of the state, not state. */
+static const struct fpu_plan *plan_for(const struct tile *t, unsigned th, uint32_t w,
+                                       const struct tt_form *f)
+{
+    struct fpu_state *u = &((struct tile *)t)->fpu;
+    struct fpu_plan *p = &u->plan[th];
+    const struct fpu_cfg_memo *m = &u->cfg_memo[th];
+    const enum tt_form_id id = (enum tt_form_id)(f - tt_forms);
+    if (p->valid && (w & p->key_mask) == p->key) { /* only MVMUL words have plans */
+        if (memo_holds(t, th, m) && p->serial == m->serial)
+            return p;
+    } else if (id != TT_FORM_MVMUL_BH && id != TT_FORM_MVMUL_WH) {
+        return NULL;
+    }
+    struct fpu_exec x = {.t = (struct tile *)t, .th = th};
+    decode(w, f, &x.in);
+    x.cfg = read_cfg(t, th);
+    p->valid = m->valid;
+    if (!p->valid)
+        return NULL;
+    fpu_mvmul_plan(&x, p);
+    const unsigned lo = id == TT_FORM_MVMUL_BH ? TT_LO_MVMUL_BH_DstRow : TT_LO_MVMUL_WH_DstRow,
+                   hi = id == TT_FORM_MVMUL_BH ? TT_HI_MVMUL_BH_DstRow : TT_HI_MVMUL_WH_DstRow;
+    p->dst_lo = (uint8_t)lo, p->dst_field = (uint16_t)((1u << (hi - lo + 1)) - 1);
+    p->key_mask = ~((uint32_t)p->dst_field << lo);
+    p->key = w & p->key_mask, p->serial = m->serial;
+    return p;
+}
+
+/* can_accept for an MVMUL with its plan: the general path's tests in its order, the Dst rows
+ * from the plan, and the hazard check on their one or two blocks where they lie in one. */
+static enum gate_stall can_accept_mvmul(const struct tile *t, unsigned th, const struct fpu_plan *p,
+                                        uint32_t w, uint32_t *detail)
+{
+    const struct fpu_state *u = &t->fpu;
+    const uint64_t now = t->now;
+    if (now < u->shiftxb_until || now < u->movx2a_until || now < u->movd2b_until || now < u->mov2d_until) {
+        *detail = TT_UNIT_FPU;
+        return GS_HAZARD;
+    }
+    const struct src_regs *s = &t->src;
+    for (unsigned b = 0; b < 2; b++)
+        if (s->bank[b][s->fpu_bank[b]].client != SRC_CLIENT_MATRIX) {
+            *detail = b;
+            return GS_SRC_NOT_VALID;
+        }
+    const struct fpu_cfg_memo *m = &u->cfg_memo[th];
+    const unsigned row0 = ((w >> p->dst_lo & p->dst_field) + p->dst_off + u->rwc[th].dst) & p->dst_mask; /* rows_of */
+    int blk;
+    if (p->one_block) { /* dest_first_blocked: every row's block is row0's (and the next) */
+        const unsigned b0 = dest_phys(m->cfg.dst_map, p->d32, row0) / 8;
+        blk = t->dest.block_ready[b0] > now                ? (int)b0
+              : p->d32 && t->dest.block_ready[b0 + 1] > now ? (int)b0 + 1
+                                                            : -1;
+    } else {
+        blk = dest_first_blocked(&t->dest, m->cfg.dst_map, p->d32, row0, p->nrows, now);
+    }
+    if (blk >= 0) {
+        *detail = (uint32_t)blk;
+        return GS_DEST_HAZARD;
+    }
+    return GS_NONE;
+}
+
 static bool holds(const struct tile *t, unsigned th, unsigned i)
 {
     (void)i;
@@ -568,6 +641,9 @@ static bool holds(const struct tile *t, unsigned th, unsigned i)
 static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
                                   const struct tt_form *f, uint32_t *detail)
 {
+    const struct fpu_plan *p = plan_for(t, th, w, f);
+    if (p)
+        return can_accept_mvmul(t, th, p, w, detail);
     const struct fpu_state *u = &t->fpu;
     const uint64_t now = t->now;
     struct fpu_exec x = {.t = (struct tile *)t, .th = th};
@@ -719,11 +795,18 @@ static bool formats_known(struct fpu_exec *x)
     return fpu_undef(x, why);
 }
 
+static bool issued(struct tile *t, unsigned th, const struct fpu_exec *x, enum fpu_kind k,
+                   const struct tt_form *f);
+
 static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
 {
-    struct fpu_state *u = &t->fpu;
-    const uint64_t now = t->now;
     struct fpu_exec x = {.t = t, .th = th};
+    const struct fpu_plan *p = plan_for(t, th, w, f);
+    if (p && p->fast) { /* fpu_exec_math's MVMUL from the plan */
+        x.cfg = t->fpu.cfg_memo[th].cfg;
+        fpu_exec_mvmul(&x, p, w);
+        return issued(t, th, &x, FK_MVMUL, f);
+    }
     decode(w, f, &x.in);
     x.cfg = read_cfg(t, th);
     const enum fpu_kind k = x.in.kind;
@@ -741,9 +824,19 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     }
     if (!ok)
         return false;
+    return issued(t, th, &x, k, f);
+}
+
+/* What follows an instruction of kind k that thread th issued (x: its execution): its Dst
+ * blocks' hazard, the restrictions it leaves, busy cycles and statistics. */
+static bool issued(struct tile *t, unsigned th, const struct fpu_exec *x, enum fpu_kind k,
+                   const struct tt_form *f)
+{
+    struct fpu_state *u = &t->fpu;
+    const uint64_t now = t->now;
     const unsigned lat = latency(k);
     for (unsigned w64 = 0; w64 < 2; w64++)
-        for (uint64_t m = x.written[w64]; m; m &= m - 1)
+        for (uint64_t m = x->written[w64]; m; m &= m - 1)
             dest_block_written(&t->dest, w64 * 64 + (unsigned)__builtin_ctzll(m), now + lat);
     switch (k) {
     case FK_SHIFTXB: u->shiftxb_until = now + 2; break;

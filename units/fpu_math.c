@@ -338,12 +338,11 @@ dst_rows_out_avx512(struct dest *dst, const unsigned *p, unsigned n, bool d32, b
 
 /* SrcA rows row..row+15 of the matrix unit's bank taken apart for `phase` (dp_cols), from the
  * cache while the bank's cells are unchanged. */
-static const struct dp_cols *srca_cols(struct fpu_exec *x, unsigned row, unsigned phase)
+static const struct dp_cols *srca_cols(struct fpu_exec *x, unsigned row, unsigned phase, enum op_class ca)
 {
     const struct src_regs *s = &x->t->src;
     const unsigned bank = s->fpu_bank[0];
     const struct src_bank *A = &s->bank[0][bank];
-    const enum op_class ca = op_class(x->cfg.srca_fmt);
     struct fpu_state *u = &x->t->fpu;
     for (unsigned i = 0; i < FPU_COLS_CACHE; i++) {
         const struct fpu_cols_cache *c = &u->cols_cache[i];
@@ -365,12 +364,12 @@ static const struct dp_cols *srca_cols(struct fpu_exec *x, unsigned row, unsigne
 
 /* SrcB rows row..row+7 (row eight times when `bcast`) of the matrix unit's bank taken apart
  * for `phase` (dp_lanes), from the cache while the bank's cells are unchanged. */
-static const struct dp_lanes *srcb_rows(struct fpu_exec *x, unsigned row, bool bcast, unsigned phase)
+static const struct dp_lanes *srcb_rows(struct fpu_exec *x, unsigned row, bool bcast, unsigned phase,
+                                        enum op_class cb)
 {
     const struct src_regs *s = &x->t->src;
     const unsigned bank = s->fpu_bank[1];
     const struct src_bank *B = &s->bank[1][bank];
-    const enum op_class cb = op_class(x->cfg.srcb_fmt);
     const bool flush = !x->cfg.zero_flag_disabled_src;
     struct fpu_state *u = &x->t->fpu;
     for (unsigned i = 0; i < FPU_ROWS_CACHE; i++) {
@@ -393,6 +392,9 @@ static const struct dp_lanes *srcb_rows(struct fpu_exec *x, unsigned row, bool b
     c->phase = (uint8_t)phase, c->cls = (uint8_t)cb, c->bcast = bcast, c->flush = flush;
     return c->rows;
 }
+
+static void matmul_float(struct fpu_exec *x, enum op_class ca, enum op_class cb, struct dp_mode m,
+                         dp_rows_fn *fn, unsigned phase, struct rows r);
 
 static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned phase, struct rows r)
 {
@@ -417,18 +419,34 @@ static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned pha
             }
         return;
     }
-    /* Operands taken apart once per bank contents: SrcA's 16 columns, SrcB's rows. */
-    const struct dp_cols *cols = srca_cols(x, r.srca, phase);
-    const struct dp_lanes *lb = srcb_rows(x, r.srcb, r.bcast, phase);
     const struct dp_mode m = dp_mode_of(x, st, d32);
+    matmul_float(x, op_class(x->cfg.srca_fmt), op_class(x->cfg.srcb_fmt), m, dp_rows_for(x->t->fpu.simd, m),
+                 phase, r);
+}
+
+/* The floating-point MVMUL/DOTPV/GAPOOL with SrcA and SrcB of classes ca, cb in mode m, whose
+ * rows function (dp_rows_for) is fn. */
+static void matmul_float(struct fpu_exec *x, enum op_class ca, enum op_class cb, struct dp_mode m,
+                         dp_rows_fn *fn, unsigned phase, struct rows r)
+{
+    const unsigned step = r.bcast ? 2 : 1;
+    const bool d32 = m.dst32;
+    /* Operands taken apart once per bank contents: SrcA's 16 columns, SrcB's rows. */
+    const struct dp_cols *cols = srca_cols(x, r.srca, phase, ca);
+    const struct dp_lanes *lb = srcb_rows(x, r.srcb, r.bcast, phase, cb);
     struct dest *dst = &x->t->dest;
     /* the Dst rows in, all the rows through the datapath at once (dp_rows_fn: the AVX-512 path
      * takes them two at a time), the Dst rows out */
     const struct dp_lanes *b[8];
     unsigned p[8], n = 0;
     uint32_t d[8][16];
+    /* fpu_dst_phys of each row: the rows lie in one aligned 8-row group (r.dst & 6 is 0 with 7
+     * rows), whose order the row maps keep but for DEST_ACCESS_CFG's swizzle (dest_adj16 and
+     * dest_adj32 keep bits 0..2 and map the rest from bits 3 and up) */
+    const unsigned p0 = dest_phys(x->cfg.dst_map, d32, r.dst & 0x3FF);
+    const bool in_order = !x->cfg.dst_map.swizzle;
     for (unsigned i = 0; i < r.nrows; i += step, n++) {
-        p[n] = dest_phys(x->cfg.dst_map, d32, (r.dst + i) & 0x3FF); /* fpu_dst_phys */
+        p[n] = in_order ? p0 + i : dest_phys(x->cfg.dst_map, d32, (r.dst + i) & 0x3FF);
         b[n] = &lb[i];
     }
     const enum dp_simd simd = x->t->fpu.simd;
@@ -438,7 +456,7 @@ static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned pha
         dst_rows_in_avx2(dst, p, n, d32, m.exp8, d);
     else
         dst_rows_in(dst, p, n, d32, m.exp8, d);
-    dp_rows_for(simd, m)(cols, b, n, (const uint32_t(*)[16])d, d, phase, m);
+    fn(cols, b, n, (const uint32_t(*)[16])d, d, phase, m);
     if (simd == DP_SIMD_AVX512)
         dst_rows_out_avx512(dst, p, n, d32, m.exp8, (const uint32_t(*)[16])d);
     else if (simd == DP_SIMD_AVX2)
@@ -691,5 +709,43 @@ bool fpu_exec_math(struct fpu_exec *x)
     }
     fpu_flip(x, x->in.flip_a, x->in.flip_b);
     fpu_apply_addr_mod(x, x->in.addr_mod);
+    return true;
+}
+
+void fpu_mvmul_plan(const struct fpu_exec *x, struct fpu_plan *p)
+{
+    enum fpu_style st;
+    bool d32;
+    fpu_math_style(x, &st, &d32);
+    const struct fpu_cfg *c = &x->cfg;
+    p->fast = st != FPU_STYLE_INT8 && c->srca_fmt != SRC_FMT_UNKNOWN && c->srcb_fmt != SRC_FMT_UNKNOWN;
+    p->d32 = d32;
+    p->bcast = x->in.bcast_row;
+    p->nrows = p->bcast ? 7 : 8; /* rows_of */
+    p->srcb_mask = p->bcast ? 0x3F : 0x38;
+    p->dst_mask = (uint16_t)(0x400 - p->nrows);
+    p->one_block = !c->dst_map.swizzle;
+    p->cls_a = (uint8_t)op_class(c->srca_fmt);
+    p->cls_b = (uint8_t)op_class(c->srcb_fmt);
+    p->addr_mod = (uint8_t)x->in.addr_mod;
+    p->flip_a = x->in.flip_a, p->flip_b = x->in.flip_b;
+    p->dst_off = c->math_offset + c->regw_base; /* fpu_dst_base less the RWC and DstRow */
+    p->mode = dp_mode_of(x, st, d32);
+    p->rows_fn = dp_rows_for(x->t->fpu.simd, p->mode);
+}
+
+bool fpu_exec_mvmul(struct fpu_exec *x, const struct fpu_plan *p, uint32_t w)
+{
+    const unsigned dst_row = w >> p->dst_lo & p->dst_field;
+    struct fpu_state *u = &x->t->fpu;
+    const struct fpu_rwc *rw = &u->rwc[x->th];
+    const unsigned phase = (rw->fidelity + x->cfg.fidelity_base) & 3; /* fpu_phase */
+    const struct rows r = {.nrows = p->nrows, .bcast = p->bcast, .srca = rw->srca & 0x38u,
+                           .srcb = rw->srcb & p->srcb_mask, .dst = (dst_row + p->dst_off + rw->dst) & p->dst_mask};
+    u->last_srca_row = (uint8_t)r.srca;
+    matmul_float(x, (enum op_class)p->cls_a, (enum op_class)p->cls_b, p->mode, p->rows_fn, phase, r);
+    u->st.mul_phase[phase]++;
+    fpu_flip(x, p->flip_a, p->flip_b);
+    fpu_apply_addr_mod(x, p->addr_mod);
     return true;
 }
