@@ -347,8 +347,8 @@ struct addr_mod {
 };
 
 /* ThreadConfig ADDR_MOD_{AB,DST,BIAS}_SEC<i>: the same word layouts on both architectures (the
- * words differ; units/cfg_*.def). Reads the three words once. */
-static struct addr_mod addr_mod_slot(const struct tile *t, unsigned th, unsigned i)
+ * words differ; units/cfg_*.def). The three words' indices of slot i. */
+static void addr_mod_words(const struct tile *t, unsigned i, uint16_t words[3])
 {
     const unsigned ab = tile_arch_bit(t);
     const struct cfg_field_desc *fa, *fd, *fb;
@@ -362,8 +362,14 @@ static struct addr_mod addr_mod_slot(const struct tile *t, unsigned th, unsigned
         SLOT(0) SLOT(1) SLOT(2) SLOT(3) SLOT(4) SLOT(5) SLOT(6) default: SLOT(7)
 #undef SLOT
     }
-    uint32_t a = t->cfg.thread[th][fa->word], d = t->cfg.thread[th][fd->word],
-             b = t->cfg.thread[th][fb->word];
+    words[0] = (uint16_t)fa->word, words[1] = (uint16_t)fd->word, words[2] = (uint16_t)fb->word;
+}
+
+/* The slot whose words are at `words` (addr_mod_words), read now. */
+static struct addr_mod addr_mod_read(const struct tile *t, unsigned th, const uint16_t words[3])
+{
+    uint32_t a = t->cfg.thread[th][words[0]], d = t->cfg.thread[th][words[1]],
+             b = t->cfg.thread[th][words[2]];
     /* AB: SrcAIncr[5:0] SrcACR[6] SrcAClear[7] SrcBIncr[13:8] SrcBCR[14] SrcBClear[15];
      * DST: DestIncr[9:0] DestCR[10] DestClear[11] DestCToCR[12] FidelityIncr[14:13]
      * FidelityClear[15]; BIAS: BiasIncr[3:0] BiasClear[4] */
@@ -386,6 +392,8 @@ static void rwc_step(uint16_t *v, uint16_t *cr, unsigned incr, bool via_cr, unsi
         *v = (uint16_t)((*v + incr) & mask);
 }
 
+static void apply_slot(struct fpu_rwc *r, struct addr_mod m, bool update_fidelity);
+
 /* WH:RWCs.md ApplyAddrMod; UpdateFidelityPhase false is ApplyPartialAddrMod (SFPLOAD, SFPSTORE). */
 static void apply_addr_mod(struct tile *t, unsigned th, unsigned addr_mod, bool update_fidelity)
 {
@@ -397,7 +405,14 @@ static void apply_addr_mod(struct tile *t, unsigned th, unsigned addr_mod, bool 
         if (r->extra_addr_mod_bit || thcfg_get(&t->cfg, th, &thcfg_fields_wh[THCFGF_WH_ADDR_MOD_SET_Base]))
             index += 4;
     }
-    struct addr_mod m = addr_mod_slot(t, th, index & 7);
+    uint16_t words[3];
+    addr_mod_words(t, index & 7, words);
+    apply_slot(r, addr_mod_read(t, th, words), update_fidelity);
+}
+
+/* The RWC updates of ApplyAddrMod with slot m. */
+static void apply_slot(struct fpu_rwc *r, struct addr_mod m, bool update_fidelity)
+{
     if (m.a_clr) r->srca = r->srca_cr = 0;
     else rwc_step(&r->srca, &r->srca_cr, m.a_incr, m.a_cr, 0x3F);
     if (m.b_clr) r->srcb = r->srcb_cr = 0;
@@ -594,6 +609,8 @@ static const struct fpu_plan *plan_for(const struct tile *t, unsigned th, uint32
     p->dst_lo = (uint8_t)lo, p->dst_field = (uint16_t)((1u << (hi - lo + 1)) - 1);
     p->key_mask = ~((uint32_t)p->dst_field << lo);
     p->key = w & p->key_mask, p->serial = m->serial;
+    p->am_fixed = !tile_is_wormhole(t); /* apply_addr_mod's slot */
+    addr_mod_words(t, p->addr_mod & 7, p->am_words);
     return p;
 }
 
@@ -805,6 +822,10 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     if (p && p->fast) { /* fpu_exec_math's MVMUL from the plan */
         x.cfg = t->fpu.cfg_memo[th].cfg;
         fpu_exec_mvmul(&x, p, w);
+        if (p->am_fixed) /* apply_addr_mod with the slot's words known */
+            apply_slot(&t->fpu.rwc[th], addr_mod_read(t, th, p->am_words), true);
+        else
+            apply_addr_mod(t, th, p->addr_mod, true);
         return issued(t, th, &x, FK_MVMUL, f);
     }
     decode(w, f, &x.in);

@@ -91,6 +91,8 @@ struct fpu_plan {
     uint8_t cls_a, cls_b;   /* how SrcA and SrcB cells enter the datapath (fpu_math.c op_class) */
     uint8_t addr_mod;       /* the decoded word's AddrMod, FlipSrcA, FlipSrcB */
     bool flip_a, flip_b;
+    bool am_fixed;          /* Blackhole: AddrMod names the slot, whose ThreadConfig words are */
+    uint16_t am_words[3];   /* these (fpu.c addr_mod_words) */
     uint32_t dst_off;       /* MATH offset + DEST_REGW_BASE: the Dst row less the RWC and DstRow */
     struct dp_mode mode;
     dp_rows_fn *rows_fn;    /* dp_rows_for(simd, mode) */
@@ -126,18 +128,17 @@ struct fpu_state {
      * over and over: one entry per face and phase. */
     struct fpu_cols_cache {
         struct dp_cols cols;
-        uint32_t gen;
-        uint8_t valid, bank, row, phase, cls;
+        uint64_t key; /* fpu_math.c cache_key: the bank's generation, bank, row, phase, class;
+                       * 0 for an empty entry */
     } cols_cache[FPU_COLS_CACHE];
-    uint8_t cols_next;
+    uint8_t cols_next, cols_last; /* the entry to fill next; the last one that served */
     /* The same for SrcB: the (up to) 8 rows one MVMUL/DOTPV/GAPOOL reads, keyed also by the
      * first row, row broadcast and denormal flushing. */
     struct fpu_rows_cache {
         struct dp_lanes rows[8];
-        uint32_t gen;
-        uint8_t valid, bank, row, phase, cls, bcast, flush;
+        uint64_t key; /* as cols_cache's, with row broadcast and flushing */
     } rows_cache[FPU_ROWS_CACHE];
-    uint8_t rows_next;
+    uint8_t rows_next, rows_last;
     struct fpu_cfg_memo cfg_memo[NUM_THREADS]; /* read_cfg's, per thread */
     struct fpu_plan plan[NUM_THREADS];
     enum dp_simd simd; /* the SIMD flavour of the datapath this host runs (dp_simd_best) */

@@ -336,29 +336,41 @@ dst_rows_out_avx512(struct dest *dst, const unsigned *p, unsigned n, bool d32, b
 #undef WIDEN
 #undef NARROW
 
+/* What an entry of the operand caches was taken apart from, in one word: the bank's write
+ * generation, the bank, first row (6 bits), phase, operand class and (SrcB) row broadcast and
+ * denormal flushing; bit 31 set, so that no key is 0, an empty entry's. */
+static inline uint64_t cache_key(uint32_t gen, unsigned bank, unsigned row, unsigned phase,
+                                 enum op_class cls, bool bcast, bool flush)
+{
+    return (uint64_t)gen << 32 | 1u << 31 | bank << 16 | row << 8 | phase << 4 | (unsigned)cls << 2 |
+           (unsigned)bcast << 1 | (unsigned)flush;
+}
+
 /* SrcA rows row..row+15 of the matrix unit's bank taken apart for `phase` (dp_cols), from the
- * cache while the bank's cells are unchanged. */
+ * cache while the bank's cells are unchanged (the entry that served last looked at first). */
 static const struct dp_cols *srca_cols(struct fpu_exec *x, unsigned row, unsigned phase, enum op_class ca)
 {
     const struct src_regs *s = &x->t->src;
     const unsigned bank = s->fpu_bank[0];
     const struct src_bank *A = &s->bank[0][bank];
     struct fpu_state *u = &x->t->fpu;
-    for (unsigned i = 0; i < FPU_COLS_CACHE; i++) {
-        const struct fpu_cols_cache *c = &u->cols_cache[i];
-        if (c->valid && c->gen == A->gen && c->bank == bank && c->row == row && c->phase == phase &&
-            c->cls == ca)
-            return &c->cols;
-    }
+    const uint64_t key = cache_key(A->gen, bank, row, phase, ca, false, false);
+    if (u->cols_cache[u->cols_last].key == key)
+        return &u->cols_cache[u->cols_last].cols;
+    for (unsigned i = 0; i < FPU_COLS_CACHE; i++)
+        if (u->cols_cache[i].key == key) {
+            u->cols_last = (uint8_t)i;
+            return &u->cols_cache[i].cols;
+        }
     struct fpu_cols_cache *c = &u->cols_cache[u->cols_next];
+    u->cols_last = u->cols_next;
     u->cols_next = (uint8_t)((u->cols_next + 1) % FPU_COLS_CACHE);
     for (unsigned k = 0; k < 16; k++) {
         uint32_t op[16];
         src_operands16(op, A->cell[(row + k) & 0x3F], ca);
         dp_cols_set_lane(&c->cols, k, op, phase);
     }
-    c->gen = A->gen, c->valid = 1, c->bank = (uint8_t)bank, c->row = (uint8_t)row;
-    c->phase = (uint8_t)phase, c->cls = (uint8_t)ca;
+    c->key = key;
     return &c->cols;
 }
 
@@ -372,13 +384,16 @@ static const struct dp_lanes *srcb_rows(struct fpu_exec *x, unsigned row, bool b
     const struct src_bank *B = &s->bank[1][bank];
     const bool flush = !x->cfg.zero_flag_disabled_src;
     struct fpu_state *u = &x->t->fpu;
-    for (unsigned i = 0; i < FPU_ROWS_CACHE; i++) {
-        const struct fpu_rows_cache *c = &u->rows_cache[i];
-        if (c->valid && c->gen == B->gen && c->bank == bank && c->row == row && c->phase == phase &&
-            c->cls == cb && c->bcast == bcast && c->flush == flush)
-            return c->rows;
-    }
+    const uint64_t key = cache_key(B->gen, bank, row, phase, cb, bcast, flush);
+    if (u->rows_cache[u->rows_last].key == key)
+        return u->rows_cache[u->rows_last].rows;
+    for (unsigned i = 0; i < FPU_ROWS_CACHE; i++)
+        if (u->rows_cache[i].key == key) {
+            u->rows_last = (uint8_t)i;
+            return u->rows_cache[i].rows;
+        }
     struct fpu_rows_cache *c = &u->rows_cache[u->rows_next];
+    u->rows_last = u->rows_next;
     u->rows_next = (uint8_t)((u->rows_next + 1) % FPU_ROWS_CACHE);
     for (unsigned i = 0; i < 8; i++) {
         uint32_t op[16];
@@ -388,8 +403,7 @@ static const struct dp_lanes *srcb_rows(struct fpu_exec *x, unsigned row, bool b
             z |= (uint16_t)(dp_is_zero(op[k]) << k);
         dp_lanes_b(&c->rows[i], op, z, phase);
     }
-    c->gen = B->gen, c->valid = 1, c->bank = (uint8_t)bank, c->row = (uint8_t)row;
-    c->phase = (uint8_t)phase, c->cls = (uint8_t)cb, c->bcast = bcast, c->flush = flush;
+    c->key = key;
     return c->rows;
 }
 
@@ -441,13 +455,20 @@ static void matmul_float(struct fpu_exec *x, enum op_class ca, enum op_class cb,
     unsigned p[8], n = 0;
     uint32_t d[8][16];
     /* fpu_dst_phys of each row: the rows lie in one aligned 8-row group (r.dst & 6 is 0 with 7
-     * rows), whose order the row maps keep but for DEST_ACCESS_CFG's swizzle (dest_adj16 and
-     * dest_adj32 keep bits 0..2 and map the rest from bits 3 and up) */
+     * rows, r.dst & 3 with GAPOOL's 4), whose order the row maps keep but for DEST_ACCESS_CFG's
+     * swizzle (dest_adj16 and dest_adj32 keep bits 0..2 and map the rest from bits 3 and up):
+     * then they are the first one's physical row plus i, all in its 8-row block */
     const unsigned p0 = dest_phys(x->cfg.dst_map, d32, r.dst & 0x3FF);
     const bool in_order = !x->cfg.dst_map.swizzle;
-    for (unsigned i = 0; i < r.nrows; i += step, n++) {
-        p[n] = in_order ? p0 + i : dest_phys(x->cfg.dst_map, d32, (r.dst + i) & 0x3FF);
-        b[n] = &lb[i];
+    if (in_order && r.nrows == 8 && step == 1) { /* MVMUL, DOTPV: a constant count */
+        for (unsigned i = 0; i < 8; i++)
+            p[i] = p0 + i, b[i] = &lb[i];
+        n = 8;
+    } else {
+        for (unsigned i = 0; i < r.nrows; i += step, n++) {
+            p[n] = in_order ? p0 + i : dest_phys(x->cfg.dst_map, d32, (r.dst + i) & 0x3FF);
+            b[n] = &lb[i];
+        }
     }
     const enum dp_simd simd = x->t->fpu.simd;
     if (simd == DP_SIMD_AVX512)
@@ -463,8 +484,19 @@ static void matmul_float(struct fpu_exec *x, enum op_class ca, enum op_class cb,
         dst_rows_out_avx2(dst, p, n, d32, m.exp8, (const uint32_t(*)[16])d);
     else
         dst_rows_out(dst, p, n, d32, m.exp8, (const uint32_t(*)[16])d);
-    for (unsigned i = 0; i < n; i++)
-        fpu_dst_row_written(x, d32, p[i]);
+    if (in_order) { /* fpu_dst_row_written of each row: one block (and the next with Dst32b) */
+        for (unsigned i = 0; i < n; i++)
+            dst->row_valid[p[i]] = true;
+        if (d32)
+            for (unsigned i = 0; i < n; i++)
+                dst->row_valid[p[i] + 8] = true;
+        fpu_mark_written(x, p0);
+        if (d32)
+            fpu_mark_written(x, p0 + 8);
+    } else {
+        for (unsigned i = 0; i < n; i++)
+            fpu_dst_row_written(x, d32, p[i]);
+    }
 }
 
 /* ---- ELWMUL, ELWADD, ELWSUB ---- */
@@ -746,6 +778,5 @@ bool fpu_exec_mvmul(struct fpu_exec *x, const struct fpu_plan *p, uint32_t w)
     matmul_float(x, (enum op_class)p->cls_a, (enum op_class)p->cls_b, p->mode, p->rows_fn, phase, r);
     u->st.mul_phase[phase]++;
     fpu_flip(x, p->flip_a, p->flip_b);
-    fpu_apply_addr_mod(x, p->addr_mod);
-    return true;
+    return true; /* the caller applies the ADDR_MOD */
 }
