@@ -878,20 +878,12 @@ static bool issued(struct tile *t, unsigned th, const struct fpu_exec *x, enum f
     return true;
 }
 
-/* The pipeline drains by itself: its last busy cycle counts towards the run. */
-static void tick(struct tile *t)
-{
-    struct fpu_state *u = &t->fpu;
-    if (u->busy_until && u->busy_until <= t->now && u->busy_until > u->last_busy)
-        u->last_busy = u->busy_until;
-}
-
-static bool active(const struct tile *t)
-{
-    const struct fpu_state *u = &t->fpu;
-    return u->busy_until && u->busy_until > u->last_busy;
-}
-
+/* The pipeline drains by itself: its last busy cycle counts towards the run (tile_finish,
+ * where every thread has drained, so that no instruction is still in it). The unit has no
+ * tick: nothing happens in it after issue that another unit or the gate does not find by
+ * cycle (next_event wakes the coprocessor for those), so that a stream of its instructions
+ * can take the gate's lone-thread cycle (sync/gate.c lone_step, which needs every tick
+ * asleep). */
 static uint64_t next_event(const struct tile *t)
 {
     const struct fpu_state *u = &t->fpu;
@@ -918,7 +910,7 @@ static void reset(struct tile *t)
     t->fpu.simd = dp_simd_best();
 }
 
-static uint64_t last_busy(const struct tile *t) { return t->fpu.last_busy; }
+static uint64_t last_busy(const struct tile *t) { return t->fpu.busy_until; }
 
 static void report(const struct tile *t, FILE *f)
 {
@@ -937,7 +929,7 @@ static void stats_json(const struct tile *t, FILE *f)
 
 const struct unit_desc fpu_unit_desc = {
     .name = "fpu", .reset = reset, .can_accept = can_accept, .resource = resource,
-    .accept = accept, .tick = tick, .active = active, .next_event = next_event, .last_busy = last_busy,
+    .accept = accept, .next_event = next_event, .last_busy = last_busy,
     .holds = holds, .report = report, .stats_json = stats_json,
     .signal = fpu_signal, .query = fpu_query,
 };

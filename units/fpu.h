@@ -117,7 +117,7 @@ struct fpu_state {
     bool warned_implied; /* --unpredictable=warn has reported an unknown implied format */
     struct fpu_rwc rwc[NUM_THREADS];
     uint64_t thread_busy_until[NUM_THREADS]; /* the thread has an instruction in the pipeline */
-    uint64_t busy_until;                     /* any thread (statistics) */
+    uint64_t busy_until;                     /* any thread (statistics; unit_desc.last_busy) */
     uint64_t shiftxb_until;   /* SHIFTXB: nothing is accepted before this cycle */
     uint64_t movx2a_until;    /* MOVD2A/MOVB2A: only MOVD2A and MOVB2A before this cycle */
     uint64_t movd2b_until;    /* MOVD2B: only MOVD2B before this cycle */
@@ -143,7 +143,6 @@ struct fpu_state {
     struct fpu_plan plan[NUM_THREADS];
     enum dp_simd simd; /* the SIMD flavour of the datapath this host runs (dp_simd_best) */
     struct fpu_stats st;
-    uint64_t last_busy; /* 1 + the last cycle an instruction finished (unit_desc.last_busy) */
 };
 
 /* `holds`: STALLWAIT C4 (BH) / C7 (WH), thread th has an instruction in the pipeline. */
