@@ -96,6 +96,7 @@ struct fpu_plan {
     uint32_t dst_off;       /* MATH offset + DEST_REGW_BASE: the Dst row less the RWC and DstRow */
     struct dp_mode mode;
     dp_rows_fn *rows_fn;    /* dp_rows_for(simd, mode) */
+    dp_rows_dst_fn *dst_fn; /* dp_rows_dst_for(simd, mode) */
 };
 
 /* RWCs (WH:RWCs.md), one set per Tensix thread. Widths: Dst 10 bits, SrcA/SrcB 6, FidelityPhase

@@ -4,7 +4,6 @@
  * models; the arithmetic is the hardware's datapath (fpu_datapath.c, docs/numerics.md). */
 #include "fpu_internal.h"
 
-#include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -155,9 +154,8 @@ static struct dp_mode dp_mode_of(const struct fpu_exec *x, enum fpu_style st, bo
 
 /* Dst rows in and out of the datapath: physical rows p[0..n-1] (an FP32 Dst's low halves 8
  * rows on) as Dst words (fpu_datapath.h) and back, as dst_word and dst_word_put convert each
- * cell; an undefined row reads as 0. A portable copy, and copies in AVX2 and AVX-512 for the
- * matrix unit's paths of those names (fpu.simd): 16 cells in one vector, where the portable
- * loops take about 80 instructions a row each way. All give the same bits: they are bit moves. */
+ * cell; an undefined row reads as 0. For the SSE4.1 and plain paths: the AVX2 and AVX-512 rows
+ * read and write the cells themselves (dp_rows_dst_for), with the same bits (bit moves). */
 static void dst_rows_in(const struct dest *dst, const unsigned *p, unsigned n, bool d32, bool exp8,
                         uint32_t (*d)[16])
 {
@@ -194,147 +192,6 @@ static void dst_rows_out(struct dest *dst, const unsigned *p, unsigned n, bool d
                 dst->bits[q][j] = fmt_dst_from_fp16(dp_to_fp16(d[i][j]));
     }
 }
-
-/* Bit moves of 16 cells at once in 16-bit lanes: fmt_dst_to_bf16 (also the high half of an
- * FP32 cell), fmt_dst_to_fp16, fmt_dst_from_bf16, fmt_dst_from_fp16. */
-#define AND16(v, k) _mm256_and_si256(v, m16_##k)
-/* the masks, set once per call (outside the row loop: GCC builds each _mm256_set1 of a constant
- * with three instructions where it stands) */
-#define MASKS16                                                                                   \
-    const __m256i m16_0x8000 = _mm256_set1_epi16((short)0x8000), m16_0xFF = _mm256_set1_epi16(0xFF), \
-                  m16_0x7F = _mm256_set1_epi16(0x7F), m16_0x1F = _mm256_set1_epi16(0x1F),          \
-                  m16_0x3FF = _mm256_set1_epi16(0x3FF)
-#define TO_BF16(c) _mm256_or_si256(_mm256_or_si256(AND16(c, 0x8000), _mm256_slli_epi16(AND16(c, 0xFF), 7)), \
-                                   AND16(_mm256_srli_epi16(c, 8), 0x7F))
-#define TO_FP16(c) _mm256_or_si256(_mm256_or_si256(AND16(c, 0x8000), _mm256_slli_epi16(AND16(c, 0x1F), 10)), \
-                                   AND16(_mm256_srli_epi16(c, 5), 0x3FF))
-#define FROM_BF16(h) _mm256_or_si256(_mm256_or_si256(AND16(h, 0x8000), _mm256_slli_epi16(AND16(h, 0x7F), 8)), \
-                                     AND16(_mm256_srli_epi16(h, 7), 0xFF))
-#define FROM_FP16(h) _mm256_or_si256(_mm256_or_si256(AND16(h, 0x8000), _mm256_slli_epi16(AND16(h, 0x3FF), 5)), \
-                                     AND16(_mm256_srli_epi16(h, 10), 0x1F))
-/* 16-bit lanes 0..7 (half 0) or 8..15 (half 1) of v widened to 32 bits */
-#define WIDEN(v, half) _mm256_cvtepu16_epi32(half ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v))
-/* 16 32-bit values below 2^16 (w0: 0..7, w1: 8..15) as 16-bit lanes in order (vpackusdw
- * interleaves the 128-bit halves; vpermq puts them back) */
-#define NARROW(w0, w1) _mm256_permute4x64_epi64(_mm256_packus_epi32(w0, w1), 0xD8)
-
-__attribute__((target("avx2"))) static void
-dst_rows_in_avx2(const struct dest *dst, const unsigned *p, unsigned n, bool d32, bool exp8,
-                 uint32_t (*d)[16])
-{
-    MASKS16;
-    const __m256i s15 = _mm256_set1_epi32(0x8000), m15 = _mm256_set1_epi32(0x7FFF);
-    for (unsigned i = 0; i < n; i++) {
-        const unsigned q = p[i];
-        __m256i w[2];
-        const __m256i c = _mm256_loadu_si256((const __m256i *)dst->bits[q]);
-        if (!dst->row_valid[q]) {
-            w[0] = w[1] = _mm256_setzero_si256();
-        } else if (d32 || exp8) {
-            const __m256i h = TO_BF16(c);
-            const __m256i lo = d32 ? _mm256_loadu_si256((const __m256i *)dst->bits[q + 8]) : _mm256_setzero_si256();
-            for (unsigned k = 0; k < 2; k++)
-                w[k] = _mm256_or_si256(_mm256_slli_epi32(WIDEN(h, k), 16), WIDEN(lo, k));
-        } else { /* dp_from_fp16 */
-            const __m256i h = TO_FP16(c);
-            for (unsigned k = 0; k < 2; k++) {
-                const __m256i f = WIDEN(h, k);
-                w[k] = _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(f, s15), 16),
-                                       _mm256_slli_epi32(_mm256_and_si256(f, m15), 13));
-            }
-        }
-        _mm256_storeu_si256((__m256i *)d[i], w[0]);
-        _mm256_storeu_si256((__m256i *)(d[i] + 8), w[1]);
-    }
-}
-
-__attribute__((target("avx2"))) static void
-dst_rows_out_avx2(struct dest *dst, const unsigned *p, unsigned n, bool d32, bool exp8,
-                  const uint32_t (*d)[16])
-{
-    MASKS16;
-    const __m256i m16 = _mm256_set1_epi32(0xFFFF), s = _mm256_set1_epi32(0x8000),
-                  e = _mm256_set1_epi32(0x0FFFE000);
-    for (unsigned i = 0; i < n; i++) {
-        const unsigned q = p[i];
-        const __m256i w0 = _mm256_loadu_si256((const __m256i *)d[i]);
-        const __m256i w1 = _mm256_loadu_si256((const __m256i *)(d[i] + 8));
-        __m256i c;
-        if (d32 || exp8) {
-            c = NARROW(_mm256_srli_epi32(w0, 16), _mm256_srli_epi32(w1, 16));
-            c = FROM_BF16(c);
-            if (d32) {
-                _mm256_storeu_si256((__m256i *)dst->bits[q + 8],
-                                    NARROW(_mm256_and_si256(w0, m16), _mm256_and_si256(w1, m16)));
-            }
-        } else { /* dp_to_fp16 */
-#define TO_FP16_BITS(w) _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(w, 16), s), \
-                                        _mm256_srli_epi32(_mm256_and_si256(w, e), 13))
-            c = FROM_FP16(NARROW(TO_FP16_BITS(w0), TO_FP16_BITS(w1)));
-#undef TO_FP16_BITS
-        }
-        _mm256_storeu_si256((__m256i *)dst->bits[q], c);
-    }
-}
-
-/* The same with a whole row of words in one 512-bit vector, for the AVX-512 datapath: besides
- * fewer instructions, its 512-bit loads of d[] then find each row in one store (two 256-bit
- * stores cannot be forwarded to one 512-bit load: the load would wait for both to retire). */
-__attribute__((target("avx512f,avx512bw"))) static void
-dst_rows_in_avx512(const struct dest *dst, const unsigned *p, unsigned n, bool d32, bool exp8,
-                   uint32_t (*d)[16])
-{
-    MASKS16;
-    const __m512i s15 = _mm512_set1_epi32(0x8000), m15 = _mm512_set1_epi32(0x7FFF);
-    for (unsigned i = 0; i < n; i++) {
-        const unsigned q = p[i];
-        __m512i w;
-        const __m256i c = _mm256_loadu_si256((const __m256i *)dst->bits[q]);
-        if (!dst->row_valid[q]) {
-            w = _mm512_setzero_si512();
-        } else if (d32 || exp8) {
-            w = _mm512_slli_epi32(_mm512_cvtepu16_epi32(TO_BF16(c)), 16);
-            if (d32)
-                w = _mm512_or_si512(w, _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)dst->bits[q + 8])));
-        } else { /* dp_from_fp16 */
-            const __m512i f = _mm512_cvtepu16_epi32(TO_FP16(c));
-            w = _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(f, s15), 16),
-                                _mm512_slli_epi32(_mm512_and_si512(f, m15), 13));
-        }
-        _mm512_storeu_si512(d[i], w);
-    }
-}
-
-__attribute__((target("avx512f,avx512bw"))) static void
-dst_rows_out_avx512(struct dest *dst, const unsigned *p, unsigned n, bool d32, bool exp8,
-                    const uint32_t (*d)[16])
-{
-    MASKS16;
-    const __m512i s = _mm512_set1_epi32(0x8000), e = _mm512_set1_epi32(0x0FFFE000);
-    for (unsigned i = 0; i < n; i++) {
-        const unsigned q = p[i];
-        const __m512i w = _mm512_loadu_si512(d[i]);
-        __m256i c;
-        if (d32 || exp8) { /* vpmovdw keeps the low 16 bits of each word */
-            c = FROM_BF16(_mm512_cvtepi32_epi16(_mm512_srli_epi32(w, 16)));
-            if (d32)
-                _mm256_storeu_si256((__m256i *)dst->bits[q + 8], _mm512_cvtepi32_epi16(w));
-        } else { /* dp_to_fp16 */
-            const __m512i f = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(w, 16), s),
-                                              _mm512_srli_epi32(_mm512_and_si512(w, e), 13));
-            c = FROM_FP16(_mm512_cvtepi32_epi16(f));
-        }
-        _mm256_storeu_si256((__m256i *)dst->bits[q], c);
-    }
-}
-#undef AND16
-#undef MASKS16
-#undef TO_BF16
-#undef TO_FP16
-#undef FROM_BF16
-#undef FROM_FP16
-#undef WIDEN
-#undef NARROW
 
 /* What an entry of the operand caches was taken apart from, in one word: the bank's write
  * generation, the bank, first row (6 bits), phase, operand class and (SrcB) row broadcast and
@@ -408,7 +265,7 @@ static const struct dp_lanes *srcb_rows(struct fpu_exec *x, unsigned row, bool b
 }
 
 static void matmul_float(struct fpu_exec *x, enum op_class ca, enum op_class cb, struct dp_mode m,
-                         dp_rows_fn *fn, unsigned phase, struct rows r);
+                         dp_rows_fn *fn, dp_rows_dst_fn *dfn, unsigned phase, struct rows r);
 
 static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned phase, struct rows r)
 {
@@ -434,14 +291,16 @@ static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned pha
         return;
     }
     const struct dp_mode m = dp_mode_of(x, st, d32);
-    matmul_float(x, op_class(x->cfg.srca_fmt), op_class(x->cfg.srcb_fmt), m, dp_rows_for(x->t->fpu.simd, m),
-                 phase, r);
+    const enum dp_simd simd = x->t->fpu.simd;
+    matmul_float(x, op_class(x->cfg.srca_fmt), op_class(x->cfg.srcb_fmt), m, dp_rows_for(simd, m),
+                 dp_rows_dst_for(simd, m), phase, r);
 }
 
 /* The floating-point MVMUL/DOTPV/GAPOOL with SrcA and SrcB of classes ca, cb in mode m, whose
- * rows function (dp_rows_for) is fn. */
+ * rows functions (dp_rows_for, dp_rows_dst_for: NULL but on the AVX2 and AVX-512 paths) are fn
+ * and dfn. */
 static void matmul_float(struct fpu_exec *x, enum op_class ca, enum op_class cb, struct dp_mode m,
-                         dp_rows_fn *fn, unsigned phase, struct rows r)
+                         dp_rows_fn *fn, dp_rows_dst_fn *dfn, unsigned phase, struct rows r)
 {
     const unsigned step = r.bcast ? 2 : 1;
     const bool d32 = m.dst32;
@@ -453,7 +312,6 @@ static void matmul_float(struct fpu_exec *x, enum op_class ca, enum op_class cb,
      * takes them two at a time), the Dst rows out */
     const struct dp_lanes *b[8];
     unsigned p[8], n = 0;
-    uint32_t d[8][16];
     /* fpu_dst_phys of each row: the rows lie in one aligned 8-row group (r.dst & 6 is 0 with 7
      * rows, r.dst & 3 with GAPOOL's 4), whose order the row maps keep but for DEST_ACCESS_CFG's
      * swizzle (dest_adj16 and dest_adj32 keep bits 0..2 and map the rest from bits 3 and up):
@@ -470,20 +328,16 @@ static void matmul_float(struct fpu_exec *x, enum op_class ca, enum op_class cb,
             b[n] = &lb[i];
         }
     }
-    const enum dp_simd simd = x->t->fpu.simd;
-    if (simd == DP_SIMD_AVX512)
-        dst_rows_in_avx512(dst, p, n, d32, m.exp8, d);
-    else if (simd == DP_SIMD_AVX2)
-        dst_rows_in_avx2(dst, p, n, d32, m.exp8, d);
-    else
+    /* the rows' physical rows p[i] (and p[i] + 8) are different rows: dest_phys is one to one,
+     * and its Dst32b rows have bit 3 clear */
+    if (dfn) {
+        dfn(cols, b, n, dst->bits, dst->row_valid, p, phase, m);
+    } else {
+        uint32_t d[8][16];
         dst_rows_in(dst, p, n, d32, m.exp8, d);
-    fn(cols, b, n, (const uint32_t(*)[16])d, d, phase, m);
-    if (simd == DP_SIMD_AVX512)
-        dst_rows_out_avx512(dst, p, n, d32, m.exp8, (const uint32_t(*)[16])d);
-    else if (simd == DP_SIMD_AVX2)
-        dst_rows_out_avx2(dst, p, n, d32, m.exp8, (const uint32_t(*)[16])d);
-    else
+        fn(cols, b, n, (const uint32_t(*)[16])d, d, phase, m);
         dst_rows_out(dst, p, n, d32, m.exp8, (const uint32_t(*)[16])d);
+    }
     if (in_order) { /* fpu_dst_row_written of each row: one block (and the next with Dst32b) */
         for (unsigned i = 0; i < n; i++)
             dst->row_valid[p[i]] = true;
@@ -764,6 +618,7 @@ void fpu_mvmul_plan(const struct fpu_exec *x, struct fpu_plan *p)
     p->dst_off = c->math_offset + c->regw_base; /* fpu_dst_base less the RWC and DstRow */
     p->mode = dp_mode_of(x, st, d32);
     p->rows_fn = dp_rows_for(x->t->fpu.simd, p->mode);
+    p->dst_fn = dp_rows_dst_for(x->t->fpu.simd, p->mode);
 }
 
 bool fpu_exec_mvmul(struct fpu_exec *x, const struct fpu_plan *p, uint32_t w)
@@ -775,7 +630,8 @@ bool fpu_exec_mvmul(struct fpu_exec *x, const struct fpu_plan *p, uint32_t w)
     const struct rows r = {.nrows = p->nrows, .bcast = p->bcast, .srca = rw->srca & 0x38u,
                            .srcb = rw->srcb & p->srcb_mask, .dst = (dst_row + p->dst_off + rw->dst) & p->dst_mask};
     u->last_srca_row = (uint8_t)r.srca;
-    matmul_float(x, (enum op_class)p->cls_a, (enum op_class)p->cls_b, p->mode, p->rows_fn, phase, r);
+    matmul_float(x, (enum op_class)p->cls_a, (enum op_class)p->cls_b, p->mode, p->rows_fn, p->dst_fn,
+                 phase, r);
     u->st.mul_phase[phase]++;
     fpu_flip(x, p->flip_a, p->flip_b);
     return true; /* the caller applies the ADDR_MOD */
