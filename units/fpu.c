@@ -251,7 +251,7 @@ static void memo_pad(struct fpu_cfg_memo *m)
 }
 
 /* Whether thread th's memo still holds: every word it noted, and the other inputs, unchanged. */
-static bool memo_holds(const struct tile *t, unsigned th, const struct fpu_cfg_memo *m)
+static inline bool memo_holds(const struct tile *t, unsigned th, const struct fpu_cfg_memo *m)
 {
     if (!m->valid || m->hi16 != t->dest.dst16_on_hi32)
         return false;
@@ -340,12 +340,6 @@ void fpu_flip(struct fpu_exec *x, bool flip_a, bool flip_b)
     }
 }
 
-/* The ADDR_MOD slot fields, read from ThreadConfig each time (SETC16 may change them). */
-struct addr_mod {
-    unsigned a_incr, b_incr, d_incr, f_incr, bias_incr;
-    bool a_cr, a_clr, b_cr, b_clr, d_cr, d_clr, d_c2cr, f_clr, bias_clr;
-};
-
 /* ThreadConfig ADDR_MOD_{AB,DST,BIAS}_SEC<i>: the same word layouts on both architectures (the
  * words differ; units/cfg_*.def). The three words' indices of slot i. */
 static void addr_mod_words(const struct tile *t, unsigned i, uint16_t words[3])
@@ -365,23 +359,6 @@ static void addr_mod_words(const struct tile *t, unsigned i, uint16_t words[3])
     words[0] = (uint16_t)fa->word, words[1] = (uint16_t)fd->word, words[2] = (uint16_t)fb->word;
 }
 
-/* The slot whose words are at `words` (addr_mod_words), read now. */
-static struct addr_mod addr_mod_read(const struct tile *t, unsigned th, const uint16_t words[3])
-{
-    uint32_t a = t->cfg.thread[th][words[0]], d = t->cfg.thread[th][words[1]],
-             b = t->cfg.thread[th][words[2]];
-    /* AB: SrcAIncr[5:0] SrcACR[6] SrcAClear[7] SrcBIncr[13:8] SrcBCR[14] SrcBClear[15];
-     * DST: DestIncr[9:0] DestCR[10] DestClear[11] DestCToCR[12] FidelityIncr[14:13]
-     * FidelityClear[15]; BIAS: BiasIncr[3:0] BiasClear[4] */
-    return (struct addr_mod){
-        .a_incr = a & 0x3F, .a_cr = a >> 6 & 1, .a_clr = a >> 7 & 1,
-        .b_incr = a >> 8 & 0x3F, .b_cr = a >> 14 & 1, .b_clr = a >> 15 & 1,
-        .d_incr = d & 0x3FF, .d_cr = d >> 10 & 1, .d_clr = d >> 11 & 1, .d_c2cr = d >> 12 & 1,
-        .f_incr = d >> 13 & 3, .f_clr = d >> 15 & 1,
-        .bias_incr = b & 0xF, .bias_clr = b >> 4 & 1,
-    };
-}
-
 /* An RWC step (WH:RWCs.md): the counter += incr, or via its checkpoint: Cr += incr and the
  * counter = Cr; both wrap at `mask`. */
 static void rwc_step(uint16_t *v, uint16_t *cr, unsigned incr, bool via_cr, unsigned mask)
@@ -392,7 +369,7 @@ static void rwc_step(uint16_t *v, uint16_t *cr, unsigned incr, bool via_cr, unsi
         *v = (uint16_t)((*v + incr) & mask);
 }
 
-static void apply_slot(struct fpu_rwc *r, struct addr_mod m, bool update_fidelity);
+static inline void apply_slot(struct fpu_rwc *r, uint32_t a, uint32_t d, uint32_t b, bool update_fidelity);
 
 /* WH:RWCs.md ApplyAddrMod; UpdateFidelityPhase false is ApplyPartialAddrMod (SFPLOAD, SFPSTORE). */
 static void apply_addr_mod(struct tile *t, unsigned th, unsigned addr_mod, bool update_fidelity)
@@ -407,25 +384,30 @@ static void apply_addr_mod(struct tile *t, unsigned th, unsigned addr_mod, bool 
     }
     uint16_t words[3];
     addr_mod_words(t, index & 7, words);
-    apply_slot(r, addr_mod_read(t, th, words), update_fidelity);
+    const uint16_t *thw = t->cfg.thread[th]; /* read each time: SETC16 may change them */
+    apply_slot(r, thw[words[0]], thw[words[1]], thw[words[2]], update_fidelity);
 }
 
-/* The RWC updates of ApplyAddrMod with slot m. */
-static void apply_slot(struct fpu_rwc *r, struct addr_mod m, bool update_fidelity)
+/* The RWC updates of ApplyAddrMod with the slot's ThreadConfig words a (AB: SrcAIncr[5:0]
+ * SrcACR[6] SrcAClear[7] SrcBIncr[13:8] SrcBCR[14] SrcBClear[15]), d (DST: DestIncr[9:0]
+ * DestCR[10] DestClear[11] DestCToCR[12] FidelityIncr[14:13] FidelityClear[15]) and b (BIAS:
+ * BiasIncr[3:0] BiasClear[4]); the same word layouts on both architectures. */
+static inline void apply_slot(struct fpu_rwc *r, uint32_t a, uint32_t d, uint32_t b, bool update_fidelity)
 {
-    if (m.a_clr) r->srca = r->srca_cr = 0;
-    else rwc_step(&r->srca, &r->srca_cr, m.a_incr, m.a_cr, 0x3F);
-    if (m.b_clr) r->srcb = r->srcb_cr = 0;
-    else rwc_step(&r->srcb, &r->srcb_cr, m.b_incr, m.b_cr, 0x3F);
-    if (m.d_clr) r->dst = r->dst_cr = 0;
-    else if (m.d_c2cr) r->dst = (r->dst + m.d_incr) & 0x3FF, r->dst_cr = r->dst;
-    else rwc_step(&r->dst, &r->dst_cr, m.d_incr, m.d_cr, 0x3FF);
+    if (a >> 7 & 1) r->srca = r->srca_cr = 0;
+    else rwc_step(&r->srca, &r->srca_cr, a & 0x3F, a >> 6 & 1, 0x3F);
+    if (a >> 15 & 1) r->srcb = r->srcb_cr = 0;
+    else rwc_step(&r->srcb, &r->srcb_cr, a >> 8 & 0x3F, a >> 14 & 1, 0x3F);
+    const unsigned d_incr = d & 0x3FF;
+    if (d >> 11 & 1) r->dst = r->dst_cr = 0;
+    else if (d >> 12 & 1) r->dst = (r->dst + d_incr) & 0x3FF, r->dst_cr = r->dst;
+    else rwc_step(&r->dst, &r->dst_cr, d_incr, d >> 10 & 1, 0x3FF);
     if (update_fidelity) {
-        if (m.f_clr) r->fidelity = 0;
-        else r->fidelity = (r->fidelity + m.f_incr) & 3;
+        if (d >> 15 & 1) r->fidelity = 0;
+        else r->fidelity = (r->fidelity + (d >> 13 & 3)) & 3;
     }
-    if (m.bias_clr) r->extra_addr_mod_bit = 0;
-    else if (m.bias_incr & 3) r->extra_addr_mod_bit ^= 1;
+    if (b >> 4 & 1) r->extra_addr_mod_bit = 0;
+    else if (b & 3) r->extra_addr_mod_bit ^= 1; /* BiasIncr & 3 */
 }
 
 void fpu_apply_addr_mod(struct fpu_exec *x, unsigned addr_mod)
@@ -581,22 +563,14 @@ static void dst_span(const struct fpu_exec *x, struct fpu_dst_span *s)
 }
 
 
-/* Thread th's plan (fpu.h) for the word w of form f, made now if it does not hold; NULL when w
- * is not an MVMUL or read_cfg's memo cannot serve. Like read_cfg, called from can_accept too:
- * the plan is a cache of a function of the state, not state. */
-static const struct fpu_plan *plan_for(const struct tile *t, unsigned th, uint32_t w,
-                                       const struct tt_form *f)
+/* Thread th's plan for the MVMUL word w of form f, made now (plan_for's slow path). */
+static __attribute__((noinline)) const struct fpu_plan *plan_make(const struct tile *t, unsigned th, uint32_t w,
+                                                                  const struct tt_form *f)
 {
     struct fpu_state *u = &((struct tile *)t)->fpu;
     struct fpu_plan *p = &u->plan[th];
     const struct fpu_cfg_memo *m = &u->cfg_memo[th];
     const enum tt_form_id id = (enum tt_form_id)(f - tt_forms);
-    if (p->valid && (w & p->key_mask) == p->key) { /* only MVMUL words have plans */
-        if (memo_holds(t, th, m) && p->serial == m->serial)
-            return p;
-    } else if (id != TT_FORM_MVMUL_BH && id != TT_FORM_MVMUL_WH) {
-        return NULL;
-    }
     struct fpu_exec x = {.t = (struct tile *)t, .th = th};
     decode(w, f, &x.in);
     x.cfg = read_cfg(t, th);
@@ -612,6 +586,25 @@ static const struct fpu_plan *plan_for(const struct tile *t, unsigned th, uint32
     p->am_fixed = !tile_is_wormhole(t); /* apply_addr_mod's slot */
     addr_mod_words(t, p->addr_mod & 7, p->am_words);
     return p;
+}
+
+/* Thread th's plan (fpu.h) for the word w of form f, made now if it does not hold; NULL when w
+ * is not an MVMUL or read_cfg's memo cannot serve. Like read_cfg, called from can_accept too:
+ * the plan is a cache of a function of the state, not state. */
+static inline __attribute__((always_inline)) const struct fpu_plan *
+plan_for(const struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    const struct fpu_plan *p = &t->fpu.plan[th];
+    const struct fpu_cfg_memo *m = &t->fpu.cfg_memo[th];
+    if (p->valid && (w & p->key_mask) == p->key) { /* only MVMUL words have plans */
+        if (memo_holds(t, th, m) && p->serial == m->serial)
+            return p;
+    } else {
+        const enum tt_form_id id = (enum tt_form_id)(f - tt_forms);
+        if (id != TT_FORM_MVMUL_BH && id != TT_FORM_MVMUL_WH)
+            return NULL;
+    }
+    return plan_make(t, th, w, f);
 }
 
 /* can_accept for an MVMUL with its plan: the general path's tests in its order, the Dst rows
@@ -823,7 +816,8 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
         x.cfg = t->fpu.cfg_memo[th].cfg;
         fpu_exec_mvmul(&x, p, w);
         if (p->am_fixed) /* apply_addr_mod with the slot's words known */
-            apply_slot(&t->fpu.rwc[th], addr_mod_read(t, th, p->am_words), true);
+            apply_slot(&t->fpu.rwc[th], t->cfg.thread[th][p->am_words[0]], t->cfg.thread[th][p->am_words[1]],
+                       t->cfg.thread[th][p->am_words[2]], true);
         else
             apply_addr_mod(t, th, p->addr_mod, true);
         return issued(t, th, &x, FK_MVMUL, f);

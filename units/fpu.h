@@ -50,9 +50,9 @@ struct fpu_cfg {
 /* fpu.c's read_cfg remembers the configuration it computed for each thread with the words it
  * read (where and what), and gives it again while each of them, the implied formats of the
  * banks the matrix unit reads and Dst's dst16_on_hi32 are unchanged: the same result for a
- * fraction of the work (it runs twice per instruction, in can_accept and accept). Words are
- * named by place (Config bank and index, or the thread's ThreadConfig index), not by address,
- * so a copy of a tile stays right. */
+ * fraction of the work (it runs twice per instruction, in can_accept and accept; an MVMUL
+ * with a plan, below, only checks that the memo holds). Words are named by place (their byte
+ * offsets in struct tt_config), not by address, so a copy of a tile stays right. */
 #define FPU_MEMO_WORDS 8
 struct fpu_cfg_memo {
     bool valid;
