@@ -810,9 +810,10 @@ static bool issued(struct tile *t, unsigned th, const struct fpu_exec *x, enum f
 
 static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
 {
-    struct fpu_exec x = {.t = t, .th = th};
     const struct fpu_plan *p = plan_for(t, th, w, f);
-    if (p && p->fast) { /* fpu_exec_math's MVMUL from the plan */
+    if (p && p->fast) { /* fpu_exec_math's MVMUL from the plan: x.in is not read */
+        struct fpu_exec x;
+        x.t = t, x.th = th, x.written[0] = x.written[1] = 0;
         x.cfg = t->fpu.cfg_memo[th].cfg;
         fpu_exec_mvmul(&x, p, w);
         if (p->am_fixed) /* apply_addr_mod with the slot's words known */
@@ -822,6 +823,7 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
             apply_addr_mod(t, th, p->addr_mod, true);
         return issued(t, th, &x, FK_MVMUL, f);
     }
+    struct fpu_exec x = {.t = t, .th = th};
     decode(w, f, &x.in);
     x.cfg = read_cfg(t, th);
     const enum fpu_kind k = x.in.kind;

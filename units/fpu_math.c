@@ -318,7 +318,9 @@ static void matmul_float(struct fpu_exec *x, enum op_class ca, enum op_class cb,
      * then they are the first one's physical row plus i, all in its 8-row block */
     const unsigned p0 = dest_phys(x->cfg.dst_map, d32, r.dst & 0x3FF);
     const bool in_order = !x->cfg.dst_map.swizzle;
-    if (in_order && r.nrows == 8 && step == 1) { /* MVMUL, DOTPV: a constant count */
+    const bool eight = in_order && r.nrows == 8 && step == 1; /* MVMUL, DOTPV: p0..p0 + 7 */
+    if (eight) {
+#pragma GCC unroll 8
         for (unsigned i = 0; i < 8; i++)
             p[i] = p0 + i, b[i] = &lb[i];
         n = 8;
@@ -339,11 +341,17 @@ static void matmul_float(struct fpu_exec *x, enum op_class ca, enum op_class cb,
         dst_rows_out(dst, p, n, d32, m.exp8, (const uint32_t(*)[16])d);
     }
     if (in_order) { /* fpu_dst_row_written of each row: one block (and the next with Dst32b) */
-        for (unsigned i = 0; i < n; i++)
-            dst->row_valid[p[i]] = true;
-        if (d32)
+        if (eight) {
+            memset(&dst->row_valid[p0], true, 8);
+            if (d32)
+                memset(&dst->row_valid[p0 + 8], true, 8);
+        } else {
             for (unsigned i = 0; i < n; i++)
-                dst->row_valid[p[i] + 8] = true;
+                dst->row_valid[p[i]] = true;
+            if (d32)
+                for (unsigned i = 0; i < n; i++)
+                    dst->row_valid[p[i] + 8] = true;
+        }
         fpu_mark_written(x, p0);
         if (d32)
             fpu_mark_written(x, p0 + 8);
