@@ -3,7 +3,9 @@
  * tiles are compared with Tenstorrent's functional simulator through the differential harness
  * (test/diff, docs/numerics.md "Checking against ttsim"). */
 #include <criterion/criterion.h>
+#include <string.h>
 
+#include "../units/formats.h"
 #include "../units/fpu_datapath.h"
 
 /* Operands: sign, exponent field, ten mantissa bits. */
@@ -310,6 +312,89 @@ Test(fpu_datapath, rows_function_every_count)
                                  dp_mvmul(&col[j], &row[i], dst[i][j], phase, m));
         }
     cr_expect_eq(checked, expected);
+}
+
+/* dp_rows_dst_for's functions (what the matrix unit calls on the AVX2 and AVX-512 paths) on
+ * Dst cells as stored, against dp_mvmul on the cells converted the matrix unit's way
+ * (units/formats.h; an undefined row reads as 0) and converted back: random cells and valid
+ * bits, 1 to 8 rows at different physical rows in a random order (Dst32b ones with bit 3
+ * clear, their low halves 8 rows on), every mode and phase, every such path the host has; the
+ * other rows are left as they were. */
+Test(fpu_datapath, rows_on_dst_cells)
+{
+    uint64_t x = 0x5DEECE66D1234567ull;
+    unsigned checked = 0;
+    for (enum dp_simd simd = DP_SIMD_PLAIN; simd <= dp_simd_best(); simd++)
+        for (unsigned round = 0; round < 8 * 4 * 6; round++) {
+            const unsigned n = 1 + round % 8, phase = round / 8 % 4;
+            const struct dp_mode m = all_modes[round % 8];
+            dp_rows_dst_fn *const fn = dp_rows_dst_for(simd, m);
+            if (!fn) {
+                cr_expect(simd < DP_SIMD_AVX2, "simd %d has a Dst-cell rows function", (int)simd);
+                break;
+            }
+            const unsigned spread = spreads[round / 32 % 6];
+            struct dp_lanes col[16], row[8];
+            const struct dp_lanes *rows[8];
+            uint32_t aop[16], bop[16];
+            for (unsigned j = 0; j < 16; j++) {
+                for (unsigned k = 0; k < 16; k++)
+                    aop[k] = rand_op(&x, spread);
+                dp_lanes_a(&col[j], aop, round % 5 ? rand_zero(&x, 2) : 0, phase);
+            }
+            for (unsigned i = 0; i < n; i++) {
+                for (unsigned k = 0; k < 16; k++)
+                    bop[k] = rand_op(&x, spread);
+                dp_lanes_b(&row[i], bop, round % 3 ? rand_zero(&x, 3) : 0, phase);
+                rows[i] = &row[i];
+            }
+            struct dp_cols cols;
+            dp_cols_of(&cols, col);
+            /* 32 rows: the candidates 0..7 and 16..23 (bit 3 clear), in a random order */
+            uint16_t bits[32][16], before[32][16];
+            bool valid[32];
+            for (unsigned q = 0; q < 32; q++) {
+                valid[q] = next_rand(&x) % 4 != 0;
+                for (unsigned j = 0; j < 16; j++)
+                    bits[q][j] = (uint16_t)(next_rand(&x) % 5 ? next_rand(&x) : 0);
+            }
+            memcpy(before, bits, sizeof bits);
+            unsigned cand[16], p[8];
+            for (unsigned k = 0; k < 16; k++)
+                cand[k] = k < 8 ? k : k + 8;
+            for (unsigned k = 15; k > 0; k--) {
+                const unsigned r = next_rand(&x) % (k + 1), tmp = cand[k];
+                cand[k] = cand[r], cand[r] = tmp;
+            }
+            for (unsigned i = 0; i < n; i++)
+                p[i] = cand[i];
+            uint16_t want[32][16];
+            memcpy(want, bits, sizeof bits);
+            for (unsigned i = 0; i < n; i++)
+                for (unsigned j = 0; j < 16; j++) {
+                    const unsigned q = p[i];
+                    uint32_t d = 0;
+                    if (valid[q])
+                        d = m.dst32  ? fmt_dst_to_fp32((uint32_t)bits[q][j] << 16 | bits[q + 8][j])
+                            : m.exp8 ? (uint32_t)fmt_dst_to_bf16(bits[q][j]) << 16
+                                     : dp_from_fp16(fmt_dst_to_fp16(bits[q][j]));
+                    const uint32_t o = dp_mvmul(&col[j], &row[i], d, phase, m);
+                    if (m.dst32) {
+                        const uint32_t c = fmt_dst_from_fp32(o);
+                        want[q][j] = (uint16_t)(c >> 16), want[q + 8][j] = (uint16_t)c;
+                    } else {
+                        want[q][j] = m.exp8 ? fmt_dst_from_bf16((uint16_t)(o >> 16))
+                                            : fmt_dst_from_fp16(dp_to_fp16(o));
+                    }
+                }
+            fn(&cols, rows, n, bits, valid, p, phase, m);
+            for (unsigned q = 0; q < 32; q++)
+                for (unsigned j = 0; j < 16; j++, checked++)
+                    cr_assert_eq(bits[q][j], want[q][j],
+                                 "simd %d round %u (%u rows) row %u column %u: 0x%04x, want 0x%04x (was 0x%04x)",
+                                 (int)simd, round, n, q, j, bits[q][j], want[q][j], before[q][j]);
+        }
+    cr_expect_gt(checked, 0u);
 }
 
 /* Every alignment d from 0 to 40 within a half (lanes 0 and 8 d above the others, which are

@@ -3,21 +3,6 @@
 #include "../core/rules.h"
 #include "../core/tile.h"
 
-unsigned dest_adj16(unsigned r, bool remap_addrs)
-{
-    if (remap_addrs)
-        r = (r & 0x3c7) ^ ((r & 0x030) >> 1) ^ ((r & 0x008) << 2);
-    return r & 0x3ff;
-}
-
-unsigned dest_adj32(unsigned r, bool remap_addrs, bool swizzle_32b)
-{
-    r = dest_adj16(r, remap_addrs);
-    if (swizzle_32b)
-        r = (r & 0x3f3) ^ ((r & 0x018) >> 1) ^ ((r & 0x004) << 1);
-    return ((r & 0x1f8) << 1) | (r & 0x207);
-}
-
 /* DEST_ACCESS_CFG is a global Config word (>= GLOBAL_CFGREG_BASE_ADDR32): bank 0 holds it. */
 bool dest_remap_addrs(const struct tile *t)
 {

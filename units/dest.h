@@ -46,9 +46,21 @@ static inline void dest_block_written(struct dest *d, unsigned b, uint64_t ready
 uint64_t dest_next_ready(const struct dest *d, uint64_t now);
 
 /* The row-address adjustments (Dst.md): remap_addrs and swizzle_32b come from
- * Config.DEST_ACCESS_CFG (a global Config word). */
-unsigned dest_adj16(unsigned row, bool remap_addrs);
-unsigned dest_adj32(unsigned row, bool remap_addrs, bool swizzle_32b);
+ * Config.DEST_ACCESS_CFG (a global Config word). Inline: the matrix unit maps a row per
+ * instruction. */
+static inline unsigned dest_adj16(unsigned r, bool remap_addrs)
+{
+    if (remap_addrs)
+        r = (r & 0x3c7) ^ ((r & 0x030) >> 1) ^ ((r & 0x008) << 2);
+    return r & 0x3ff;
+}
+static inline unsigned dest_adj32(unsigned r, bool remap_addrs, bool swizzle_32b)
+{
+    r = dest_adj16(r, remap_addrs);
+    if (swizzle_32b)
+        r = (r & 0x3f3) ^ ((r & 0x018) >> 1) ^ ((r & 0x004) << 1);
+    return ((r & 0x1f8) << 1) | (r & 0x207);
+}
 
 /* Config.DEST_ACCESS_CFG remap_addrs / swizzle_32b (Blackhole; false on Wormhole). */
 bool dest_remap_addrs(const struct tile *t);

@@ -11,6 +11,7 @@
 #include "fpu_internal.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -145,28 +146,32 @@ struct cfg_reader {
 static void note_cfg(struct cfg_reader *r, unsigned bank, unsigned index)
 {
     struct fpu_cfg_memo *m = r->m;
+    const uint32_t at = (uint32_t)offsetof(struct tt_config, cfg) +
+                        (uint32_t)((bank * CFG_WORDS_MAX + index) * sizeof(uint32_t));
     for (unsigned i = 0; i < m->ncfg; i++)
-        if (m->cfg_bank[i] == bank && m->cfg_index[i] == index)
+        if (m->cfg_at[i] == at)
             return;
     if (m->ncfg == FPU_MEMO_WORDS) {
         m->valid = false;
         return;
     }
-    m->cfg_bank[m->ncfg] = (uint8_t)bank, m->cfg_index[m->ncfg] = (uint16_t)index;
+    m->cfg_at[m->ncfg] = at;
     m->cfg_value[m->ncfg++] = r->t->cfg.cfg[bank][index];
 }
 
 static void note_thcfg(struct cfg_reader *r, unsigned index)
 {
     struct fpu_cfg_memo *m = r->m;
+    const uint32_t at = (uint32_t)offsetof(struct tt_config, thread) +
+                        (uint32_t)((r->th * THCFG_WORDS_MAX + index) * sizeof(uint16_t));
     for (unsigned i = 0; i < m->nth; i++)
-        if (m->th_index[i] == index)
+        if (m->th_at[i] == at)
             return;
     if (m->nth == FPU_MEMO_WORDS) {
         m->valid = false;
         return;
     }
-    m->th_index[m->nth] = (uint16_t)index;
+    m->th_at[m->nth] = at;
     m->th_value[m->nth++] = r->t->cfg.thread[r->th][index];
 }
 
@@ -240,13 +245,13 @@ static void memo_pad(struct fpu_cfg_memo *m)
         return;
     }
     for (unsigned i = m->nth; i < FPU_MEMO_WORDS; i++)
-        m->th_index[i] = m->th_index[0], m->th_value[i] = m->th_value[0];
+        m->th_at[i] = m->th_at[0], m->th_value[i] = m->th_value[0];
     for (unsigned i = m->ncfg; i < FPU_MEMO_WORDS; i++)
-        m->cfg_bank[i] = m->cfg_bank[0], m->cfg_index[i] = m->cfg_index[0], m->cfg_value[i] = m->cfg_value[0];
+        m->cfg_at[i] = m->cfg_at[0], m->cfg_value[i] = m->cfg_value[0];
 }
 
 /* Whether thread th's memo still holds: every word it noted, and the other inputs, unchanged. */
-static bool memo_holds(const struct tile *t, unsigned th, const struct fpu_cfg_memo *m)
+static inline bool memo_holds(const struct tile *t, unsigned th, const struct fpu_cfg_memo *m)
 {
     if (!m->valid || m->hi16 != t->dest.dst16_on_hi32)
         return false;
@@ -255,14 +260,15 @@ static bool memo_holds(const struct tile *t, unsigned th, const struct fpu_cfg_m
     if (imp[0] != m->implied[0] || imp[1] != m->implied[1])
         return false;
     /* every entry, unused ones copies of the first (memo_pad): a fixed count, no branches */
+    (void)th; /* the memo's offsets name thread th's words */
     uint32_t diff = 0;
-    const uint16_t *thw = t->cfg.thread[th];
+    const char *c = (const char *)&t->cfg;
 #pragma GCC unroll 8
     for (unsigned i = 0; i < FPU_MEMO_WORDS; i++)
-        diff |= (uint32_t)(thw[m->th_index[i]] ^ m->th_value[i]);
+        diff |= (uint32_t)(*(const uint16_t *)(c + m->th_at[i]) ^ m->th_value[i]);
 #pragma GCC unroll 8
     for (unsigned i = 0; i < FPU_MEMO_WORDS; i++)
-        diff |= t->cfg.cfg[m->cfg_bank[i]][m->cfg_index[i]] ^ m->cfg_value[i];
+        diff |= *(const uint32_t *)(c + m->cfg_at[i]) ^ m->cfg_value[i];
     return diff == 0;
 }
 
@@ -275,6 +281,7 @@ static struct fpu_cfg read_cfg(const struct tile *t, unsigned th)
     if (memo_holds(t, th, m))
         return m->cfg;
     m->valid = true;
+    m->serial++;
     m->nth = m->ncfg = 0;
     struct cfg_reader r = {t, th, m};
     m->cfg = compute_cfg(&r);
@@ -333,15 +340,9 @@ void fpu_flip(struct fpu_exec *x, bool flip_a, bool flip_b)
     }
 }
 
-/* The ADDR_MOD slot fields, read from ThreadConfig each time (SETC16 may change them). */
-struct addr_mod {
-    unsigned a_incr, b_incr, d_incr, f_incr, bias_incr;
-    bool a_cr, a_clr, b_cr, b_clr, d_cr, d_clr, d_c2cr, f_clr, bias_clr;
-};
-
 /* ThreadConfig ADDR_MOD_{AB,DST,BIAS}_SEC<i>: the same word layouts on both architectures (the
- * words differ; units/cfg_*.def). Reads the three words once. */
-static struct addr_mod addr_mod_slot(const struct tile *t, unsigned th, unsigned i)
+ * words differ; units/cfg_*.def). The three words' indices of slot i. */
+static void addr_mod_words(const struct tile *t, unsigned i, uint16_t words[3])
 {
     const unsigned ab = tile_arch_bit(t);
     const struct cfg_field_desc *fa, *fd, *fb;
@@ -355,18 +356,7 @@ static struct addr_mod addr_mod_slot(const struct tile *t, unsigned th, unsigned
         SLOT(0) SLOT(1) SLOT(2) SLOT(3) SLOT(4) SLOT(5) SLOT(6) default: SLOT(7)
 #undef SLOT
     }
-    uint32_t a = t->cfg.thread[th][fa->word], d = t->cfg.thread[th][fd->word],
-             b = t->cfg.thread[th][fb->word];
-    /* AB: SrcAIncr[5:0] SrcACR[6] SrcAClear[7] SrcBIncr[13:8] SrcBCR[14] SrcBClear[15];
-     * DST: DestIncr[9:0] DestCR[10] DestClear[11] DestCToCR[12] FidelityIncr[14:13]
-     * FidelityClear[15]; BIAS: BiasIncr[3:0] BiasClear[4] */
-    return (struct addr_mod){
-        .a_incr = a & 0x3F, .a_cr = a >> 6 & 1, .a_clr = a >> 7 & 1,
-        .b_incr = a >> 8 & 0x3F, .b_cr = a >> 14 & 1, .b_clr = a >> 15 & 1,
-        .d_incr = d & 0x3FF, .d_cr = d >> 10 & 1, .d_clr = d >> 11 & 1, .d_c2cr = d >> 12 & 1,
-        .f_incr = d >> 13 & 3, .f_clr = d >> 15 & 1,
-        .bias_incr = b & 0xF, .bias_clr = b >> 4 & 1,
-    };
+    words[0] = (uint16_t)fa->word, words[1] = (uint16_t)fd->word, words[2] = (uint16_t)fb->word;
 }
 
 /* An RWC step (WH:RWCs.md): the counter += incr, or via its checkpoint: Cr += incr and the
@@ -379,6 +369,8 @@ static void rwc_step(uint16_t *v, uint16_t *cr, unsigned incr, bool via_cr, unsi
         *v = (uint16_t)((*v + incr) & mask);
 }
 
+static inline void apply_slot(struct fpu_rwc *r, uint32_t a, uint32_t d, uint32_t b, bool update_fidelity);
+
 /* WH:RWCs.md ApplyAddrMod; UpdateFidelityPhase false is ApplyPartialAddrMod (SFPLOAD, SFPSTORE). */
 static void apply_addr_mod(struct tile *t, unsigned th, unsigned addr_mod, bool update_fidelity)
 {
@@ -390,20 +382,32 @@ static void apply_addr_mod(struct tile *t, unsigned th, unsigned addr_mod, bool 
         if (r->extra_addr_mod_bit || thcfg_get(&t->cfg, th, &thcfg_fields_wh[THCFGF_WH_ADDR_MOD_SET_Base]))
             index += 4;
     }
-    struct addr_mod m = addr_mod_slot(t, th, index & 7);
-    if (m.a_clr) r->srca = r->srca_cr = 0;
-    else rwc_step(&r->srca, &r->srca_cr, m.a_incr, m.a_cr, 0x3F);
-    if (m.b_clr) r->srcb = r->srcb_cr = 0;
-    else rwc_step(&r->srcb, &r->srcb_cr, m.b_incr, m.b_cr, 0x3F);
-    if (m.d_clr) r->dst = r->dst_cr = 0;
-    else if (m.d_c2cr) r->dst = (r->dst + m.d_incr) & 0x3FF, r->dst_cr = r->dst;
-    else rwc_step(&r->dst, &r->dst_cr, m.d_incr, m.d_cr, 0x3FF);
+    uint16_t words[3];
+    addr_mod_words(t, index & 7, words);
+    const uint16_t *thw = t->cfg.thread[th]; /* read each time: SETC16 may change them */
+    apply_slot(r, thw[words[0]], thw[words[1]], thw[words[2]], update_fidelity);
+}
+
+/* The RWC updates of ApplyAddrMod with the slot's ThreadConfig words a (AB: SrcAIncr[5:0]
+ * SrcACR[6] SrcAClear[7] SrcBIncr[13:8] SrcBCR[14] SrcBClear[15]), d (DST: DestIncr[9:0]
+ * DestCR[10] DestClear[11] DestCToCR[12] FidelityIncr[14:13] FidelityClear[15]) and b (BIAS:
+ * BiasIncr[3:0] BiasClear[4]); the same word layouts on both architectures. */
+static inline void apply_slot(struct fpu_rwc *r, uint32_t a, uint32_t d, uint32_t b, bool update_fidelity)
+{
+    if (a >> 7 & 1) r->srca = r->srca_cr = 0;
+    else rwc_step(&r->srca, &r->srca_cr, a & 0x3F, a >> 6 & 1, 0x3F);
+    if (a >> 15 & 1) r->srcb = r->srcb_cr = 0;
+    else rwc_step(&r->srcb, &r->srcb_cr, a >> 8 & 0x3F, a >> 14 & 1, 0x3F);
+    const unsigned d_incr = d & 0x3FF;
+    if (d >> 11 & 1) r->dst = r->dst_cr = 0;
+    else if (d >> 12 & 1) r->dst = (r->dst + d_incr) & 0x3FF, r->dst_cr = r->dst;
+    else rwc_step(&r->dst, &r->dst_cr, d_incr, d >> 10 & 1, 0x3FF);
     if (update_fidelity) {
-        if (m.f_clr) r->fidelity = 0;
-        else r->fidelity = (r->fidelity + m.f_incr) & 3;
+        if (d >> 15 & 1) r->fidelity = 0;
+        else r->fidelity = (r->fidelity + (d >> 13 & 3)) & 3;
     }
-    if (m.bias_clr) r->extra_addr_mod_bit = 0;
-    else if (m.bias_incr & 3) r->extra_addr_mod_bit ^= 1;
+    if (b >> 4 & 1) r->extra_addr_mod_bit = 0;
+    else if (b & 3) r->extra_addr_mod_bit ^= 1; /* BiasIncr & 3 */
 }
 
 void fpu_apply_addr_mod(struct fpu_exec *x, unsigned addr_mod)
@@ -559,6 +563,85 @@ static void dst_span(const struct fpu_exec *x, struct fpu_dst_span *s)
 }
 
 
+/* Thread th's plan for the MVMUL word w of form f, made now (plan_for's slow path). */
+static __attribute__((noinline)) const struct fpu_plan *plan_make(const struct tile *t, unsigned th, uint32_t w,
+                                                                  const struct tt_form *f)
+{
+    struct fpu_state *u = &((struct tile *)t)->fpu;
+    struct fpu_plan *p = &u->plan[th];
+    const struct fpu_cfg_memo *m = &u->cfg_memo[th];
+    const enum tt_form_id id = (enum tt_form_id)(f - tt_forms);
+    struct fpu_exec x = {.t = (struct tile *)t, .th = th};
+    decode(w, f, &x.in);
+    x.cfg = read_cfg(t, th);
+    p->valid = m->valid;
+    if (!p->valid)
+        return NULL;
+    fpu_mvmul_plan(&x, p);
+    const unsigned lo = id == TT_FORM_MVMUL_BH ? TT_LO_MVMUL_BH_DstRow : TT_LO_MVMUL_WH_DstRow,
+                   hi = id == TT_FORM_MVMUL_BH ? TT_HI_MVMUL_BH_DstRow : TT_HI_MVMUL_WH_DstRow;
+    p->dst_lo = (uint8_t)lo, p->dst_field = (uint16_t)((1u << (hi - lo + 1)) - 1);
+    p->key_mask = ~((uint32_t)p->dst_field << lo);
+    p->key = w & p->key_mask, p->serial = m->serial;
+    p->am_fixed = !tile_is_wormhole(t); /* apply_addr_mod's slot */
+    addr_mod_words(t, p->addr_mod & 7, p->am_words);
+    return p;
+}
+
+/* Thread th's plan (fpu.h) for the word w of form f, made now if it does not hold; NULL when w
+ * is not an MVMUL or read_cfg's memo cannot serve. Like read_cfg, called from can_accept too:
+ * the plan is a cache of a function of the state, not state. */
+static inline __attribute__((always_inline)) const struct fpu_plan *
+plan_for(const struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
+{
+    const struct fpu_plan *p = &t->fpu.plan[th];
+    const struct fpu_cfg_memo *m = &t->fpu.cfg_memo[th];
+    if (p->valid && (w & p->key_mask) == p->key) { /* only MVMUL words have plans */
+        if (memo_holds(t, th, m) && p->serial == m->serial)
+            return p;
+    } else {
+        const enum tt_form_id id = (enum tt_form_id)(f - tt_forms);
+        if (id != TT_FORM_MVMUL_BH && id != TT_FORM_MVMUL_WH)
+            return NULL;
+    }
+    return plan_make(t, th, w, f);
+}
+
+/* can_accept for an MVMUL with its plan: the general path's tests in its order, the Dst rows
+ * from the plan, and the hazard check on their one or two blocks where they lie in one. */
+static enum gate_stall can_accept_mvmul(const struct tile *t, unsigned th, const struct fpu_plan *p,
+                                        uint32_t w, uint32_t *detail)
+{
+    const struct fpu_state *u = &t->fpu;
+    const uint64_t now = t->now;
+    if (now < u->shiftxb_until || now < u->movx2a_until || now < u->movd2b_until || now < u->mov2d_until) {
+        *detail = TT_UNIT_FPU;
+        return GS_HAZARD;
+    }
+    const struct src_regs *s = &t->src;
+    for (unsigned b = 0; b < 2; b++)
+        if (s->bank[b][s->fpu_bank[b]].client != SRC_CLIENT_MATRIX) {
+            *detail = b;
+            return GS_SRC_NOT_VALID;
+        }
+    const struct fpu_cfg_memo *m = &u->cfg_memo[th];
+    const unsigned row0 = ((w >> p->dst_lo & p->dst_field) + p->dst_off + u->rwc[th].dst) & p->dst_mask; /* rows_of */
+    int blk;
+    if (p->one_block) { /* dest_first_blocked: every row's block is row0's (and the next) */
+        const unsigned b0 = dest_phys(m->cfg.dst_map, p->d32, row0) / 8;
+        blk = t->dest.block_ready[b0] > now                ? (int)b0
+              : p->d32 && t->dest.block_ready[b0 + 1] > now ? (int)b0 + 1
+                                                            : -1;
+    } else {
+        blk = dest_first_blocked(&t->dest, m->cfg.dst_map, p->d32, row0, p->nrows, now);
+    }
+    if (blk >= 0) {
+        *detail = (uint32_t)blk;
+        return GS_DEST_HAZARD;
+    }
+    return GS_NONE;
+}
+
 static bool holds(const struct tile *t, unsigned th, unsigned i)
 {
     (void)i;
@@ -568,6 +651,9 @@ static bool holds(const struct tile *t, unsigned th, unsigned i)
 static enum gate_stall can_accept(const struct tile *t, unsigned th, uint32_t w,
                                   const struct tt_form *f, uint32_t *detail)
 {
+    const struct fpu_plan *p = plan_for(t, th, w, f);
+    if (p)
+        return can_accept_mvmul(t, th, p, w, detail);
     const struct fpu_state *u = &t->fpu;
     const uint64_t now = t->now;
     struct fpu_exec x = {.t = (struct tile *)t, .th = th};
@@ -719,10 +805,24 @@ static bool formats_known(struct fpu_exec *x)
     return fpu_undef(x, why);
 }
 
+static bool issued(struct tile *t, unsigned th, const struct fpu_exec *x, enum fpu_kind k,
+                   const struct tt_form *f);
+
 static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form *f)
 {
-    struct fpu_state *u = &t->fpu;
-    const uint64_t now = t->now;
+    const struct fpu_plan *p = plan_for(t, th, w, f);
+    if (p && p->fast) { /* fpu_exec_math's MVMUL from the plan: x.in is not read */
+        struct fpu_exec x;
+        x.t = t, x.th = th, x.written[0] = x.written[1] = 0;
+        x.cfg = t->fpu.cfg_memo[th].cfg;
+        fpu_exec_mvmul(&x, p, w);
+        if (p->am_fixed) /* apply_addr_mod with the slot's words known */
+            apply_slot(&t->fpu.rwc[th], t->cfg.thread[th][p->am_words[0]], t->cfg.thread[th][p->am_words[1]],
+                       t->cfg.thread[th][p->am_words[2]], true);
+        else
+            apply_addr_mod(t, th, p->addr_mod, true);
+        return issued(t, th, &x, FK_MVMUL, f);
+    }
     struct fpu_exec x = {.t = t, .th = th};
     decode(w, f, &x.in);
     x.cfg = read_cfg(t, th);
@@ -741,9 +841,19 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     }
     if (!ok)
         return false;
+    return issued(t, th, &x, k, f);
+}
+
+/* What follows an instruction of kind k that thread th issued (x: its execution): its Dst
+ * blocks' hazard, the restrictions it leaves, busy cycles and statistics. */
+static bool issued(struct tile *t, unsigned th, const struct fpu_exec *x, enum fpu_kind k,
+                   const struct tt_form *f)
+{
+    struct fpu_state *u = &t->fpu;
+    const uint64_t now = t->now;
     const unsigned lat = latency(k);
     for (unsigned w64 = 0; w64 < 2; w64++)
-        for (uint64_t m = x.written[w64]; m; m &= m - 1)
+        for (uint64_t m = x->written[w64]; m; m &= m - 1)
             dest_block_written(&t->dest, w64 * 64 + (unsigned)__builtin_ctzll(m), now + lat);
     switch (k) {
     case FK_SHIFTXB: u->shiftxb_until = now + 2; break;
@@ -764,20 +874,12 @@ static bool accept(struct tile *t, unsigned th, uint32_t w, const struct tt_form
     return true;
 }
 
-/* The pipeline drains by itself: its last busy cycle counts towards the run. */
-static void tick(struct tile *t)
-{
-    struct fpu_state *u = &t->fpu;
-    if (u->busy_until && u->busy_until <= t->now && u->busy_until > u->last_busy)
-        u->last_busy = u->busy_until;
-}
-
-static bool active(const struct tile *t)
-{
-    const struct fpu_state *u = &t->fpu;
-    return u->busy_until && u->busy_until > u->last_busy;
-}
-
+/* The pipeline drains by itself: its last busy cycle counts towards the run (tile_finish,
+ * where every thread has drained, so that no instruction is still in it). The unit has no
+ * tick: nothing happens in it after issue that another unit or the gate does not find by
+ * cycle (next_event wakes the coprocessor for those), so that a stream of its instructions
+ * can take the gate's lone-thread cycle (sync/gate.c lone_step, which needs every tick
+ * asleep). */
 static uint64_t next_event(const struct tile *t)
 {
     const struct fpu_state *u = &t->fpu;
@@ -804,7 +906,7 @@ static void reset(struct tile *t)
     t->fpu.simd = dp_simd_best();
 }
 
-static uint64_t last_busy(const struct tile *t) { return t->fpu.last_busy; }
+static uint64_t last_busy(const struct tile *t) { return t->fpu.busy_until; }
 
 static void report(const struct tile *t, FILE *f)
 {
@@ -823,7 +925,7 @@ static void stats_json(const struct tile *t, FILE *f)
 
 const struct unit_desc fpu_unit_desc = {
     .name = "fpu", .reset = reset, .can_accept = can_accept, .resource = resource,
-    .accept = accept, .tick = tick, .active = active, .next_event = next_event, .last_busy = last_busy,
+    .accept = accept, .next_event = next_event, .last_busy = last_busy,
     .holds = holds, .report = report, .stats_json = stats_json,
     .signal = fpu_signal, .query = fpu_query,
 };

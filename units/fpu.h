@@ -50,20 +50,53 @@ struct fpu_cfg {
 /* fpu.c's read_cfg remembers the configuration it computed for each thread with the words it
  * read (where and what), and gives it again while each of them, the implied formats of the
  * banks the matrix unit reads and Dst's dst16_on_hi32 are unchanged: the same result for a
- * fraction of the work (it runs twice per instruction, in can_accept and accept). Words are
- * named by place (Config bank and index, or the thread's ThreadConfig index), not by address,
- * so a copy of a tile stays right. */
+ * fraction of the work (it runs twice per instruction, in can_accept and accept; an MVMUL
+ * with a plan, below, only checks that the memo holds). Words are named by place (their byte
+ * offsets in struct tt_config), not by address, so a copy of a tile stays right. */
 #define FPU_MEMO_WORDS 8
 struct fpu_cfg_memo {
     bool valid;
     uint8_t nth, ncfg;
-    uint16_t th_index[FPU_MEMO_WORDS], th_value[FPU_MEMO_WORDS];          /* ThreadConfig */
-    uint16_t cfg_index[FPU_MEMO_WORDS];                                    /* Config */
-    uint8_t cfg_bank[FPU_MEMO_WORDS];
-    uint32_t cfg_value[FPU_MEMO_WORDS];
+    /* each word by its byte offset in struct tt_config (one load to check it) */
+    uint32_t th_at[FPU_MEMO_WORDS], cfg_at[FPU_MEMO_WORDS];
+    uint16_t th_value[FPU_MEMO_WORDS];                                     /* ThreadConfig */
+    uint32_t cfg_value[FPU_MEMO_WORDS];                                    /* Config */
     uint8_t implied[2];
     bool hi16;
+    uint32_t serial; /* counts the memo's recomputations: what is made from `cfg` (an MVMUL
+                      * plan) holds while the memo holds and this is unchanged */
     struct fpu_cfg cfg;
+};
+
+/* An MVMUL word as thread th's instructions last gave it, decoded with what follows from it and
+ * read_cfg's configuration (fpu.c plan_for): the gate looks at the same word every cycle it
+ * holds and then issues it, and a kernel replays a few words over and over that differ only in
+ * their DstRow (MVMULs to several Dst blocks), so can_accept and accept take these instead of
+ * decoding and working them out again. It holds while the word is the same but for DstRow and
+ * read_cfg's memo holds with the same serial. */
+struct fpu_plan {
+    uint32_t key, key_mask; /* the word without its DstRow (all else is decoded here) */
+    uint8_t dst_lo;         /* DstRow: (word >> dst_lo) & dst_field */
+    uint16_t dst_field;
+    uint32_t serial;
+    bool valid;
+    bool fast;              /* accept may take fpu_exec_mvmul: formats known, not INT8 */
+    bool d32;               /* UseDst32b */
+    bool bcast;             /* BroadcastSrcBRow */
+    uint8_t nrows;          /* 8, or 7 with bcast */
+    uint8_t srcb_mask;      /* RWC SrcB bits used: 0x38, or 0x3F with bcast */
+    uint16_t dst_mask;      /* 0x400 - nrows (WH:MVMUL.md) */
+    bool one_block;         /* the Dst rows of an MVMUL lie in one 8-row block (and with d32 the
+                             * next): no DEST_ACCESS_CFG swizzle */
+    uint8_t cls_a, cls_b;   /* how SrcA and SrcB cells enter the datapath (fpu_math.c op_class) */
+    uint8_t addr_mod;       /* the decoded word's AddrMod, FlipSrcA, FlipSrcB */
+    bool flip_a, flip_b;
+    bool am_fixed;          /* Blackhole: AddrMod names the slot, whose ThreadConfig words are */
+    uint16_t am_words[3];   /* these (fpu.c addr_mod_words) */
+    uint32_t dst_off;       /* MATH offset + DEST_REGW_BASE: the Dst row less the RWC and DstRow */
+    struct dp_mode mode;
+    dp_rows_fn *rows_fn;    /* dp_rows_for(simd, mode) */
+    dp_rows_dst_fn *dst_fn; /* dp_rows_dst_for(simd, mode) */
 };
 
 /* RWCs (WH:RWCs.md), one set per Tensix thread. Widths: Dst 10 bits, SrcA/SrcB 6, FidelityPhase
@@ -85,7 +118,7 @@ struct fpu_state {
     bool warned_implied; /* --unpredictable=warn has reported an unknown implied format */
     struct fpu_rwc rwc[NUM_THREADS];
     uint64_t thread_busy_until[NUM_THREADS]; /* the thread has an instruction in the pipeline */
-    uint64_t busy_until;                     /* any thread (statistics) */
+    uint64_t busy_until;                     /* any thread (statistics; unit_desc.last_busy) */
     uint64_t shiftxb_until;   /* SHIFTXB: nothing is accepted before this cycle */
     uint64_t movx2a_until;    /* MOVD2A/MOVB2A: only MOVD2A and MOVB2A before this cycle */
     uint64_t movd2b_until;    /* MOVD2B: only MOVD2B before this cycle */
@@ -96,22 +129,21 @@ struct fpu_state {
      * over and over: one entry per face and phase. */
     struct fpu_cols_cache {
         struct dp_cols cols;
-        uint32_t gen;
-        uint8_t valid, bank, row, phase, cls;
+        uint64_t key; /* fpu_math.c cache_key: the bank's generation, bank, row, phase, class;
+                       * 0 for an empty entry */
     } cols_cache[FPU_COLS_CACHE];
-    uint8_t cols_next;
+    uint8_t cols_next, cols_last; /* the entry to fill next; the last one that served */
     /* The same for SrcB: the (up to) 8 rows one MVMUL/DOTPV/GAPOOL reads, keyed also by the
      * first row, row broadcast and denormal flushing. */
     struct fpu_rows_cache {
         struct dp_lanes rows[8];
-        uint32_t gen;
-        uint8_t valid, bank, row, phase, cls, bcast, flush;
+        uint64_t key; /* as cols_cache's, with row broadcast and flushing */
     } rows_cache[FPU_ROWS_CACHE];
-    uint8_t rows_next;
+    uint8_t rows_next, rows_last;
     struct fpu_cfg_memo cfg_memo[NUM_THREADS]; /* read_cfg's, per thread */
+    struct fpu_plan plan[NUM_THREADS];
     enum dp_simd simd; /* the SIMD flavour of the datapath this host runs (dp_simd_best) */
     struct fpu_stats st;
-    uint64_t last_busy; /* 1 + the last cycle an instruction finished (unit_desc.last_busy) */
 };
 
 /* `holds`: STALLWAIT C4 (BH) / C7 (WH), thread th has an instruction in the pipeline. */

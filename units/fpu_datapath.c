@@ -556,10 +556,11 @@ half16_live(__m256i *sum, __m256i *emax, int32_t adj)
     *emax = _mm256_max_epi16(e, _mm256_setzero_si256());
 }
 
-/* The AVX2 row for one mode (constant after inlining). */
+/* The AVX2 row for one mode (constant after inlining), its Dst words in and out as vectors of
+ * columns 0..7 and 8..15. */
 __attribute__((always_inline, target("avx2"))) static inline void
-row16(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
-      unsigned phase, bool dst32, bool exp8, bool wh)
+row16v(const struct dp_cols *a, const struct dp_lanes *b, const __m256i dst[2], __m256i out[2],
+       unsigned phase, bool dst32, bool exp8, bool wh)
 {
     const struct dp_mode m = {.dst32 = dst32, .exp8 = exp8, .wh = wh};
     const int32_t adj = dp_product_adjust(m, phase);
@@ -573,9 +574,87 @@ row16(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
         __m256i v0, e0, v1, e1;
         half16_cols(sum0, emax0, c, &v0, &e0);
         half16_cols(sum1, emax1, c, &v1, &e1);
-        const __m256i d = _mm256_loadu_si256((const __m256i *)(dst + 8 * c));
-        _mm256_storeu_si256((__m256i *)(out + 8 * c), acc8_avx2(v0, e0, v1, e1, d, dst32, exp8, wh));
+        out[c] = acc8_avx2(v0, e0, v1, e1, dst[c], dst32, exp8, wh);
     }
+}
+
+/* The AVX2 row on Dst words in memory. */
+__attribute__((always_inline, target("avx2"))) static inline void
+row16(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], uint32_t out[16],
+      unsigned phase, bool dst32, bool exp8, bool wh)
+{
+    const __m256i d[2] = {_mm256_loadu_si256((const __m256i *)dst),
+                          _mm256_loadu_si256((const __m256i *)(dst + 8))};
+    __m256i o[2];
+    row16v(a, b, d, o, phase, dst32, exp8, wh);
+    _mm256_storeu_si256((__m256i *)out, o[0]);
+    _mm256_storeu_si256((__m256i *)(out + 8), o[1]);
+}
+
+/* ---- Dst cells as stored (dp_rows_dst_for) ----
+ *
+ * Bit moves of 16 cells at once in 16-bit lanes, as units/formats.h converts one:
+ * fmt_dst_to_bf16 (also the high half of an FP32 cell), fmt_dst_to_fp16, fmt_dst_from_bf16,
+ * fmt_dst_from_fp16; with a Dst word (the shapes above) from the 16-bit patterns as the
+ * matrix unit's Dst conversions make it: a BF16 pattern (an FP32 cell's high half) << 16, with
+ * an FP32 cell's low half below it; dp_from_fp16, dp_to_fp16. */
+#define AND16(v, k) _mm256_and_si256(v, _mm256_set1_epi16(k))
+#define TO_BF16(c) _mm256_or_si256(_mm256_or_si256(AND16(c, (short)0x8000), _mm256_slli_epi16(AND16(c, 0xFF), 7)), \
+                                   AND16(_mm256_srli_epi16(c, 8), 0x7F))
+#define TO_FP16(c) _mm256_or_si256(_mm256_or_si256(AND16(c, (short)0x8000), _mm256_slli_epi16(AND16(c, 0x1F), 10)), \
+                                   AND16(_mm256_srli_epi16(c, 5), 0x3FF))
+#define FROM_BF16(h) _mm256_or_si256(_mm256_or_si256(AND16(h, (short)0x8000), _mm256_slli_epi16(AND16(h, 0x7F), 8)), \
+                                     AND16(_mm256_srli_epi16(h, 7), 0xFF))
+#define FROM_FP16(h) _mm256_or_si256(_mm256_or_si256(AND16(h, (short)0x8000), _mm256_slli_epi16(AND16(h, 0x3FF), 5)), \
+                                     AND16(_mm256_srli_epi16(h, 10), 0x1F))
+/* 16-bit lanes 0..7 (half 0) or 8..15 (half 1) of v widened to 32 bits */
+#define WIDEN(v, half) _mm256_cvtepu16_epi32(half ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v))
+/* 16 32-bit values below 2^16 (w0: 0..7, w1: 8..15) as 16-bit lanes in order (vpackusdw
+ * interleaves the 128-bit halves; vpermq puts them back) */
+#define NARROW(w0, w1) _mm256_permute4x64_epi64(_mm256_packus_epi32(w0, w1), 0xD8)
+
+/* Physical Dst row q (its low halves in row q + 8 with dst32) as Dst words, columns 0..7 and
+ * 8..15; an undefined row reads as 0. */
+__attribute__((always_inline, target("avx2"))) static inline void
+dst_in_avx2(uint16_t (*bits)[16], const bool *valid, unsigned q, bool dst32, bool exp8, __m256i w[2])
+{
+    const __m256i c = _mm256_loadu_si256((const __m256i *)bits[q]);
+    if (!valid[q]) {
+        w[0] = w[1] = _mm256_setzero_si256();
+    } else if (dst32 || exp8) {
+        const __m256i h = TO_BF16(c);
+        const __m256i lo = dst32 ? _mm256_loadu_si256((const __m256i *)bits[q + 8]) : _mm256_setzero_si256();
+        for (unsigned k = 0; k < 2; k++)
+            w[k] = _mm256_or_si256(_mm256_slli_epi32(WIDEN(h, k), 16), WIDEN(lo, k));
+    } else { /* dp_from_fp16 */
+        const __m256i h = TO_FP16(c);
+        for (unsigned k = 0; k < 2; k++) {
+            const __m256i f = WIDEN(h, k);
+            w[k] = _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(f, _mm256_set1_epi32(0x8000)), 16),
+                                   _mm256_slli_epi32(_mm256_and_si256(f, _mm256_set1_epi32(0x7FFF)), 13));
+        }
+    }
+}
+
+/* Dst words (columns 0..7, 8..15) into physical Dst row q (and q + 8). */
+__attribute__((always_inline, target("avx2"))) static inline void
+dst_out_avx2(uint16_t (*bits)[16], unsigned q, bool dst32, bool exp8, const __m256i w[2])
+{
+    __m256i c;
+    if (dst32 || exp8) {
+        c = FROM_BF16(NARROW(_mm256_srli_epi32(w[0], 16), _mm256_srli_epi32(w[1], 16)));
+        if (dst32) {
+            const __m256i m16 = _mm256_set1_epi32(0xFFFF);
+            _mm256_storeu_si256((__m256i *)bits[q + 8],
+                                NARROW(_mm256_and_si256(w[0], m16), _mm256_and_si256(w[1], m16)));
+        }
+    } else { /* dp_to_fp16 */
+#define TO_FP16_BITS(x) _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x8000)), \
+                                        _mm256_srli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x0FFFE000)), 13))
+        c = FROM_FP16(NARROW(TO_FP16_BITS(w[0]), TO_FP16_BITS(w[1])));
+#undef TO_FP16_BITS
+    }
+    _mm256_storeu_si256((__m256i *)bits[q], c);
 }
 
 /* The AVX2 row, one copy per mode, so that acc8_avx2 has no mode tests; and its rows (dp_rows_for). */
@@ -594,6 +673,18 @@ row16(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16],
         (void)m;                                                                                   \
         for (unsigned i = 0; i < n; i++)                                                           \
             row16(a, b[i], dst[i], out[i], phase, dst32, exp8, wh);                                \
+    }                                                                                              \
+    __attribute__((target("avx2"))) static void rows_dst_##name(                                   \
+        const struct dp_cols *a, const struct dp_lanes *const b[], unsigned n, uint16_t (*bits)[16], \
+        const bool *valid, const unsigned *p, unsigned phase, struct dp_mode m)                    \
+    {                                                                                              \
+        (void)m;                                                                                   \
+        for (unsigned i = 0; i < n; i++) {                                                         \
+            __m256i d[2], o[2];                                                                    \
+            dst_in_avx2(bits, valid, p[i], dst32, exp8, d);                                        \
+            row16v(a, b[i], d, o, phase, dst32, exp8, wh);                                         \
+            dst_out_avx2(bits, p[i], dst32, exp8, o);                                              \
+        }                                                                                          \
     }
 ROW_AVX2(row_avx2_fp16, false, false, false)
 ROW_AVX2(row_avx2_fp16_wh, false, false, true)
@@ -745,24 +836,67 @@ acc16_avx512(const struct avx512_consts *kc, __m512i v0, __m512i e0, __m512i v1,
 /* Rows b0 and b1 against the SrcA columns: Dst words dst0, dst1 into out0, out1 (both rows'
  * Dst words are read before either output is written). */
 __attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
-rows2(const struct avx512_consts *kc, const struct dp_cols *a, const struct dp_lanes *b0, const struct dp_lanes *b1,
-      const uint32_t dst0[16], const uint32_t dst1[16], uint32_t out0[16], uint32_t out1[16],
-      int32_t adj, bool dst32, bool exp8, bool wh)
+rows2v(const struct avx512_consts *kc, const struct dp_cols *a, const struct dp_lanes *b0,
+       const struct dp_lanes *b1, const __m512i d[2], __m512i out[2], int32_t adj, bool dst32, bool exp8,
+       bool wh)
 {
     __m512i sum0, emax0, sum1, emax1;
     half32(a, b0, b1, 0, &sum0, &emax0);
     half32(a, b0, b1, 8, &sum1, &emax1);
     half32_live(&sum0, &emax0, adj);
     half32_live(&sum1, &emax1, adj);
-    const __m512i d[2] = {_mm512_loadu_si512(dst0), _mm512_loadu_si512(dst1)};
-    uint32_t *const out[2] = {out0, out1};
 #pragma GCC unroll 2
     for (unsigned r = 0; r < 2; r++) {
         __m512i v0, e0, v1, e1;
         half32_row(sum0, emax0, r, &v0, &e0);
         half32_row(sum1, emax1, r, &v1, &e1);
-        _mm512_storeu_si512(out[r], acc16_avx512(kc, v0, e0, v1, e1, d[r], dst32, exp8, wh));
+        out[r] = acc16_avx512(kc, v0, e0, v1, e1, d[r], dst32, exp8, wh);
     }
+}
+
+__attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
+rows2(const struct avx512_consts *kc, const struct dp_cols *a, const struct dp_lanes *b0, const struct dp_lanes *b1,
+      const uint32_t dst0[16], const uint32_t dst1[16], uint32_t out0[16], uint32_t out1[16],
+      int32_t adj, bool dst32, bool exp8, bool wh)
+{
+    const __m512i d[2] = {_mm512_loadu_si512(dst0), _mm512_loadu_si512(dst1)};
+    __m512i o[2];
+    rows2v(kc, a, b0, b1, d, o, adj, dst32, exp8, wh);
+    _mm512_storeu_si512(out0, o[0]);
+    _mm512_storeu_si512(out1, o[1]);
+}
+
+/* dst_in_avx2 and dst_out_avx2 with a row of words in one vector */
+__attribute__((always_inline, target("avx512f,avx512bw"))) static inline __m512i
+dst_in_avx512(uint16_t (*bits)[16], const bool *valid, unsigned q, bool dst32, bool exp8)
+{
+    const __m256i c = _mm256_loadu_si256((const __m256i *)bits[q]);
+    if (!valid[q])
+        return _mm512_setzero_si512();
+    if (dst32 || exp8) {
+        const __m512i w = _mm512_slli_epi32(_mm512_cvtepu16_epi32(TO_BF16(c)), 16);
+        return dst32 ? _mm512_or_si512(w, _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)bits[q + 8])))
+                     : w;
+    }
+    const __m512i f = _mm512_cvtepu16_epi32(TO_FP16(c)); /* dp_from_fp16 */
+    return _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(f, _mm512_set1_epi32(0x8000)), 16),
+                           _mm512_slli_epi32(_mm512_and_si512(f, _mm512_set1_epi32(0x7FFF)), 13));
+}
+
+__attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
+dst_out_avx512(uint16_t (*bits)[16], unsigned q, bool dst32, bool exp8, __m512i w)
+{
+    __m256i c;
+    if (dst32 || exp8) { /* vpmovdw keeps the low 16 bits of each word */
+        c = FROM_BF16(_mm512_cvtepi32_epi16(_mm512_srli_epi32(w, 16)));
+        if (dst32)
+            _mm256_storeu_si256((__m256i *)bits[q + 8], _mm512_cvtepi32_epi16(w));
+    } else { /* dp_to_fp16 */
+        const __m512i f = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(w, 16), _mm512_set1_epi32(0x8000)),
+                                          _mm512_srli_epi32(_mm512_and_si512(w, _mm512_set1_epi32(0x0FFFE000)), 13));
+        c = FROM_FP16(_mm512_cvtepi32_epi16(f));
+    }
+    _mm256_storeu_si256((__m256i *)bits[q], c);
 }
 
 /* The AVX-512 rows for one mode: pairs of rows, the last of an odd count with itself (its
@@ -782,6 +916,23 @@ rows2(const struct avx512_consts *kc, const struct dp_cols *a, const struct dp_l
             rows2(kc, a, b[i], b[i], dst[i], dst[i], out[i], spare, adj, dst32, exp8, wh);         \
         }                                                                                          \
     }                                                                                              \
+    __attribute__((target("avx512f,avx512bw"))) static void rows_dst_##name(                       \
+        const struct dp_cols *a, const struct dp_lanes *const b[], unsigned n, uint16_t (*bits)[16], \
+        const bool *valid, const unsigned *p, unsigned phase, struct dp_mode m)                    \
+    {                                                                                              \
+        const int32_t adj = dp_product_adjust(m, phase);                                           \
+        const struct avx512_consts *kc = avx512_kp;                                                \
+        for (unsigned i = 0; i < n; i += 2) { /* an odd last row with itself */                    \
+            const unsigned q1 = p[i + 1 < n ? i + 1 : i];                                          \
+            const __m512i d[2] = {dst_in_avx512(bits, valid, p[i], dst32, exp8),                   \
+                                  dst_in_avx512(bits, valid, q1, dst32, exp8)};                    \
+            __m512i o[2];                                                                          \
+            rows2v(kc, a, b[i], b[i + 1 < n ? i + 1 : i], d, o, adj, dst32, exp8, wh);             \
+            dst_out_avx512(bits, p[i], dst32, exp8, o[0]);                                         \
+            if (i + 1 < n)                                                                         \
+                dst_out_avx512(bits, q1, dst32, exp8, o[1]);                                       \
+        }                                                                                          \
+    }                                                                                              \
     static void row_##name(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], \
                            uint32_t out[16], unsigned phase, struct dp_mode m)                     \
     {                                                                                              \
@@ -797,6 +948,13 @@ ROWS_AVX512(avx512_fp32, true, true, false)
 ROWS_AVX512(avx512_fp32_wh, true, true, true)
 #undef ROWS_AVX512
 #undef PAIR512
+#undef AND16
+#undef TO_BF16
+#undef TO_FP16
+#undef FROM_BF16
+#undef FROM_FP16
+#undef WIDEN
+#undef NARROW
 #undef C512
 
 __attribute__((target("sse4.1"))) static void
@@ -858,6 +1016,22 @@ dp_rows_fn *dp_rows_for(enum dp_simd s, struct dp_mode m)
     if (s == DP_SIMD_AVX2)
         return avx2[mode_index(m)];
     return s == DP_SIMD_SSE41 ? rows_sse41 : rows_plain;
+}
+
+dp_rows_dst_fn *dp_rows_dst_for(enum dp_simd s, struct dp_mode m)
+{
+    static dp_rows_dst_fn *const avx2[8] = {
+        rows_dst_row_avx2_fp16,      rows_dst_row_avx2_fp16_wh,      rows_dst_row_avx2_bf16,
+        rows_dst_row_avx2_bf16_wh,   rows_dst_row_avx2_fp16_fp32,    rows_dst_row_avx2_fp16_fp32_wh,
+        rows_dst_row_avx2_fp32,      rows_dst_row_avx2_fp32_wh};
+    static dp_rows_dst_fn *const avx512[8] = {
+        rows_dst_avx512_fp16,      rows_dst_avx512_fp16_wh,      rows_dst_avx512_bf16, rows_dst_avx512_bf16_wh,
+        rows_dst_avx512_fp16_fp32, rows_dst_avx512_fp16_fp32_wh, rows_dst_avx512_fp32, rows_dst_avx512_fp32_wh};
+    if (s == DP_SIMD_AVX512)
+        return avx512[mode_index(m)];
+    if (s == DP_SIMD_AVX2)
+        return avx2[mode_index(m)];
+    return NULL;
 }
 
 enum dp_simd dp_simd_best(void)

@@ -87,6 +87,18 @@ typedef void dp_rows_fn(const struct dp_cols *a, const struct dp_lanes *const b[
                         const uint32_t (*dst)[16], uint32_t (*out)[16], unsigned phase,
                         struct dp_mode m);
 dp_rows_fn *dp_rows_for(enum dp_simd s, struct dp_mode m);
+/* The same rows on Dst cells as the register file stores them (units/dest.h, units/formats.h):
+ * row i is b[i] with the 16 cells of physical row p[i] of `bits` (an FP32 value's high half
+ * there, its low half in row p[i] + 8, with mode.dst32), read as Dst words the way the matrix
+ * unit converts them (fmt_dst_to_bf16 << 16 with the low half below it, or dp_from_fp16 of
+ * fmt_dst_to_fp16; a row whose `valid` is false as 0) and written back converted the other
+ * way (fmt_dst_from_bf16, fmt_dst_from_fp16), without a pass over the rows each way. The rows
+ * p[i] (and p[i] + 8) must be different rows. NULL but for the AVX2 and AVX-512 paths; their
+ * cells are those of the conversions and dp_rows_for's function. */
+typedef void dp_rows_dst_fn(const struct dp_cols *a, const struct dp_lanes *const b[], unsigned n,
+                            uint16_t (*bits)[16], const bool *valid, const unsigned *p, unsigned phase,
+                            struct dp_mode m);
+dp_rows_dst_fn *dp_rows_dst_for(enum dp_simd s, struct dp_mode m);
 
 /* ELWMUL: dst + a * b (slices of `phase`), rounded into Dst once. */
 uint32_t dp_elwmul(uint32_t a, uint32_t b, bool zero_a, bool zero_b, uint32_t dst, unsigned phase,

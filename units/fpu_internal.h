@@ -105,6 +105,13 @@ void fpu_dst_mark(struct fpu_exec *x, bool dst32, unsigned row, bool valid);
 
 void fpu_math_span(const struct fpu_exec *x, struct fpu_dst_span *s);
 bool fpu_exec_math(struct fpu_exec *x);
+/* An MVMUL's plan (fpu.h) from its decoded word and configuration (x->in, x->cfg): the fields
+ * that follow from them but its key, DstRow field and ADDR_MOD slot; and the MVMUL word w done
+ * from a plan whose `fast` is set, with x->cfg the configuration it was made from: what
+ * fpu_exec_math does for it, without working those out again, but the ADDR_MOD, which the
+ * caller applies after it. */
+void fpu_mvmul_plan(const struct fpu_exec *x, struct fpu_plan *p);
+bool fpu_exec_mvmul(struct fpu_exec *x, const struct fpu_plan *p, uint32_t w);
 
 /* ---- fpu_move.c ---- */
 

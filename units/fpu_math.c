@@ -4,7 +4,6 @@
  * models; the arithmetic is the hardware's datapath (fpu_datapath.c, docs/numerics.md). */
 #include "fpu_internal.h"
 
-#include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -155,9 +154,8 @@ static struct dp_mode dp_mode_of(const struct fpu_exec *x, enum fpu_style st, bo
 
 /* Dst rows in and out of the datapath: physical rows p[0..n-1] (an FP32 Dst's low halves 8
  * rows on) as Dst words (fpu_datapath.h) and back, as dst_word and dst_word_put convert each
- * cell; an undefined row reads as 0. A portable copy, and copies in AVX2 and AVX-512 for the
- * matrix unit's paths of those names (fpu.simd): 16 cells in one vector, where the portable
- * loops take about 80 instructions a row each way. All give the same bits: they are bit moves. */
+ * cell; an undefined row reads as 0. For the SSE4.1 and plain paths: the AVX2 and AVX-512 rows
+ * read and write the cells themselves (dp_rows_dst_for), with the same bits (bit moves). */
 static void dst_rows_in(const struct dest *dst, const unsigned *p, unsigned n, bool d32, bool exp8,
                         uint32_t (*d)[16])
 {
@@ -195,191 +193,64 @@ static void dst_rows_out(struct dest *dst, const unsigned *p, unsigned n, bool d
     }
 }
 
-/* Bit moves of 16 cells at once in 16-bit lanes: fmt_dst_to_bf16 (also the high half of an
- * FP32 cell), fmt_dst_to_fp16, fmt_dst_from_bf16, fmt_dst_from_fp16. */
-#define AND16(v, k) _mm256_and_si256(v, m16_##k)
-/* the masks, set once per call (outside the row loop: GCC builds each _mm256_set1 of a constant
- * with three instructions where it stands) */
-#define MASKS16                                                                                   \
-    const __m256i m16_0x8000 = _mm256_set1_epi16((short)0x8000), m16_0xFF = _mm256_set1_epi16(0xFF), \
-                  m16_0x7F = _mm256_set1_epi16(0x7F), m16_0x1F = _mm256_set1_epi16(0x1F),          \
-                  m16_0x3FF = _mm256_set1_epi16(0x3FF)
-#define TO_BF16(c) _mm256_or_si256(_mm256_or_si256(AND16(c, 0x8000), _mm256_slli_epi16(AND16(c, 0xFF), 7)), \
-                                   AND16(_mm256_srli_epi16(c, 8), 0x7F))
-#define TO_FP16(c) _mm256_or_si256(_mm256_or_si256(AND16(c, 0x8000), _mm256_slli_epi16(AND16(c, 0x1F), 10)), \
-                                   AND16(_mm256_srli_epi16(c, 5), 0x3FF))
-#define FROM_BF16(h) _mm256_or_si256(_mm256_or_si256(AND16(h, 0x8000), _mm256_slli_epi16(AND16(h, 0x7F), 8)), \
-                                     AND16(_mm256_srli_epi16(h, 7), 0xFF))
-#define FROM_FP16(h) _mm256_or_si256(_mm256_or_si256(AND16(h, 0x8000), _mm256_slli_epi16(AND16(h, 0x3FF), 5)), \
-                                     AND16(_mm256_srli_epi16(h, 10), 0x1F))
-/* 16-bit lanes 0..7 (half 0) or 8..15 (half 1) of v widened to 32 bits */
-#define WIDEN(v, half) _mm256_cvtepu16_epi32(half ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v))
-/* 16 32-bit values below 2^16 (w0: 0..7, w1: 8..15) as 16-bit lanes in order (vpackusdw
- * interleaves the 128-bit halves; vpermq puts them back) */
-#define NARROW(w0, w1) _mm256_permute4x64_epi64(_mm256_packus_epi32(w0, w1), 0xD8)
-
-__attribute__((target("avx2"))) static void
-dst_rows_in_avx2(const struct dest *dst, const unsigned *p, unsigned n, bool d32, bool exp8,
-                 uint32_t (*d)[16])
+/* What an entry of the operand caches was taken apart from, in one word: the bank's write
+ * generation, the bank, first row (6 bits), phase, operand class and (SrcB) row broadcast and
+ * denormal flushing; bit 31 set, so that no key is 0, an empty entry's. */
+static inline uint64_t cache_key(uint32_t gen, unsigned bank, unsigned row, unsigned phase,
+                                 enum op_class cls, bool bcast, bool flush)
 {
-    MASKS16;
-    const __m256i s15 = _mm256_set1_epi32(0x8000), m15 = _mm256_set1_epi32(0x7FFF);
-    for (unsigned i = 0; i < n; i++) {
-        const unsigned q = p[i];
-        __m256i w[2];
-        const __m256i c = _mm256_loadu_si256((const __m256i *)dst->bits[q]);
-        if (!dst->row_valid[q]) {
-            w[0] = w[1] = _mm256_setzero_si256();
-        } else if (d32 || exp8) {
-            const __m256i h = TO_BF16(c);
-            const __m256i lo = d32 ? _mm256_loadu_si256((const __m256i *)dst->bits[q + 8]) : _mm256_setzero_si256();
-            for (unsigned k = 0; k < 2; k++)
-                w[k] = _mm256_or_si256(_mm256_slli_epi32(WIDEN(h, k), 16), WIDEN(lo, k));
-        } else { /* dp_from_fp16 */
-            const __m256i h = TO_FP16(c);
-            for (unsigned k = 0; k < 2; k++) {
-                const __m256i f = WIDEN(h, k);
-                w[k] = _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(f, s15), 16),
-                                       _mm256_slli_epi32(_mm256_and_si256(f, m15), 13));
-            }
-        }
-        _mm256_storeu_si256((__m256i *)d[i], w[0]);
-        _mm256_storeu_si256((__m256i *)(d[i] + 8), w[1]);
-    }
+    return (uint64_t)gen << 32 | 1u << 31 | bank << 16 | row << 8 | phase << 4 | (unsigned)cls << 2 |
+           (unsigned)bcast << 1 | (unsigned)flush;
 }
-
-__attribute__((target("avx2"))) static void
-dst_rows_out_avx2(struct dest *dst, const unsigned *p, unsigned n, bool d32, bool exp8,
-                  const uint32_t (*d)[16])
-{
-    MASKS16;
-    const __m256i m16 = _mm256_set1_epi32(0xFFFF), s = _mm256_set1_epi32(0x8000),
-                  e = _mm256_set1_epi32(0x0FFFE000);
-    for (unsigned i = 0; i < n; i++) {
-        const unsigned q = p[i];
-        const __m256i w0 = _mm256_loadu_si256((const __m256i *)d[i]);
-        const __m256i w1 = _mm256_loadu_si256((const __m256i *)(d[i] + 8));
-        __m256i c;
-        if (d32 || exp8) {
-            c = NARROW(_mm256_srli_epi32(w0, 16), _mm256_srli_epi32(w1, 16));
-            c = FROM_BF16(c);
-            if (d32) {
-                _mm256_storeu_si256((__m256i *)dst->bits[q + 8],
-                                    NARROW(_mm256_and_si256(w0, m16), _mm256_and_si256(w1, m16)));
-            }
-        } else { /* dp_to_fp16 */
-#define TO_FP16_BITS(w) _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(w, 16), s), \
-                                        _mm256_srli_epi32(_mm256_and_si256(w, e), 13))
-            c = FROM_FP16(NARROW(TO_FP16_BITS(w0), TO_FP16_BITS(w1)));
-#undef TO_FP16_BITS
-        }
-        _mm256_storeu_si256((__m256i *)dst->bits[q], c);
-    }
-}
-
-/* The same with a whole row of words in one 512-bit vector, for the AVX-512 datapath: besides
- * fewer instructions, its 512-bit loads of d[] then find each row in one store (two 256-bit
- * stores cannot be forwarded to one 512-bit load: the load would wait for both to retire). */
-__attribute__((target("avx512f,avx512bw"))) static void
-dst_rows_in_avx512(const struct dest *dst, const unsigned *p, unsigned n, bool d32, bool exp8,
-                   uint32_t (*d)[16])
-{
-    MASKS16;
-    const __m512i s15 = _mm512_set1_epi32(0x8000), m15 = _mm512_set1_epi32(0x7FFF);
-    for (unsigned i = 0; i < n; i++) {
-        const unsigned q = p[i];
-        __m512i w;
-        const __m256i c = _mm256_loadu_si256((const __m256i *)dst->bits[q]);
-        if (!dst->row_valid[q]) {
-            w = _mm512_setzero_si512();
-        } else if (d32 || exp8) {
-            w = _mm512_slli_epi32(_mm512_cvtepu16_epi32(TO_BF16(c)), 16);
-            if (d32)
-                w = _mm512_or_si512(w, _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)dst->bits[q + 8])));
-        } else { /* dp_from_fp16 */
-            const __m512i f = _mm512_cvtepu16_epi32(TO_FP16(c));
-            w = _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(f, s15), 16),
-                                _mm512_slli_epi32(_mm512_and_si512(f, m15), 13));
-        }
-        _mm512_storeu_si512(d[i], w);
-    }
-}
-
-__attribute__((target("avx512f,avx512bw"))) static void
-dst_rows_out_avx512(struct dest *dst, const unsigned *p, unsigned n, bool d32, bool exp8,
-                    const uint32_t (*d)[16])
-{
-    MASKS16;
-    const __m512i s = _mm512_set1_epi32(0x8000), e = _mm512_set1_epi32(0x0FFFE000);
-    for (unsigned i = 0; i < n; i++) {
-        const unsigned q = p[i];
-        const __m512i w = _mm512_loadu_si512(d[i]);
-        __m256i c;
-        if (d32 || exp8) { /* vpmovdw keeps the low 16 bits of each word */
-            c = FROM_BF16(_mm512_cvtepi32_epi16(_mm512_srli_epi32(w, 16)));
-            if (d32)
-                _mm256_storeu_si256((__m256i *)dst->bits[q + 8], _mm512_cvtepi32_epi16(w));
-        } else { /* dp_to_fp16 */
-            const __m512i f = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(w, 16), s),
-                                              _mm512_srli_epi32(_mm512_and_si512(w, e), 13));
-            c = FROM_FP16(_mm512_cvtepi32_epi16(f));
-        }
-        _mm256_storeu_si256((__m256i *)dst->bits[q], c);
-    }
-}
-#undef AND16
-#undef MASKS16
-#undef TO_BF16
-#undef TO_FP16
-#undef FROM_BF16
-#undef FROM_FP16
-#undef WIDEN
-#undef NARROW
 
 /* SrcA rows row..row+15 of the matrix unit's bank taken apart for `phase` (dp_cols), from the
- * cache while the bank's cells are unchanged. */
-static const struct dp_cols *srca_cols(struct fpu_exec *x, unsigned row, unsigned phase)
+ * cache while the bank's cells are unchanged (the entry that served last looked at first). */
+static const struct dp_cols *srca_cols(struct fpu_exec *x, unsigned row, unsigned phase, enum op_class ca)
 {
     const struct src_regs *s = &x->t->src;
     const unsigned bank = s->fpu_bank[0];
     const struct src_bank *A = &s->bank[0][bank];
-    const enum op_class ca = op_class(x->cfg.srca_fmt);
     struct fpu_state *u = &x->t->fpu;
-    for (unsigned i = 0; i < FPU_COLS_CACHE; i++) {
-        const struct fpu_cols_cache *c = &u->cols_cache[i];
-        if (c->valid && c->gen == A->gen && c->bank == bank && c->row == row && c->phase == phase &&
-            c->cls == ca)
-            return &c->cols;
-    }
+    const uint64_t key = cache_key(A->gen, bank, row, phase, ca, false, false);
+    if (u->cols_cache[u->cols_last].key == key)
+        return &u->cols_cache[u->cols_last].cols;
+    for (unsigned i = 0; i < FPU_COLS_CACHE; i++)
+        if (u->cols_cache[i].key == key) {
+            u->cols_last = (uint8_t)i;
+            return &u->cols_cache[i].cols;
+        }
     struct fpu_cols_cache *c = &u->cols_cache[u->cols_next];
+    u->cols_last = u->cols_next;
     u->cols_next = (uint8_t)((u->cols_next + 1) % FPU_COLS_CACHE);
     for (unsigned k = 0; k < 16; k++) {
         uint32_t op[16];
         src_operands16(op, A->cell[(row + k) & 0x3F], ca);
         dp_cols_set_lane(&c->cols, k, op, phase);
     }
-    c->gen = A->gen, c->valid = 1, c->bank = (uint8_t)bank, c->row = (uint8_t)row;
-    c->phase = (uint8_t)phase, c->cls = (uint8_t)ca;
+    c->key = key;
     return &c->cols;
 }
 
 /* SrcB rows row..row+7 (row eight times when `bcast`) of the matrix unit's bank taken apart
  * for `phase` (dp_lanes), from the cache while the bank's cells are unchanged. */
-static const struct dp_lanes *srcb_rows(struct fpu_exec *x, unsigned row, bool bcast, unsigned phase)
+static const struct dp_lanes *srcb_rows(struct fpu_exec *x, unsigned row, bool bcast, unsigned phase,
+                                        enum op_class cb)
 {
     const struct src_regs *s = &x->t->src;
     const unsigned bank = s->fpu_bank[1];
     const struct src_bank *B = &s->bank[1][bank];
-    const enum op_class cb = op_class(x->cfg.srcb_fmt);
     const bool flush = !x->cfg.zero_flag_disabled_src;
     struct fpu_state *u = &x->t->fpu;
-    for (unsigned i = 0; i < FPU_ROWS_CACHE; i++) {
-        const struct fpu_rows_cache *c = &u->rows_cache[i];
-        if (c->valid && c->gen == B->gen && c->bank == bank && c->row == row && c->phase == phase &&
-            c->cls == cb && c->bcast == bcast && c->flush == flush)
-            return c->rows;
-    }
+    const uint64_t key = cache_key(B->gen, bank, row, phase, cb, bcast, flush);
+    if (u->rows_cache[u->rows_last].key == key)
+        return u->rows_cache[u->rows_last].rows;
+    for (unsigned i = 0; i < FPU_ROWS_CACHE; i++)
+        if (u->rows_cache[i].key == key) {
+            u->rows_last = (uint8_t)i;
+            return u->rows_cache[i].rows;
+        }
     struct fpu_rows_cache *c = &u->rows_cache[u->rows_next];
+    u->rows_last = u->rows_next;
     u->rows_next = (uint8_t)((u->rows_next + 1) % FPU_ROWS_CACHE);
     for (unsigned i = 0; i < 8; i++) {
         uint32_t op[16];
@@ -389,10 +260,12 @@ static const struct dp_lanes *srcb_rows(struct fpu_exec *x, unsigned row, bool b
             z |= (uint16_t)(dp_is_zero(op[k]) << k);
         dp_lanes_b(&c->rows[i], op, z, phase);
     }
-    c->gen = B->gen, c->valid = 1, c->bank = (uint8_t)bank, c->row = (uint8_t)row;
-    c->phase = (uint8_t)phase, c->cls = (uint8_t)cb, c->bcast = bcast, c->flush = flush;
+    c->key = key;
     return c->rows;
 }
+
+static void matmul_float(struct fpu_exec *x, enum op_class ca, enum op_class cb, struct dp_mode m,
+                         dp_rows_fn *fn, dp_rows_dst_fn *dfn, unsigned phase, struct rows r);
 
 static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned phase, struct rows r)
 {
@@ -417,36 +290,75 @@ static void matmul(struct fpu_exec *x, enum fpu_style st, bool d32, unsigned pha
             }
         return;
     }
-    /* Operands taken apart once per bank contents: SrcA's 16 columns, SrcB's rows. */
-    const struct dp_cols *cols = srca_cols(x, r.srca, phase);
-    const struct dp_lanes *lb = srcb_rows(x, r.srcb, r.bcast, phase);
     const struct dp_mode m = dp_mode_of(x, st, d32);
+    const enum dp_simd simd = x->t->fpu.simd;
+    matmul_float(x, op_class(x->cfg.srca_fmt), op_class(x->cfg.srcb_fmt), m, dp_rows_for(simd, m),
+                 dp_rows_dst_for(simd, m), phase, r);
+}
+
+/* The floating-point MVMUL/DOTPV/GAPOOL with SrcA and SrcB of classes ca, cb in mode m, whose
+ * rows functions (dp_rows_for, dp_rows_dst_for: NULL but on the AVX2 and AVX-512 paths) are fn
+ * and dfn. */
+static void matmul_float(struct fpu_exec *x, enum op_class ca, enum op_class cb, struct dp_mode m,
+                         dp_rows_fn *fn, dp_rows_dst_fn *dfn, unsigned phase, struct rows r)
+{
+    const unsigned step = r.bcast ? 2 : 1;
+    const bool d32 = m.dst32;
+    /* Operands taken apart once per bank contents: SrcA's 16 columns, SrcB's rows. */
+    const struct dp_cols *cols = srca_cols(x, r.srca, phase, ca);
+    const struct dp_lanes *lb = srcb_rows(x, r.srcb, r.bcast, phase, cb);
     struct dest *dst = &x->t->dest;
     /* the Dst rows in, all the rows through the datapath at once (dp_rows_fn: the AVX-512 path
      * takes them two at a time), the Dst rows out */
     const struct dp_lanes *b[8];
     unsigned p[8], n = 0;
-    uint32_t d[8][16];
-    for (unsigned i = 0; i < r.nrows; i += step, n++) {
-        p[n] = dest_phys(x->cfg.dst_map, d32, (r.dst + i) & 0x3FF); /* fpu_dst_phys */
-        b[n] = &lb[i];
+    /* fpu_dst_phys of each row: the rows lie in one aligned 8-row group (r.dst & 6 is 0 with 7
+     * rows, r.dst & 3 with GAPOOL's 4), whose order the row maps keep but for DEST_ACCESS_CFG's
+     * swizzle (dest_adj16 and dest_adj32 keep bits 0..2 and map the rest from bits 3 and up):
+     * then they are the first one's physical row plus i, all in its 8-row block */
+    const unsigned p0 = dest_phys(x->cfg.dst_map, d32, r.dst & 0x3FF);
+    const bool in_order = !x->cfg.dst_map.swizzle;
+    const bool eight = in_order && r.nrows == 8 && step == 1; /* MVMUL, DOTPV: p0..p0 + 7 */
+    if (eight) {
+#pragma GCC unroll 8
+        for (unsigned i = 0; i < 8; i++)
+            p[i] = p0 + i, b[i] = &lb[i];
+        n = 8;
+    } else {
+        for (unsigned i = 0; i < r.nrows; i += step, n++) {
+            p[n] = in_order ? p0 + i : dest_phys(x->cfg.dst_map, d32, (r.dst + i) & 0x3FF);
+            b[n] = &lb[i];
+        }
     }
-    const enum dp_simd simd = x->t->fpu.simd;
-    if (simd == DP_SIMD_AVX512)
-        dst_rows_in_avx512(dst, p, n, d32, m.exp8, d);
-    else if (simd == DP_SIMD_AVX2)
-        dst_rows_in_avx2(dst, p, n, d32, m.exp8, d);
-    else
+    /* the rows' physical rows p[i] (and p[i] + 8) are different rows: dest_phys is one to one,
+     * and its Dst32b rows have bit 3 clear */
+    if (dfn) {
+        dfn(cols, b, n, dst->bits, dst->row_valid, p, phase, m);
+    } else {
+        uint32_t d[8][16];
         dst_rows_in(dst, p, n, d32, m.exp8, d);
-    dp_rows_for(simd, m)(cols, b, n, (const uint32_t(*)[16])d, d, phase, m);
-    if (simd == DP_SIMD_AVX512)
-        dst_rows_out_avx512(dst, p, n, d32, m.exp8, (const uint32_t(*)[16])d);
-    else if (simd == DP_SIMD_AVX2)
-        dst_rows_out_avx2(dst, p, n, d32, m.exp8, (const uint32_t(*)[16])d);
-    else
+        fn(cols, b, n, (const uint32_t(*)[16])d, d, phase, m);
         dst_rows_out(dst, p, n, d32, m.exp8, (const uint32_t(*)[16])d);
-    for (unsigned i = 0; i < n; i++)
-        fpu_dst_row_written(x, d32, p[i]);
+    }
+    if (in_order) { /* fpu_dst_row_written of each row: one block (and the next with Dst32b) */
+        if (eight) {
+            memset(&dst->row_valid[p0], true, 8);
+            if (d32)
+                memset(&dst->row_valid[p0 + 8], true, 8);
+        } else {
+            for (unsigned i = 0; i < n; i++)
+                dst->row_valid[p[i]] = true;
+            if (d32)
+                for (unsigned i = 0; i < n; i++)
+                    dst->row_valid[p[i] + 8] = true;
+        }
+        fpu_mark_written(x, p0);
+        if (d32)
+            fpu_mark_written(x, p0 + 8);
+    } else {
+        for (unsigned i = 0; i < n; i++)
+            fpu_dst_row_written(x, d32, p[i]);
+    }
 }
 
 /* ---- ELWMUL, ELWADD, ELWSUB ---- */
@@ -692,4 +604,43 @@ bool fpu_exec_math(struct fpu_exec *x)
     fpu_flip(x, x->in.flip_a, x->in.flip_b);
     fpu_apply_addr_mod(x, x->in.addr_mod);
     return true;
+}
+
+void fpu_mvmul_plan(const struct fpu_exec *x, struct fpu_plan *p)
+{
+    enum fpu_style st;
+    bool d32;
+    fpu_math_style(x, &st, &d32);
+    const struct fpu_cfg *c = &x->cfg;
+    p->fast = st != FPU_STYLE_INT8 && c->srca_fmt != SRC_FMT_UNKNOWN && c->srcb_fmt != SRC_FMT_UNKNOWN;
+    p->d32 = d32;
+    p->bcast = x->in.bcast_row;
+    p->nrows = p->bcast ? 7 : 8; /* rows_of */
+    p->srcb_mask = p->bcast ? 0x3F : 0x38;
+    p->dst_mask = (uint16_t)(0x400 - p->nrows);
+    p->one_block = !c->dst_map.swizzle;
+    p->cls_a = (uint8_t)op_class(c->srca_fmt);
+    p->cls_b = (uint8_t)op_class(c->srcb_fmt);
+    p->addr_mod = (uint8_t)x->in.addr_mod;
+    p->flip_a = x->in.flip_a, p->flip_b = x->in.flip_b;
+    p->dst_off = c->math_offset + c->regw_base; /* fpu_dst_base less the RWC and DstRow */
+    p->mode = dp_mode_of(x, st, d32);
+    p->rows_fn = dp_rows_for(x->t->fpu.simd, p->mode);
+    p->dst_fn = dp_rows_dst_for(x->t->fpu.simd, p->mode);
+}
+
+bool fpu_exec_mvmul(struct fpu_exec *x, const struct fpu_plan *p, uint32_t w)
+{
+    const unsigned dst_row = w >> p->dst_lo & p->dst_field;
+    struct fpu_state *u = &x->t->fpu;
+    const struct fpu_rwc *rw = &u->rwc[x->th];
+    const unsigned phase = (rw->fidelity + x->cfg.fidelity_base) & 3; /* fpu_phase */
+    const struct rows r = {.nrows = p->nrows, .bcast = p->bcast, .srca = rw->srca & 0x38u,
+                           .srcb = rw->srcb & p->srcb_mask, .dst = (dst_row + p->dst_off + rw->dst) & p->dst_mask};
+    u->last_srca_row = (uint8_t)r.srca;
+    matmul_float(x, (enum op_class)p->cls_a, (enum op_class)p->cls_b, p->mode, p->rows_fn, p->dst_fn,
+                 phase, r);
+    u->st.mul_phase[phase]++;
+    fpu_flip(x, p->flip_a, p->flip_b);
+    return true; /* the caller applies the ADDR_MOD */
 }
