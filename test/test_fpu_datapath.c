@@ -271,6 +271,26 @@ Test(fpu_datapath, row_function_avx512)
     row_matches(DP_SIMD_AVX512);
 }
 
+/* Random operands for a row test: sixteen SrcA columns and n SrcB rows taken apart for `phase`
+ * (values spread by `spread`, some zero flags), rows[i] = &row[i]. */
+static void random_operands(uint64_t *x, unsigned round, unsigned phase, unsigned spread,
+                            unsigned n, struct dp_lanes col[16], struct dp_lanes row[8],
+                            const struct dp_lanes *rows[8])
+{
+    uint32_t op[16];
+    for (unsigned j = 0; j < 16; j++) {
+        for (unsigned k = 0; k < 16; k++)
+            op[k] = rand_op(x, spread);
+        dp_lanes_a(&col[j], op, round % 5 ? rand_zero(x, 2) : 0, phase);
+    }
+    for (unsigned i = 0; i < n; i++) {
+        for (unsigned k = 0; k < 16; k++)
+            op[k] = rand_op(x, spread);
+        dp_lanes_b(&row[i], op, round % 3 ? rand_zero(x, 3) : 0, phase);
+        rows[i] = &row[i];
+    }
+}
+
 /* dp_rows_for's functions (what MVMUL calls) on 1 to 8 different rows at once, in place (out
  * is dst) as the matrix unit calls them, for every path the host has against dp_mvmul: the
  * AVX-512 path computes rows in pairs, one in each half of its vectors, and an odd last row
@@ -286,20 +306,11 @@ Test(fpu_datapath, rows_function_every_count)
             const unsigned spread = spreads[round / 32 % 6];
             struct dp_lanes col[16], row[8];
             const struct dp_lanes *rows[8];
-            uint32_t aop[16], bop[16], dst[8][16], io[8][16];
-            for (unsigned j = 0; j < 16; j++) {
-                for (unsigned k = 0; k < 16; k++)
-                    aop[k] = rand_op(&x, spread);
-                dp_lanes_a(&col[j], aop, round % 5 ? rand_zero(&x, 2) : 0, phase);
-            }
-            for (unsigned i = 0; i < n; i++) {
-                for (unsigned k = 0; k < 16; k++)
-                    bop[k] = rand_op(&x, spread);
-                dp_lanes_b(&row[i], bop, round % 3 ? rand_zero(&x, 3) : 0, phase);
-                rows[i] = &row[i];
+            uint32_t dst[8][16], io[8][16];
+            random_operands(&x, round, phase, spread, n, col, row, rows);
+            for (unsigned i = 0; i < n; i++)
                 for (unsigned j = 0; j < 16; j++)
                     io[i][j] = dst[i][j] = next_rand(&x) % 3 ? next_rand(&x) : 0;
-            }
             struct dp_cols cols;
             dp_cols_of(&cols, col);
             dp_rows_for(simd, m)(&cols, rows, n, (const uint32_t(*)[16])io, io, phase, m);
@@ -336,18 +347,7 @@ Test(fpu_datapath, rows_on_dst_cells)
             const unsigned spread = spreads[round / 32 % 6];
             struct dp_lanes col[16], row[8];
             const struct dp_lanes *rows[8];
-            uint32_t aop[16], bop[16];
-            for (unsigned j = 0; j < 16; j++) {
-                for (unsigned k = 0; k < 16; k++)
-                    aop[k] = rand_op(&x, spread);
-                dp_lanes_a(&col[j], aop, round % 5 ? rand_zero(&x, 2) : 0, phase);
-            }
-            for (unsigned i = 0; i < n; i++) {
-                for (unsigned k = 0; k < 16; k++)
-                    bop[k] = rand_op(&x, spread);
-                dp_lanes_b(&row[i], bop, round % 3 ? rand_zero(&x, 3) : 0, phase);
-                rows[i] = &row[i];
-            }
+            random_operands(&x, round, phase, spread, n, col, row, rows);
             struct dp_cols cols;
             dp_cols_of(&cols, col);
             /* 32 rows: the candidates 0..7 and 16..23 (bit 3 clear), in a random order */
