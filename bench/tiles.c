@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #ifndef BENCH_ON_BASE /* newer than the base commit (bench/speed_compare.sh) */
 #include "../core/host_pin.h"
@@ -202,8 +203,9 @@ static int chip(const char *name, unsigned ntiles)
            "(target >= 1.7 on the 16-tile matmul)  %.1f M tile-cycles/s on 2 (on 1: %.1f)\n",
            name, ntiles, cycles, m1, m2, m1 / m2, tc / m2 / 1e6, tc / m1 / 1e6);
     printf("chip     %s: start-up (--max-cycles 1) %5.1f / %5.1f ms; the simulation alone %6.3f / "
-           "%6.3f s, %.2f speed-up\n", name, u1 * 1e3, u2 * 1e3, m1 - u1, m2 - u2,
-           (m1 - u1) / (m2 - u2));
+           "%6.3f s, %.2f speed-up; about %.1f us of work per 10-cycle window on 1 (at most %llu "
+           "windows)\n", name, u1 * 1e3, u2 * 1e3, m1 - u1, m2 - u2, (m1 - u1) / (m2 - u2),
+           (m1 - u1) / (double)(cycles / 10) * 1e6, cycles / 10);
     return 0;
 }
 #endif
@@ -233,7 +235,54 @@ static void *spin_run(void *arg)
     return NULL;
 }
 
-/* The loop on cores 0 and 1 alone, then on both at once; `host` row. */
+/* The ping-pong of `host`: worker 1 on core 1 answers each number worker 0 (core 0) posts, as
+ * sim_run's workers meet (a report one way, a release the other). */
+#define PINGS 100000
+struct pong {
+    struct host_pin *pin;
+    _Alignas(64) _Atomic unsigned long ping;
+    _Alignas(64) _Atomic unsigned long pong;
+};
+
+static void *pong_run(void *arg)
+{
+    struct pong *p = arg;
+    host_pin_thread(p->pin, 1);
+    for (unsigned long i = 1; i <= PINGS; i++) {
+        while (atomic_load_explicit(&p->ping, memory_order_acquire) != i)
+            ;
+        atomic_store_explicit(&p->pong, i, memory_order_release);
+    }
+    return NULL;
+}
+
+/* Nanoseconds per round trip between cores 0 and 1 (0 if a thread cannot start). */
+static double round_trip_ns(struct host_pin *pin)
+{
+    static struct pong p;
+    p.pin = pin;
+    atomic_store(&p.ping, 0);
+    atomic_store(&p.pong, 0);
+    struct host_pin_saved *saved = host_pin_save(pin);
+    host_pin_thread(pin, 0);
+    pthread_t th;
+    if (pthread_create(&th, NULL, pong_run, &p)) {
+        host_pin_restore(pin, saved);
+        return 0;
+    }
+    const double t0 = seconds();
+    for (unsigned long i = 1; i <= PINGS; i++) {
+        atomic_store_explicit(&p.ping, i, memory_order_release);
+        while (atomic_load_explicit(&p.pong, memory_order_acquire) != i)
+            ;
+    }
+    const double dt = seconds() - t0;
+    pthread_join(th, NULL);
+    host_pin_restore(pin, saved);
+    return dt / PINGS * 1e9;
+}
+
+/* The loop on cores 0 and 1 alone, then on both at once, and the round trip; `host` row. */
 static int host(void)
 {
     struct host_pin *pin = host_pin_open();
@@ -262,6 +311,9 @@ static int host(void)
             both[c][k] = s[c].seconds;
         }
     }
+    double trip[5];
+    for (int k = 0; k < 5; k++)
+        trip[k] = round_trip_ns(pin);
     host_pin_close(pin);
     const double a0 = median(alone[0], 5), a1 = median(alone[1], 5);
     const double b0 = median(both[0], 5), b1 = median(both[1], 5);
@@ -271,6 +323,11 @@ static int host(void)
     printf("host     a fixed loop on core 0 / core 1: alone %5.1f / %5.1f ms, both at once %5.1f / %5.1f ms: "
            "two threads do at most %.2f times the work of one (2.00 on two equal free cores)\n",
            a0 * 1e3, a1 * 1e3, b0 * 1e3, b1 * 1e3, bound);
+    /* A meeting of two workers is at least one round trip between their cores: with W of
+     * work per window on one thread, two do at best W / (W / 2 + trip). */
+    printf("host     a round trip between core 0 and core 1 (an atomic each way, median of 5 x %d): %.0f ns; "
+           "a speed-up of 1.7 at 2 threads needs at least %.1f us of work per window\n",
+           PINGS, median(trip, 5), 1.7 * median(trip, 5) / (1 - 1.7 / 2) / 1e3);
     return 0;
 }
 #endif
