@@ -86,6 +86,7 @@ row "matmul kernel (M cycles/s)" 'kernel matmul' 'cycles/s' kernel_speed "" "fas
 row "tt-llk math_matmul_perf, throttle 0 (M c/s)" 'kernel llk throttle-0/' 'cycles/s' kernel_speed "" "make bench-llk builds it; against ttsim: kernel_speed --ttsim"
 row "140 tiles running eltwise (peak MiB)" '^tiles' 'MiB' tiles 1024 "< 1024" below
 row "host: most 2 threads can gain (x)" '^host' 'times' tiles "" "2.00 on two equal free cores: bounds the speed-ups below"
+row "host: core-to-core round trip (ns)" '^host +a round trip' 'ns;' tiles "" "a meeting's least cost: bounds the speed-up of 10-cycle windows"
 row "140 tiles on 2 host threads (speed-up)" '^threads' 'speed-up' tiles "" "independent tiles: no target of their own"
 row "140 tiles on 2 threads (M tile-cycles/s)" '^threads' 'tile-cycles/s' tiles "" "no target of its own"
 row "16-tile matmul on 2 threads (speed-up)" '^chip +matmul16: 16' 'speed-up' tiles 1.7 ">= 1.7 (issue 20's goal)"
