@@ -142,37 +142,40 @@ struct cfg_reader {
     struct fpu_cfg_memo *m;
 };
 
-/* More words than the memo holds make it unable to serve (valid false). */
+/* The slot of the word at byte offset `at` in one of the memo's lists (ats, *n entries): the
+ * one that has it, else a new one; -1 when the list is full, which makes the memo unable to
+ * serve (valid false). */
+static int memo_slot(struct fpu_cfg_memo *m, uint32_t *ats, uint8_t *n, uint32_t at)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (ats[i] == at)
+            return (int)i;
+    if (*n == FPU_MEMO_WORDS) {
+        m->valid = false;
+        return -1;
+    }
+    ats[*n] = at;
+    return (*n)++;
+}
+
 static void note_cfg(struct cfg_reader *r, unsigned bank, unsigned index)
 {
     struct fpu_cfg_memo *m = r->m;
-    const uint32_t at = (uint32_t)offsetof(struct tt_config, cfg) +
-                        (uint32_t)((bank * CFG_WORDS_MAX + index) * sizeof(uint32_t));
-    for (unsigned i = 0; i < m->ncfg; i++)
-        if (m->cfg_at[i] == at)
-            return;
-    if (m->ncfg == FPU_MEMO_WORDS) {
-        m->valid = false;
-        return;
-    }
-    m->cfg_at[m->ncfg] = at;
-    m->cfg_value[m->ncfg++] = r->t->cfg.cfg[bank][index];
+    const int k = memo_slot(m, m->cfg_at, &m->ncfg,
+                            (uint32_t)(offsetof(struct tt_config, cfg) +
+                                       (bank * CFG_WORDS_MAX + index) * sizeof(uint32_t)));
+    if (k >= 0)
+        m->cfg_value[k] = r->t->cfg.cfg[bank][index];
 }
 
 static void note_thcfg(struct cfg_reader *r, unsigned index)
 {
     struct fpu_cfg_memo *m = r->m;
-    const uint32_t at = (uint32_t)offsetof(struct tt_config, thread) +
-                        (uint32_t)((r->th * THCFG_WORDS_MAX + index) * sizeof(uint16_t));
-    for (unsigned i = 0; i < m->nth; i++)
-        if (m->th_at[i] == at)
-            return;
-    if (m->nth == FPU_MEMO_WORDS) {
-        m->valid = false;
-        return;
-    }
-    m->th_at[m->nth] = at;
-    m->th_value[m->nth++] = r->t->cfg.thread[r->th][index];
+    const int k = memo_slot(m, m->th_at, &m->nth,
+                            (uint32_t)(offsetof(struct tt_config, thread) +
+                                       (r->th * THCFG_WORDS_MAX + index) * sizeof(uint16_t)));
+    if (k >= 0)
+        m->th_value[k] = r->t->cfg.thread[r->th][index];
 }
 
 static uint32_t rd_cfg(struct cfg_reader *r, unsigned bank, const struct cfg_field_desc *f)
