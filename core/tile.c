@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../riscv/gdbstub.h"
 #include "../riscv/local_ram.h"
@@ -38,9 +39,24 @@ static bool map_devices(struct tile *t)
     return ok;
 }
 
+/* A tile's memory is an anonymous mapping of its own: page-aligned (struct tile holds vectors
+ * aligned for 512-bit loads, units/fpu_datapath.h, more than malloc promises) and zero, with
+ * untouched pages costing nothing (most of a tile's caches and tables stay unused). */
+struct tile *tile_mem_alloc(void)
+{
+    void *p = mmap(0, sizeof(struct tile), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? 0 : p;
+}
+
+void tile_mem_free(struct tile *t)
+{
+    if (t)
+        munmap(t, sizeof *t);
+}
+
 struct tile *tile_create(const struct arch *arch)
 {
-    struct tile *t = calloc(1, sizeof *t);
+    struct tile *t = tile_mem_alloc();
     if (!t)
         return 0;
     t->arch = arch;
@@ -83,12 +99,12 @@ void tile_destroy(struct tile *t)
     free(t->predecode);
     free(t->loaded);
     niu_payload_free_all(t);
-    free(t);
+    tile_mem_free(t);
 }
 
 void tile_reset(struct tile *t)
 {
-    /* In tile_create's reset every byte is still calloc's zero: tile_zero writes nothing then,
+    /* In tile_create's reset every byte is still zero (tile_mem_alloc, calloc): tile_zero writes nothing then,
      * L1 (1.5 MiB), the predecode cache and the regions included. */
     tile_zero(t, t->l1, t->arch->l1_size);
     tile_zero(t, t->predecode, (t->arch->l1_size / 4) * sizeof *t->predecode); /* RV_UNDECODED */

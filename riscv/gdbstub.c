@@ -75,7 +75,7 @@ struct gdb_stub *gdb_open(unsigned port, int core, const volatile sig_atomic_t *
     *interrupted = false;
     struct gdb_stub *g = calloc(1, sizeof *g);
     if (g) {
-        g->scratch = malloc(sizeof *g->scratch);
+        g->scratch = tile_mem_alloc();
         g->text = malloc(GDB_MONITOR_MAX);
     }
     if (!g || !g->scratch || !g->text) {
@@ -127,7 +127,7 @@ void gdb_close(struct gdb_stub *g)
         close(g->fd);
     if (g->listen_fd >= 0)
         close(g->listen_fd);
-    free(g->scratch);
+    tile_mem_free(g->scratch);
     free(g->text);
     free(g);
 }

@@ -127,6 +127,8 @@ static void lanes(struct dp_lanes *restrict l, const uint32_t *restrict op, uint
         l->exp16x2[k] = pair16((l->exp[k] & ~z) | (DP_ZERO_EXP & z));
         l->mag2_16x2[k] = pair16(2 * l->slice[k] & ~z);
         l->sgn_off[k] = (uint32_t)l->sign[k] * (uint32_t)sizeof(((struct dp_cols *)0)->sgn16[0]);
+        l->sgn_lo[k] = (uint32_t)-l->sign[k] & 0xFFFFu;
+        l->sgn_hi[k] = (uint32_t)-l->sign[k] & 0xFFFF0000u;
     }
     l->zero = zero;
 }
@@ -199,6 +201,15 @@ static void fold16(struct dp_cols *restrict c, unsigned k)
         c->sgn16[0][k][j] = (int16_t)(1 - 2 * c->sign[k][j]);
         c->sgn16[1][k][j] = (int16_t)(2 * c->sign[k][j] - 1);
     }
+    uint32_t m = 0;
+    for (unsigned j = 0; j < 16; j++)
+        m |= (uint32_t)c->sign[k][j] << j;
+    c->sgn_mask[k] = m * 0x10001u;
+    for (unsigned h = 0; h < 2; h++)
+        for (unsigned j = 0; j < 16; j++) {
+            c->exp32[k][16 * h + j] = c->exp16[k][j];
+            c->mag32[k][16 * h + j] = c->mag16[k][j];
+        }
 }
 
 void dp_cols_of(struct dp_cols *c, const struct dp_lanes col[16])
@@ -715,10 +726,10 @@ ROW_AVX2(row_avx2_fp32_wh, true, true, true)
 typedef int32_t dp_v16 __attribute__((vector_size(64)));
 #define V16(x) {x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}
 static const struct avx512_consts {
-    dp_v16 one, ff, mant, lead, k31, half13, keep13, half16, keep16, wide, k151, k150, m1, k27, k255,
+    dp_v16 one, ff, mant, lead, half13, keep13, half16, keep16, wide, k151, k150, m1, k27, k255,
         sign, inf, sat;
 } avx512_k = {
-    .one = V16(1), .ff = V16(0xFF), .mant = V16(0x7FFFFF), .lead = V16(0x800000), .k31 = V16(31),
+    .one = V16(1), .ff = V16(0xFF), .mant = V16(0x7FFFFF), .lead = V16(0x800000),
     .half13 = V16(1 << 12), .keep13 = V16(~0x1FFF), .half16 = V16(1 << 15), .keep16 = V16(~0xFFFF),
     .wide = V16(0xFFFFFF), .k151 = V16(151), .k150 = V16(150), .m1 = V16(-1), .k27 = V16(27),
     .k255 = V16(255), .sign = V16(INT32_MIN), .inf = V16(255 << 23), .sat = V16(31 << 23 | 0x3FF << 13)};
@@ -735,7 +746,7 @@ half32(const struct dp_cols *a, const struct dp_lanes *b0, const struct dp_lanes
 #pragma GCC unroll 8
     for (unsigned i = 0; i < 8; i++) {
         const unsigned k = k0 + i;
-        const __m512i ea = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)a->exp16[k]));
+        const __m512i ea = _mm512_loadu_si512(a->exp32[k]);
         e[i] = _mm512_add_epi16(ea, PAIR512(b0->exp16x2[k], b1->exp16x2[k]));
         mx = _mm512_max_epi16(mx, e[i]);
     }
@@ -748,14 +759,13 @@ half32(const struct dp_cols *a, const struct dp_lanes *b0, const struct dp_lanes
 #pragma GCC unroll 8
     for (unsigned i = 0; i < 8; i++) {
         const unsigned k = k0 + i;
-        const __m512i am = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)a->mag16[k]));
-        const char *sgn = (const char *)a->sgn16[0][k];
-        const __m512i sg = _mm512_inserti64x4(
-            _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(sgn + b0->sgn_off[k]))),
-            _mm256_loadu_si256((const __m256i *)(sgn + b1->sgn_off[k])), 1);
-        const __m512i p2 = _mm512_mullo_epi16(am, PAIR512(b0->mag2_16x2[k], b1->mag2_16x2[k]));
+        const __m512i p2 =
+            _mm512_mullo_epi16(_mm512_loadu_si512(a->mag32[k]), PAIR512(b0->mag2_16x2[k], b1->mag2_16x2[k]));
         const __m512i t = _mm512_avg_epu16(_mm512_srlv_epi16(p2, _mm512_sub_epi16(mx, e[i])), zero);
-        s = _mm512_add_epi16(s, _mm512_mullo_epi16(t, sg));
+        /* the product's sign as a mask: SrcA's signs (a bit per column, twice) with each row's
+         * flip in its half; the term negated where it is set */
+        const __mmask32 neg = a->sgn_mask[k] ^ b0->sgn_lo[k] ^ b1->sgn_hi[k];
+        s = _mm512_add_epi16(s, _mm512_mask_sub_epi16(t, neg, zero, t));
     }
     *sum = s;
     *emax = mx;
@@ -776,11 +786,15 @@ half32_row(__m512i sum, __m512i exp, unsigned r, __m512i *v, __m512i *e)
 {
     const __m256i s = r ? _mm512_extracti64x4_epi64(sum, 1) : _mm512_castsi512_si256(sum);
     const __m256i x = r ? _mm512_extracti64x4_epi64(exp, 1) : _mm512_castsi512_si256(exp);
-    *v = _mm512_slli_epi32(_mm512_cvtepi16_epi32(s), 13);
+    *v = _mm512_slli_epi32(_mm512_cvtepi16_epi32(s), 14); /* twice acc16_avx512's input */
     *e = _mm512_cvtepi16_epi32(x);
 }
 
-/* acc8_avx2 for a whole row of 16 columns, step for step (its comment gives the reasons). */
+/* acc8_avx2 for a whole row of 16 columns, step for step (its comment gives the reasons), but
+ * for the alignment of the sums of products, which come in twice over (2v, from half32_row):
+ * (v + 2^(d-1)) >> d, rounded towards +infinity, is ((2v >> d) + 1) >> 1, arithmetic shifts
+ * (floor of a floor), for every d >= 0, and vpsravd's count of 32 or more gives the sign, from
+ * which the result is 0 as for any d past the sum's bits: no 2^(d-1), no clamp of d. */
 __attribute__((always_inline, target("avx512f,avx512bw"))) static inline __m512i
 acc16_avx512(const struct avx512_consts *kc, __m512i v0, __m512i e0, __m512i v1, __m512i e1, __m512i dst,
              bool dst32, bool exp8, bool wh)
@@ -790,15 +804,12 @@ acc16_avx512(const struct avx512_consts *kc, __m512i v0, __m512i e0, __m512i v1,
     __m512i md = _mm512_or_si512(_mm512_and_si512(dst, C512(mant)), C512(lead));
     md = _mm512_maskz_mov_epi32(_mm512_cmpneq_epi32_mask(ed, zero), md);
     const __m512i exp = _mm512_max_epi32(_mm512_max_epi32(e0, e1), ed);
-#define ALIGN(x, d, srv) srv(_mm512_add_epi32(x, _mm512_srli_epi32(_mm512_sllv_epi32(one, d), 1)), d)
-    const __m512i k31 = C512(k31);
-    const __m512i d0 = _mm512_min_epi32(_mm512_sub_epi32(exp, e0), k31);
-    const __m512i d1 = _mm512_min_epi32(_mm512_sub_epi32(exp, e1), k31);
-    const __m512i dd = _mm512_sub_epi32(exp, ed);
-    v0 = ALIGN(v0, d0, _mm512_srav_epi32);
-    v1 = ALIGN(v1, d1, _mm512_srav_epi32);
-    md = ALIGN(md, dd, _mm512_srlv_epi32);
-#undef ALIGN
+#define ALIGN2(x2, d) _mm512_srai_epi32(_mm512_add_epi32(_mm512_srav_epi32(x2, d), one), 1)
+    v0 = ALIGN2(v0, _mm512_sub_epi32(exp, e0));
+    v1 = ALIGN2(v1, _mm512_sub_epi32(exp, e1));
+#undef ALIGN2
+    const __m512i dd = _mm512_sub_epi32(exp, ed); /* a count of 32 or more gives 0 */
+    md = _mm512_srlv_epi32(_mm512_add_epi32(md, _mm512_srli_epi32(_mm512_sllv_epi32(one, dd), 1)), dd);
     if (!dst32) {
         const __m512i half = C512(half13), keep = C512(keep13);
         v0 = _mm512_and_si512(_mm512_add_epi32(v0, half), keep);

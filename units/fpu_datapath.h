@@ -42,6 +42,8 @@ struct dp_lanes {
      * twice the slice (0 for a zero lane); and the sign as the byte offset of
      * dp_cols.sgn16[sign] from sgn16[0] */
     uint32_t exp16x2[16], mag2_16x2[16], sgn_off[16];
+    uint32_t sgn_lo[16], sgn_hi[16]; /* the AVX-512 rows': 0xFFFF (low) or 0xFFFF0000 (high) where
+                                      * the sign is set, for a row in either half */
     uint16_t zero;
 };
 void dp_lanes_a(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsigned phase);
@@ -63,6 +65,12 @@ struct dp_cols {
      * columns): the exponent, DP_ZERO_EXP for a zero lane; the slice, 0 for a zero lane; and
      * the sign of the product with a SrcB lane of sign s, +1 or -1 ([s][lane k][column j]). */
     int16_t exp16[16][16], mag16[16][16], sgn16[2][16][16];
+    /* for the AVX-512 rows: lane k's signs as a mask, bit j (and j + 16) for column j */
+    uint32_t sgn_mask[16];
+    /* exp16 and mag16 twice over, a lane in each half of a 512-bit vector: one load (aligned,
+     * a load across two cache lines costs more) that an instruction takes as its operand */
+    _Alignas(64) int16_t exp32[16][32];
+    _Alignas(64) int16_t mag32[16][32];
 };
 #define DP_ZERO_EXP (-4096)
 /* SrcA's 16 columns from their lanes (dp_lanes_a of each column), or lane by lane: lane k of
