@@ -3,7 +3,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "../riscv/gdbstub.h"
 #include "../riscv/local_ram.h"
@@ -37,21 +36,6 @@ static bool map_devices(struct tile *t)
     ok &= map_register(m, niu_regions, niu_regions_len);
     ok &= map_register(m, map_unmodelled, map_unmodelled_len);
     return ok;
-}
-
-/* A tile's memory is an anonymous mapping of its own: page-aligned (struct tile holds vectors
- * aligned for 512-bit loads, units/fpu_datapath.h, more than malloc promises) and zero, with
- * untouched pages costing nothing (most of a tile's caches and tables stay unused). */
-struct tile *tile_mem_alloc(void)
-{
-    void *p = mmap(0, sizeof(struct tile), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? 0 : p;
-}
-
-void tile_mem_free(struct tile *t)
-{
-    if (t)
-        munmap(t, sizeof *t);
 }
 
 struct tile *tile_create(const struct arch *arch)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../mem/l1.h"
 #include "../mem/l1_port.h"
@@ -218,10 +219,21 @@ extern const unsigned tile_ctrl_regions_len;
 
 struct tile *tile_create(const struct arch *arch);
 void tile_destroy(struct tile *t);
-/* Zeroed, suitably aligned memory for one struct tile (tile_create's; a scratch copy's), and its
- * release. */
-struct tile *tile_mem_alloc(void);
-void tile_mem_free(struct tile *t);
+/* Memory for one struct tile (tile_create's; gdbstub's scratch copy): an anonymous mapping of
+ * its own, page-aligned (struct tile holds vectors aligned for 512-bit loads,
+ * units/fpu_datapath.h, more than malloc promises) and zero, its untouched pages costing nothing
+ * (most of a tile's caches and tables stay unused). NULL: no memory. */
+static inline struct tile *tile_mem_alloc(void)
+{
+    void *p = mmap(0, sizeof(struct tile), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? 0 : p;
+}
+
+static inline void tile_mem_free(struct tile *t)
+{
+    if (t)
+        munmap(t, sizeof *t);
+}
 
 /* Zero n bytes of a tile's state, for reset functions: nothing to do in the tile's first reset,
  * whose memory is a fresh mapping's (tile_mem_alloc) and calloc's (writing zeros there would make the host back every page of the
