@@ -127,8 +127,17 @@ static void lanes(struct dp_lanes *restrict l, const uint32_t *restrict op, uint
         l->exp16x2[k] = pair16((l->exp[k] & ~z) | (DP_ZERO_EXP & z));
         l->mag2_16x2[k] = pair16(2 * l->slice[k] & ~z);
         l->sgn_off[k] = (uint32_t)l->sign[k] * (uint32_t)sizeof(((struct dp_cols *)0)->sgn16[0]);
-        l->sgn_lo[k] = (uint32_t)-l->sign[k] & 0xFFFFu;
-        l->sgn_hi[k] = (uint32_t)-l->sign[k] & 0xFFFF0000u;
+    }
+    for (unsigned m = 0; m < 8; m++) { /* the AVX-512 rows' pairs of lanes */
+        l->exp_pair[m] = (l->exp16x2[2 * m] & 0xFFFF) | l->exp16x2[2 * m + 1] << 16;
+        l->mag2_pair[m] = (l->mag2_16x2[2 * m] & 0xFFFF) | l->mag2_16x2[2 * m + 1] << 16;
+        l->sgn_pair[m] = ((uint32_t)-l->sign[2 * m] & 0xFFFFu) | ((uint32_t)-l->sign[2 * m + 1] & 0xFFFF0000u);
+    }
+    for (unsigned g = 0; g < 2; g++) {
+        uint32_t par = 0;
+        for (unsigned k = 8 * g; k < 8 * g + 8; k++)
+            par ^= (uint32_t)l->sign[k];
+        l->par[g] = par * 0x80008000u;
     }
     l->zero = zero;
 }
@@ -201,15 +210,19 @@ static void fold16(struct dp_cols *restrict c, unsigned k)
         c->sgn16[0][k][j] = (int16_t)(1 - 2 * c->sign[k][j]);
         c->sgn16[1][k][j] = (int16_t)(2 * c->sign[k][j] - 1);
     }
-    uint32_t m = 0;
-    for (unsigned j = 0; j < 16; j++)
-        m |= (uint32_t)c->sign[k][j] << j;
-    c->sgn_mask[k] = m * 0x10001u;
-    for (unsigned h = 0; h < 2; h++)
-        for (unsigned j = 0; j < 16; j++) {
-            c->exp32[k][16 * h + j] = c->exp16[k][j];
-            c->mag32[k][16 * h + j] = c->mag16[k][j];
-        }
+    /* the AVX-512 rows' layout: lanes 2m and 2m + 1 interleaved */
+    const unsigned m = k / 2, h = k & 1, g = k / 8;
+    for (unsigned j = 0; j < 16; j++) {
+        c->exp_il[m][2 * j + h] = c->exp16[k][j];
+        c->mag_il[m][2 * j + h] = c->mag16[k][j];
+        c->sgnv_il[m][2 * j + h] = (int16_t)-c->sign[k][j];
+    }
+    for (unsigned j = 0; j < 16; j++) { /* the half's parity, from every lane's sign */
+        uint32_t par = 0;
+        for (unsigned q = 8 * g; q < 8 * g + 8; q++)
+            par ^= (uint32_t)c->sign[q][j];
+        c->par_il[g][j] = par * 0x80008000u;
+    }
 }
 
 void dp_cols_of(struct dp_cols *c, const struct dp_lanes col[16])
@@ -707,19 +720,19 @@ ROW_AVX2(row_avx2_fp32, true, true, false)
 ROW_AVX2(row_avx2_fp32_wh, true, true, true)
 #undef ROW_AVX2
 
-/* ---- AVX-512: two rows at once ----
+/* ---- AVX-512: a row, two lanes of SrcA in each vector ----
  *
- * The AVX2 row with 512-bit vectors: all 16 columns of one row in each 256-bit half, two SrcB
- * rows (`b0` below, `b1` above) against the same SrcA columns, so every instruction of half16
- * and acc8_avx2 does twice the work. The steps are the AVX2 row's with AVX-512's spellings:
- * SrcA's vectors are broadcast to both halves (vbroadcasti64x4), each row's SrcB scalars into
- * its half (a broadcast, then a masked one); vpsignw and vpsignd are gone, so a sign of +-1 is
- * put on by vpmullw and a Dst magnitude is negated under a mask; comparisons give masks; and
- * the alignment of each product is a 16-bit variable shift (AVX512BW) instead of half16's
- * table. */
+ * The AVX2 row's steps with 512-bit vectors laid out differently: one vector holds lanes 2m
+ * and 2m + 1 of all 16 columns, interleaved (16-bit element 2j + h is column j's lane 2m + h,
+ * dp_cols.exp_il, mag_il), so that the SrcB side, lanes 2m and 2m + 1 of the row, is one 32-bit
+ * broadcast of two adjacent 16-bit values (dp_lanes.exp_pair, mag2_pair) and SrcA's side a
+ * load that the instruction takes as its operand. A half of the 16 lanes is four vectors; its
+ * largest exponent and its sum end in both 16-bit elements of a column's 32-bit word after one
+ * rotation by 16 and a max (an add), and an arithmetic shift by 16 gives the column's value in
+ * 32 bits, as the accumulation takes it. Signs come as a mask register (a masked negate);
+ * comparisons give masks; the alignment of each product is a 16-bit variable shift (AVX512BW)
+ * instead of half16's table; a Dst magnitude is negated under a mask, as vpsignd is gone. */
 
-/* Two 32-bit scalars, x in the low half and y in the high half of a vector. */
-#define PAIR512(x, y) _mm512_mask_set1_epi32(_mm512_set1_epi32((int)(x)), 0xFF00, (int)(y))
 /* Constants in memory, read through a volatile pointer once per call, as for the AVX2 row
  * (avx2_consts): GCC builds _mm512_set1 of a constant with a move and a broadcast where it is
  * used (about 14 instructions per row), where a memory operand costs none. */
@@ -737,61 +750,52 @@ static const struct avx512_consts *volatile avx512_kp = &avx512_k;
 #undef V16
 #define C512(name) ((__m512i)kc->name)
 
+/* Half g of row b (lanes 8g .. 8g + 7) against the SrcA columns: the sum of its products as
+ * acc16_avx512 takes it (twice the value, binary point after bit 13 of the value) and its
+ * exponent, both per column in 32 bits, the exponent made >= 0 with the product adjustment
+ * `adj` (half16_live: a half whose exponent is <= 0 is dead, sum and exponent 0). */
 __attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
-half32(const struct dp_cols *a, const struct dp_lanes *b0, const struct dp_lanes *b1, unsigned k0,
-       __m512i *sum, __m512i *emax)
+group512(const struct dp_cols *a, const struct dp_lanes *b, unsigned g, int32_t adj, __m512i *v, __m512i *e)
 {
-    __m512i e[8];
-    __m512i mx = _mm512_setzero_si512();
-#pragma GCC unroll 8
-    for (unsigned i = 0; i < 8; i++) {
-        const unsigned k = k0 + i;
-        const __m512i ea = _mm512_loadu_si512(a->exp32[k]);
-        e[i] = _mm512_add_epi16(ea, PAIR512(b0->exp16x2[k], b1->exp16x2[k]));
-        mx = _mm512_max_epi16(mx, e[i]);
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i ex[4];
+    __m512i mx = zero;
+#pragma GCC unroll 4
+    for (unsigned i = 0; i < 4; i++) {
+        const unsigned m = 4 * g + i;
+        ex[i] = _mm512_add_epi16(_mm512_loadu_si512(a->exp_il[m]), _mm512_set1_epi32((int)b->exp_pair[m]));
+        mx = _mm512_max_epi16(mx, ex[i]);
     }
+    mx = _mm512_max_epi16(mx, _mm512_rol_epi32(mx, 16)); /* both lanes of the pair: the half's */
     /* |p| / 2^d rounded half up, d = emax - e: AVX512BW has 16-bit variable shifts, so no
      * table: with x = 2|p|, (x + 2^d) >> (d + 1) (half16's vpmulhrsw result) equals
      * ((x >> d) + 1) >> 1, vpsrlvw then vpavgw with 0; a count of 16 or more gives 0, as half16's
      * table does for d >= 15 (and 2|p| < 2^13 leaves 0 from d 13 on either way). */
-    const __m512i zero = _mm512_setzero_si512();
     __m512i s = zero;
-#pragma GCC unroll 8
-    for (unsigned i = 0; i < 8; i++) {
-        const unsigned k = k0 + i;
-        const __m512i p2 =
-            _mm512_mullo_epi16(_mm512_loadu_si512(a->mag32[k]), PAIR512(b0->mag2_16x2[k], b1->mag2_16x2[k]));
-        const __m512i t = _mm512_avg_epu16(_mm512_srlv_epi16(p2, _mm512_sub_epi16(mx, e[i])), zero);
-        /* the product's sign as a mask: SrcA's signs (a bit per column, twice) with each row's
-         * flip in its half; the term negated where it is set */
-        const __mmask32 neg = a->sgn_mask[k] ^ b0->sgn_lo[k] ^ b1->sgn_hi[k];
-        s = _mm512_add_epi16(s, _mm512_mask_sub_epi16(t, neg, zero, t));
+#pragma GCC unroll 4
+    for (unsigned i = 0; i < 4; i++) {
+        const unsigned m = 4 * g + i;
+        const __m512i p2 = _mm512_mullo_epi16(_mm512_loadu_si512(a->mag_il[m]), _mm512_set1_epi32((int)b->mag2_pair[m]));
+        /* a negative product's term as ~y for y = x >> d, which vpsravw gives from ~x (x <
+         * 2^15): vpavgw makes it (2^16 - y) >> 1 = 2^15 - ((y + 1) >> 1), the negated term
+         * plus 2^15; those 2^15 add up to 2^15 times the parity of the negative terms, taken
+         * off below. SrcA's signs (0xFFFF per element) with the row's two lanes' */
+        const __m512i x = _mm512_ternarylogic_epi32(p2, _mm512_loadu_si512(a->sgnv_il[m]),
+                                                    _mm512_set1_epi32((int)b->sgn_pair[m]), 0x96);
+        s = _mm512_add_epi16(s, _mm512_avg_epu16(_mm512_srav_epi16(x, _mm512_sub_epi16(mx, ex[i])), zero));
     }
-    *sum = s;
-    *emax = mx;
-}
-
-/* half16_live for two rows */
-__attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
-half32_live(__m512i *sum, __m512i *emax, int32_t adj)
-{
-    const __m512i e = _mm512_add_epi16(*emax, _mm512_set1_epi16((int16_t)adj));
-    *sum = _mm512_maskz_mov_epi16(_mm512_cmpgt_epi16_mask(e, _mm512_setzero_si512()), *sum);
-    *emax = _mm512_max_epi16(e, _mm512_setzero_si512());
-}
-
-/* Row r (0: the low half) of a half from half32 as acc16_avx512 takes it (half16_cols). */
-__attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
-half32_row(__m512i sum, __m512i exp, unsigned r, __m512i *v, __m512i *e)
-{
-    const __m256i s = r ? _mm512_extracti64x4_epi64(sum, 1) : _mm512_castsi512_si256(sum);
-    const __m256i x = r ? _mm512_extracti64x4_epi64(exp, 1) : _mm512_castsi512_si256(exp);
-    *v = _mm512_slli_epi32(_mm512_cvtepi16_epi32(s), 14); /* twice acc16_avx512's input */
-    *e = _mm512_cvtepi16_epi32(x);
+    s = _mm512_add_epi16(s, _mm512_rol_epi32(s, 16)); /* the sum (16 bits hold it) in both */
+    /* less 2^15 (the same as plus) per negative term: the parity of SrcA's signs in the half of
+     * each column and of the row's */
+    s = _mm512_ternarylogic_epi32(s, _mm512_loadu_si512(a->par_il[g]), _mm512_set1_epi32((int)b->par[g]), 0x96);
+    const __m512i x = _mm512_add_epi32(_mm512_srai_epi32(mx, 16), _mm512_set1_epi32(adj));
+    const __mmask16 live = _mm512_cmpgt_epi32_mask(x, zero);
+    *v = _mm512_maskz_mov_epi32(live, _mm512_slli_epi32(_mm512_srai_epi32(s, 16), 14));
+    *e = _mm512_max_epi32(x, zero);
 }
 
 /* acc8_avx2 for a whole row of 16 columns, step for step (its comment gives the reasons), but
- * for the alignment of the sums of products, which come in twice over (2v, from half32_row):
+ * for the alignment of the sums of products, which come in twice over (2v, from group512):
  * (v + 2^(d-1)) >> d, rounded towards +infinity, is ((2v >> d) + 1) >> 1, arithmetic shifts
  * (floor of a floor), for every d >= 0, and vpsravd's count of 32 or more gives the sign, from
  * which the result is 0 as for any d past the sum's bits: no 2^(d-1), no clamp of d. */
@@ -846,35 +850,15 @@ acc16_avx512(const struct avx512_consts *kc, __m512i v0, __m512i e0, __m512i v1,
 
 /* Rows b0 and b1 against the SrcA columns: Dst words dst0, dst1 into out0, out1 (both rows'
  * Dst words are read before either output is written). */
-__attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
-rows2v(const struct avx512_consts *kc, const struct dp_cols *a, const struct dp_lanes *b0,
-       const struct dp_lanes *b1, const __m512i d[2], __m512i out[2], int32_t adj, bool dst32, bool exp8,
-       bool wh)
+/* Row b against the SrcA columns with the Dst words `dst`: the row's new Dst words. */
+__attribute__((always_inline, target("avx512f,avx512bw"))) static inline __m512i
+row512(const struct avx512_consts *kc, const struct dp_cols *a, const struct dp_lanes *b, __m512i dst,
+       int32_t adj, bool dst32, bool exp8, bool wh)
 {
-    __m512i sum0, emax0, sum1, emax1;
-    half32(a, b0, b1, 0, &sum0, &emax0);
-    half32(a, b0, b1, 8, &sum1, &emax1);
-    half32_live(&sum0, &emax0, adj);
-    half32_live(&sum1, &emax1, adj);
-#pragma GCC unroll 2
-    for (unsigned r = 0; r < 2; r++) {
-        __m512i v0, e0, v1, e1;
-        half32_row(sum0, emax0, r, &v0, &e0);
-        half32_row(sum1, emax1, r, &v1, &e1);
-        out[r] = acc16_avx512(kc, v0, e0, v1, e1, d[r], dst32, exp8, wh);
-    }
-}
-
-__attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
-rows2(const struct avx512_consts *kc, const struct dp_cols *a, const struct dp_lanes *b0, const struct dp_lanes *b1,
-      const uint32_t dst0[16], const uint32_t dst1[16], uint32_t out0[16], uint32_t out1[16],
-      int32_t adj, bool dst32, bool exp8, bool wh)
-{
-    const __m512i d[2] = {_mm512_loadu_si512(dst0), _mm512_loadu_si512(dst1)};
-    __m512i o[2];
-    rows2v(kc, a, b0, b1, d, o, adj, dst32, exp8, wh);
-    _mm512_storeu_si512(out0, o[0]);
-    _mm512_storeu_si512(out1, o[1]);
+    __m512i v0, e0, v1, e1;
+    group512(a, b, 0, adj, &v0, &e0);
+    group512(a, b, 1, adj, &v1, &e1);
+    return acc16_avx512(kc, v0, e0, v1, e1, dst, dst32, exp8, wh);
 }
 
 /* dst_in_avx2 and dst_out_avx2 with a row of words in one vector */
@@ -910,8 +894,7 @@ dst_out_avx512(uint16_t (*bits)[16], unsigned q, bool dst32, bool exp8, __m512i 
     _mm256_storeu_si256((__m256i *)bits[q], c);
 }
 
-/* The AVX-512 rows for one mode: pairs of rows, the last of an odd count with itself (its
- * second result thrown away); and one row, as dp_row_for's functions are called. */
+/* The AVX-512 rows for one mode, and one row as dp_row_for's functions are called. */
 #define ROWS_AVX512(name, dst32, exp8, wh)                                                         \
     __attribute__((target("avx512f,avx512bw"))) static void rows_##name(                           \
         const struct dp_cols *a, const struct dp_lanes *const b[], unsigned n,                     \
@@ -919,13 +902,8 @@ dst_out_avx512(uint16_t (*bits)[16], unsigned q, bool dst32, bool exp8, __m512i 
     {                                                                                              \
         const int32_t adj = dp_product_adjust(m, phase);                                           \
         const struct avx512_consts *kc = avx512_kp;                                                \
-        unsigned i = 0;                                                                            \
-        for (; i + 1 < n; i += 2)                                                                  \
-            rows2(kc, a, b[i], b[i + 1], dst[i], dst[i + 1], out[i], out[i + 1], adj, dst32, exp8, wh); \
-        if (i < n) {                                                                               \
-            uint32_t spare[16];                                                                    \
-            rows2(kc, a, b[i], b[i], dst[i], dst[i], out[i], spare, adj, dst32, exp8, wh);         \
-        }                                                                                          \
+        for (unsigned i = 0; i < n; i++)                                                           \
+            _mm512_storeu_si512(out[i], row512(kc, a, b[i], _mm512_loadu_si512(dst[i]), adj, dst32, exp8, wh)); \
     }                                                                                              \
     __attribute__((target("avx512f,avx512bw"))) static void rows_dst_##name(                       \
         const struct dp_cols *a, const struct dp_lanes *const b[], unsigned n, uint16_t (*bits)[16], \
@@ -933,15 +911,18 @@ dst_out_avx512(uint16_t (*bits)[16], unsigned q, bool dst32, bool exp8, __m512i 
     {                                                                                              \
         const int32_t adj = dp_product_adjust(m, phase);                                           \
         const struct avx512_consts *kc = avx512_kp;                                                \
-        for (unsigned i = 0; i < n; i += 2) { /* an odd last row with itself */                    \
-            const unsigned q1 = p[i + 1 < n ? i + 1 : i];                                          \
-            const __m512i d[2] = {dst_in_avx512(bits, valid, p[i], dst32, exp8),                   \
-                                  dst_in_avx512(bits, valid, q1, dst32, exp8)};                    \
-            __m512i o[2];                                                                          \
-            rows2v(kc, a, b[i], b[i + 1 < n ? i + 1 : i], d, o, adj, dst32, exp8, wh);             \
-            dst_out_avx512(bits, p[i], dst32, exp8, o[0]);                                         \
-            if (i + 1 < n)                                                                         \
-                dst_out_avx512(bits, q1, dst32, exp8, o[1]);                                       \
+        unsigned i = 0;                                                                            \
+        for (; i + 1 < n; i += 2) { /* two rows side by side: their steps overlap */               \
+            const __m512i d0 = dst_in_avx512(bits, valid, p[i], dst32, exp8);                      \
+            const __m512i d1 = dst_in_avx512(bits, valid, p[i + 1], dst32, exp8);                  \
+            const __m512i o0 = row512(kc, a, b[i], d0, adj, dst32, exp8, wh);                      \
+            const __m512i o1 = row512(kc, a, b[i + 1], d1, adj, dst32, exp8, wh);                  \
+            dst_out_avx512(bits, p[i], dst32, exp8, o0);                                           \
+            dst_out_avx512(bits, p[i + 1], dst32, exp8, o1);                                       \
+        }                                                                                          \
+        if (i < n) {                                                                               \
+            const __m512i d = dst_in_avx512(bits, valid, p[i], dst32, exp8);                       \
+            dst_out_avx512(bits, p[i], dst32, exp8, row512(kc, a, b[i], d, adj, dst32, exp8, wh)); \
         }                                                                                          \
     }                                                                                              \
     static void row_##name(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], \
@@ -958,7 +939,6 @@ ROWS_AVX512(avx512_fp16_fp32_wh, true, false, true)
 ROWS_AVX512(avx512_fp32, true, true, false)
 ROWS_AVX512(avx512_fp32_wh, true, true, true)
 #undef ROWS_AVX512
-#undef PAIR512
 #undef AND16
 #undef TO_BF16
 #undef TO_FP16

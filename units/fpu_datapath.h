@@ -42,8 +42,10 @@ struct dp_lanes {
      * twice the slice (0 for a zero lane); and the sign as the byte offset of
      * dp_cols.sgn16[sign] from sgn16[0] */
     uint32_t exp16x2[16], mag2_16x2[16], sgn_off[16];
-    uint32_t sgn_lo[16], sgn_hi[16]; /* the AVX-512 rows': 0xFFFF (low) or 0xFFFF0000 (high) where
-                                      * the sign is set, for a row in either half */
+    /* for the AVX-512 rows, lanes 2m and 2m + 1 together: the folded exponents, twice the
+     * slices and the signs as 0 or 0xFFFF, 2m's in the low 16 bits; and the parity of the
+     * signs of lanes 8g .. 8g + 7 as 0 or 0x80008000 */
+    uint32_t exp_pair[8], mag2_pair[8], sgn_pair[8], par[2];
     uint16_t zero;
 };
 void dp_lanes_a(struct dp_lanes *l, const uint32_t op[16], uint16_t zero, unsigned phase);
@@ -65,12 +67,14 @@ struct dp_cols {
      * columns): the exponent, DP_ZERO_EXP for a zero lane; the slice, 0 for a zero lane; and
      * the sign of the product with a SrcB lane of sign s, +1 or -1 ([s][lane k][column j]). */
     int16_t exp16[16][16], mag16[16][16], sgn16[2][16][16];
-    /* for the AVX-512 rows: lane k's signs as a mask, bit j (and j + 16) for column j */
-    uint32_t sgn_mask[16];
-    /* exp16 and mag16 twice over, a lane in each half of a 512-bit vector: one load (aligned,
-     * a load across two cache lines costs more) that an instruction takes as its operand */
-    _Alignas(64) int16_t exp32[16][32];
-    _Alignas(64) int16_t mag32[16][32];
+    /* for the AVX-512 rows: exp16, mag16 and the signs (0 or -1) with lanes 2m and 2m + 1
+     * interleaved, element 2j + h column j's lane 2m + h (one aligned load that an instruction
+     * takes as its operand; a load across two cache lines costs more); and per column the
+     * parity of the signs of lanes 8g .. 8g + 7 as 0 or 0x80008000 */
+    _Alignas(64) int16_t exp_il[8][32];
+    _Alignas(64) int16_t mag_il[8][32];
+    _Alignas(64) int16_t sgnv_il[8][32];
+    _Alignas(64) uint32_t par_il[2][16];
 };
 #define DP_ZERO_EXP (-4096)
 /* SrcA's 16 columns from their lanes (dp_lanes_a of each column), or lane by lane: lane k of
@@ -89,8 +93,8 @@ typedef void dp_row_fn(const struct dp_cols *a, const struct dp_lanes *b, const 
 dp_row_fn *dp_row_for(enum dp_simd s, struct dp_mode m);
 /* dp_mvmul_row for n rows against the same SrcA columns: row i is b[i] with Dst words dst[i],
  * into out[i] (out may be dst). What MVMUL calls: the AVX-512 path (AVX512F and AVX512BW, the
- * AVX2 row's steps in 512-bit vectors) computes two rows per step, one in each half of a
- * vector; the others one row at a time. Each gives dp_mvmul's bits. */
+ * AVX2 row's steps in 512-bit vectors, two SrcA lanes of the 16 columns in each); the others
+ * one row at a time too. Each gives dp_mvmul's bits. */
 typedef void dp_rows_fn(const struct dp_cols *a, const struct dp_lanes *const b[], unsigned n,
                         const uint32_t (*dst)[16], uint32_t (*out)[16], unsigned phase,
                         struct dp_mode m);
