@@ -739,11 +739,11 @@ ROW_AVX2(row_avx2_fp32_wh, true, true, true)
 typedef int32_t dp_v16 __attribute__((vector_size(64)));
 #define V16(x) {x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}
 static const struct avx512_consts {
-    dp_v16 one, ff, mant, lead, half13, keep13, half16, keep16, wide, k151, k150, m1, k27, k255,
+    dp_v16 one, ff, mant, mant2, lead2, r13, half13, keep13, half16, keep16, wide, k151, k150, m1, k27, k255,
         sign, inf, sat;
 } avx512_k = {
-    .one = V16(1), .ff = V16(0xFF), .mant = V16(0x7FFFFF), .lead = V16(0x800000),
-    .half13 = V16(1 << 12), .keep13 = V16(~0x1FFF), .half16 = V16(1 << 15), .keep16 = V16(~0xFFFF),
+    .one = V16(1), .ff = V16(0xFF), .mant = V16(0x7FFFFF), .mant2 = V16(0xFFFFFE), .lead2 = V16(0x1000000),
+    .r13 = V16(1 + (1 << 13)), .half13 = V16(1 << 12), .keep13 = V16(~0x1FFF), .half16 = V16(1 << 15), .keep16 = V16(~0xFFFF),
     .wide = V16(0xFFFFFF), .k151 = V16(151), .k150 = V16(150), .m1 = V16(-1), .k27 = V16(27),
     .k255 = V16(255), .sign = V16(INT32_MIN), .inf = V16(255 << 23), .sat = V16(31 << 23 | 0x3FF << 13)};
 static const struct avx512_consts *volatile avx512_kp = &avx512_k;
@@ -795,30 +795,31 @@ group512(const struct dp_cols *a, const struct dp_lanes *b, unsigned g, int32_t 
 }
 
 /* acc8_avx2 for a whole row of 16 columns, step for step (its comment gives the reasons), but
- * for the alignment of the sums of products, which come in twice over (2v, from group512):
- * (v + 2^(d-1)) >> d, rounded towards +infinity, is ((2v >> d) + 1) >> 1, arithmetic shifts
- * (floor of a floor), for every d >= 0, and vpsravd's count of 32 or more gives the sign, from
- * which the result is 0 as for any d past the sum's bits: no 2^(d-1), no clamp of d. */
+ * for the alignment of the terms, each given twice over (2x: the sums of products as group512
+ * gives them, the Dst magnitude doubled here): (x + 2^(d-1)) >> d, rounded towards +infinity,
+ * is ((2x >> d) + 1) >> 1 (floor of a floor) for every d >= 0, with no 2^(d-1) to make and no
+ * clamp of d: vpsravd's count of 32 or more gives the sign and vpsrlvd's 0, from which the
+ * result is 0 as for any d past the term's bits. A 16-bit Dst's rounding to 2^13 that follows,
+ * (y + 2^12) & ~0x1FFF, joins it: ((2x >> d) + 1 + 2^13) >> 1, masked. */
 __attribute__((always_inline, target("avx512f,avx512bw"))) static inline __m512i
 acc16_avx512(const struct avx512_consts *kc, __m512i v0, __m512i e0, __m512i v1, __m512i e1, __m512i dst,
              bool dst32, bool exp8, bool wh)
 {
     const __m512i one = C512(one), zero = _mm512_setzero_si512();
     const __m512i ed = _mm512_and_si512(_mm512_srli_epi32(dst, 23), C512(ff));
-    __m512i md = _mm512_or_si512(_mm512_and_si512(dst, C512(mant)), C512(lead));
-    md = _mm512_maskz_mov_epi32(_mm512_cmpneq_epi32_mask(ed, zero), md);
+    /* twice the Dst magnitude, with its leading one where the exponent is not 0: (A & B) | C */
+    __m512i md = _mm512_maskz_ternarylogic_epi32(_mm512_cmpneq_epi32_mask(ed, zero), _mm512_slli_epi32(dst, 1),
+                                                 C512(mant2), C512(lead2), 0xEA);
     const __m512i exp = _mm512_max_epi32(_mm512_max_epi32(e0, e1), ed);
-#define ALIGN2(x2, d) _mm512_srai_epi32(_mm512_add_epi32(_mm512_srav_epi32(x2, d), one), 1)
-    v0 = ALIGN2(v0, _mm512_sub_epi32(exp, e0));
-    v1 = ALIGN2(v1, _mm512_sub_epi32(exp, e1));
-#undef ALIGN2
-    const __m512i dd = _mm512_sub_epi32(exp, ed); /* a count of 32 or more gives 0 */
-    md = _mm512_srlv_epi32(_mm512_add_epi32(md, _mm512_srli_epi32(_mm512_sllv_epi32(one, dd), 1)), dd);
+    const __m512i r = dst32 ? one : C512(r13);
+    v0 = _mm512_srai_epi32(_mm512_add_epi32(_mm512_srav_epi32(v0, _mm512_sub_epi32(exp, e0)), r), 1);
+    v1 = _mm512_srai_epi32(_mm512_add_epi32(_mm512_srav_epi32(v1, _mm512_sub_epi32(exp, e1)), r), 1);
+    md = _mm512_srli_epi32(_mm512_add_epi32(_mm512_srlv_epi32(md, _mm512_sub_epi32(exp, ed)), r), 1);
     if (!dst32) {
-        const __m512i half = C512(half13), keep = C512(keep13);
-        v0 = _mm512_and_si512(_mm512_add_epi32(v0, half), keep);
-        v1 = _mm512_and_si512(_mm512_add_epi32(v1, half), keep);
-        md = _mm512_and_si512(_mm512_add_epi32(md, half), keep);
+        const __m512i keep = C512(keep13);
+        v0 = _mm512_and_si512(v0, keep);
+        v1 = _mm512_and_si512(v1, keep);
+        md = _mm512_and_si512(md, keep);
     }
     /* vpsignd(md, dst): md is 0 wherever the Dst word's exponent is, so negating it where the
      * word is negative is the same */
@@ -844,12 +845,10 @@ acc16_avx512(const struct avx512_consts *kc, __m512i v0, __m512i e0, __m512i v1,
     e = _mm512_min_epi32(e, C512(k255));
     __m512i w = _mm512_or_si512(_mm512_slli_epi32(e, 23), _mm512_and_si512(f, C512(mant)));
     w = _mm512_min_epu32(w, dst32 || exp8 ? C512(inf) : C512(sat));
-    const __m512i sign = _mm512_and_si512(total, C512(sign));
-    return _mm512_maskz_mov_epi32(ok, _mm512_or_si512(w, sign));
+    /* the total's sign put on, 0 where the result is not ok: A | (B & C) */
+    return _mm512_maskz_ternarylogic_epi32(ok, w, total, C512(sign), 0xF8);
 }
 
-/* Rows b0 and b1 against the SrcA columns: Dst words dst0, dst1 into out0, out1 (both rows'
- * Dst words are read before either output is written). */
 /* Row b against the SrcA columns with the Dst words `dst`: the row's new Dst words. */
 __attribute__((always_inline, target("avx512f,avx512bw"))) static inline __m512i
 row512(const struct avx512_consts *kc, const struct dp_cols *a, const struct dp_lanes *b, __m512i dst,
