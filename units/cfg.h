@@ -146,6 +146,11 @@ static inline const struct cfg_field_desc *thcfg_field_wh(enum thcfg_field_wh id
 struct tt_config {
     uint32_t cfg[2][CFG_WORDS_MAX];
     uint16_t thread[3][THCFG_WORDS_MAX];
+    /* Counts writes: every writer adds one (cfg_set, thcfg_set, the Configuration Unit's
+     * writes in units/thcfg.c, REG2FLOP in units/thcon.c), so that what a reader worked out
+     * from some words holds while this is unchanged (the matrix unit's memo, units/fpu.c; the
+     * sanitizer build checks there that no write went uncounted). */
+    uint32_t gen;
 };
 
 /* Bits of the field within its word (NAME_MASK). */
@@ -167,6 +172,7 @@ static inline void cfg_set(struct tt_config *c, unsigned bank, const struct cfg_
     uint32_t m = cfg_field_mask(f);
     uint32_t *w = &c->cfg[bank][f->word];
     *w = (*w & ~m) | ((v << f->shift) & m);
+    c->gen++;
 }
 
 static inline uint32_t thcfg_get(const struct tt_config *c, unsigned thread,
@@ -181,6 +187,7 @@ static inline void thcfg_set(struct tt_config *c, unsigned thread, const struct 
     uint32_t m = cfg_field_mask(f);
     uint16_t *w = &c->thread[thread][f->word];
     *w = (uint16_t)((*w & ~m) | ((v << f->shift) & m));
+    c->gen++;
 }
 
 /* ---- per-architecture view, by-name lookup ------------------------------------------------- */

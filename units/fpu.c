@@ -253,17 +253,10 @@ static void memo_pad(struct fpu_cfg_memo *m)
         m->cfg_at[i] = m->cfg_at[0], m->cfg_value[i] = m->cfg_value[0];
 }
 
-/* Whether thread th's memo still holds: every word it noted, and the other inputs, unchanged. */
-static inline bool memo_holds(const struct tile *t, unsigned th, const struct fpu_cfg_memo *m)
+/* Whether every word the memo noted is unchanged: all entries, unused ones copies of the first
+ * (memo_pad), a fixed count without branches. */
+static inline bool memo_words_hold(const struct tile *t, const struct fpu_cfg_memo *m)
 {
-    if (!m->valid || m->hi16 != t->dest.dst16_on_hi32)
-        return false;
-    uint8_t imp[2];
-    implied_now(t, imp);
-    if (imp[0] != m->implied[0] || imp[1] != m->implied[1])
-        return false;
-    /* every entry, unused ones copies of the first (memo_pad): a fixed count, no branches */
-    (void)th; /* the memo's offsets name thread th's words */
     uint32_t diff = 0;
     const char *c = (const char *)&t->cfg;
 #pragma GCC unroll 8
@@ -273,6 +266,36 @@ static inline bool memo_holds(const struct tile *t, unsigned th, const struct fp
     for (unsigned i = 0; i < FPU_MEMO_WORDS; i++)
         diff |= *(const uint32_t *)(c + m->cfg_at[i]) ^ m->cfg_value[i];
     return diff == 0;
+}
+
+/* Whether thread th's memo still holds: every word it noted, and the other inputs, unchanged.
+ * The words are unchanged while nothing wrote the configuration since they were last compared
+ * (its write count); else they are compared, and the count noted when they hold (a cache of a
+ * function of the state, as read_cfg's memo). */
+static inline bool memo_holds(const struct tile *t, unsigned th, const struct fpu_cfg_memo *m)
+{
+    if (!m->valid || m->hi16 != t->dest.dst16_on_hi32)
+        return false;
+    uint8_t imp[2];
+    implied_now(t, imp);
+    if (imp[0] != m->implied[0] || imp[1] != m->implied[1])
+        return false;
+    (void)th; /* the memo's offsets name thread th's words */
+    if (m->gen == t->cfg.gen) {
+#ifdef TENSIM_TICK_CHECK
+        if (!memo_words_hold(t, m)) { /* the sanitizer build: a write that did not count */
+            tile_error((struct tile *)t, ERR_UNIMPLEMENTED, -1, 0,
+                       "internal: a configuration word changed without struct tt_config's write "
+                       "count (units/cfg.h gen)");
+            return false;
+        }
+#endif
+        return true;
+    }
+    if (!memo_words_hold(t, m))
+        return false;
+    ((struct fpu_cfg_memo *)m)->gen = t->cfg.gen;
+    return true;
 }
 
 /* The configuration instructions of thread th read now (struct fpu_cfg), from the memo while it
@@ -291,6 +314,7 @@ static struct fpu_cfg read_cfg(const struct tile *t, unsigned th)
     memo_pad(m);
     m->hi16 = t->dest.dst16_on_hi32;
     implied_now(t, m->implied);
+    m->gen = t->cfg.gen;
     return m->cfg;
 }
 

@@ -51,7 +51,8 @@ struct fpu_cfg {
  * read (where and what), and gives it again while each of them, the implied formats of the
  * banks the matrix unit reads and Dst's dst16_on_hi32 are unchanged: the same result for a
  * fraction of the work (it runs twice per instruction, in can_accept and accept; an MVMUL
- * with a plan, below, only checks that the memo holds). Words are named by place (their byte
+ * with a plan, below, only checks that the memo holds: at once while no configuration word was
+ * written since it last looked, else word by word). Words are named by place (their byte
  * offsets in struct tt_config), not by address, so a copy of a tile stays right. */
 #define FPU_MEMO_WORDS 8
 struct fpu_cfg_memo {
@@ -65,6 +66,8 @@ struct fpu_cfg_memo {
     bool hi16;
     uint32_t serial; /* counts the memo's recomputations: what is made from `cfg` (an MVMUL
                       * plan) holds while the memo holds and this is unchanged */
+    uint32_t gen;    /* the configuration's write count (struct tt_config gen) when the words
+                      * were last found unchanged: while it is the same, they are */
     struct fpu_cfg cfg;
 };
 

@@ -91,6 +91,7 @@ static unsigned reset_word(const struct tile *t)
 
 static void apply(struct tile *t, const struct cfg_pending *p)
 {
+    t->cfg.gen++;
     switch (p->kind) {
     case CFG_PEND_THREAD:
         t->cfg.thread[p->sel][p->index] = (uint16_t)p->value;

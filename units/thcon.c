@@ -382,6 +382,7 @@ static bool reg2flop_cfg(struct tile *t, unsigned th, uint32_t w)
                           th, idx, m->global_base - m->thcon_base);
     unsigned bank = thcfg_get(&t->cfg, th, THCFG_DESC(tile_arch_bit(t), CFG_STATE_ID_StateID));
     uint32_t *base = &t->cfg.cfg[bank][m->thcon_base];
+    t->cfg.gen++;
     if (TT_GET_REG2FLOP_CFG_SizeSel(w) == 0) { /* 128 bits from four aligned GPRs */
         for (unsigned k = 0; k < 4; k++)
             base[(idx & ~3u) + k] = t->gpr[th][(in & ~3u) + k];
