@@ -88,8 +88,8 @@ void tile_destroy(struct tile *t)
 
 void tile_reset(struct tile *t)
 {
-    /* In tile_create's reset every byte is still zero (tile_mem_alloc, calloc): tile_zero writes nothing then,
-     * L1 (1.5 MiB), the predecode cache and the regions included. */
+    /* In tile_create's reset every byte is still zero (tile_mem_alloc, calloc): tile_zero
+     * writes nothing then, L1 (1.5 MiB), the predecode cache and the regions included. */
     tile_zero(t, t->l1, t->arch->l1_size);
     tile_zero(t, t->predecode, (t->arch->l1_size / 4) * sizeof *t->predecode); /* RV_UNDECODED */
     tile_zero(t, t->local_ram, sizeof t->local_ram);

@@ -273,6 +273,35 @@ static void decoded(struct tile *t, unsigned i, uint32_t w, const struct tt_form
     th->dec_res = th->dec_unit ? th->dec_unit->resource(t, i, w, f) : RES_NONE;
 }
 
+/* Thread i's gate holds word w: its decoded-word cache made to hold it, from the thread's
+ * decode cache where the word was decoded before. The form, NULL for a word that is not an
+ * instruction (decoded with NULL, as before the cache). */
+static const struct tt_form *gate_decode(struct tile *t, unsigned i, uint32_t w)
+{
+    struct tensix_thread *th = &t->thread[i];
+    if (th->dec_form && th->dec_word == w)
+        return th->dec_form;
+    /* the word folded by XOR into 3 bits: words that differ in one field of up to 3 bits
+     * (DstRow in steps of 8, an address) fall in different entries */
+    uint32_t h = w ^ w >> 12 ^ w >> 24;
+    h ^= h >> 6;
+    h ^= h >> 3;
+    struct tt_decoded *e = &th->dec_cache[h & (TT_DEC_CACHE - 1)];
+    if (!e->form || e->word != w) {
+        const struct tt_form *f = tt_decode(tile_arch_bit(t), w);
+        decoded(t, i, w, f);
+        if (f)
+            *e = (struct tt_decoded){w, th->dec_index, th->dec_res, f, th->dec_unit};
+        return f;
+    }
+    th->dec_word = w;
+    th->dec_form = e->form;
+    th->dec_index = e->index;
+    th->dec_unit = e->unit;
+    th->dec_res = e->res;
+    return e->form;
+}
+
 static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
 {
     struct tensix_thread *th = &t->thread[i];
@@ -289,12 +318,7 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
         return false;
     g->word = tt_fifo_peek(&th->fifo3, 0);
     g->origin = tt_fifo_origin(&th->fifo3, 0);
-    if (th->dec_form && th->dec_word == g->word) {
-        g->f = th->dec_form;
-    } else {
-        g->f = tt_decode(tile_arch_bit(t), g->word);
-        decoded(t, i, g->word, g->f);
-    }
+    g->f = gate_decode(t, i, g->word);
     if (!g->f) {
         char dis[64];
         tt_disasm(tile_arch_bit(t), g->word, dis, sizeof dis);
@@ -660,13 +684,9 @@ static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsig
     uint32_t w = 0;
     if (th->fifo3.count) { /* gate_look's tests, in its order */
         w = tt_fifo_peek(&th->fifo3, 0);
-        if (!th->dec_form || th->dec_word != w) {
-            f = tt_decode(tile_arch_bit(t), w);
-            if (!f)
-                return -1;
-            decoded(t, i, w, f); /* what gate_look would store */
-        }
-        f = th->dec_form;
+        f = gate_decode(t, i, w); /* what gate_look stores */
+        if (!f)
+            return -1;
         u = th->dec_unit;
         if (!u) /* a MOP or REPLAY at the gate, or an unmodelled unit: an error */
             return -1;
@@ -733,12 +753,8 @@ static inline __attribute__((always_inline)) int quick_step(struct tile *t, unsi
         if (!th->fifo3.count)
             continue;
         const uint32_t w = tt_fifo_peek(&th->fifo3, 0); /* gate_look's tests, in its order */
-        if (!th->dec_form || th->dec_word != w) {
-            const struct tt_form *f = tt_decode(tile_arch_bit(t), w);
-            if (!f)
-                return -1;
-            decoded(t, i, w, f); /* what gate_look would store */
-        }
+        if (!gate_decode(t, i, w)) /* what gate_look stores */
+            return -1;
         if (!th->dec_unit) /* a MOP or REPLAY at the gate, or an unmodelled unit: an error */
             return -1;
         present |= 1u << i;

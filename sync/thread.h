@@ -39,6 +39,9 @@ struct thread_stats {
 /* In acct_detail of a GS_SEMWAIT interval (never in stall_detail): the semaphore is full. */
 #define SEMWAIT_DETAIL_FULL 0x40u
 
+#define TT_DEC_CACHE 8u /* struct tensix_thread dec_cache entries (sync/gate.c gate_decode's
+                           * hash makes 3 bits) */
+
 struct tensix_thread {
     struct tt_fifo fifo1;  /* before the MOP expander: TRISC pushes */
     struct mop_expander mop;
@@ -62,6 +65,16 @@ struct tensix_thread {
      * general one, which reports it). */
     const struct unit_desc *dec_unit;
     unsigned dec_res; /* dec_unit's resource for the word (units/unit.h), RES_NONE without one */
+    /* The words decoded here before, by a hash of the word (an empty entry's form is NULL):
+     * a replayed loop brings back a few words that differ in a field (MVMULs to several Dst
+     * blocks), each of which would be decoded again. Every resource function is a function of
+     * the form alone, so an entry holds for good. */
+    struct tt_decoded {
+        uint32_t word;
+        unsigned index, res;
+        const struct tt_form *form;
+        const struct unit_desc *unit;
+    } dec_cache[TT_DEC_CACHE];
 
     /* Accounting: the outcome holding since `acct_since` (see gate.c). */
     enum gate_outcome acct_outcome;
