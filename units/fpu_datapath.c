@@ -739,10 +739,11 @@ ROW_AVX2(row_avx2_fp32_wh, true, true, true)
 typedef int32_t dp_v16 __attribute__((vector_size(64)));
 #define V16(x) {x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}
 static const struct avx512_consts {
-    dp_v16 one, ff, mant, mant2, lead2, r13, half13, keep13, half16, keep16, wide, k151, k150, m1, k27, k255,
+    dp_v16 one, ff, k31, s15, hi8, hi11, man7x2, man10x2, mant, mant2, lead2, r13, half13, keep13, half16, keep16, wide, k151, k150, m1, k27, k255,
         sign, inf, sat;
 } avx512_k = {
-    .one = V16(1), .ff = V16(0xFF), .mant = V16(0x7FFFFF), .mant2 = V16(0xFFFFFE), .lead2 = V16(0x1000000),
+    .one = V16(1), .ff = V16(0xFF), .k31 = V16(31), .s15 = V16(0x8000), .hi8 = V16(0xFF00), .hi11 = V16(0xFFE0),
+    .man7x2 = V16(0x7F << 17), .man10x2 = V16(0x3FF << 14), .mant = V16(0x7FFFFF), .mant2 = V16(0xFFFFFE), .lead2 = V16(0x1000000),
     .r13 = V16(1 + (1 << 13)), .half13 = V16(1 << 12), .keep13 = V16(~0x1FFF), .half16 = V16(1 << 15), .keep16 = V16(~0xFFFF),
     .wide = V16(0xFFFFFF), .k151 = V16(151), .k150 = V16(150), .m1 = V16(-1), .k27 = V16(27),
     .k255 = V16(255), .sign = V16(INT32_MIN), .inf = V16(255 << 23), .sat = V16(31 << 23 | 0x3FF << 13)};
@@ -801,15 +802,64 @@ group512(const struct dp_cols *a, const struct dp_lanes *b, unsigned g, int32_t 
  * clamp of d: vpsravd's count of 32 or more gives the sign and vpsrlvd's 0, from which the
  * result is 0 as for any d past the term's bits. A 16-bit Dst's rounding to 2^13 that follows,
  * (y + 2^12) & ~0x1FFF, joins it: ((2x >> d) + 1 + 2^13) >> 1, masked. */
+/* A row's Dst operand as acc16_avx512 takes it: the exponent field, twice the magnitude (with
+ * its leading one; 0 where the exponent is 0) and the columns whose value is negative. */
+struct dst_parts {
+    __m512i ed, md2;
+    __mmask16 neg;
+};
+
+/* The parts of Dst words. */
+__attribute__((always_inline, target("avx512f,avx512bw"))) static inline struct dst_parts
+parts_of_words(const struct avx512_consts *kc, __m512i dst)
+{
+    const __m512i ed = _mm512_and_si512(_mm512_srli_epi32(dst, 23), C512(ff));
+    /* (A & B) | C where the exponent is not 0 */
+    const __m512i md2 = _mm512_maskz_ternarylogic_epi32(_mm512_test_epi32_mask(ed, ed), _mm512_slli_epi32(dst, 1),
+                                                        C512(mant2), C512(lead2), 0xEA);
+    return (struct dst_parts){ed, md2, _mm512_cmplt_epi32_mask(dst, _mm512_setzero_si512())};
+}
+
+/* The parts of a row of Dst cells as the register file stores them (units/formats.h), read the
+ * way the matrix unit converts them into Dst words (dst_in_avx2), without making the words: a
+ * BF16-style cell (Sign[15] Man[14:8] Exp[7:0]; with an FP32 Dst the high half, its low 16
+ * mantissa bits in `lo`) or an FP16 one (Sign[15] Man[14:5] Exp[4:0]); the magnitude's bits
+ * shifted straight to where twice the word's mantissa has them. */
+__attribute__((always_inline, target("avx512f,avx512bw"))) static inline struct dst_parts
+parts_of_cells(const struct avx512_consts *kc, __m256i hi, __m256i lo, bool dst32, bool exp8)
+{
+    const __m512i c = _mm512_cvtepu16_epi32(hi);
+    __m512i ed, m;
+    if (dst32 || exp8) {
+        ed = _mm512_and_si512(c, C512(ff));
+        m = _mm512_and_si512(_mm512_slli_epi32(c, 9), C512(man7x2));
+        if (dst32)
+            m = _mm512_or_si512(m, _mm512_slli_epi32(_mm512_cvtepu16_epi32(lo), 1));
+    } else {
+        ed = _mm512_and_si512(c, C512(k31));
+        m = _mm512_and_si512(_mm512_slli_epi32(c, 9), C512(man10x2));
+    }
+    const __m512i md2 = _mm512_maskz_or_epi32(_mm512_test_epi32_mask(ed, ed), m, C512(lead2));
+    return (struct dst_parts){ed, md2, _mm512_test_epi32_mask(c, C512(s15))};
+}
+
+/* Dst words as cells (the other way): each cell field shifted from the word's into place and
+ * two bitwise selects, (A & C) | (B & ~C); vpmovdw keeps the low 16 bits. */
+__attribute__((always_inline, target("avx512f,avx512bw"))) static inline __m256i
+cells_of_words(const struct avx512_consts *kc, __m512i w, bool dst32, bool exp8)
+{
+    const __m512i t = _mm512_ternarylogic_epi32(_mm512_srli_epi32(w, 16), _mm512_srli_epi32(w, 8), C512(s15), 0xE4);
+    return _mm512_cvtepi32_epi16(_mm512_ternarylogic_epi32(t, _mm512_srli_epi32(w, 23),
+                                                           dst32 || exp8 ? C512(hi8) : C512(hi11), 0xE4));
+}
+
 __attribute__((always_inline, target("avx512f,avx512bw"))) static inline __m512i
-acc16_avx512(const struct avx512_consts *kc, __m512i v0, __m512i e0, __m512i v1, __m512i e1, __m512i dst,
-             bool dst32, bool exp8, bool wh)
+acc16_avx512(const struct avx512_consts *kc, __m512i v0, __m512i e0, __m512i v1, __m512i e1,
+             struct dst_parts dp, bool dst32, bool exp8, bool wh)
 {
     const __m512i one = C512(one), zero = _mm512_setzero_si512();
-    const __m512i ed = _mm512_and_si512(_mm512_srli_epi32(dst, 23), C512(ff));
-    /* twice the Dst magnitude, with its leading one where the exponent is not 0: (A & B) | C */
-    __m512i md = _mm512_maskz_ternarylogic_epi32(_mm512_cmpneq_epi32_mask(ed, zero), _mm512_slli_epi32(dst, 1),
-                                                 C512(mant2), C512(lead2), 0xEA);
+    const __m512i ed = dp.ed;
+    __m512i md = dp.md2;
     const __m512i exp = _mm512_max_epi32(_mm512_max_epi32(e0, e1), ed);
     const __m512i r = dst32 ? one : C512(r13);
     v0 = _mm512_srai_epi32(_mm512_add_epi32(_mm512_srav_epi32(v0, _mm512_sub_epi32(exp, e0)), r), 1);
@@ -823,7 +873,7 @@ acc16_avx512(const struct avx512_consts *kc, __m512i v0, __m512i e0, __m512i v1,
     }
     /* vpsignd(md, dst): md is 0 wherever the Dst word's exponent is, so negating it where the
      * word is negative is the same */
-    md = _mm512_mask_sub_epi32(md, _mm512_cmplt_epi32_mask(dst, zero), zero, md);
+    md = _mm512_mask_sub_epi32(md, dp.neg, zero, md);
     const __m512i total = _mm512_add_epi32(_mm512_add_epi32(md, v0), v1);
     const __m512i man = _mm512_abs_epi32(total);
     __m512i f, e;
@@ -851,7 +901,7 @@ acc16_avx512(const struct avx512_consts *kc, __m512i v0, __m512i e0, __m512i v1,
 
 /* Row b against the SrcA columns with the Dst words `dst`: the row's new Dst words. */
 __attribute__((always_inline, target("avx512f,avx512bw"))) static inline __m512i
-row512(const struct avx512_consts *kc, const struct dp_cols *a, const struct dp_lanes *b, __m512i dst,
+row512(const struct avx512_consts *kc, const struct dp_cols *a, const struct dp_lanes *b, struct dst_parts dst,
        int32_t adj, bool dst32, bool exp8, bool wh)
 {
     __m512i v0, e0, v1, e1;
@@ -860,37 +910,25 @@ row512(const struct avx512_consts *kc, const struct dp_cols *a, const struct dp_
     return acc16_avx512(kc, v0, e0, v1, e1, dst, dst32, exp8, wh);
 }
 
-/* dst_in_avx2 and dst_out_avx2 with a row of words in one vector */
-__attribute__((always_inline, target("avx512f,avx512bw"))) static inline __m512i
-dst_in_avx512(uint16_t (*bits)[16], const bool *valid, unsigned q, bool dst32, bool exp8)
+/* Physical Dst row q's parts (its low halves in row q + 8 with dst32); an undefined row reads
+ * as 0. And a row's words stored back as cells. */
+__attribute__((always_inline, target("avx512f,avx512bw"))) static inline struct dst_parts
+dst_in_avx512(const struct avx512_consts *kc, uint16_t (*bits)[16], const bool *valid, unsigned q, bool dst32,
+              bool exp8)
 {
-    const __m256i c = _mm256_loadu_si256((const __m256i *)bits[q]);
     if (!valid[q])
-        return _mm512_setzero_si512();
-    if (dst32 || exp8) {
-        const __m512i w = _mm512_slli_epi32(_mm512_cvtepu16_epi32(TO_BF16(c)), 16);
-        return dst32 ? _mm512_or_si512(w, _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)bits[q + 8])))
-                     : w;
-    }
-    const __m512i f = _mm512_cvtepu16_epi32(TO_FP16(c)); /* dp_from_fp16 */
-    return _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(f, _mm512_set1_epi32(0x8000)), 16),
-                           _mm512_slli_epi32(_mm512_and_si512(f, _mm512_set1_epi32(0x7FFF)), 13));
+        return (struct dst_parts){_mm512_setzero_si512(), _mm512_setzero_si512(), 0};
+    return parts_of_cells(kc, _mm256_loadu_si256((const __m256i *)bits[q]),
+                          dst32 ? _mm256_loadu_si256((const __m256i *)bits[q + 8]) : _mm256_setzero_si256(), dst32,
+                          exp8);
 }
 
 __attribute__((always_inline, target("avx512f,avx512bw"))) static inline void
-dst_out_avx512(uint16_t (*bits)[16], unsigned q, bool dst32, bool exp8, __m512i w)
+dst_out_avx512(const struct avx512_consts *kc, uint16_t (*bits)[16], unsigned q, bool dst32, bool exp8, __m512i w)
 {
-    __m256i c;
-    if (dst32 || exp8) { /* vpmovdw keeps the low 16 bits of each word */
-        c = FROM_BF16(_mm512_cvtepi32_epi16(_mm512_srli_epi32(w, 16)));
-        if (dst32)
-            _mm256_storeu_si256((__m256i *)bits[q + 8], _mm512_cvtepi32_epi16(w));
-    } else { /* dp_to_fp16 */
-        const __m512i f = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(w, 16), _mm512_set1_epi32(0x8000)),
-                                          _mm512_srli_epi32(_mm512_and_si512(w, _mm512_set1_epi32(0x0FFFE000)), 13));
-        c = FROM_FP16(_mm512_cvtepi32_epi16(f));
-    }
-    _mm256_storeu_si256((__m256i *)bits[q], c);
+    _mm256_storeu_si256((__m256i *)bits[q], cells_of_words(kc, w, dst32, exp8));
+    if (dst32)
+        _mm256_storeu_si256((__m256i *)bits[q + 8], _mm512_cvtepi32_epi16(w));
 }
 
 /* The AVX-512 rows for one mode, and one row as dp_row_for's functions are called. */
@@ -902,7 +940,8 @@ dst_out_avx512(uint16_t (*bits)[16], unsigned q, bool dst32, bool exp8, __m512i 
         const int32_t adj = dp_product_adjust(m, phase);                                           \
         const struct avx512_consts *kc = avx512_kp;                                                \
         for (unsigned i = 0; i < n; i++)                                                           \
-            _mm512_storeu_si512(out[i], row512(kc, a, b[i], _mm512_loadu_si512(dst[i]), adj, dst32, exp8, wh)); \
+            _mm512_storeu_si512(out[i], row512(kc, a, b[i], parts_of_words(kc, _mm512_loadu_si512(dst[i])), adj, \
+                                               dst32, exp8, wh));                                  \
     }                                                                                              \
     __attribute__((target("avx512f,avx512bw"))) static void rows_dst_##name(                       \
         const struct dp_cols *a, const struct dp_lanes *const b[], unsigned n, uint16_t (*bits)[16], \
@@ -910,18 +949,9 @@ dst_out_avx512(uint16_t (*bits)[16], unsigned q, bool dst32, bool exp8, __m512i 
     {                                                                                              \
         const int32_t adj = dp_product_adjust(m, phase);                                           \
         const struct avx512_consts *kc = avx512_kp;                                                \
-        unsigned i = 0;                                                                            \
-        for (; i + 1 < n; i += 2) { /* two rows side by side: their steps overlap */               \
-            const __m512i d0 = dst_in_avx512(bits, valid, p[i], dst32, exp8);                      \
-            const __m512i d1 = dst_in_avx512(bits, valid, p[i + 1], dst32, exp8);                  \
-            const __m512i o0 = row512(kc, a, b[i], d0, adj, dst32, exp8, wh);                      \
-            const __m512i o1 = row512(kc, a, b[i + 1], d1, adj, dst32, exp8, wh);                  \
-            dst_out_avx512(bits, p[i], dst32, exp8, o0);                                           \
-            dst_out_avx512(bits, p[i + 1], dst32, exp8, o1);                                       \
-        }                                                                                          \
-        if (i < n) {                                                                               \
-            const __m512i d = dst_in_avx512(bits, valid, p[i], dst32, exp8);                       \
-            dst_out_avx512(bits, p[i], dst32, exp8, row512(kc, a, b[i], d, adj, dst32, exp8, wh)); \
+        for (unsigned i = 0; i < n; i++) {                                                         \
+            const struct dst_parts d = dst_in_avx512(kc, bits, valid, p[i], dst32, exp8);          \
+            dst_out_avx512(kc, bits, p[i], dst32, exp8, row512(kc, a, b[i], d, adj, dst32, exp8, wh)); \
         }                                                                                          \
     }                                                                                              \
     static void row_##name(const struct dp_cols *a, const struct dp_lanes *b, const uint32_t dst[16], \
