@@ -33,12 +33,11 @@ static void datapath_alone(const struct tile *t, unsigned n)
 {
     static struct dp_cols cols;
     struct dp_lanes rows[8];
-    for (unsigned k = 0; k < 16; k++) {
-        uint32_t op[16];
+    uint32_t op[16][16];
+    for (unsigned k = 0; k < 16; k++)
         for (unsigned j = 0; j < 16; j++)
-            op[j] = bf16_operand(t->src.bank[0][0].cell[k][j]);
-        dp_cols_set_lane(&cols, k, op, 0);
-    }
+            op[k][j] = bf16_operand(t->src.bank[0][0].cell[k][j]);
+    dp_cols_set(&cols, (const uint32_t(*)[16])op, 0);
     for (unsigned i = 0; i < 8; i++) {
         uint32_t op[16];
         for (unsigned k = 0; k < 16; k++)

@@ -276,11 +276,18 @@ static void decoded(struct tile *t, unsigned i, uint32_t w, const struct tt_form
 /* Thread i's gate holds word w: its decoded-word cache made to hold it, from the thread's
  * decode cache where the word was decoded before. The form, NULL for a word that is not an
  * instruction (decoded with NULL, as before the cache). */
-static const struct tt_form *gate_decode(struct tile *t, unsigned i, uint32_t w)
+static const struct tt_form *gate_decode_miss(struct tile *t, unsigned i, uint32_t w);
+
+static inline const struct tt_form *gate_decode(struct tile *t, unsigned i, uint32_t w)
+{
+    const struct tensix_thread *th = &t->thread[i];
+    return th->dec_form && th->dec_word == w ? th->dec_form : gate_decode_miss(t, i, w);
+}
+
+/* gate_decode when the word is not the one decoded last. */
+static const struct tt_form *gate_decode_miss(struct tile *t, unsigned i, uint32_t w)
 {
     struct tensix_thread *th = &t->thread[i];
-    if (th->dec_form && th->dec_word == w)
-        return th->dec_form;
     /* the word folded by XOR into 3 bits: words that differ in one field of up to 3 bits
      * (DstRow in steps of 8, an address) fall in different entries */
     uint32_t h = w ^ w >> 12 ^ w >> 24;

@@ -112,13 +112,26 @@ uint32_t dp_accumulate(uint32_t s0, int32_t e0, uint32_t m0, uint32_t s1, int32_
 /* A 16-bit value twice in a 32-bit word. */
 static inline uint32_t pair16(int32_t v) { return (uint32_t)(uint16_t)v * 0x10001u; }
 
+/* Eight lanes' zero flags (bit k of the index) as masks, -1 for a zero lane: a table, since a
+ * shift by k per lane keeps the loop from being vectorised for the base x86-64. */
+#define ZM(x) {-((x) & 1), -((x) >> 1 & 1), -((x) >> 2 & 1), -((x) >> 3 & 1), \
+               -((x) >> 4 & 1), -((x) >> 5 & 1), -((x) >> 6 & 1), -((x) >> 7 & 1)}
+#define ZM4(x) ZM(x), ZM((x) + 1), ZM((x) + 2), ZM((x) + 3)
+#define ZM16(x) ZM4(x), ZM4((x) + 4), ZM4((x) + 8), ZM4((x) + 12)
+#define ZM64(x) ZM16(x), ZM16((x) + 16), ZM16((x) + 32), ZM16((x) + 48)
+static const int32_t zero_masks[256][8] = {ZM64(0), ZM64(64), ZM64(128), ZM64(192)};
+#undef ZM64
+#undef ZM16
+#undef ZM4
+#undef ZM
+
 static void lanes(struct dp_lanes *restrict l, const uint32_t *restrict op, uint16_t zero, unsigned phase,
                   bool a)
 {
     const struct slicer sl = slicer_of(phase, a);
     int32_t zm[16]; /* -1: a zero lane (apart: a shift by k per lane would stop the vectoriser) */
-    for (unsigned k = 0; k < 16; k++)
-        zm[k] = -(int32_t)(zero >> k & 1);
+    memcpy(zm, zero_masks[zero & 0xFF], sizeof zero_masks[0]);
+    memcpy(zm + 8, zero_masks[zero >> 8], sizeof zero_masks[0]);
     for (unsigned k = 0; k < 16; k++) { /* without branches: vectorised */
         l->slice[k] = (int32_t)slice_with(op[k], sl);
         l->exp[k] = op_exp(op[k]);
@@ -210,18 +223,29 @@ static void fold16(struct dp_cols *restrict c, unsigned k)
         c->sgn16[0][k][j] = (int16_t)(1 - 2 * c->sign[k][j]);
         c->sgn16[1][k][j] = (int16_t)(2 * c->sign[k][j] - 1);
     }
-    /* the AVX-512 rows' layout: lanes 2m and 2m + 1 interleaved */
-    const unsigned m = k / 2, h = k & 1, g = k / 8;
-    for (unsigned j = 0; j < 16; j++) {
-        c->exp_il[m][2 * j + h] = c->exp16[k][j];
-        c->mag_il[m][2 * j + h] = c->mag16[k][j];
-        c->sgnv_il[m][2 * j + h] = (int16_t)-c->sign[k][j];
-    }
-    for (unsigned j = 0; j < 16; j++) { /* the half's parity, from every lane's sign */
-        uint32_t par = 0;
+}
+
+/* The AVX-512 rows' layout of all 16 lanes (from exp16, mag16 and the signs): lanes 2m and
+ * 2m + 1 interleaved, and each half's parity of the signs per column; once per fill, after
+ * every lane is folded. */
+static void layout512(struct dp_cols *restrict c)
+{
+    for (unsigned m = 0; m < 8; m++)
+        for (unsigned j = 0; j < 16; j++) {
+            c->exp_il[m][2 * j] = c->exp16[2 * m][j];
+            c->exp_il[m][2 * j + 1] = c->exp16[2 * m + 1][j];
+            c->mag_il[m][2 * j] = c->mag16[2 * m][j];
+            c->mag_il[m][2 * j + 1] = c->mag16[2 * m + 1][j];
+            c->sgnv_il[m][2 * j] = (int16_t)-c->sign[2 * m][j];
+            c->sgnv_il[m][2 * j + 1] = (int16_t)-c->sign[2 * m + 1][j];
+        }
+    for (unsigned g = 0; g < 2; g++) {
+        uint32_t par[16] = {0};
         for (unsigned q = 8 * g; q < 8 * g + 8; q++)
-            par ^= (uint32_t)c->sign[q][j];
-        c->par_il[g][j] = par * 0x80008000u;
+            for (unsigned j = 0; j < 16; j++)
+                par[j] ^= (uint32_t)c->sign[q][j];
+        for (unsigned j = 0; j < 16; j++)
+            c->par_il[g][j] = par[j] * 0x80008000u;
     }
 }
 
@@ -236,18 +260,22 @@ void dp_cols_of(struct dp_cols *c, const struct dp_lanes col[16])
         }
     for (unsigned k = 0; k < 16; k++)
         fold16(c, k);
+    layout512(c);
 }
 
-void dp_cols_set_lane(struct dp_cols *restrict c, unsigned k, const uint32_t *restrict op, unsigned phase)
+void dp_cols_set(struct dp_cols *restrict c, const uint32_t (*restrict op)[16], unsigned phase)
 {
     const struct slicer sl = slicer_of(phase, true);
-    for (unsigned j = 0; j < 16; j++) {
-        c->slice[k][j] = (int32_t)slice_with(op[j], sl);
-        c->exp[k][j] = op_exp(op[j]);
-        c->sign[k][j] = (int32_t)op_sign(op[j]);
-        c->zero[k][j] = -(int32_t)dp_is_zero(op[j]);
+    for (unsigned k = 0; k < 16; k++) {
+        for (unsigned j = 0; j < 16; j++) {
+            c->slice[k][j] = (int32_t)slice_with(op[k][j], sl);
+            c->exp[k][j] = op_exp(op[k][j]);
+            c->sign[k][j] = (int32_t)op_sign(op[k][j]);
+            c->zero[k][j] = -(int32_t)dp_is_zero(op[k][j]);
+        }
+        fold16(c, k);
     }
-    fold16(c, k);
+    layout512(c);
 }
 
 typedef int32_t dp_v8 __attribute__((vector_size(32)));

@@ -77,10 +77,10 @@ struct dp_cols {
     _Alignas(64) uint32_t par_il[2][16];
 };
 #define DP_ZERO_EXP (-4096)
-/* SrcA's 16 columns from their lanes (dp_lanes_a of each column), or lane by lane: lane k of
- * the 16 columns from their operands (a zero operand makes a zero lane). */
+/* SrcA's 16 columns from their lanes (dp_lanes_a of each column), or from their operands:
+ * op[k][j] lane k of column j (a zero operand makes a zero lane). */
 void dp_cols_of(struct dp_cols *c, const struct dp_lanes col[16]);
-void dp_cols_set_lane(struct dp_cols *restrict c, unsigned k, const uint32_t *restrict op, unsigned phase);
+void dp_cols_set(struct dp_cols *restrict c, const uint32_t (*restrict op)[16], unsigned phase);
 enum dp_simd { DP_SIMD_PLAIN, DP_SIMD_SSE41, DP_SIMD_AVX2, DP_SIMD_AVX512 };
 /* The best the host has (the matrix unit asks once, at reset). */
 enum dp_simd dp_simd_best(void);

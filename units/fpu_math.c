@@ -222,11 +222,10 @@ static const struct dp_cols *srca_cols(struct fpu_exec *x, unsigned row, unsigne
     struct fpu_cols_cache *c = &u->cols_cache[u->cols_next];
     u->cols_last = u->cols_next;
     u->cols_next = (uint8_t)((u->cols_next + 1) % FPU_COLS_CACHE);
-    for (unsigned k = 0; k < 16; k++) {
-        uint32_t op[16];
-        src_operands16(op, A->cell[(row + k) & 0x3F], ca);
-        dp_cols_set_lane(&c->cols, k, op, phase);
-    }
+    uint32_t op[16][16];
+    for (unsigned k = 0; k < 16; k++)
+        src_operands16(op[k], A->cell[(row + k) & 0x3F], ca);
+    dp_cols_set(&c->cols, (const uint32_t(*)[16])op, phase);
     c->key = key;
     return &c->cols;
 }
