@@ -252,7 +252,8 @@ Test(cfg, set_get_round_trip_leaves_the_rest_alone)
                     before.cfg[sel][f->word] = c.cfg[sel][f->word];
                 }
                 /* and the write counted once (units/cfg.h gen) */
-                cr_assert_eq(c.gen, before.gen + 1, "%s: write count %u after %u", f->name, c.gen, before.gen);
+                cr_assert_eq(c.gen, before.gen + 1, "%s: write count %llu after %llu", f->name,
+                             (unsigned long long)c.gen, (unsigned long long)before.gen);
                 before.gen = c.gen;
                 cr_assert(memcmp(&c, &before, sizeof c) == 0, "%s touched another word",
                           f->name);

@@ -150,7 +150,7 @@ struct tt_config {
      * writes in units/thcfg.c, REG2FLOP in units/thcon.c), so that what a reader worked out
      * from some words holds while this is unchanged (the matrix unit's memo, units/fpu.c; the
      * sanitizer build checks there that no write went uncounted). */
-    uint32_t gen;
+    uint64_t gen;
 };
 
 /* Bits of the field within its word (NAME_MASK). */

@@ -66,7 +66,7 @@ struct fpu_cfg_memo {
     bool hi16;
     uint32_t serial; /* counts the memo's recomputations: what is made from `cfg` (an MVMUL
                       * plan) holds while the memo holds and this is unchanged */
-    uint32_t gen;    /* the configuration's write count (struct tt_config gen) when the words
+    uint64_t gen;    /* the configuration's write count (struct tt_config gen) when the words
                       * were last found unchanged: while it is the same, they are */
     struct fpu_cfg cfg;
 };
