@@ -124,7 +124,7 @@ struct tile {
      * state dump or gdb, which look at every core as the cycles pass, run in lockstep too. */
     uint64_t run_end;
     bool lockstep;
-    bool fresh; /* inside tile_create's tile_reset: the whole tile is still its fresh mapping's zeros */
+    bool fresh; /* inside tile_create's tile_reset: the whole tile is still zero */
     struct rv_ahead ahead[NUM_CORES];
     /* rv_rewind, installed by tile_create: the scheduler's (the cores call the units that call
      * tile_settle_core, so a direct call would close a loop of calls between the layers) */
@@ -236,9 +236,9 @@ static inline void tile_mem_free(struct tile *t)
 }
 
 /* Zero n bytes of a tile's state, for reset functions: nothing to do in the tile's first reset,
- * whose memory is a fresh mapping's (tile_mem_alloc) and calloc's (writing zeros there would make the host back every page of the
- * tile's 900 KiB, most of which a run never touches: each page costs a fault, serially before
- * the run, several microseconds on a virtual machine). */
+ * whose memory is a fresh mapping's (tile_mem_alloc) and calloc's (writing zeros there would
+ * make the host back every page of the tile's 900 KiB, most of which a run never touches: each
+ * page costs a fault, serially before the run, several microseconds on a virtual machine). */
 static inline void tile_zero(const struct tile *t, void *p, size_t n)
 {
     if (!t->fresh)

@@ -757,9 +757,10 @@ ROW_AVX2(row_avx2_fp32_wh, true, true, true)
  * load that the instruction takes as its operand. A half of the 16 lanes is four vectors; its
  * largest exponent and its sum end in both 16-bit elements of a column's 32-bit word after one
  * rotation by 16 and a max (an add), and an arithmetic shift by 16 gives the column's value in
- * 32 bits, as the accumulation takes it. Signs come as a mask register (a masked negate);
- * comparisons give masks; the alignment of each product is a 16-bit variable shift (AVX512BW)
- * instead of half16's table; a Dst magnitude is negated under a mask, as vpsignd is gone. */
+ * 32 bits, as the accumulation takes it. A negative product enters as its complement and the
+ * half's sum is corrected by the parity of its signs (group512); comparisons give masks; the
+ * alignment of each product is a 16-bit variable shift (AVX512BW) instead of half16's table; a
+ * Dst magnitude is negated under a mask, as vpsignd is gone. */
 
 /* Constants in memory, read through a volatile pointer once per call, as for the AVX2 row
  * (avx2_consts): GCC builds _mm512_set1 of a constant with a move and a broadcast where it is
@@ -767,14 +768,15 @@ ROW_AVX2(row_avx2_fp32_wh, true, true, true)
 typedef int32_t dp_v16 __attribute__((vector_size(64)));
 #define V16(x) {x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}
 static const struct avx512_consts {
-    dp_v16 one, ff, k31, s15, hi8, hi11, man7x2, man10x2, mant, mant2, lead2, r13, half13, keep13, half16, keep16, wide, k151, k150, m1, k27, k255,
-        sign, inf, sat;
+    dp_v16 one, ff, k31, s15, hi8, hi11, man7x2, man10x2, mant, mant2, lead2, r13, half13, keep13,
+        half16, keep16, wide, k151, k150, m1, k27, k255, sign, inf, sat;
 } avx512_k = {
-    .one = V16(1), .ff = V16(0xFF), .k31 = V16(31), .s15 = V16(0x8000), .hi8 = V16(0xFF00), .hi11 = V16(0xFFE0),
-    .man7x2 = V16(0x7F << 17), .man10x2 = V16(0x3FF << 14), .mant = V16(0x7FFFFF), .mant2 = V16(0xFFFFFE), .lead2 = V16(0x1000000),
-    .r13 = V16(1 + (1 << 13)), .half13 = V16(1 << 12), .keep13 = V16(~0x1FFF), .half16 = V16(1 << 15), .keep16 = V16(~0xFFFF),
-    .wide = V16(0xFFFFFF), .k151 = V16(151), .k150 = V16(150), .m1 = V16(-1), .k27 = V16(27),
-    .k255 = V16(255), .sign = V16(INT32_MIN), .inf = V16(255 << 23), .sat = V16(31 << 23 | 0x3FF << 13)};
+    .one = V16(1), .ff = V16(0xFF), .k31 = V16(31), .s15 = V16(0x8000), .hi8 = V16(0xFF00),
+    .hi11 = V16(0xFFE0), .man7x2 = V16(0x7F << 17), .man10x2 = V16(0x3FF << 14), .mant = V16(0x7FFFFF),
+    .mant2 = V16(0xFFFFFE), .lead2 = V16(0x1000000), .r13 = V16(1 + (1 << 13)), .half13 = V16(1 << 12),
+    .keep13 = V16(~0x1FFF), .half16 = V16(1 << 15), .keep16 = V16(~0xFFFF), .wide = V16(0xFFFFFF),
+    .k151 = V16(151), .k150 = V16(150), .m1 = V16(-1), .k27 = V16(27), .k255 = V16(255),
+    .sign = V16(INT32_MIN), .inf = V16(255 << 23), .sat = V16(31 << 23 | 0x3FF << 13)};
 static const struct avx512_consts *volatile avx512_kp = &avx512_k;
 #undef V16
 #define C512(name) ((__m512i)kc->name)
@@ -804,7 +806,8 @@ group512(const struct dp_cols *a, const struct dp_lanes *b, unsigned g, int32_t 
 #pragma GCC unroll 4
     for (unsigned i = 0; i < 4; i++) {
         const unsigned m = 4 * g + i;
-        const __m512i p2 = _mm512_mullo_epi16(_mm512_loadu_si512(a->mag_il[m]), _mm512_set1_epi32((int)b->mag2_pair[m]));
+        const __m512i p2 =
+            _mm512_mullo_epi16(_mm512_loadu_si512(a->mag_il[m]), _mm512_set1_epi32((int)b->mag2_pair[m]));
         /* a negative product's term as ~y for y = x >> d, which vpsravw gives from ~x (x <
          * 2^15): vpavgw makes it (2^16 - y) >> 1 = 2^15 - ((y + 1) >> 1), the negated term
          * plus 2^15; those 2^15 add up to 2^15 times the parity of the negative terms, taken
@@ -823,13 +826,6 @@ group512(const struct dp_cols *a, const struct dp_lanes *b, unsigned g, int32_t 
     *e = _mm512_max_epi32(x, zero);
 }
 
-/* acc8_avx2 for a whole row of 16 columns, step for step (its comment gives the reasons), but
- * for the alignment of the terms, each given twice over (2x: the sums of products as group512
- * gives them, the Dst magnitude doubled here): (x + 2^(d-1)) >> d, rounded towards +infinity,
- * is ((2x >> d) + 1) >> 1 (floor of a floor) for every d >= 0, with no 2^(d-1) to make and no
- * clamp of d: vpsravd's count of 32 or more gives the sign and vpsrlvd's 0, from which the
- * result is 0 as for any d past the term's bits. A 16-bit Dst's rounding to 2^13 that follows,
- * (y + 2^12) & ~0x1FFF, joins it: ((2x >> d) + 1 + 2^13) >> 1, masked. */
 /* A row's Dst operand as acc16_avx512 takes it: the exponent field, twice the magnitude (with
  * its leading one; 0 where the exponent is 0) and the columns whose value is negative. */
 struct dst_parts {
@@ -881,6 +877,13 @@ cells_of_words(const struct avx512_consts *kc, __m512i w, bool dst32, bool exp8)
                                                            dst32 || exp8 ? C512(hi8) : C512(hi11), 0xE4));
 }
 
+/* acc8_avx2 for a whole row of 16 columns, step for step (its comment gives the reasons), but
+ * for the alignment of the terms, each given twice over (2x: the sums of products as group512
+ * gives them, the Dst magnitude doubled here): (x + 2^(d-1)) >> d, rounded towards +infinity,
+ * is ((2x >> d) + 1) >> 1 (floor of a floor) for every d >= 0, with no 2^(d-1) to make and no
+ * clamp of d: vpsravd's count of 32 or more gives the sign and vpsrlvd's 0, from which the
+ * result is 0 as for any d past the term's bits. A 16-bit Dst's rounding to 2^13 that follows,
+ * (y + 2^12) & ~0x1FFF, joins it: ((2x >> d) + 1 + 2^13) >> 1, masked. */
 __attribute__((always_inline, target("avx512f,avx512bw"))) static inline __m512i
 acc16_avx512(const struct avx512_consts *kc, __m512i v0, __m512i e0, __m512i v1, __m512i e1,
              struct dst_parts dp, bool dst32, bool exp8, bool wh)
@@ -1033,54 +1036,34 @@ static void rows_plain(const struct dp_cols *a, const struct dp_lanes *const b[]
         mvmul_row(a, b[i], dst[i], out[i], phase, m);
 }
 
-/* The mode's index in the tables below. */
+/* The mode's index in the tables below, and a table of one path's functions in that order. */
 static unsigned mode_index(struct dp_mode m) { return (unsigned)(m.dst32 << 2 | m.exp8 << 1 | m.wh); }
+#define BY_MODE(p) {p##fp16, p##fp16_wh, p##bf16, p##bf16_wh, p##fp16_fp32, p##fp16_fp32_wh, p##fp32, p##fp32_wh}
 
 dp_row_fn *dp_row_for(enum dp_simd s, struct dp_mode m)
 {
-    static dp_row_fn *const avx2[8] = {row_avx2_fp16,      row_avx2_fp16_wh,      row_avx2_bf16,
-                                       row_avx2_bf16_wh,   row_avx2_fp16_fp32,    row_avx2_fp16_fp32_wh,
-                                       row_avx2_fp32,      row_avx2_fp32_wh};
-    static dp_row_fn *const avx512[8] = {
-        row_avx512_fp16,      row_avx512_fp16_wh,      row_avx512_bf16, row_avx512_bf16_wh,
-        row_avx512_fp16_fp32, row_avx512_fp16_fp32_wh, row_avx512_fp32, row_avx512_fp32_wh};
-    if (s == DP_SIMD_AVX512)
-        return avx512[mode_index(m)];
-    if (s == DP_SIMD_AVX2)
-        return avx2[mode_index(m)];
+    static dp_row_fn *const avx2[8] = BY_MODE(row_avx2_), *const avx512[8] = BY_MODE(row_avx512_);
+    if (s >= DP_SIMD_AVX2)
+        return (s == DP_SIMD_AVX512 ? avx512 : avx2)[mode_index(m)];
     return s == DP_SIMD_SSE41 ? row_sse41 : row_plain;
 }
 
 dp_rows_fn *dp_rows_for(enum dp_simd s, struct dp_mode m)
 {
-    static dp_rows_fn *const avx2[8] = {
-        rows_row_avx2_fp16,      rows_row_avx2_fp16_wh,      rows_row_avx2_bf16, rows_row_avx2_bf16_wh,
-        rows_row_avx2_fp16_fp32, rows_row_avx2_fp16_fp32_wh, rows_row_avx2_fp32, rows_row_avx2_fp32_wh};
-    static dp_rows_fn *const avx512[8] = {
-        rows_avx512_fp16,      rows_avx512_fp16_wh,      rows_avx512_bf16, rows_avx512_bf16_wh,
-        rows_avx512_fp16_fp32, rows_avx512_fp16_fp32_wh, rows_avx512_fp32, rows_avx512_fp32_wh};
-    if (s == DP_SIMD_AVX512)
-        return avx512[mode_index(m)];
-    if (s == DP_SIMD_AVX2)
-        return avx2[mode_index(m)];
+    static dp_rows_fn *const avx2[8] = BY_MODE(rows_row_avx2_), *const avx512[8] = BY_MODE(rows_avx512_);
+    if (s >= DP_SIMD_AVX2)
+        return (s == DP_SIMD_AVX512 ? avx512 : avx2)[mode_index(m)];
     return s == DP_SIMD_SSE41 ? rows_sse41 : rows_plain;
 }
 
 dp_rows_dst_fn *dp_rows_dst_for(enum dp_simd s, struct dp_mode m)
 {
-    static dp_rows_dst_fn *const avx2[8] = {
-        rows_dst_row_avx2_fp16,      rows_dst_row_avx2_fp16_wh,      rows_dst_row_avx2_bf16,
-        rows_dst_row_avx2_bf16_wh,   rows_dst_row_avx2_fp16_fp32,    rows_dst_row_avx2_fp16_fp32_wh,
-        rows_dst_row_avx2_fp32,      rows_dst_row_avx2_fp32_wh};
-    static dp_rows_dst_fn *const avx512[8] = {
-        rows_dst_avx512_fp16,      rows_dst_avx512_fp16_wh,      rows_dst_avx512_bf16, rows_dst_avx512_bf16_wh,
-        rows_dst_avx512_fp16_fp32, rows_dst_avx512_fp16_fp32_wh, rows_dst_avx512_fp32, rows_dst_avx512_fp32_wh};
-    if (s == DP_SIMD_AVX512)
-        return avx512[mode_index(m)];
-    if (s == DP_SIMD_AVX2)
-        return avx2[mode_index(m)];
+    static dp_rows_dst_fn *const avx2[8] = BY_MODE(rows_dst_row_avx2_), *const avx512[8] = BY_MODE(rows_dst_avx512_);
+    if (s >= DP_SIMD_AVX2)
+        return (s == DP_SIMD_AVX512 ? avx512 : avx2)[mode_index(m)];
     return NULL;
 }
+#undef BY_MODE
 
 enum dp_simd dp_simd_best(void)
 {
