@@ -261,27 +261,28 @@ struct gate_try {
     bool release; /* the latched wait's conditions hold: clear it at the end of the cycle */
 };
 
-/* Thread i's decoded-word cache (struct tensix_thread) for word w and its form f. */
+/* Thread i's decoded word (struct tensix_thread dec) made to be w, of form f. */
 static void decoded(struct tile *t, unsigned i, uint32_t w, const struct tt_form *f)
 {
     struct tensix_thread *th = &t->thread[i];
-    th->dec_word = w;
-    th->dec_form = f;
-    th->dec_index = f ? (unsigned)(f - tt_forms) : 0;
-    th->dec_unit = !f || f->unit == TT_UNIT_MOP || f->unit == TT_UNIT_REPLAY ? NULL
-                                                                            : unit_desc_for(f->unit);
-    th->dec_res = th->dec_unit ? th->dec_unit->resource(t, i, w, f) : RES_NONE;
+    const struct unit_desc *u = !f || f->unit == TT_UNIT_MOP || f->unit == TT_UNIT_REPLAY ? NULL
+                                                                                        : unit_desc_for(f->unit);
+    th->dec = (struct tt_decoded){.word = w,
+                                  .form = f,
+                                  .index = f ? (unsigned)(f - tt_forms) : 0,
+                                  .unit = u,
+                                  .res = u ? u->resource(t, i, w, f) : RES_NONE};
 }
 
-/* Thread i's gate holds word w: its decoded-word cache made to hold it, from the thread's
- * decode cache where the word was decoded before. The form, NULL for a word that is not an
+/* Thread i's gate holds word w: its decoded word (th->dec) made to be w's, from the thread's
+ * decode cache where w was decoded before. The form, NULL for a word that is not an
  * instruction (decoded with NULL, as before the cache). */
 static const struct tt_form *gate_decode_miss(struct tile *t, unsigned i, uint32_t w);
 
 static inline const struct tt_form *gate_decode(struct tile *t, unsigned i, uint32_t w)
 {
     const struct tensix_thread *th = &t->thread[i];
-    return th->dec_form && th->dec_word == w ? th->dec_form : gate_decode_miss(t, i, w);
+    return th->dec.form && th->dec.word == w ? th->dec.form : gate_decode_miss(t, i, w);
 }
 
 /* gate_decode when the word is not the one decoded last. */
@@ -294,19 +295,14 @@ static const struct tt_form *gate_decode_miss(struct tile *t, unsigned i, uint32
     h ^= h >> 6;
     h ^= h >> 3;
     struct tt_decoded *e = &th->dec_cache[h & (TT_DEC_CACHE - 1)];
-    if (!e->form || e->word != w) {
-        const struct tt_form *f = tt_decode(tile_arch_bit(t), w);
-        decoded(t, i, w, f);
-        if (f)
-            *e = (struct tt_decoded){w, th->dec_index, th->dec_res, f, th->dec_unit};
-        return f;
+    if (e->form && e->word == w) {
+        th->dec = *e;
+    } else {
+        decoded(t, i, w, tt_decode(tile_arch_bit(t), w));
+        if (th->dec.form)
+            *e = th->dec;
     }
-    th->dec_word = w;
-    th->dec_form = e->form;
-    th->dec_index = e->index;
-    th->dec_unit = e->unit;
-    th->dec_res = e->res;
-    return e->form;
+    return th->dec.form;
 }
 
 static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
@@ -356,7 +352,7 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
                    g->f->mnemonic);
         return false;
     }
-    g->u = th->dec_unit; /* unit_desc_for(g->f->unit), kept with the decoded word */
+    g->u = th->dec.unit; /* unit_desc_for(g->f->unit), kept with the decoded word */
     if (!g->u) {
         tile_error(t, ERR_UNIMPLEMENTED, -1, 0, "%s (%s), thread T%u", g->f->mnemonic,
                    tt_unit_name((enum tt_unit)g->f->unit), i);
@@ -364,7 +360,7 @@ static bool gate_look(struct tile *t, unsigned i, struct gate_try *g)
     }
     g->reason = g->u->can_accept(t, i, g->word, g->f, &g->detail);
     if (g->reason == GS_NONE)
-        g->res = th->dec_res;
+        g->res = th->dec.res;
     return true;
 }
 
@@ -632,21 +628,21 @@ static bool coproc_step(struct tile *t, bool cores_wait)
 
 /* ---- the quick cycles: pieces both take ---- */
 
-/* Thread i issues the word at its gate (th->dec_word, decoded): what coproc_step's issue does
+/* Thread i issues the word at its gate (th->dec.word, decoded): what coproc_step's issue does
  * when nothing observes. Returns the unit's accept (false: the run's error was raised). */
 static inline __attribute__((always_inline)) bool quick_issue(struct tile *t, unsigned i,
                                                              uint64_t now)
 {
     struct tensix_thread *th = &t->thread[i];
-    const struct tt_form *f = th->dec_form;
-    const uint32_t w = th->dec_word;
+    const struct tt_form *f = th->dec.form;
+    const uint32_t w = th->dec.word;
     /* a new latched wait: the cycles it holds are charged to its push */
     const bool new_wait = f->opcode == TT_OPC_STALLWAIT_BH || f->opcode == TT_OPC_SEMWAIT;
     const tt_origin o = new_wait ? tt_fifo_origin(&th->fifo3, 0) : ORIGIN_NONE;
     tt_fifo_drop(&th->fifo3);
-    th->st.by_form[th->dec_index]++;
+    th->st.by_form[th->dec.index]++;
     account(t, i, now, GATE_ISSUED, GS_NONE, 0, ORIGIN_NONE);
-    const bool ok = th->dec_unit->accept(t, i, w, f); /* issue_thread stays -1: no lint here */
+    const bool ok = th->dec.unit->accept(t, i, w, f); /* issue_thread stays -1: no lint here */
     tile_wake_tick(t, f->unit);
     if (ok && new_wait)
         th->wait.origin = o;
@@ -694,7 +690,7 @@ static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsig
         f = gate_decode(t, i, w); /* what gate_look stores */
         if (!f)
             return -1;
-        u = th->dec_unit;
+        u = th->dec.unit;
         if (!u) /* a MOP or REPLAY at the gate, or an unmodelled unit: an error */
             return -1;
     }
@@ -712,7 +708,7 @@ static inline __attribute__((always_inline)) int lone_step(struct tile *t, unsig
                     held_origin(th, reason, tt_fifo_origin(&th->fifo3, 0)));
         } else {
             /* A lone contender wins its resource (coproc_step's arbitration) and issues. */
-            const unsigned res = th->dec_res;
+            const unsigned res = th->dec.res;
             if (res != RES_NONE)
                 t->res_next[res] = (uint8_t)(i + 1 < NUM_THREADS ? i + 1 : 0);
             progress = true;
@@ -762,7 +758,7 @@ static inline __attribute__((always_inline)) int quick_step(struct tile *t, unsi
         const uint32_t w = tt_fifo_peek(&th->fifo3, 0); /* gate_look's tests, in its order */
         if (!gate_decode(t, i, w)) /* what gate_look stores */
             return -1;
-        if (!th->dec_unit) /* a MOP or REPLAY at the gate, or an unmodelled unit: an error */
+        if (!th->dec.unit) /* a MOP or REPLAY at the gate, or an unmodelled unit: an error */
             return -1;
         present |= 1u << i;
     }
@@ -777,10 +773,10 @@ static inline __attribute__((always_inline)) int quick_step(struct tile *t, unsi
         const unsigned i = (unsigned)__builtin_ctz(m);
         const struct tensix_thread *th = &t->thread[i];
         detail[i] = 0;
-        reason[i] = th->dec_unit->can_accept(t, i, th->dec_word, th->dec_form, &detail[i]);
+        reason[i] = th->dec.unit->can_accept(t, i, th->dec.word, th->dec.form, &detail[i]);
         if (reason[i] == GS_NONE) {
             ready |= 1u << i;
-            if (th->dec_res != RES_NONE)
+            if (th->dec.res != RES_NONE)
                 contenders |= 1u << i;
         }
     }
@@ -788,10 +784,10 @@ static inline __attribute__((always_inline)) int quick_step(struct tile *t, unsi
      * wins; the others are held for this cycle. */
     for (unsigned left = contenders; left;) {
         const unsigned i = (unsigned)__builtin_ctz(left);
-        const unsigned r = t->thread[i].dec_res;
+        const unsigned r = t->thread[i].dec.res;
         unsigned same = 0; /* the contenders for r */
         for (unsigned n = left; n; n &= n - 1)
-            if (t->thread[__builtin_ctz(n)].dec_res == r)
+            if (t->thread[__builtin_ctz(n)].dec.res == r)
                 same |= 1u << __builtin_ctz(n);
         left &= ~same;
         unsigned winner = i;
@@ -809,7 +805,7 @@ static inline __attribute__((always_inline)) int quick_step(struct tile *t, unsi
             for (unsigned n = same & ~(1u << winner); n; n &= n - 1) {
                 const unsigned j = (unsigned)__builtin_ctz(n);
                 reason[j] = GS_ARBITRATION;
-                detail[j] = t->thread[j].dec_form->unit;
+                detail[j] = t->thread[j].dec.form->unit;
                 ready &= ~(1u << j);
             }
         }

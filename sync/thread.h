@@ -54,27 +54,22 @@ struct tensix_thread {
     uint8_t frozen_unit;   /* ... that unit (enum tt_unit), for the stall detail */
     unsigned blocked_cores; /* bit per core id blocked pushing into this thread */
     uint64_t pushed;
-    /* The last word decoded at this thread's gate and its form (NULL: none yet). The gate looks
-     * at the same head word every cycle it is held; tt_decode is a pure function of the word
-     * (and the tile's architecture, fixed), so the cached form is the one it would return. */
-    uint32_t dec_word;
-    const struct tt_form *dec_form;
-    unsigned dec_index; /* dec_form - tt_forms (by_form's index) */
-    /* Its unit (unit_desc_for), or NULL where the gate cannot issue it: a MOP or REPLAY there,
-     * or a unit not modelled (the lone-thread cycle, sync/gate.c, then leaves it to the
-     * general one, which reports it). */
-    const struct unit_desc *dec_unit;
-    unsigned dec_res; /* dec_unit's resource for the word (units/unit.h), RES_NONE without one */
-    /* The words decoded here before, by a hash of the word (an empty entry's form is NULL):
-     * a replayed loop brings back a few words that differ in a field (MVMULs to several Dst
-     * blocks), each of which would be decoded again. Every resource function is a function of
-     * the form alone, so an entry holds for good. */
+    /* The last word decoded at this thread's gate (`dec`; its form NULL: none yet), and the
+     * words decoded here before, by a hash of the word (`dec_cache`; an empty entry's form is
+     * NULL). The gate looks at the same head word every cycle it is held, and a replayed loop
+     * brings back a few words that differ in a field (MVMULs to several Dst blocks); tt_decode
+     * is a pure function of the word (and the tile's architecture, fixed) and every unit's
+     * resource a function of the form, so an entry holds for good. */
     struct tt_decoded {
         uint32_t word;
-        unsigned index, res;
         const struct tt_form *form;
+        unsigned index; /* form - tt_forms (by_form's index) */
+        /* its unit (unit_desc_for), or NULL where the gate cannot issue it: a MOP or REPLAY
+         * there, or a unit not modelled (the lone-thread cycle, sync/gate.c, then leaves it to
+         * the general one, which reports it) */
         const struct unit_desc *unit;
-    } dec_cache[TT_DEC_CACHE];
+        unsigned res; /* unit's resource for the word (units/unit.h), RES_NONE without one */
+    } dec, dec_cache[TT_DEC_CACHE];
 
     /* Accounting: the outcome holding since `acct_since` (see gate.c). */
     enum gate_outcome acct_outcome;

@@ -113,7 +113,7 @@ struct unit_desc {
                                   const struct tt_form *f, uint32_t *detail);
     /* Which shared resource the instruction competes for (enum gate_resource). A function of
      * the word and its form alone: the gate asks once per word it decodes and keeps the answer
-     * with it (struct tensix_thread dec_res). */
+     * with it (struct tensix_thread dec.res). */
     unsigned (*resource)(const struct tile *t, unsigned th, uint32_t word, const struct tt_form *f);
     /* The instruction issues at cycle t->now. Returns false after raising an error. */
     bool (*accept)(struct tile *t, unsigned th, uint32_t word, const struct tt_form *f);
